@@ -1,0 +1,362 @@
+/**
+ * Elaboration: turn a module tree into a flat netlist.
+ *
+ * 1. Name every module, signal and memory hierarchically; reject duplicates.
+ * 2. Merge connected signals into nets (union-find) and find each net's one
+ *    driver: a register, a comb process output, a constant tie, or (for the
+ *    root module's inputs) the outside world. Reject nets with several drivers
+ *    and module inputs with none.
+ * 3. Lay the nets out in one state vector: wires [0, W), register current
+ *    values [W, W+R), register next values [W+R, W+2R).
+ * 4. Order the comb processes so each runs after the processes that drive what
+ *    it reads; a cycle is a combinational loop and is reported as the ring of
+ *    wire names.
+ * 5. Build reader lists (slot -> processes) for activity-driven evaluation.
+ */
+import { ElaborationError } from './errors.ts';
+import { Memory, Module, type ProcessDecl, Signal } from './module.ts';
+
+export type DriverKind = 'reg' | 'comb' | 'tie' | 'external' | 'none';
+
+export interface Netlist {
+  root: Module;
+  modules: Module[];
+  signals: Signal[];
+  memories: Memory[];
+  nWires: number;
+  nRegs: number;
+  regBase: number;
+  nextBase: number;
+  /** Slot count including next values. */
+  size: number;
+  /** Per slot (current values): width mask, canonical (driver) signal, aliases, driver kind. */
+  slotMask: Float64Array;
+  slotSignal: Signal[];
+  slotAliases: Signal[][];
+  slotDriver: DriverKind[];
+  /** Comb process that drives a slot, or -1. */
+  slotCombDriver: Int32Array;
+  /** Register index r -> its signal (slot regBase + r). */
+  regSignals: Signal[];
+  tieSlots: Int32Array;
+  tieValues: Float64Array;
+  comb: ProcessDecl[];
+  seq: ProcessDecl[];
+  /** CSR: comb process p writes slots combWrites[combWriteStart[p] .. combWriteStart[p+1]). */
+  combWriteStart: Int32Array;
+  combWrites: Int32Array;
+  /** CSR over current-value slots: readers of each slot. */
+  combReaderStart: Int32Array;
+  combReaders: Int32Array;
+  seqReaderStart: Int32Array;
+  seqReaders: Int32Array;
+  /** Per memory: comb and seq readers. */
+  memCombReaders: Int32Array[];
+  memSeqReaders: Int32Array[];
+  byName: Map<string, Signal | Memory>;
+  modulesByPath: Map<string, Module>;
+}
+
+export function elaborate(root: Module): Netlist {
+  if (root.parent) throw new ElaborationError('bad-name', `elaborate the root module, not ${root.localPath()}`);
+  if (root.elaborated) throw new ElaborationError('already-elaborated', `design ${root.name} is already elaborated`);
+
+  // 1. names
+  const modules: Module[] = [];
+  const signals: Signal[] = [];
+  const memories: Memory[] = [];
+  const byName = new Map<string, Signal | Memory>();
+  const modulesByPath = new Map<string, Module>();
+  const walk = (m: Module, path: string): void => {
+    m.path = path;
+    modules.push(m);
+    modulesByPath.set(path, m);
+    const seen = new Map<string, string>();
+    const claim = (name: string, what: string): void => {
+      const prev = seen.get(name);
+      if (prev) {
+        throw new ElaborationError('duplicate-name', `duplicate name '${name}' in ${path || root.name}: a ${prev} and a ${what}`);
+      }
+      seen.set(name, what);
+    };
+    const prefix = path ? path + '.' : '';
+    for (const sig of m.signals) {
+      claim(sig.name, sig.kind === 'reg' ? 'register' : sig.kind === 'wire' ? 'wire' : `${sig.kind}put port`);
+      sig.path = prefix + sig.name;
+      signals.push(sig);
+      byName.set(sig.path, sig);
+    }
+    for (const mem of m.memories) {
+      claim(mem.name, 'memory');
+      mem.path = prefix + mem.name;
+      memories.push(mem);
+      byName.set(mem.path, mem);
+    }
+    for (const c of m.children) {
+      claim(c.name, 'module');
+      walk(c, prefix + c.name);
+    }
+  };
+  walk(root, '');
+
+  // 2. nets
+  const index = new Map<Signal, number>();
+  signals.forEach((s, k) => index.set(s, k));
+  const parent = signals.map((_, k) => k);
+  const find = (x: number): number => {
+    while (parent[x] !== x) {
+      parent[x] = parent[parent[x]!]!;
+      x = parent[x]!;
+    }
+    return x;
+  };
+  for (const c of root.connections) {
+    const ia = index.get(c.a);
+    const ib = index.get(c.b);
+    if (ia === undefined || ib === undefined) {
+      const stray = ia === undefined ? c.a : c.b;
+      throw new ElaborationError('bad-name', `connect in ${c.where.localPath()}: ${stray} is not part of design ${root.name}`);
+    }
+    parent[find(ia)] = find(ib);
+  }
+
+  const comb = modules.flatMap((m) => m.processes.filter((p) => p.kind === 'comb'));
+  const seq = modules.flatMap((m) => m.processes.filter((p) => p.kind === 'seq'));
+
+  // drivers per net root
+  type Drv = { kind: DriverKind; what: string; proc?: number; sig?: Signal; value?: number };
+  const drivers = new Map<number, Drv[]>();
+  const addDriver = (sig: Signal, d: Drv): void => {
+    const r = find(index.get(sig)!);
+    let list = drivers.get(r);
+    if (!list) drivers.set(r, (list = []));
+    list.push(d);
+  };
+  for (const sig of signals) {
+    if (sig.kind === 'reg') addDriver(sig, { kind: 'reg', what: `register ${sig.path}`, sig });
+    if (sig.kind === 'in' && sig.module === root) addDriver(sig, { kind: 'external', what: `external input ${sig.path}`, sig });
+  }
+  comb.forEach((p, k) => {
+    for (const w of p.writes) {
+      if (!index.has(w)) throw new ElaborationError('bad-process', `${p.module.path}.${p.name} writes ${w}, which is not in the design`);
+      if (w.module !== p.module) {
+        throw new ElaborationError('bad-process', `${p.module.path}.${p.name} writes ${w.path}, which belongs to another module`);
+      }
+      if (w.kind !== 'out' && w.kind !== 'wire') {
+        throw new ElaborationError('bad-process', `${p.module.path}.${p.name} writes ${w.path}, a${w.kind === 'in' ? 'n input' : ' register'}; comb processes drive outputs and wires`);
+      }
+      addDriver(w, { kind: 'comb', what: `comb ${p.module.path ? p.module.path + '.' : ''}${p.name}`, proc: k, sig: w });
+    }
+  });
+  for (const t of root.ties) {
+    if (!index.has(t.sig)) throw new ElaborationError('bad-name', `tie: ${t.sig} is not part of design ${root.name}`);
+    addDriver(t.sig, { kind: 'tie', what: `constant ${t.value}`, value: t.value });
+  }
+  for (const [r, list] of drivers) {
+    if (list.length > 1) {
+      throw new ElaborationError('multiple-drivers', `multiple drivers on net ${netName(signals, find, r)}: ${list.map((d) => d.what).join(', ')}`);
+    }
+  }
+  for (const sig of signals) {
+    if (sig.kind === 'in' && sig.module !== root && !drivers.has(find(index.get(sig)!))) {
+      throw new ElaborationError('undriven-input', `undriven input: ${sig.path} (connect it, or tie it to a constant)`);
+    }
+  }
+  for (const c of root.connections) {
+    // width already checked at connect(); re-check in case signals were built by hand
+    if (c.a.width !== c.b.width) throw new ElaborationError('width-mismatch', `width mismatch: ${c.a.path} is ${c.a.width} bits, ${c.b.path} is ${c.b.width} bits`);
+  }
+
+  // 3. slots
+  const netRoots: number[] = [];
+  const seenRoot = new Set<number>();
+  for (let k = 0; k < signals.length; k++) {
+    const r = find(k);
+    if (!seenRoot.has(r)) {
+      seenRoot.add(r);
+      netRoots.push(r);
+    }
+  }
+  const isRegNet = (r: number): boolean => drivers.get(r)?.[0]?.kind === 'reg';
+  const wireNets = netRoots.filter((r) => !isRegNet(r));
+  const regNets = netRoots.filter((r) => isRegNet(r));
+  const nWires = wireNets.length;
+  const nRegs = regNets.length;
+  const regBase = nWires;
+  const nextBase = nWires + nRegs;
+  const slotOfRoot = new Map<number, number>();
+  wireNets.forEach((r, k) => slotOfRoot.set(r, k));
+  regNets.forEach((r, k) => slotOfRoot.set(r, regBase + k));
+
+  const nSlots = nWires + nRegs;
+  const slotMask = new Float64Array(nSlots);
+  const slotSignal: Signal[] = new Array(nSlots);
+  const slotAliases: Signal[][] = Array.from({ length: nSlots }, () => []);
+  const slotDriver: DriverKind[] = new Array(nSlots).fill('none');
+  const slotCombDriver = new Int32Array(nSlots).fill(-1);
+  const regSignals: Signal[] = new Array(nRegs);
+  for (let k = 0; k < signals.length; k++) {
+    const sig = signals[k]!;
+    const r = find(k);
+    const slot = slotOfRoot.get(r)!;
+    sig.i = slot;
+    slotAliases[slot]!.push(sig);
+    slotMask[slot] = sig.mask;
+    if (sig.kind === 'reg') {
+      sig.n = slot + nRegs;
+      regSignals[slot - regBase] = sig;
+    }
+  }
+  for (const r of netRoots) {
+    const slot = slotOfRoot.get(r)!;
+    const d = drivers.get(r)?.[0];
+    slotDriver[slot] = d ? d.kind : 'none';
+    if (d?.kind === 'comb') slotCombDriver[slot] = d.proc!;
+    slotSignal[slot] = d?.sig ?? slotAliases[slot]![0]!;
+  }
+  const tieList = root.ties;
+  const tieSlots = Int32Array.from(tieList.map((t) => t.sig.i));
+  const tieValues = Float64Array.from(tieList.map((t) => t.value));
+
+  // 4. process reads/writes as slots, and comb ordering
+  const readSlots = (p: ProcessDecl): { slots: number[]; mems: Memory[] } => {
+    const m = p.module;
+    let reads = p.reads;
+    if (!reads) {
+      const own = new Set(p.writes);
+      reads = [...m.signals.filter((s) => !own.has(s)), ...m.memories];
+    }
+    const slots: number[] = [];
+    const mems: Memory[] = [];
+    for (const r of reads) {
+      if (r.module !== m) {
+        throw new ElaborationError('bad-process', `${m.path}.${p.name} reads ${r.path}, which belongs to another module (a unit sees only its own ports)`);
+      }
+      if (r instanceof Memory) mems.push(r);
+      else slots.push(r.i);
+    }
+    return { slots: [...new Set(slots)], mems };
+  };
+  const combReadSets = comb.map(readSlots);
+  const seqReadSets = seq.map(readSlots);
+
+  // edges: driver proc -> reader proc, through wire slots
+  const nComb = comb.length;
+  const succ: number[][] = Array.from({ length: nComb }, () => []);
+  const indeg = new Int32Array(nComb);
+  const via = new Map<string, number>(); // "q,p" -> slot, for loop reports
+  combReadSets.forEach(({ slots }, p) => {
+    for (const slot of slots) {
+      const q = slotCombDriver[slot]!;
+      if (q >= 0) {
+        succ[q]!.push(p);
+        indeg[p]!++;
+        via.set(`${q},${p}`, slot);
+      }
+    }
+  });
+  const order: number[] = [];
+  const queue: number[] = [];
+  for (let p = 0; p < nComb; p++) if (indeg[p] === 0) queue.push(p);
+  for (let h = 0; h < queue.length; h++) {
+    const q = queue[h]!;
+    order.push(q);
+    for (const p of succ[q]!) if (--indeg[p]! === 0) queue.push(p);
+  }
+  if (order.length < nComb) {
+    const ring = findCycle(nComb, succ, indeg);
+    const names = ring.map((q, k) => slotSignal[via.get(`${q},${ring[(k + 1) % ring.length]}`)!]!.path);
+    throw new ElaborationError('comb-loop', `combinational loop: ${[...names, names[0]].join(' -> ')}`);
+  }
+  const combOrdered = order.map((p) => comb[p]!);
+  const combReadsOrdered = order.map((p) => combReadSets[p]!);
+  const rank = new Int32Array(nComb);
+  order.forEach((p, k) => (rank[p] = k));
+  for (let s = 0; s < nSlots; s++) if (slotCombDriver[s]! >= 0) slotCombDriver[s] = rank[slotCombDriver[s]!]!;
+
+  const combWriteStart = new Int32Array(nComb + 1);
+  const combWritesList: number[] = [];
+  combOrdered.forEach((p, k) => {
+    combWriteStart[k] = combWritesList.length;
+    for (const w of p.writes) combWritesList.push(w.i);
+  });
+  combWriteStart[nComb] = combWritesList.length;
+
+  // 5. readers
+  const csr = (sets: { slots: number[] }[]): { start: Int32Array; list: Int32Array } => {
+    const count = new Int32Array(nSlots + 1);
+    sets.forEach(({ slots }) => slots.forEach((s) => count[s + 1]!++));
+    for (let s = 0; s < nSlots; s++) count[s + 1]! += count[s]!;
+    const list = new Int32Array(count[nSlots]!);
+    const fill = count.slice();
+    sets.forEach(({ slots }, p) => slots.forEach((s) => (list[fill[s]!++] = p)));
+    return { start: count, list };
+  };
+  const cr = csr(combReadsOrdered);
+  const sr = csr(seqReadSets);
+  memories.forEach((m, k) => (m.id = k));
+  const memCombReaders = memories.map((m) => Int32Array.from(combReadsOrdered.flatMap((r, p) => (r.mems.includes(m) ? [p] : []))));
+  const memSeqReaders = memories.map((m) => Int32Array.from(seqReadSets.flatMap((r, p) => (r.mems.includes(m) ? [p] : []))));
+
+  return {
+    root,
+    modules,
+    signals,
+    memories,
+    nWires,
+    nRegs,
+    regBase,
+    nextBase,
+    size: nWires + 2 * nRegs,
+    slotMask,
+    slotSignal,
+    slotAliases,
+    slotDriver,
+    slotCombDriver,
+    regSignals,
+    tieSlots,
+    tieValues,
+    comb: combOrdered,
+    seq,
+    combWriteStart,
+    combWrites: Int32Array.from(combWritesList),
+    combReaderStart: cr.start,
+    combReaders: cr.list,
+    seqReaderStart: sr.start,
+    seqReaders: sr.list,
+    memCombReaders,
+    memSeqReaders,
+    byName,
+    modulesByPath,
+  };
+}
+
+function netName(signals: Signal[], find: (x: number) => number, r: number): string {
+  const members = signals.filter((_, k) => find(k) === r).map((s) => s.path);
+  return members.join(' = ');
+}
+
+/** A cycle among the processes left with indegree > 0 after Kahn's algorithm. */
+function findCycle(n: number, succ: number[][], indeg: Int32Array): number[] {
+  const inRest = (p: number): boolean => indeg[p]! > 0;
+  const state = new Int8Array(n); // 0 new, 1 on stack, 2 done
+  const stack: number[] = [];
+  let ring: number[] = [];
+  const dfs = (p: number): boolean => {
+    state[p] = 1;
+    stack.push(p);
+    for (const q of succ[p]!) {
+      if (!inRest(q)) continue;
+      if (state[q] === 1) {
+        ring = stack.slice(stack.indexOf(q));
+        return true;
+      }
+      if (state[q] === 0 && dfs(q)) return true;
+    }
+    stack.pop();
+    state[p] = 2;
+    return false;
+  };
+  for (let p = 0; p < n; p++) if (inRest(p) && state[p] === 0 && dfs(p)) break;
+  return ring;
+}

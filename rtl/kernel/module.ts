@@ -1,0 +1,274 @@
+/**
+ * Modules, signals and memories: the declarations a design is built from.
+ *
+ * A module declares ports (`input`, `output`), internal `wire`s, registers
+ * (`reg`), memories and child modules, plus processes:
+ *  - `comb(fn, {writes, reads?})`: combinational logic. It computes the
+ *    wires/outputs in `writes` from the signals it reads. `reads` defaults to
+ *    every input, wire and register of the module (and its memories); give it
+ *    explicitly only to break a false combinational loop at module level (an
+ *    arbiter module whose request goes up and whose grant comes down).
+ *  - `seq(fn, {reads?})`: the clocked part. It writes next values of its own
+ *    registers (`s[reg.n] = v`) and queues memory writes (`mem.write`).
+ *
+ * A process must be a pure function of what it reads: the activity-driven
+ * scheduler skips it when none of those signals changed. A unit only sees
+ * its own ports, wires, registers and memories (ARCHITECTURE.md, "exactly like
+ * a netlist"); processes read and write the simulator's flat state vector
+ * `this.s` through slot indices (`sig.i`, and `reg.n` for a register's next
+ * value), which are assigned at elaboration.
+ */
+import { ElaborationError, SimError } from './errors.ts';
+import { isValidLocalName } from './names.ts';
+
+export type SignalKind = 'in' | 'out' | 'wire' | 'reg';
+
+export interface SignalOptions {
+  /** Names of the values of an FSM state register, for VCD string twins and the REPL. */
+  enum?: readonly string[];
+  /** Field layout for decoded display, e.g. CAM rows: [name, lsb, width]. */
+  fields?: readonly (readonly [string, number, number])[];
+}
+
+export class Signal {
+  /** Slot of the current value in the state vector (after elaboration). */
+  i = -1;
+  /** Slot of the next value (registers only, after elaboration). */
+  n = -1;
+  /** Hierarchical name; set at elaboration. */
+  path = '';
+  readonly mask: number;
+  constructor(
+    readonly module: Module,
+    readonly name: string,
+    readonly kind: SignalKind,
+    readonly width: number,
+    readonly reset: number,
+    readonly options: SignalOptions,
+  ) {
+    this.mask = width === 32 ? 0xffffffff : 2 ** width - 1;
+  }
+  toString(): string {
+    return this.path || `${this.module.localPath()}.${this.name}`;
+  }
+}
+
+/**
+ * A memory: `depth` words of `width` bits. Reads are asynchronous
+ * (`mem.data[addr]`); writes are queued by a seq process (`mem.write`) and
+ * land at the clock edge together with the registers.
+ */
+export class Memory {
+  path = '';
+  readonly data: Float64Array;
+  readonly mask: number;
+  /** Pending writes this cycle: parallel arrays of address and value. */
+  readonly pendAddr: Int32Array;
+  readonly pendVal: Float64Array;
+  pendCount = 0;
+  /** Activity: index of this memory in the simulator (after elaboration). */
+  id = -1;
+  /** Cycle getter for error messages; set at elaboration. */
+  cycleOf: () => number = () => 0;
+  constructor(
+    readonly module: Module,
+    readonly name: string,
+    readonly width: number,
+    readonly depth: number,
+    readonly init: number,
+    readonly writePorts: number,
+  ) {
+    this.data = new Float64Array(depth).fill(init);
+    this.mask = width === 32 ? 0xffffffff : 2 ** width - 1;
+    this.pendAddr = new Int32Array(writePorts);
+    this.pendVal = new Float64Array(writePorts);
+  }
+  /** Queue a write for the coming clock edge (call from a seq process). */
+  write(addr: number, value: number): void {
+    if (this.pendCount >= this.writePorts) {
+      throw new SimError(
+        'unit-assertion',
+        `memory ${this.path}: more than ${this.writePorts} write(s) in one cycle`,
+        this.cycleOf(),
+      );
+    }
+    if (!(addr >= 0 && addr < this.depth && (addr | 0) === addr)) {
+      throw new SimError('unit-assertion', `memory ${this.path}: address ${addr} outside 0..${this.depth - 1}`, this.cycleOf());
+    }
+    if (!(value >= 0 && value <= this.mask && Math.floor(value) === value)) {
+      throw new SimError('value-too-wide', `value ${value} does not fit ${this.width}-bit memory ${this.path}`, this.cycleOf());
+    }
+    this.pendAddr[this.pendCount] = addr;
+    this.pendVal[this.pendCount] = value;
+    this.pendCount++;
+  }
+  read(addr: number): number {
+    return this.data[addr]!;
+  }
+}
+
+export interface CombOptions {
+  writes: readonly Signal[];
+  reads?: readonly (Signal | Memory)[];
+  /** Name used in loop reports and profiles. */
+  name?: string;
+}
+
+export interface SeqOptions {
+  reads?: readonly (Signal | Memory)[];
+  name?: string;
+}
+
+export interface ProcessDecl {
+  kind: 'comb' | 'seq';
+  module: Module;
+  fn: () => void;
+  name: string;
+  writes: readonly Signal[];
+  reads: readonly (Signal | Memory)[] | undefined;
+}
+
+export interface Connection {
+  a: Signal;
+  b: Signal;
+  where: Module;
+}
+
+export interface Tie {
+  sig: Signal;
+  value: number;
+}
+
+/**
+ * Base class of every unit. Subclasses declare everything in their
+ * constructor; after elaboration the structure is frozen.
+ */
+export class Module {
+  readonly children: Module[] = [];
+  readonly signals: Signal[] = [];
+  readonly memories: Memory[] = [];
+  readonly processes: ProcessDecl[] = [];
+  /** The state vector, shared by the whole design; set at elaboration. */
+  s: Float64Array = new Float64Array(0);
+  /** Connections and ties made anywhere in the design are recorded at the root. */
+  readonly connections: Connection[] = [];
+  readonly ties: Tie[] = [];
+  /** Hierarchical path ('' for the root). Set at elaboration. */
+  path = '';
+  elaborated = false;
+  /** Current cycle, for assertion messages; the simulator sets this. */
+  cycleRef: { cycle: number } = { cycle: 0 };
+
+  constructor(
+    readonly parent: Module | null,
+    readonly name: string,
+  ) {
+    if (!isValidLocalName(name)) {
+      throw new ElaborationError('bad-name', `bad module name '${name}': use letters, digits and _ (not starting with a digit)`);
+    }
+    if (parent) {
+      if (parent.elaborated) throw new ElaborationError('already-elaborated', `cannot add ${name} to ${parent.localPath()}: design already elaborated`);
+      parent.children.push(this);
+    }
+  }
+
+  get root(): Module {
+    let m: Module = this;
+    while (m.parent) m = m.parent;
+    return m;
+  }
+
+  /** The path as far as it is known before elaboration (for messages). */
+  localPath(): string {
+    if (this.path) return this.path;
+    const parts: string[] = [];
+    for (let m: Module | null = this; m && m.parent; m = m.parent) parts.unshift(m.name);
+    return parts.join('.') || this.name;
+  }
+
+  private addSignal(name: string, kind: SignalKind, width: number, reset: number, options: SignalOptions): Signal {
+    this.checkOpen(name);
+    if (!(Number.isInteger(width) && width >= 1 && width <= 32)) {
+      throw new ElaborationError('bad-width', `${this.localPath()}.${name}: width ${width} outside 1..32`);
+    }
+    const sig = new Signal(this, name, kind, width, reset, options);
+    if (!(Number.isInteger(reset) && reset >= 0 && reset <= sig.mask)) {
+      throw new ElaborationError('bad-width', `${this.localPath()}.${name}: reset value ${reset} does not fit ${width} bits`);
+    }
+    this.signals.push(sig);
+    return sig;
+  }
+
+  private checkOpen(name: string): void {
+    if (this.elaborated) throw new ElaborationError('already-elaborated', `cannot declare ${name} in ${this.localPath()}: design already elaborated`);
+    if (!isValidLocalName(name)) {
+      throw new ElaborationError('bad-name', `bad name '${name}' in ${this.localPath()}: use letters, digits and _ (not starting with a digit)`);
+    }
+  }
+
+  input(name: string, width = 1, options: SignalOptions = {}): Signal {
+    return this.addSignal(name, 'in', width, 0, options);
+  }
+  output(name: string, width = 1, options: SignalOptions = {}): Signal {
+    return this.addSignal(name, 'out', width, 0, options);
+  }
+  wire(name: string, width = 1, options: SignalOptions = {}): Signal {
+    return this.addSignal(name, 'wire', width, 0, options);
+  }
+  /** A register. It may drive a net directly (connect it to other modules' inputs). */
+  reg(name: string, width = 1, reset = 0, options: SignalOptions = {}): Signal {
+    return this.addSignal(name, 'reg', width, reset, options);
+  }
+  /** Arrays of ports/registers named `name0..name{count-1}`. */
+  inputs(name: string, count: number, width = 1): Signal[] {
+    return Array.from({ length: count }, (_, k) => this.input(`${name}${k}`, width));
+  }
+  outputs(name: string, count: number, width = 1): Signal[] {
+    return Array.from({ length: count }, (_, k) => this.output(`${name}${k}`, width));
+  }
+  regs(name: string, count: number, width = 1, reset = 0, options: SignalOptions = {}): Signal[] {
+    return Array.from({ length: count }, (_, k) => this.reg(`${name}${k}`, width, reset, options));
+  }
+  memory(name: string, width: number, depth: number, opts: { init?: number; writePorts?: number } = {}): Memory {
+    this.checkOpen(name);
+    if (!(Number.isInteger(width) && width >= 1 && width <= 32)) {
+      throw new ElaborationError('bad-width', `${this.localPath()}.${name}: memory width ${width} outside 1..32`);
+    }
+    if (!(Number.isInteger(depth) && depth >= 1 && depth <= 1 << 24)) {
+      throw new ElaborationError('bad-width', `${this.localPath()}.${name}: memory depth ${depth} outside 1..16777216`);
+    }
+    const mem = new Memory(this, name, width, depth, opts.init ?? 0, opts.writePorts ?? 1);
+    this.memories.push(mem);
+    return mem;
+  }
+
+  comb(fn: () => void, opts: CombOptions): void {
+    this.checkOpen('comb');
+    this.processes.push({ kind: 'comb', module: this, fn, name: opts.name ?? `comb${this.processes.length}`, writes: opts.writes, reads: opts.reads });
+  }
+  seq(fn: () => void, opts: SeqOptions = {}): void {
+    this.checkOpen('seq');
+    this.processes.push({ kind: 'seq', module: this, fn, name: opts.name ?? `seq${this.processes.length}`, writes: [], reads: opts.reads });
+  }
+
+  /** Join two signals into one net (ports of this module or of its children). */
+  connect(a: Signal, b: Signal): void {
+    if (this.elaborated) throw new ElaborationError('already-elaborated', `cannot connect ${a} and ${b}: design already elaborated`);
+    if (a.width !== b.width) {
+      throw new ElaborationError('width-mismatch', `width mismatch: ${a} is ${a.width} bits, ${b} is ${b.width} bits`);
+    }
+    this.root.connections.push({ a, b, where: this });
+  }
+  /** Drive a net with a constant. */
+  tie(sig: Signal, value: number): void {
+    if (!(Number.isInteger(value) && value >= 0 && value <= sig.mask)) {
+      throw new ElaborationError('width-mismatch', `tie ${sig} = ${value}: value does not fit ${sig.width} bits`);
+    }
+    this.root.ties.push({ sig, value });
+  }
+
+  /** Throw a unit assertion naming this module and the cycle. */
+  fail(message: string): never {
+    throw new SimError('unit-assertion', `${this.path || this.name}: ${message}`, this.cycleRef.cycle);
+  }
+}

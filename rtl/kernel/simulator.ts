@@ -1,0 +1,645 @@
+/**
+ * The cycle simulator.
+ *
+ * One global clock (ARCHITECTURE.md, "one global clock, the link bit clock").
+ * A call to `step()` advances one cycle:
+ *   1. stimulus scheduled for the current cycle runs (it may poke);
+ *      if anything was poked, the comb logic settles again;
+ *   2. every seq process computes next register values from current
+ *      registers and settled wires;
+ *   3. commit: all registers take their next values at once, memory writes land;
+ *   4. the comb logic settles from the new registers (in static order);
+ *   5. the cycle counter advances and observers see the committed, settled cycle.
+ * Step 4 is the comb phase of the following cycle, done early so that what an
+ * observer, `peek` or a VCD dump sees is always consistent.
+ *
+ * Modes: 'plain' evaluates every process every cycle. 'activity' evaluates a
+ * process only when a signal it reads changed, and with `fastForward` skips
+ * whole quiescent stretches up to the next scheduled stimulus. The two give
+ * bit-identical traces (test/kernel/activity.test.ts).
+ */
+import { elaborate, type Netlist } from './elaborate.ts';
+import { SimError } from './errors.ts';
+import { Memory, Module, Signal } from './module.ts';
+import { globToRegExp, isGlob, nearestNames } from './names.ts';
+
+export type SimMode = 'activity' | 'plain';
+
+export interface SimOptions {
+  /** 'activity' (default) skips processes whose inputs did not change; 'plain' runs all. */
+  mode?: SimMode;
+  /** Skip quiescent stretches (activity mode only). Default true. */
+  fastForward?: boolean;
+}
+
+export interface Observer {
+  /** After each committed cycle (and after reset, with cycle 0). */
+  onCycle?(sim: Simulator): void;
+  /** After stimulus poked values at the start of a step (before the clock edge). */
+  onStimulus?(sim: Simulator): void;
+  /**
+   * A quiescent stretch was skipped: cycles from+1..to have the same state as
+   * cycle `from`. Without this hook, onCycle is called for each skipped cycle.
+   */
+  onSkip?(sim: Simulator, from: number, to: number): void;
+}
+
+interface Stimulus {
+  cycle: number;
+  order: number;
+  fn: (sim: Simulator) => void;
+}
+
+interface Force {
+  slot: number;
+  value: number;
+  proc: number;
+}
+
+export interface Snapshot {
+  readonly cycle: number;
+  readonly state: Float64Array;
+  readonly mems: Float64Array[];
+  readonly combDirty: Uint8Array;
+  readonly seqDirty: Uint8Array;
+  readonly dirtySeq: number;
+  readonly needSettle: boolean;
+  readonly forces: Force[];
+  readonly stimuli: Stimulus[];
+  readonly extras: unknown[];
+}
+
+/** Extra state (e.g. a workload RNG) saved and restored with the design. */
+export interface StateProvider {
+  save(): unknown;
+  restore(v: unknown): void;
+  hash?(): number;
+}
+
+export class Simulator {
+  readonly net: Netlist;
+  readonly s: Float64Array;
+  readonly mode: SimMode;
+  readonly fastForward: boolean;
+  readonly clock = { cycle: 0 };
+  /** Processes evaluated so far (a measure of work, for benchmarks). */
+  evaluations = 0;
+  /** Cycles skipped by fast-forward. */
+  skipped = 0;
+
+  private readonly combFns: (() => void)[];
+  private readonly seqFns: (() => void)[];
+  private readonly combDirty: Uint8Array;
+  private readonly seqDirty: Uint8Array;
+  private dirtySeq = 0;
+  private needSettle = false;
+  private readonly oldOut: Float64Array;
+  private readonly pendingMems: Memory[] = [];
+  private forces: Force[] = [];
+  private readonly forcedProc: Uint8Array;
+  private stimuli: Stimulus[] = [];
+  private stimulusOrder = 0;
+  private readonly observers: Observer[] = [];
+  private readonly providers: StateProvider[] = [];
+  private readonly names: string[];
+
+  constructor(root: Module, opts: SimOptions = {}) {
+    this.mode = opts.mode ?? 'activity';
+    this.fastForward = this.mode === 'activity' && (opts.fastForward ?? true);
+    this.net = elaborate(root);
+    const net = this.net;
+    this.s = new Float64Array(net.size);
+    for (const m of net.modules) {
+      m.s = this.s;
+      m.cycleRef = this.clock;
+      m.elaborated = true;
+    }
+    for (const mem of net.memories) {
+      const sink = this.pendingMems;
+      mem.cycleOf = () => this.clock.cycle;
+      const write = mem.write;
+      // Record which memories have pending writes so commit touches only those.
+      mem.write = function (this: Memory, addr: number, value: number) {
+        if (this.pendCount === 0) sink.push(this);
+        write.call(this, addr, value);
+      };
+    }
+    this.combFns = net.comb.map((p) => p.fn);
+    this.seqFns = net.seq.map((p) => p.fn);
+    this.combDirty = new Uint8Array(net.comb.length);
+    this.seqDirty = new Uint8Array(net.seq.length);
+    this.forcedProc = new Uint8Array(net.comb.length);
+    this.oldOut = new Float64Array(net.combWrites.length);
+    this.names = [...net.byName.keys()];
+    this.reset();
+  }
+
+  get cycle(): number {
+    return this.clock.cycle;
+  }
+
+  /** Return every register and memory to its reset value; cycle 0. Stimuli and forces are dropped. */
+  reset(): void {
+    const net = this.net;
+    const s = this.s;
+    s.fill(0);
+    for (let r = 0; r < net.nRegs; r++) {
+      const v = net.regSignals[r]!.reset;
+      s[net.regBase + r] = v;
+      s[net.nextBase + r] = v;
+    }
+    for (let k = 0; k < net.tieSlots.length; k++) s[net.tieSlots[k]!] = net.tieValues[k]!;
+    for (const m of net.memories) {
+      m.data.fill(m.init);
+      m.pendCount = 0;
+    }
+    this.pendingMems.length = 0;
+    this.forces = [];
+    this.forcedProc.fill(0);
+    this.stimuli = [];
+    this.clock.cycle = 0;
+    this.settleAll();
+    this.seqDirty.fill(1);
+    this.dirtySeq = this.seqDirty.length;
+    this.combDirty.fill(0);
+    this.needSettle = false;
+    for (const o of this.observers) o.onCycle?.(this);
+  }
+
+  // ---------------------------------------------------------------- stepping
+
+  /** Advance `n` cycles. */
+  step(n = 1): void {
+    if (!(Number.isInteger(n) && n >= 0)) throw new SimError('bad-argument', `step: cycle count ${n} is not a whole number >= 0`);
+    let left = n;
+    while (left > 0) {
+      if (this.fastForward && this.dirtySeq === 0 && !this.needSettle && this.forces.length === 0) {
+        const next = this.stimuli.length ? this.stimuli[0]!.cycle : Infinity;
+        const target = Math.min(this.clock.cycle + left, next);
+        const skip = target - this.clock.cycle;
+        if (skip > 0) {
+          const from = this.clock.cycle;
+          this.clock.cycle = target;
+          this.skipped += skip;
+          left -= skip;
+          this.notifySkip(from, target);
+          continue;
+        }
+      }
+      this.stepOnce();
+      left--;
+    }
+  }
+
+  /**
+   * Step until `pred` holds (checked after each cycle, and once before the
+   * first), at most `maxCycles` cycles. Returns whether it held and how many
+   * cycles ran. Fast-forward is not used: the predicate sees every cycle.
+   */
+  runUntil(pred: (sim: Simulator) => boolean, maxCycles: number): { reached: boolean; cycles: number } {
+    if (!(Number.isInteger(maxCycles) && maxCycles >= 0)) throw new SimError('bad-argument', `runUntil: maxCycles ${maxCycles} is not a whole number >= 0`);
+    this.settleIfNeeded();
+    if (pred(this)) return { reached: true, cycles: 0 };
+    for (let k = 1; k <= maxCycles; k++) {
+      this.stepOnce();
+      if (pred(this)) return { reached: true, cycles: k };
+    }
+    return { reached: false, cycles: maxCycles };
+  }
+
+  /** True when nothing will change until the next stimulus (activity mode only). */
+  get quiescent(): boolean {
+    return this.mode === 'activity' && this.dirtySeq === 0 && !this.needSettle && this.forces.length === 0;
+  }
+
+  private stepOnce(): void {
+    if (this.stimuli.length && this.stimuli[0]!.cycle <= this.clock.cycle) this.runStimuli();
+    if (this.needSettle) {
+      this.settle();
+      for (const o of this.observers) o.onStimulus?.(this);
+    }
+    if (this.mode === 'activity') {
+      const fns = this.seqFns;
+      const dirty = this.seqDirty;
+      const n = fns.length;
+      for (let p = 0; p < n; p++) {
+        if (dirty[p] !== 0) {
+          dirty[p] = 0;
+          fns[p]!();
+          this.evaluations++;
+        }
+      }
+      this.dirtySeq = 0;
+      this.commitActive();
+    } else {
+      const fns = this.seqFns;
+      const n = fns.length;
+      for (let p = 0; p < n; p++) fns[p]!();
+      this.evaluations += n;
+      this.commitPlain();
+    }
+    if (this.forces.length) this.releaseForces();
+    this.settle();
+    this.clock.cycle++;
+    const obs = this.observers;
+    for (let k = 0; k < obs.length; k++) obs[k]!.onCycle?.(this);
+  }
+
+  private settle(): void {
+    this.needSettle = false;
+    if (this.mode === 'activity') this.settleActive();
+    else this.settleAll();
+  }
+
+  private settleIfNeeded(): void {
+    if (this.needSettle) this.settle();
+  }
+
+  /** Plain mode: run every comb process in order, then check every wire's width. */
+  private settleAll(): void {
+    const fns = this.combFns;
+    const n = fns.length;
+    const forced = this.forces.length > 0;
+    for (let p = 0; p < n; p++) {
+      fns[p]!();
+      if (forced && this.forcedProc[p]) this.applyForces(p);
+    }
+    this.evaluations += n;
+    const s = this.s;
+    const mask = this.net.slotMask;
+    const W = this.net.nWires;
+    for (let w = 0; w < W; w++) {
+      const v = s[w]!;
+      if (!(v >= 0 && v <= mask[w]! && (v >>> 0) === v)) this.tooWide(w, v);
+    }
+  }
+
+  /** Activity mode: run the dirty comb processes in order; mark readers of changed outputs. */
+  private settleActive(): void {
+    const fns = this.combFns;
+    const dirty = this.combDirty;
+    const s = this.s;
+    const mask = this.net.slotMask;
+    const ws = this.net.combWriteStart;
+    const wl = this.net.combWrites;
+    const old = this.oldOut;
+    const forced = this.forces.length > 0;
+    const n = fns.length;
+    for (let p = 0; p < n; p++) {
+      if (dirty[p] === 0) continue;
+      dirty[p] = 0;
+      const a = ws[p]!;
+      const b = ws[p + 1]!;
+      for (let k = a; k < b; k++) old[k] = s[wl[k]!]!;
+      fns[p]!();
+      this.evaluations++;
+      if (forced && this.forcedProc[p]) this.applyForces(p);
+      for (let k = a; k < b; k++) {
+        const slot = wl[k]!;
+        const v = s[slot]!;
+        if (v !== old[k]) {
+          if (!(v >= 0 && v <= mask[slot]! && (v >>> 0) === v)) this.tooWide(slot, v);
+          this.markSlot(slot);
+        }
+      }
+    }
+  }
+
+  private commitPlain(): void {
+    const s = this.s;
+    const net = this.net;
+    const R = net.nRegs;
+    const base = net.regBase;
+    const nb = net.nextBase;
+    const mask = net.slotMask;
+    for (let r = 0; r < R; r++) {
+      const v = s[nb + r]!;
+      if (v !== s[base + r]) {
+        if (!(v >= 0 && v <= mask[base + r]! && (v >>> 0) === v)) this.tooWideReg(r, v);
+        s[base + r] = v;
+      }
+    }
+    this.commitMemories(false);
+  }
+
+  private commitActive(): void {
+    const s = this.s;
+    const net = this.net;
+    const R = net.nRegs;
+    const base = net.regBase;
+    const nb = net.nextBase;
+    const mask = net.slotMask;
+    for (let r = 0; r < R; r++) {
+      const v = s[nb + r]!;
+      if (v !== s[base + r]) {
+        if (!(v >= 0 && v <= mask[base + r]! && (v >>> 0) === v)) this.tooWideReg(r, v);
+        s[base + r] = v;
+        this.markSlot(base + r);
+      }
+    }
+    this.commitMemories(true);
+  }
+
+  private commitMemories(mark: boolean): void {
+    const list = this.pendingMems;
+    for (let k = 0; k < list.length; k++) {
+      const m = list[k]!;
+      let changed = false;
+      for (let j = 0; j < m.pendCount; j++) {
+        const a = m.pendAddr[j]!;
+        const v = m.pendVal[j]!;
+        if (m.data[a] !== v) {
+          m.data[a] = v;
+          changed = true;
+        }
+      }
+      m.pendCount = 0;
+      if (changed && mark) this.markMemory(m);
+    }
+    list.length = 0;
+  }
+
+  private markSlot(slot: number): void {
+    const net = this.net;
+    const cs = net.combReaderStart;
+    const cl = net.combReaders;
+    const cd = this.combDirty;
+    for (let k = cs[slot]!, e = cs[slot + 1]!; k < e; k++) cd[cl[k]!] = 1;
+    const ss = net.seqReaderStart;
+    const sl = net.seqReaders;
+    const sd = this.seqDirty;
+    for (let k = ss[slot]!, e = ss[slot + 1]!; k < e; k++) {
+      const q = sl[k]!;
+      if (sd[q] === 0) {
+        sd[q] = 1;
+        this.dirtySeq++;
+      }
+    }
+  }
+
+  private markMemory(m: Memory): void {
+    for (const p of this.net.memCombReaders[m.id]!) this.combDirty[p] = 1;
+    for (const q of this.net.memSeqReaders[m.id]!) {
+      if (this.seqDirty[q] === 0) {
+        this.seqDirty[q] = 1;
+        this.dirtySeq++;
+      }
+    }
+    this.needSettle = this.needSettle || this.net.memCombReaders[m.id]!.length > 0;
+  }
+
+  /** Everything dirty: used after restore/poke so both modes stay identical. */
+  private markAll(): void {
+    this.combDirty.fill(1);
+    this.seqDirty.fill(1);
+    this.dirtySeq = this.seqDirty.length;
+    this.needSettle = true;
+  }
+
+  private tooWide(slot: number, v: number): never {
+    const sig = this.net.slotSignal[slot]!;
+    throw new SimError('value-too-wide', `value ${v} does not fit ${sig.width}-bit ${sig.kind} ${sig.path} (allowed 0..${sig.mask})`, this.clock.cycle);
+  }
+  private tooWideReg(r: number, v: number): never {
+    return this.tooWide(this.net.regBase + r, v);
+  }
+
+  // ---------------------------------------------------------------- stimulus
+
+  /** Run `fn` at the start of cycle `cycle` (before that cycle's clock edge). */
+  schedule(cycle: number, fn: (sim: Simulator) => void): void {
+    if (!(Number.isInteger(cycle) && cycle >= this.clock.cycle)) {
+      throw new SimError('bad-argument', `schedule: cycle ${cycle} is in the past (now ${this.clock.cycle})`);
+    }
+    const st: Stimulus = { cycle, order: this.stimulusOrder++, fn };
+    let lo = 0;
+    let hi = this.stimuli.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.stimuli[mid]!.cycle <= cycle) lo = mid + 1;
+      else hi = mid;
+    }
+    this.stimuli.splice(lo, 0, st);
+  }
+
+  /** Cycle of the next scheduled stimulus, or Infinity. */
+  get nextStimulus(): number {
+    return this.stimuli.length ? this.stimuli[0]!.cycle : Infinity;
+  }
+
+  private runStimuli(): void {
+    while (this.stimuli.length && this.stimuli[0]!.cycle <= this.clock.cycle) {
+      const st = this.stimuli.shift()!;
+      st.fn(this);
+    }
+  }
+
+  // ---------------------------------------------------------------- names
+
+  /** A signal or memory by hierarchical name; the error suggests near names. */
+  find(name: string): Signal | Memory {
+    const x = this.net.byName.get(name);
+    if (x) return x;
+    const near = nearestNames(name, this.names);
+    throw new SimError('unknown-name', `no signal or memory named '${name}'${near.length ? `; did you mean ${near.join(', ')}?` : ''}`);
+  }
+
+  signal(name: string): Signal {
+    const x = this.find(name);
+    if (x instanceof Memory) throw new SimError('bad-argument', `${name} is a memory, not a signal`);
+    return x;
+  }
+
+  /** Signals and memories whose names match a glob (see names.ts), in design order. */
+  glob(pattern: string): (Signal | Memory)[] {
+    if (!isGlob(pattern)) return this.net.byName.has(pattern) ? [this.net.byName.get(pattern)!] : [];
+    const re = globToRegExp(pattern);
+    const out: (Signal | Memory)[] = [];
+    for (const [name, x] of this.net.byName) if (re.test(name)) out.push(x);
+    return out;
+  }
+
+  /** Module by path ('' is the root). */
+  module(path: string): Module | undefined {
+    return this.net.modulesByPath.get(path);
+  }
+
+  // ---------------------------------------------------------------- peek / poke
+
+  peek(x: string | Signal): number {
+    const sig = typeof x === 'string' ? this.signal(x) : x;
+    this.settleIfNeeded();
+    return this.s[sig.i]!;
+  }
+
+  /**
+   * Set a value from outside the design (testbench, REPL).
+   *  - An external input (a root input): holds until poked again.
+   *  - A register: becomes its current value now, as if forced for this
+   *    cycle; the next clock edge loads whatever its seq logic computes.
+   *  - A comb-driven wire: forced to the value until after the next clock
+   *    edge, then released to its driver.
+   *  - A constant (tied) net cannot be poked.
+   */
+  poke(x: string | Signal, value: number): void {
+    const sig = typeof x === 'string' ? this.signal(x) : x;
+    if (!(Number.isInteger(value) && value >= 0 && value <= sig.mask)) {
+      throw new SimError('bad-poke', `poke ${sig.path}: value ${value} does not fit ${sig.width} bits (allowed 0..${sig.mask})`, this.clock.cycle);
+    }
+    const slot = sig.i;
+    const driver = this.net.slotDriver[slot];
+    if (driver === 'tie') throw new SimError('bad-poke', `poke ${sig.path}: the net is tied to a constant`, this.clock.cycle);
+    if (driver === 'reg') this.s[slot + this.net.nRegs] = value;
+    if (driver === 'comb') {
+      const proc = this.net.slotCombDriver[slot]!;
+      this.forces = this.forces.filter((f) => f.slot !== slot);
+      this.forces.push({ slot, value, proc });
+      this.forcedProc[proc] = 1;
+    }
+    if (this.s[slot] !== value) {
+      this.s[slot] = value;
+      this.markSlot(slot);
+    }
+    this.needSettle = true;
+  }
+
+  peekMem(name: string | Memory, addr: number): number {
+    const m = typeof name === 'string' ? this.memory(name) : name;
+    this.checkAddr(m, addr);
+    return m.data[addr]!;
+  }
+
+  pokeMem(name: string | Memory, addr: number, value: number): void {
+    const m = typeof name === 'string' ? this.memory(name) : name;
+    this.checkAddr(m, addr);
+    if (!(Number.isInteger(value) && value >= 0 && value <= m.mask)) {
+      throw new SimError('bad-poke', `poke ${m.path}[${addr}]: value ${value} does not fit ${m.width} bits`, this.clock.cycle);
+    }
+    if (m.data[addr] !== value) {
+      m.data[addr] = value;
+      this.markMemory(m);
+    }
+  }
+
+  memory(name: string): Memory {
+    const x = this.find(name);
+    if (!(x instanceof Memory)) throw new SimError('bad-argument', `${name} is a signal, not a memory`);
+    return x;
+  }
+
+  private checkAddr(m: Memory, addr: number): void {
+    if (!(Number.isInteger(addr) && addr >= 0 && addr < m.depth)) {
+      throw new SimError('bad-argument', `${m.path}: address ${addr} outside 0..${m.depth - 1}`);
+    }
+  }
+
+  private applyForces(p: number): void {
+    for (const f of this.forces) if (f.proc === p) this.s[f.slot] = f.value;
+  }
+
+  private releaseForces(): void {
+    for (const f of this.forces) {
+      this.forcedProc[f.proc] = 0;
+      this.combDirty[f.proc] = 1;
+    }
+    this.forces = [];
+  }
+
+  // ---------------------------------------------------------------- observers
+
+  observe(o: Observer): () => void {
+    this.observers.push(o);
+    return () => {
+      const k = this.observers.indexOf(o);
+      if (k >= 0) this.observers.splice(k, 1);
+    };
+  }
+
+  private notifySkip(from: number, to: number): void {
+    for (const o of this.observers) {
+      if (o.onSkip) o.onSkip(this, from, to);
+      else if (o.onCycle) {
+        const saved = this.clock.cycle;
+        for (let c = from + 1; c <= to; c++) {
+          this.clock.cycle = c;
+          o.onCycle(this);
+        }
+        this.clock.cycle = saved;
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- snapshots
+
+  addStateProvider(p: StateProvider): void {
+    this.providers.push(p);
+  }
+
+  /** The whole machine state: state vector, memories, pending stimulus, forces, providers. */
+  save(): Snapshot {
+    return {
+      cycle: this.clock.cycle,
+      state: this.s.slice(),
+      mems: this.net.memories.map((m) => m.data.slice()),
+      combDirty: this.combDirty.slice(),
+      seqDirty: this.seqDirty.slice(),
+      dirtySeq: this.dirtySeq,
+      needSettle: this.needSettle,
+      forces: this.forces.map((f) => ({ ...f })),
+      stimuli: this.stimuli.slice(),
+      extras: this.providers.map((p) => p.save()),
+    };
+  }
+
+  restore(snap: Snapshot): void {
+    if (snap.state.length !== this.s.length || snap.mems.length !== this.net.memories.length) {
+      throw new SimError('bad-argument', 'restore: snapshot is from a different design');
+    }
+    this.s.set(snap.state);
+    this.net.memories.forEach((m, k) => {
+      m.data.set(snap.mems[k]!);
+      m.pendCount = 0;
+    });
+    this.pendingMems.length = 0;
+    this.combDirty.set(snap.combDirty);
+    this.seqDirty.set(snap.seqDirty);
+    this.dirtySeq = snap.dirtySeq;
+    this.needSettle = snap.needSettle;
+    this.forces = snap.forces.map((f) => ({ ...f }));
+    this.forcedProc.fill(0);
+    for (const f of this.forces) this.forcedProc[f.proc] = 1;
+    this.stimuli = snap.stimuli.slice();
+    this.clock.cycle = snap.cycle;
+    this.providers.forEach((p, k) => p.restore(snap.extras[k]));
+  }
+
+  /**
+   * A 64-bit hash (16 hex digits) of the cycle, every current value and every
+   * memory word, and of state providers. Equal states give equal hashes.
+   */
+  stateHash(): string {
+    this.settleIfNeeded();
+    let h1 = 0x811c9dc5 ^ this.clock.cycle;
+    let h2 = 0x01000193 ^ Math.floor(this.clock.cycle / 0x100000000);
+    const mix = (v: number): void => {
+      const lo = v >>> 0;
+      const hi = Math.floor(v / 0x100000000) >>> 0;
+      h1 = Math.imul(h1 ^ lo, 0x01000193);
+      h1 = Math.imul(h1 ^ hi, 0x01000193);
+      h2 = Math.imul(h2 ^ lo, 0x5bd1e995);
+      h2 ^= h2 >>> 15;
+      h2 = Math.imul(h2 ^ hi, 0x5bd1e995);
+    };
+    const cur = this.net.nWires + this.net.nRegs;
+    for (let k = 0; k < cur; k++) mix(this.s[k]!);
+    for (const m of this.net.memories) for (let a = 0; a < m.depth; a++) mix(m.data[a]!);
+    for (const p of this.providers) if (p.hash) mix(p.hash() >>> 0);
+    return (h1 >>> 0).toString(16).padStart(8, '0') + (h2 >>> 0).toString(16).padStart(8, '0');
+  }
+
+  /** Values of all current slots (for trace comparison in tests). */
+  values(): Float64Array {
+    this.settleIfNeeded();
+    return this.s.slice(0, this.net.nWires + this.net.nRegs);
+  }
+}
