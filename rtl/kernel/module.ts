@@ -49,7 +49,8 @@ export class Signal {
     this.mask = width === 32 ? 0xffffffff : 2 ** width - 1;
   }
   toString(): string {
-    return this.path || `${this.module.localPath()}.${this.name}`;
+    if (this.path) return this.path;
+    return this.module.parent ? `${this.module.localPath()}.${this.name}` : this.name;
   }
 }
 
