@@ -1,0 +1,105 @@
+/**
+ * `icemu`: the command-line entry point. Each command lives in
+ * harness/commands/ and declares its options once (harness/cli/args.ts), so
+ * `icemu <command> --help` always describes what the command accepts.
+ */
+import { readFileSync } from 'node:fs';
+import { ElaborationError, SimError } from '../rtl/kernel/index.ts';
+import { formatHelp, parseArgs, UsageError, type CommandSpec, type ParsedOptions } from './cli/args.ts';
+import { nearestNames } from '../rtl/kernel/names.ts';
+import { demoCommand } from './commands/demo.ts';
+
+export interface Command {
+  spec: CommandSpec;
+  run(opts: ParsedOptions, positionals: string[]): Promise<number> | number;
+}
+
+export const commands: Command[] = [demoCommand];
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+export function topHelp(): string {
+  const width = Math.max(...commands.map((c) => c.spec.name.length)) + 2;
+  return [
+    'Usage: icemu <command> [options]',
+    '',
+    'icemu, an interconnect cycle emulator: multicomputer communication hardware',
+    '(the Buzzard hypercube communication processor, the INMOS C104) modelled',
+    'clock by clock as wired functional units.',
+    '',
+    'Commands:',
+    ...commands.map((c) => `  ${c.spec.name.padEnd(width)}${c.spec.summary}`),
+    `  ${'help'.padEnd(width)}show help for a command (icemu help <command>)`,
+    '',
+    'Options:',
+    '  -h, --help     show this help',
+    '  -V, --version  print the version',
+    '',
+    "Run 'icemu <command> --help' for a command's options.",
+  ].join('\n');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h') {
+    console.log(topHelp());
+    return 0;
+  }
+  if (name === '--version' || name === '-V') {
+    console.log(version());
+    return 0;
+  }
+  if (name === 'help') {
+    if (!rest[0]) {
+      console.log(topHelp());
+      return 0;
+    }
+    const c = commands.find((x) => x.spec.name === rest[0]);
+    if (!c) return unknownCommand(rest[0]);
+    console.log(formatHelp(c.spec));
+    return 0;
+  }
+  const cmd = commands.find((c) => c.spec.name === name);
+  if (!cmd) return unknownCommand(name);
+  try {
+    const { opts, positionals, help } = parseArgs(cmd.spec, rest);
+    if (help) {
+      console.log(formatHelp(cmd.spec));
+      return 0;
+    }
+    return await cmd.run(opts, positionals);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      console.error(e.message);
+      return 2;
+    }
+    if (e instanceof SimError || e instanceof ElaborationError) {
+      console.error(`icemu ${name}: ${e.message}`);
+      return 1;
+    }
+    throw e;
+  }
+}
+
+function unknownCommand(name: string): number {
+  const near = nearestNames(name, [...commands.map((c) => c.spec.name), 'help']);
+  console.error(`icemu: unknown command '${name}'${near.length ? ` (did you mean ${near.join(', ')}?)` : ''}; run 'icemu --help'`);
+  return 2;
+}
+
+// Run when executed directly (tsx harness/cli.ts, or bin/icemu.mjs), not when imported by tests.
+const invoked = process.argv[1] ?? '';
+if (invoked.endsWith('cli.ts') || invoked.endsWith('icemu.mjs') || invoked.endsWith('icemu')) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e: unknown) => {
+      console.error(e instanceof Error ? (e.stack ?? e.message) : String(e));
+      process.exitCode = 1;
+    },
+  );
+}

@@ -1,0 +1,136 @@
+/**
+ * A small declarative option parser for the `icemu` commands. Each command
+ * declares its options once; the same declaration produces the `--help`
+ * text, so the help can't drift from what is accepted.
+ */
+
+export type OptionType = 'int' | 'string' | 'flag' | 'list';
+
+export interface OptionSpec {
+  name: string;
+  type: OptionType;
+  description: string;
+  default?: number | string | boolean | string[];
+  /** Allowed range for 'int'. */
+  min?: number;
+  max?: number;
+  /** Placeholder in help, e.g. FILE. */
+  arg?: string;
+  short?: string;
+}
+
+export interface CommandSpec {
+  name: string;
+  summary: string;
+  usage: string;
+  description?: string;
+  options: OptionSpec[];
+  /** Positional arguments, for help only (validated by the command). */
+  positionals?: { name: string; description: string }[];
+  examples?: string[];
+}
+
+export type ParsedOptions = Record<string, number | string | boolean | string[] | undefined>;
+
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+export function parseArgs(spec: CommandSpec, argv: string[]): { opts: ParsedOptions; positionals: string[]; help: boolean } {
+  const opts: ParsedOptions = {};
+  for (const o of spec.options) opts[o.name] = Array.isArray(o.default) ? [...o.default] : o.default;
+  const positionals: string[] = [];
+  let help = false;
+  const byName = new Map(spec.options.map((o) => [o.name, o]));
+  const byShort = new Map(spec.options.filter((o) => o.short).map((o) => [o.short!, o]));
+  for (let k = 0; k < argv.length; k++) {
+    const a = argv[k]!;
+    if (a === '--help' || a === '-h') {
+      help = true;
+      continue;
+    }
+    if (a === '--') {
+      positionals.push(...argv.slice(k + 1));
+      break;
+    }
+    if (!a.startsWith('-') || a === '-') {
+      positionals.push(a);
+      continue;
+    }
+    let name: string;
+    let inline: string | undefined;
+    let o: OptionSpec | undefined;
+    if (a.startsWith('--')) {
+      const eq = a.indexOf('=');
+      name = eq >= 0 ? a.slice(2, eq) : a.slice(2);
+      inline = eq >= 0 ? a.slice(eq + 1) : undefined;
+      o = byName.get(name);
+      if (!o && name.startsWith('no-') && byName.get(name.slice(3))?.type === 'flag') {
+        opts[name.slice(3)] = false;
+        continue;
+      }
+    } else {
+      name = a.slice(1);
+      o = byShort.get(name);
+    }
+    if (!o) {
+      const known = spec.options.map((x) => `--${x.name}`).join(', ');
+      throw new UsageError(`icemu ${spec.name}: unknown option '${a}' (options: ${known || 'none'}, --help)`);
+    }
+    if (o.type === 'flag') {
+      if (inline !== undefined) throw new UsageError(`icemu ${spec.name}: --${o.name} takes no value`);
+      opts[o.name] = true;
+      continue;
+    }
+    const raw = inline ?? argv[++k];
+    if (raw === undefined) throw new UsageError(`icemu ${spec.name}: --${o.name} needs a value (${o.arg ?? o.type})`);
+    if (o.type === 'int') {
+      const v = Number(raw.replace(/_/g, ''));
+      const lo = o.min ?? -Infinity;
+      const hi = o.max ?? Infinity;
+      if (!/^-?[0-9_]+$/.test(raw) || !Number.isSafeInteger(v) || v < lo || v > hi) {
+        throw new UsageError(`icemu ${spec.name}: --${o.name} must be a whole number in ${lo}..${hi} (got '${raw}')`);
+      }
+      opts[o.name] = v;
+    } else if (o.type === 'list') {
+      const prev = opts[o.name];
+      const list = Array.isArray(prev) && prev !== o.default ? prev : [];
+      list.push(...raw.split(',').filter(Boolean));
+      opts[o.name] = list;
+    } else {
+      opts[o.name] = raw;
+    }
+  }
+  return { opts, positionals, help };
+}
+
+export function formatHelp(spec: CommandSpec): string {
+  const lines: string[] = [];
+  lines.push(`Usage: ${spec.usage}`, '', spec.summary);
+  if (spec.description) lines.push('', spec.description);
+  if (spec.positionals?.length) {
+    lines.push('', 'Arguments:');
+    for (const p of spec.positionals) lines.push(`  ${p.name.padEnd(24)} ${p.description}`);
+  }
+  lines.push('', 'Options:');
+  const rows = spec.options.map((o) => {
+    const flag = `${o.short ? `-${o.short}, ` : ''}--${o.name}${o.type === 'flag' ? '' : ` ${o.arg ?? (o.type === 'int' ? 'N' : 'VALUE')}`}`;
+    let d = o.description;
+    if (o.type === 'int' && (o.min !== undefined || o.max !== undefined)) d += ` (${o.min ?? ''}..${o.max ?? ''})`;
+    if (o.default !== undefined && o.default !== false && !(Array.isArray(o.default) && o.default.length === 0)) {
+      d += ` [default: ${Array.isArray(o.default) ? o.default.join(',') : o.default}]`;
+    }
+    return [flag, d] as const;
+  });
+  rows.push(['-h, --help', 'show this help']);
+  const width = Math.max(...rows.map(([f]) => f.length)) + 2;
+  for (const [f, d] of rows) lines.push(`  ${f.padEnd(width)}${d}`);
+  if (spec.examples?.length) {
+    lines.push('', 'Examples:');
+    for (const e of spec.examples) lines.push(`  ${e}`);
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,93 @@
+/**
+ * The 1-of-2 arbiter module: the building block of Buzzard's tree arbiters
+ * (seed 002 §5.4.3, Fig. 5.6; module after [PFL75]; digest
+ * shared/spec/buzzard.md §8.3 and §15 A10).
+ *
+ * Ports:
+ *  inputs   req0, req1  requests from the two subtrees (or requesters)
+ *           en          grant from above (the parent module's grant to this
+ *                       subtree; at the root of a tree: "output not blocked")
+ *  outputs  req         req0 | req1, the request this subtree sends up
+ *           gnt0, gnt1  grants down to the two sides (at most one high)
+ *  register pri         which side has priority if both request: 0 or 1
+ *
+ * Priority alternates: the side just granted loses priority (§15 A10, "tree
+ * round-robin"). The [PFL75] module is an asynchronous mutual-exclusion
+ * element; the emulator replaces its analogue tie-break by this deterministic
+ * toggle so that runs are reproducible.
+ *
+ * Timing: the request path goes up (2 gate delays per module in the seed) and
+ * the grant path comes down (1 gate delay per module); both are combinational
+ * here. The two directions are two comb processes with explicit reads: the
+ * up process reads only req0/req1, the down process reads en, req0, req1 and
+ * pri. Had either read every signal of the module (the kernel's default), a
+ * tree of these modules would show a false combinational loop through
+ * req -> parent -> en.
+ *
+ * State update (BookSim-style separation of choice and commit): `pri` changes
+ * only in a cycle in which this module actually passes a grant down, i.e. en
+ * is high and at least one side requests. Because `en` is the grant that
+ * really arrived from above, a module never commits a choice that lost higher
+ * up the tree.
+ */
+import { Module, type Signal } from '../kernel/module.ts';
+
+export class Arbiter2 extends Module {
+  readonly req0: Signal;
+  readonly req1: Signal;
+  readonly en: Signal;
+  readonly req: Signal;
+  readonly gnt0: Signal;
+  readonly gnt1: Signal;
+  /** Side with priority when both request (0 or 1); reset 0 (side 0 first). */
+  readonly pri: Signal;
+
+  constructor(parent: Module | null, name: string) {
+    super(parent, name);
+    const req0 = (this.req0 = this.input('req0'));
+    const req1 = (this.req1 = this.input('req1'));
+    const en = (this.en = this.input('en'));
+    const req = (this.req = this.output('req'));
+    const gnt0 = (this.gnt0 = this.output('gnt0'));
+    const gnt1 = (this.gnt1 = this.output('gnt1'));
+    const pri = (this.pri = this.reg('pri', 1, 0));
+
+    // Up: request to the parent.
+    this.comb(
+      () => {
+        const s = this.s;
+        s[req.i] = s[req0.i]! | s[req1.i]!;
+      },
+      { writes: [req], reads: [req0, req1], name: 'up' },
+    );
+
+    // Down: grants. With both sides requesting, the side named by pri wins.
+    this.comb(
+      () => {
+        const s = this.s;
+        const e = s[en.i]!;
+        const r0 = s[req0.i]!;
+        const r1 = s[req1.i]!;
+        const p = s[pri.i]!;
+        s[gnt0.i] = e === 1 && r0 === 1 && (r1 === 0 || p === 0) ? 1 : 0;
+        s[gnt1.i] = e === 1 && r1 === 1 && (r0 === 0 || p === 1) ? 1 : 0;
+      },
+      { writes: [gnt0, gnt1], reads: [en, req0, req1, pri], name: 'down' },
+    );
+
+    // Commit: only when a grant is actually given here.
+    this.seq(
+      () => {
+        const s = this.s;
+        if (s[en.i] !== 1) return;
+        const r0 = s[req0.i]!;
+        const r1 = s[req1.i]!;
+        if (r0 === 0 && r1 === 0) return;
+        const granted0 = r0 === 1 && (r1 === 0 || s[pri.i] === 0);
+        // The side just granted loses priority.
+        s[pri.n] = granted0 ? 1 : 0;
+      },
+      { reads: [en, req0, req1, pri], name: 'commit' },
+    );
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * RoundRobin: a flat 1-of-M round-robin arbiter with a pointer register.
+ *
+ * The pointer names the requester with the highest priority; the grant goes
+ * to the first eligible requester at or after the pointer (cyclically), and
+ * after a grant to k the pointer moves to k+1, so k has the lowest priority
+ * next. Ports, latency and the commit rule: see arbiter_base.ts (the pointer
+ * moves only for a grant that was output).
+ *
+ * Fairness bound: M − 1 other grants. While k holds its (eligible) request,
+ * a grant to j ≠ k moves the pointer just past j, and from then until k is
+ * granted every grant goes to a requester strictly between the pointer and k
+ * in cyclic order, a set that only shrinks; so each other requester is
+ * granted at most once before k.
+ */
+import { Module, type Signal } from '../kernel/module.ts';
+import { Arbiter, bitsFor, type ArbiterOptions } from './arbiter_base.ts';
+
+export class RoundRobinArbiter extends Arbiter {
+  /** Requester with the highest priority in the next decision. */
+  readonly ptr: Signal;
+
+  constructor(parent: Module | null, name: string, opts: ArbiterOptions) {
+    super(parent, name, opts, 'round-robin');
+    const M = this.size;
+    const { blocked, gnt, any, idx, ereq } = this;
+    const ptr = (this.ptr = this.reg('ptr', bitsFor(M), 0));
+
+    this.comb(
+      () => {
+        const s = this.s;
+        for (let k = 0; k < M; k++) s[gnt[k]!.i] = 0;
+        let w = -1;
+        if (s[blocked.i] === 0) {
+          const p = s[ptr.i]!;
+          for (let n = 0; n < M; n++) {
+            const k = p + n < M ? p + n : p + n - M;
+            if (s[ereq[k]!.i] === 1) {
+              w = k;
+              break;
+            }
+          }
+        }
+        if (w >= 0) s[gnt[w]!.i] = 1;
+        s[any.i] = w >= 0 ? 1 : 0;
+        s[idx.i] = w >= 0 ? w : 0;
+      },
+      { writes: [...gnt, any, idx], reads: [...ereq, blocked, ptr], name: 'decide' },
+    );
+    this.seq(
+      () => {
+        const s = this.s;
+        if (s[any.i] === 1) {
+          const w = s[idx.i]! + 1;
+          s[ptr.n] = w === M ? 0 : w;
+        }
+      },
+      { reads: [any, idx, ptr], name: 'commit' },
+    );
+  }
+
+  fairnessBound(): number {
+    return this.size - 1;
+  }
+}

@@ -1,0 +1,326 @@
+/**
+ * Crossbar switch with per-output arbiters and a companion flow-control path.
+ *
+ * Seed 002 §5.4.3 (digest shared/spec/buzzard.md §8.3): an (n+1)×(n+1)
+ * passive crossbar; one 1-of-(n+1) arbiter per output; "the grant at the root
+ * of the tree is not asserted until the output's flow-control status is 'not
+ * blocked'"; "a second similar crossbar carries flow-control signals in the
+ * opposite direction". The C104 (seed 004 §3.1.1.3, §4.2.4; digest
+ * c104-t9000.md §3) is a 32×32 crossbar whose contention is resolved in FIFO
+ * order: use policy 'fifo'.
+ *
+ * Ports (N inputs, M outputs, W data bits, I = bits for 0..M-1, S = bits for 0..N-1):
+ *  per input i:
+ *   inputs   req{i}[M]   request vector, bit j = "connect me to output j" (the
+ *                         PBU's crossbar arbitration request register, §5.4.2;
+ *                         hence M ≤ 32)
+ *            din{i}[W]    data (Buzzard: the bit-serial link stream, W = 1)
+ *            release{i}   ends the connection at this cycle's clock edge (e.g.
+ *                         during the last bit); only legal while connected
+ *   outputs  gnt{i}       one-cycle pulse: a connection is made at this edge
+ *            gidx{i}[I]   the output granted (with gnt{i}), else the output
+ *                         connected to (while conn{i}), else 0
+ *            conn{i}      connected (from the cycle after the grant up to and
+ *                         including the release cycle)
+ *            fc{i}        reverse flow control: the `blocked` status of the
+ *                         output this input is connected to; while not
+ *                         connected, 1 if any output it requests is blocked
+ *  per output j:
+ *   inputs   blocked{j}   the downstream unit's flow-control status
+ *   outputs  dout{j}[W]   din of the connected input (0 when idle)
+ *            valid{j}     connected (a register)
+ *            src{j}[S]    the connected input (a register; 0 when idle)
+ *  children  arb{j}       output j's 1-of-N arbiter (policy and latency
+ *                         configurable; defaults: tree, 2 cycles, §5.4.3)
+ *
+ * Connection protocol:
+ *  - An output is connected to at most one input, an input to at most one
+ *    output. Output j's arbiter sees `blocked{j} | valid{j}`: no grant while
+ *    the downstream unit is blocked or while the output is in use.
+ *  - An input that is connected does not compete: its request bits are masked
+ *    from every arbiter (so it may leave its request bits set while sending,
+ *    as the PBU does until step 6 of its output controller, §5.4.2).
+ *  - A grant in cycle g makes the connection at the edge of g: conn/valid
+ *    rise in g+1, and data flows from g+1 (the input drives its first bit in
+ *    g+1 after seeing gnt in g). A release in cycle r ends it at the edge of
+ *    r: r is the last cycle data flows; output j can be granted again from
+ *    r+1 (its arbiter sees valid{j} = 1 in r).
+ *  - Simultaneous grants: outputs are resolved in index order within the
+ *    cycle. Input i's request reaches output j's arbiter only if no output
+ *    j' < j grants i in the same cycle. So if two outputs would take the same
+ *    input, the lower output wins and the higher one decides among its other
+ *    requesters in the same cycle (or grants nobody). Because the lost
+ *    request is masked before the higher arbiter decides, that arbiter never
+ *    outputs, and therefore never commits state for, a grant that is not
+ *    taken (BookSim's choice/update separation; §15 A9 for Buzzard). In
+ *    hardware terms this is a priority chain across the output arbiters;
+ *    here it is a comb chain arb0 -> mask1 -> arb1 -> mask2 -> ..., declared
+ *    with explicit reads so it is not a loop.
+ *    With latency L ≥ 1 the masked request restarts its age at that arbiter;
+ *    it does not matter, the input is connected elsewhere from the next cycle.
+ *  - Protocol errors (a `fail` naming the crossbar and the cycle): a request
+ *    bit for an output the connectivity matrix does not connect; a release
+ *    from an input that is not connected.
+ *
+ * Connectivity (config `connectivity`): 'full' (default), 'no-diagonal' (every
+ * I_i→O_j except i = j: Buzzard's crossbar, §15 A3 — the strict
+ * upper-triangular I_i→O_j, i < j, of Fig. 5.5 cannot carry contrary packets),
+ * an N×M boolean matrix, or a predicate (i, j) => boolean.
+ */
+import { Module, type Signal } from '../kernel/module.ts';
+import { bitsFor, checkInt, checkPolicy, makeArbiter, type Arbiter, type ArbiterPolicy } from './arbiter.ts';
+
+export type CrossbarConnectivity = 'full' | 'no-diagonal' | readonly (readonly boolean[])[] | ((i: number, j: number) => boolean);
+
+export interface CrossbarConfig {
+  /** Number of inputs N, 1..64 (Buzzard: n+1 for a degree-n cube, §5.4.3). */
+  inputs: number;
+  /** Number of outputs M, 1..32 (one request bit per output, §5.4.2). */
+  outputs: number;
+  /** Data width in bits, 1..32; default 1 (links are bit-serial, §5.4.8). */
+  width?: number;
+  /** Which input may connect to which output; default 'full'. */
+  connectivity?: CrossbarConnectivity;
+  /** Arbiter policy per output; default 'tree' (§5.4.3). */
+  policy?: ArbiterPolicy;
+  /** Arbiter request-to-grant latency in cycles, 0..8; default 2 (§5.4.3). */
+  latency?: number;
+}
+
+export class Crossbar extends Module {
+  readonly config: Readonly<{ inputs: number; outputs: number; width: number; policy: ArbiterPolicy; latency: number }>;
+  /** allowed[i] = bit mask of the outputs input i may request. */
+  readonly allowed: readonly number[];
+  readonly req: readonly Signal[];
+  readonly din: readonly Signal[];
+  readonly release: readonly Signal[];
+  readonly gnt: readonly Signal[];
+  readonly gidx: readonly Signal[];
+  readonly conn: readonly Signal[];
+  readonly fc: readonly Signal[];
+  readonly blocked: readonly Signal[];
+  readonly dout: readonly Signal[];
+  readonly valid: readonly Signal[];
+  readonly src: readonly Signal[];
+  readonly arbiters: readonly Arbiter[];
+
+  constructor(parent: Module | null, name: string, config: CrossbarConfig) {
+    super(parent, name);
+    if (typeof config !== 'object' || config === null) throw new RangeError('crossbar: expected a config object { inputs, outputs, width?, ... }');
+    const N = checkInt('crossbar', 'inputs', config.inputs, 1, 64);
+    const M = checkInt('crossbar', 'outputs', config.outputs, 1, 32);
+    const W = checkInt('crossbar', 'width', config.width ?? 1, 1, 32);
+    const policy = checkPolicy('crossbar', 'policy', config.policy, 'tree');
+    const latency = checkInt('crossbar', 'latency', config.latency ?? 2, 0, 8);
+    this.config = { inputs: N, outputs: M, width: W, policy, latency };
+    const allowed = (this.allowed = connectivityMasks(N, M, config.connectivity ?? 'full'));
+
+    const req = (this.req = this.inputs('req', N, M));
+    const din = (this.din = this.inputs('din', N, W));
+    const release = (this.release = this.inputs('release', N));
+    const gnt = (this.gnt = this.outputs('gnt', N));
+    const gidx = (this.gidx = this.outputs('gidx', N, bitsFor(M)));
+    const conn = (this.conn = this.outputs('conn', N));
+    const fc = (this.fc = this.outputs('fc', N));
+    const blocked = (this.blocked = this.inputs('blocked', M));
+    const dout = (this.dout = this.outputs('dout', M, W));
+    const valid = (this.valid = this.outputs('valid', M));
+    const src = (this.src = this.outputs('src', M, bitsFor(N)));
+
+    // Connection state, kept from both sides (updated together at the edge).
+    const busy = this.regs('busy', M, 1, 0);
+    const srcr = this.regs('srcr', M, bitsFor(N), 0);
+    const iconn = this.regs('iconn', N, 1, 0);
+    const iout = this.regs('iout', N, bitsFor(M), 0);
+    for (let j = 0; j < M; j++) {
+      this.connect(busy[j]!, valid[j]!);
+      this.connect(srcr[j]!, src[j]!);
+    }
+    for (let i = 0; i < N; i++) this.connect(iconn[i]!, conn[i]!);
+
+    // Output arbiters and the wires that reach them.
+    const arbiters: Arbiter[] = [];
+    const areq: Signal[][] = [];
+    const ablk: Signal[] = [];
+    const aany: Signal[] = [];
+    const aidx: Signal[] = [];
+    for (let j = 0; j < M; j++) {
+      const arb = makeArbiter(this, `arb${j}`, { size: N, latency, policy });
+      arbiters.push(arb);
+      const row: Signal[] = [];
+      for (let i = 0; i < N; i++) {
+        const w = this.wire(`ar${j}_${i}`);
+        this.connect(w, arb.req[i]!);
+        row.push(w);
+      }
+      areq.push(row);
+      const b = this.wire(`ab${j}`);
+      this.connect(b, arb.blocked);
+      ablk.push(b);
+      const a = this.wire(`aany${j}`);
+      this.connect(arb.any, a);
+      aany.push(a);
+      const x = this.wire(`aidx${j}`, arb.idx.width);
+      this.connect(arb.idx, x);
+      aidx.push(x);
+    }
+    this.arbiters = arbiters;
+
+    // Scratch: inputs claimed by lower outputs in this cycle (cleared after use).
+    const claimed = new Uint8Array(N);
+
+    for (let j = 0; j < M; j++) {
+      const row = areq[j]!;
+      // Output j's arbiter is blocked downstream or busy.
+      const b = ablk[j]!;
+      const bj = blocked[j]!;
+      const busyj = busy[j]!;
+      this.comb(
+        () => {
+          const s = this.s;
+          s[b.i] = s[bj.i] === 1 || s[busyj.i] === 1 ? 1 : 0;
+        },
+        { writes: [b], reads: [bj, busyj], name: `block${j}` },
+      );
+      // Requests to output j: allowed, from unconnected inputs, not taken by
+      // a lower output in this very cycle (the resolution chain).
+      this.comb(
+        () => {
+          const s = this.s;
+          for (let jj = 0; jj < j; jj++) if (s[aany[jj]!.i] === 1) claimed[s[aidx[jj]!.i]!] = 1;
+          for (let i = 0; i < N; i++) {
+            const r = s[req[i]!.i]!;
+            s[row[i]!.i] = ((r & allowed[i]!) >>> j) & 1 && s[iconn[i]!.i] === 0 && claimed[i] === 0 ? 1 : 0;
+          }
+          for (let jj = 0; jj < j; jj++) if (s[aany[jj]!.i] === 1) claimed[s[aidx[jj]!.i]!] = 0;
+        },
+        { writes: row, reads: [...req, ...iconn, ...aany.slice(0, j), ...aidx.slice(0, j)], name: `mask${j}` },
+      );
+      // Data path: the passive crossbar.
+      const d = dout[j]!;
+      const sj = srcr[j]!;
+      this.comb(
+        () => {
+          const s = this.s;
+          s[d.i] = s[busyj.i] === 1 ? s[din[s[sj.i]!]!.i]! : 0;
+        },
+        { writes: [d], reads: [busyj, sj, ...din], name: `data${j}` },
+      );
+    }
+
+    // Grants back to the inputs.
+    this.comb(
+      () => {
+        const s = this.s;
+        for (let i = 0; i < N; i++) {
+          s[gnt[i]!.i] = 0;
+          s[gidx[i]!.i] = s[iconn[i]!.i] === 1 ? s[iout[i]!.i]! : 0;
+        }
+        for (let j = 0; j < M; j++) {
+          if (s[aany[j]!.i] === 1) {
+            const i = s[aidx[j]!.i]!;
+            s[gnt[i]!.i] = 1;
+            s[gidx[i]!.i] = j;
+          }
+        }
+      },
+      { writes: [...gnt, ...gidx], reads: [...aany, ...aidx, ...iconn, ...iout], name: 'grants' },
+    );
+
+    // The companion crossbar: flow control flows from outputs back to inputs.
+    for (let i = 0; i < N; i++) {
+      const f = fc[i]!;
+      const ci = iconn[i]!;
+      const oi = iout[i]!;
+      const ri = req[i]!;
+      const am = allowed[i]!;
+      this.comb(
+        () => {
+          const s = this.s;
+          if (s[ci.i] === 1) {
+            s[f.i] = s[blocked[s[oi.i]!]!.i]!;
+            return;
+          }
+          const r = s[ri.i]! & am;
+          let v = 0;
+          for (let j = 0; j < M && v === 0; j++) if ((r >>> j) & 1 && s[blocked[j]!.i] === 1) v = 1;
+          s[f.i] = v;
+        },
+        { writes: [f], reads: [ci, oi, ri, ...blocked], name: `fc${i}` },
+      );
+    }
+
+    // Clock edge: make the granted connections, end the released ones, check
+    // the protocol.
+    this.seq(
+      () => {
+        const s = this.s;
+        for (let i = 0; i < N; i++) {
+          const r = s[req[i]!.i]!;
+          if ((r & ~allowed[i]!) !== 0) this.badRequest(i, r);
+          if (s[release[i]!.i] === 1) {
+            if (s[iconn[i]!.i] !== 1) this.fail(`input ${i} asserts release but is not connected to any output`);
+            s[iconn[i]!.n] = 0;
+            s[busy[s[iout[i]!.i]!]!.n] = 0;
+          }
+        }
+        for (let j = 0; j < M; j++) {
+          if (s[aany[j]!.i] !== 1) continue;
+          const i = s[aidx[j]!.i]!;
+          s[busy[j]!.n] = 1;
+          s[srcr[j]!.n] = i;
+          s[iconn[i]!.n] = 1;
+          s[iout[i]!.n] = j;
+        }
+      },
+      { name: 'connect' },
+    );
+  }
+
+  private badRequest(i: number, r: number): never {
+    const bad: string[] = [];
+    for (let j = 0; j < this.config.outputs; j++) if (((r >>> j) & 1) === 1 && ((this.allowed[i]! >>> j) & 1) === 0) bad.push(`I${i}→O${j}`);
+    this.fail(`input ${i} requests ${bad.join(', ')}, which the connectivity matrix does not connect (req${i} = 0x${(r >>> 0).toString(16)})`);
+  }
+}
+
+/** Per input, the bit mask of allowed outputs; validates the matrix. */
+function connectivityMasks(N: number, M: number, c: CrossbarConnectivity): number[] {
+  const masks: number[] = [];
+  if (c === 'full' || c === 'no-diagonal') {
+    for (let i = 0; i < N; i++) {
+      let m = 0;
+      for (let j = 0; j < M; j++) if (c === 'full' || i !== j) m |= 1 << j;
+      masks.push(m >>> 0);
+    }
+    return masks;
+  }
+  if (typeof c === 'function') {
+    for (let i = 0; i < N; i++) {
+      let m = 0;
+      for (let j = 0; j < M; j++) {
+        const v = c(i, j);
+        if (typeof v !== 'boolean') throw new RangeError(`crossbar.connectivity: predicate returned ${String(v)} for (${i}, ${j}); expected true or false`);
+        if (v) m |= 1 << j;
+      }
+      masks.push(m >>> 0);
+    }
+    return masks;
+  }
+  if (!Array.isArray(c)) {
+    throw new RangeError(`crossbar.connectivity: expected 'full', 'no-diagonal', an ${N}×${M} boolean matrix or a predicate (i, j) => boolean`);
+  }
+  if (c.length !== N) throw new RangeError(`crossbar.connectivity: ${c.length} rows given for ${N} inputs`);
+  c.forEach((row, i) => {
+    if (!Array.isArray(row) || row.length !== M) {
+      throw new RangeError(`crossbar.connectivity: row ${i} has ${Array.isArray(row) ? row.length : 'no'} entries for ${M} outputs`);
+    }
+    let m = 0;
+    row.forEach((v, j) => {
+      if (typeof v !== 'boolean') throw new RangeError(`crossbar.connectivity: entry [${i}][${j}] is ${String(v)}; expected true or false`);
+      if (v) m |= 1 << j;
+    });
+    masks.push(m >>> 0);
+  });
+  return masks;
+}

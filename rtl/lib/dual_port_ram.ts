@@ -1,0 +1,158 @@
+/**
+ * Dual-ported RAM with arbitrated client ports.
+ *
+ * Seed 002 §5.4.1 (digest shared/spec/buzzard.md §8.1): Buzzard's buffer RAM
+ * is "dual ported, with a write-only input port and a read-only output port,
+ * accessible simultaneously", 16-bit words, 4096 bytes for a degree-10 cube
+ * (13 slots of 15 words per PBU), shared by the 10 PBUs: the input
+ * controllers "arbitrate for the buffer RAM input bus" (write port) and the
+ * output controllers "arbitrate for the RAM output bus" (read port). Each
+ * port serves one access per RAM cycle (§8.1 [interp]); here one per clock
+ * cycle, so a slower RAM is modelled by the clients' clock enables.
+ *
+ * Ports (R read clients, C write clients, W data bits, A = bits for 0..depth-1,
+ * S = bits for 0..R-1):
+ *  write client k:  inputs wreq{k}, waddr{k}[A], wdata{k}[W]; output wgnt{k}
+ *  read client k:   inputs rreq{k}, raddr{k}[A];               output rgnt{k}
+ *  read data:       rdata[W]  (register) the word read for the grant of the
+ *                              previous cycle; holds its value otherwise
+ *                   rvalid    (register) rdata was loaded at the last edge
+ *                   rsrc[S]   (register) which read client it belongs to
+ *  children         warb, rarb: the port arbiters (policy default
+ *                   'round-robin', latency default 0; configurable)
+ *  memory           mem[depth] x W
+ *
+ * Timing: with latency 0, a client that raises req in cycle t can be granted
+ * in cycle t (combinational grant). A write granted in cycle t lands at the
+ * edge of t. A read granted in cycle t reads the memory during t and presents
+ * the word on rdata in t+1 (rvalid = 1, rsrc = client). Clients hold req (and
+ * their address/data) until granted; a grant is a one-cycle pulse, and a
+ * client holding req after its grant makes a new access (with latency 0 it
+ * can be granted every cycle it wins).
+ *
+ * Same-address read and write in one cycle: the read returns the OLD word.
+ * The write is queued for the clock edge (kernel `memory` semantics) while
+ * the read samples the array during the cycle — a write-after-read RAM, as a
+ * real dual-port cell read in the first half of the cycle would behave. This
+ * is also what Buzzard's output controller relies on: it never reads the
+ * word the input side is writing (the cut-through interlock of §5.4.2 output
+ * step 4 waits until "the input side finishes its current write").
+ *
+ * Protocol error: a granted address outside 0..depth-1 (possible when depth
+ * is not a power of two) stops the simulation naming the client.
+ */
+import { Module, type Memory, type Signal } from '../kernel/module.ts';
+import { bitsFor, checkInt, checkPolicy, makeArbiter, type Arbiter, type ArbiterPolicy } from './arbiter.ts';
+
+export interface DualPortRamConfig {
+  /** Word width in bits, 1..32; default 16 (the RAM data registers, §5.4.1). */
+  width?: number;
+  /** Words, 1..16777216; default 2048 (4096 bytes of 16-bit words, §5.4.1). */
+  depth?: number;
+  /** Clients of the read port, 1..64; default 10 (the PBUs of a 10-cube, §5.4.1). */
+  readClients?: number;
+  /** Clients of the write port, 1..64; default 10. */
+  writeClients?: number;
+  /** Port arbiter policy; default 'round-robin'. */
+  policy?: ArbiterPolicy;
+  /** Port arbiter request-to-grant latency, 0..8; default 0. */
+  latency?: number;
+  /** Initial value of every word; default 0. */
+  init?: number;
+}
+
+export class DualPortRam extends Module {
+  readonly config: Readonly<Required<DualPortRamConfig>>;
+  readonly mem: Memory;
+  readonly wreq: readonly Signal[];
+  readonly waddr: readonly Signal[];
+  readonly wdata: readonly Signal[];
+  readonly wgnt: readonly Signal[];
+  readonly rreq: readonly Signal[];
+  readonly raddr: readonly Signal[];
+  readonly rgnt: readonly Signal[];
+  readonly rdata: Signal;
+  readonly rvalid: Signal;
+  readonly rsrc: Signal;
+  readonly warb: Arbiter;
+  readonly rarb: Arbiter;
+
+  constructor(parent: Module | null, name: string, config: DualPortRamConfig = {}) {
+    super(parent, name);
+    if (typeof config !== 'object' || config === null) throw new RangeError('dual_port_ram: expected a config object');
+    const W = checkInt('dual_port_ram', 'width', config.width ?? 16, 1, 32);
+    const D = checkInt('dual_port_ram', 'depth', config.depth ?? 2048, 1, 1 << 24);
+    const R = checkInt('dual_port_ram', 'readClients', config.readClients ?? 10, 1, 64);
+    const C = checkInt('dual_port_ram', 'writeClients', config.writeClients ?? 10, 1, 64);
+    const policy = checkPolicy('dual_port_ram', 'policy', config.policy, 'round-robin');
+    const latency = checkInt('dual_port_ram', 'latency', config.latency ?? 0, 0, 8);
+    const wmask = W === 32 ? 0xffffffff : 2 ** W - 1;
+    const init = checkInt('dual_port_ram', 'init', config.init ?? 0, 0, wmask);
+    this.config = { width: W, depth: D, readClients: R, writeClients: C, policy, latency, init };
+    const A = bitsFor(D);
+
+    const mem = (this.mem = this.memory('mem', W, D, { init, writePorts: 1 }));
+    const wreq = (this.wreq = this.inputs('wreq', C));
+    const waddr = (this.waddr = this.inputs('waddr', C, A));
+    const wdata = (this.wdata = this.inputs('wdata', C, W));
+    const wgnt = (this.wgnt = this.outputs('wgnt', C));
+    const rreq = (this.rreq = this.inputs('rreq', R));
+    const raddr = (this.raddr = this.inputs('raddr', R, A));
+    const rgnt = (this.rgnt = this.outputs('rgnt', R));
+    this.rdata = this.output('rdata', W);
+    this.rvalid = this.output('rvalid');
+    this.rsrc = this.output('rsrc', bitsFor(R));
+    const rdq = this.reg('rdq', W, 0);
+    const rvq = this.reg('rvq', 1, 0);
+    const rsq = this.reg('rsq', bitsFor(R), 0);
+    this.connect(rdq, this.rdata);
+    this.connect(rvq, this.rvalid);
+    this.connect(rsq, this.rsrc);
+
+    // Port arbiters. The RAM never blocks a port.
+    const warb = (this.warb = makeArbiter(this, 'warb', { size: C, policy, latency }));
+    const rarb = (this.rarb = makeArbiter(this, 'rarb', { size: R, policy, latency }));
+    this.tie(warb.blocked, 0);
+    this.tie(rarb.blocked, 0);
+    for (let k = 0; k < C; k++) {
+      this.connect(wreq[k]!, warb.req[k]!);
+      this.connect(warb.gnt[k]!, wgnt[k]!);
+    }
+    for (let k = 0; k < R; k++) {
+      this.connect(rreq[k]!, rarb.req[k]!);
+      this.connect(rarb.gnt[k]!, rgnt[k]!);
+    }
+    const wany = this.wire('wany');
+    const widx = this.wire('widx', warb.idx.width);
+    const rany = this.wire('rany');
+    const ridx = this.wire('ridx', rarb.idx.width);
+    this.connect(warb.any, wany);
+    this.connect(warb.idx, widx);
+    this.connect(rarb.any, rany);
+    this.connect(rarb.idx, ridx);
+
+    this.seq(
+      () => {
+        const s = this.s;
+        if (s[wany.i] === 1) {
+          const k = s[widx.i]!;
+          const a = s[waddr[k]!.i]!;
+          if (a >= D) this.fail(`write client ${k}: address ${a} outside 0..${D - 1}`);
+          mem.write(a, s[wdata[k]!.i]!);
+        }
+        if (s[rany.i] === 1) {
+          const k = s[ridx.i]!;
+          const a = s[raddr[k]!.i]!;
+          if (a >= D) this.fail(`read client ${k}: address ${a} outside 0..${D - 1}`);
+          // mem.data holds the words before this edge's write: old data.
+          s[rdq.n] = mem.data[a]!;
+          s[rvq.n] = 1;
+          s[rsq.n] = k;
+        } else {
+          s[rvq.n] = 0;
+        }
+      },
+      { reads: [wany, widx, ...waddr, ...wdata, rany, ridx, ...raddr, rvq, mem], name: 'access' },
+    );
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * FIFO: a circular buffer in a kernel memory, with a head pointer and an
+ * occupancy count in registers.
+ *
+ * Generic unit (ARCHITECTURE.md, rtl/lib). Seed users: the queues of the
+ * Buzzard main control unit and node ports (seed 002 §5.4), the DS-link
+ * token buffers of thesis 004. Storage is a `memory` rather than registers so
+ * depths up to 4096 stay cheap to simulate and to snapshot.
+ *
+ * Ports (D = depth, W = width, C = bits for 0..D):
+ *  inputs   push, din[W], pop
+ *  outputs  dout[W]   the head entry (combinational; 0 when empty)
+ *           count[C]  entries held (a register, driving the net directly)
+ *           full, empty
+ *  registers head[A] (A = bits for 0..D-1), count[C]
+ *  memory   mem[D] x W
+ *
+ * Clock edge:
+ *  - pop removes the head entry (dout shows it during the cycle of the pop);
+ *  - push appends din;
+ *  - push and pop together are allowed in any state that has an entry to pop,
+ *    including full: the pop frees the slot the push fills, count unchanged;
+ *  - push while full without pop is an overflow, pop while empty an underflow.
+ *    Policy per config: 'error' (default) stops the simulation with a SimError
+ *    naming the unit (a protocol violation by the producer/consumer); 'drop'
+ *    ignores the offending push/pop (the rest of the cycle's operation, e.g.
+ *    a push together with an underflowing pop, still happens).
+ */
+import { Module, type Memory, type Signal } from '../kernel/module.ts';
+
+export type FifoViolationPolicy = 'error' | 'drop';
+
+export interface FifoConfig {
+  /** Entry width in bits, 1..32. */
+  width: number;
+  /** Number of entries, 1..4096. */
+  depth: number;
+  /** Push while full (without pop): 'error' (default) or 'drop' the pushed word. */
+  onOverflow?: FifoViolationPolicy;
+  /** Pop while empty: 'error' (default) or 'drop' (ignore the pop). */
+  onUnderflow?: FifoViolationPolicy;
+}
+
+function bitsFor(n: number): number {
+  return n <= 1 ? 1 : 32 - Math.clz32(n);
+}
+
+function checkInt(field: string, v: unknown, lo: number, hi: number): number {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < lo || v > hi) {
+    throw new RangeError(`fifo.${field}: ${String(v)} is outside ${lo}..${hi}`);
+  }
+  return v;
+}
+
+function checkPolicy(field: string, v: unknown): FifoViolationPolicy {
+  if (v === undefined) return 'error';
+  if (v !== 'error' && v !== 'drop') throw new RangeError(`fifo.${field}: '${String(v)}' is not one of 'error', 'drop'`);
+  return v;
+}
+
+export class Fifo extends Module {
+  readonly config: Readonly<Required<FifoConfig>>;
+  readonly push: Signal;
+  readonly din: Signal;
+  readonly pop: Signal;
+  readonly dout: Signal;
+  readonly full: Signal;
+  readonly empty: Signal;
+  readonly head: Signal;
+  readonly count: Signal;
+  readonly mem: Memory;
+
+  constructor(parent: Module | null, name: string, config: FifoConfig) {
+    super(parent, name);
+    const W = checkInt('width', config.width, 1, 32);
+    const D = checkInt('depth', config.depth, 1, 4096);
+    const onOverflow = checkPolicy('onOverflow', config.onOverflow);
+    const onUnderflow = checkPolicy('onUnderflow', config.onUnderflow);
+    this.config = { width: W, depth: D, onOverflow, onUnderflow };
+
+    const push = (this.push = this.input('push', 1));
+    const din = (this.din = this.input('din', W));
+    const pop = (this.pop = this.input('pop', 1));
+    const dout = (this.dout = this.output('dout', W));
+    const full = (this.full = this.output('full', 1));
+    const empty = (this.empty = this.output('empty', 1));
+    const head = (this.head = this.reg('head', bitsFor(D - 1), 0));
+    const count = (this.count = this.reg('count', bitsFor(D), 0));
+    const mem = (this.mem = this.memory('mem', W, D));
+    const dropOver = onOverflow === 'drop';
+    const dropUnder = onUnderflow === 'drop';
+
+    this.comb(
+      () => {
+        const s = this.s;
+        const n = s[count.i]!;
+        s[dout.i] = n > 0 ? mem.data[s[head.i]!]! : 0;
+        s[full.i] = n >= D ? 1 : 0;
+        s[empty.i] = n === 0 ? 1 : 0;
+      },
+      { writes: [dout, full, empty], reads: [head, count, mem], name: 'out' },
+    );
+
+    this.seq(
+      () => {
+        const s = this.s;
+        let doPush = s[push.i]! !== 0;
+        let doPop = s[pop.i]! !== 0;
+        if (!doPush && !doPop) return;
+        const n = s[count.i]!;
+        const h = s[head.i]!;
+        if (doPop && n === 0) {
+          if (!dropUnder) this.fail(`pop from an empty FIFO${doPush ? ' (with push)' : ''}`);
+          doPop = false;
+        }
+        if (doPush && n >= D && !doPop) {
+          if (!dropOver) this.fail(`push into a full FIFO (${D} of ${D} entries) without pop`);
+          doPush = false;
+        }
+        if (doPush) {
+          let t = h + n;
+          if (t >= D) t -= D;
+          mem.write(t, s[din.i]!);
+        }
+        if (doPop) s[head.n] = h + 1 >= D ? 0 : h + 1;
+        s[count.n] = n + (doPush ? 1 : 0) - (doPop ? 1 : 0);
+      },
+      { reads: [push, din, pop, head, count], name: 'ops' },
+    );
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * GTKWave save files (.gtkw): open a dump with chosen signals already shown.
+ *
+ * The format is GTKWave's own (written by its savefile.c; there is no
+ * standard): `[*]` comment lines, `[dumpfile] "path"`, `[savefile] "path"`,
+ * `[timestart] 0`, a few window settings, then the traces, one per line, each
+ * named as GTKWave shows it: the full hierarchical name with the range of a
+ * vector appended (`top.node1.fifo.count[4:0]`), scalars and strings bare
+ * (`top.clk`, `top.fsm.state_s`). A line `@HEX` sets the display flags of the
+ * traces that follow: 0x28 = right-justify + binary, 0x22 = right-justify +
+ * hex, 0x200 = a blank (comment) trace whose text follows a `-`.
+ *
+ * Here traces are grouped per scope, each group headed by a comment trace
+ * naming the scope; the synthetic clock comes first.
+ */
+import * as fs from 'node:fs';
+import * as nodePath from 'node:path';
+import { globToRegExp } from '../../rtl/kernel/names.ts';
+import type { VcdVarInfo, VcdWriter } from './writer.ts';
+
+/** GTKWave trace flags (gtkwave src/analyzer.h, TraceEntFlagBits). */
+export const GTKW_FLAGS = {
+  binary: 0x28, // TR_RJUSTIFY | TR_BIN
+  hex: 0x22, // TR_RJUSTIFY | TR_HEX
+  decimal: 0x24, // TR_RJUSTIFY | TR_DEC
+  comment: 0x200, // TR_BLANK
+} as const;
+
+export interface GtkwSignal {
+  /** Name as GTKWave shows it: `top.node1.fifo.count[4:0]`. */
+  name: string;
+  /** Scope path, for grouping: `top.node1.fifo`. */
+  scope: string;
+  /** Display format; default binary for scalars and strings, hex for vectors. */
+  format: 'binary' | 'hex' | 'decimal';
+}
+
+export interface GtkwOptions {
+  /** The dump file (made absolute in the file). */
+  dumpfile: string;
+  /** Where the save file will live (made absolute; GTKWave uses it for relative matching). */
+  savefile: string;
+  signals: readonly GtkwSignal[];
+  /** For the `[*]` header line; default now. */
+  date?: Date | string;
+  /** Window size in pixels. Default 1200 x 700. */
+  size?: readonly [number, number];
+}
+
+/** GTKWave's name for a declared var: full name plus the range of a vector. */
+export function gtkwaveName(v: Pick<VcdVarInfo, 'name' | 'range'>): string {
+  return v.name + v.range;
+}
+
+/**
+ * The writer's declared vars whose design path matches one of the globs
+ * (default: all), as save-file signals; the clock is always first. Aliases
+ * of one net are separate vars and are listed if they match.
+ */
+export function gtkwSignals(writer: Pick<VcdWriter, 'vars'>, patterns?: readonly string[]): GtkwSignal[] {
+  const res = patterns?.map((p) => globToRegExp(p));
+  const out: GtkwSignal[] = [];
+  for (const v of writer.vars) {
+    const chosen = v.kind === 'clock' || !res || res.some((re) => re.test(v.path));
+    if (!chosen) continue;
+    out.push({ name: gtkwaveName(v), scope: v.scope, format: v.type !== 'string' && v.width > 1 ? 'hex' : 'binary' });
+  }
+  return out;
+}
+
+/** The text of a .gtkw file. */
+export function formatGtkw(opts: GtkwOptions): string {
+  const date = opts.date === undefined ? new Date().toUTCString() : typeof opts.date === 'string' ? opts.date : opts.date.toUTCString();
+  const [w, h] = opts.size ?? [1200, 700];
+  const lines: string[] = [
+    '[*]',
+    '[*] icemu (traces/vcd/gtkw.ts)',
+    `[*] ${date}`,
+    '[*]',
+    `[dumpfile] "${nodePath.resolve(opts.dumpfile)}"`,
+    `[savefile] "${nodePath.resolve(opts.savefile)}"`,
+    '[timestart] 0',
+    `[size] ${w} ${h}`,
+    '[pos] -1 -1',
+    '[sst_expanded] 1',
+  ];
+  // Open the tree down to every scope that has a listed signal.
+  const open = new Set<string>();
+  for (const s of opts.signals) {
+    const parts = s.scope.split('.');
+    for (let k = 1; k <= parts.length; k++) open.add(parts.slice(0, k).join('.') + '.');
+  }
+  for (const t of open) lines.push(`[treeopen] ${t}`);
+
+  // Group per scope, in order of first appearance.
+  const groups = new Map<string, GtkwSignal[]>();
+  for (const s of opts.signals) {
+    let g = groups.get(s.scope);
+    if (!g) groups.set(s.scope, (g = []));
+    g.push(s);
+  }
+  let flags = -1;
+  const setFlags = (f: number): void => {
+    if (f !== flags) lines.push(`@${f.toString(16)}`);
+    flags = f;
+  };
+  for (const [scope, list] of groups) {
+    setFlags(GTKW_FLAGS.comment);
+    lines.push(`-${scope}`);
+    for (const s of list) {
+      setFlags(GTKW_FLAGS[s.format]);
+      lines.push(s.name);
+    }
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** Write a .gtkw file (through a temporary file, renamed into place). */
+export function writeGtkw(savefile: string, opts: Omit<GtkwOptions, 'savefile'>): void {
+  const text = formatGtkw({ ...opts, savefile });
+  const tmp = savefile + '.tmp';
+  fs.writeFileSync(tmp, text);
+  fs.renameSync(tmp, savefile);
+}

@@ -1,0 +1,740 @@
+/**
+ * A streaming VCD (Value Change Dump) writer, IEEE Std 1364-2005 §18 (the
+ * four-state VCD format, of which icemu uses only 0 and 1), with the GTKWave
+ * `string` variable extension for FSM state names.
+ *
+ * Usage:
+ *   const vcd = startVcd(sim, 'run.vcd', { signals: ['node1.**'] });
+ *   sim.step(1000);
+ *   vcd.close();                      // flush, close, rename run.vcd.tmp -> run.vcd
+ *
+ * Time (what one cycle is)
+ * ------------------------
+ * One simulator cycle is two VCD time units (`$timescale`, default `1ns`, so
+ * a cycle shows as a 2 ns period; pick the timescale for your reading of the
+ * clock, e.g. `10ns` for a 20 ns cycle). A synthetic clock `clk` in the top
+ * scope marks the edges:
+ *   - time 2c:   clk = 1, rising edge of cycle c: the registers committed at
+ *                this edge and the comb logic settled from them (what the
+ *                kernel's `Observer.onCycle` sees with `sim.cycle === c`);
+ *   - time 2c+1: clk = 0; values poked by stimulus during cycle c, i.e.
+ *                before the next edge (`Observer.onStimulus`), change here.
+ * A fast-forwarded quiescent stretch (`Observer.onSkip`) produces only the
+ * clock toggles of the skipped cycles: by the kernel's contract nothing else
+ * changes. The dump starts with `$dumpvars` at time 2c0 (c0 = `sim.cycle`
+ * when the writer was created, 0 for a fresh simulator). Should simulated
+ * time go backwards (`sim.reset()`, restoring an earlier snapshot), VCD time
+ * cannot: the writer notes it in a `$comment` and continues with all later
+ * times shifted forward by an even offset, so clk = 1 stays on even times.
+ *
+ * Header (§18.2.1, §18.2.3)
+ * -------------------------
+ * `$date`, `$version icemu`, `$timescale`, then one `$scope module X $end`
+ * per module: the root module's name is the top scope and nested scopes follow
+ * the module tree. Each selected signal becomes
+ *   `$var reg|wire WIDTH CODE name [msb:lsb] $end`
+ * (`reg` for registers, `wire` for ports and wires; the `[msb:lsb]` range only
+ * for vectors). Connected signals share one slot of the state vector (`sig.i`):
+ * each slot gets one identifier code, and every selected alias is declared in
+ * its own scope with that code, as §18.2.3.8 allows. Codes are short base-94
+ * strings over the printable ASCII characters 33..126 (`!`..`~`).
+ *
+ * Selection
+ * ---------
+ * `signals`: globs over hierarchical names (`sim.glob`: `*` within a path
+ * segment, `**` across dots); several allowed; a glob that matches nothing is
+ * an error (it is almost always a typo). Without `signals` everything is
+ * dumped, but only for designs of at most `maxDefaultSignals` (2000) signals:
+ * a large design (a 64-node network) must be asked explicitly (`['**']`).
+ *
+ * Memories are not dumped unless `memories: true`; then each selected memory
+ * of at most `maxMemoryWords` (default 256) words is dumped as one `reg` var
+ * per word, named `mem[addr]`; larger memories are skipped and listed in a
+ * header `$comment`.
+ *
+ * With `stateStrings: true`, every selected signal with `options.enum` (an FSM
+ * state register) gets a twin `$var string 1 CODE name_s $end` beside it whose
+ * value is the state name, written `sNAME CODE` (GTKWave extension; a value
+ * outside the list shows as `?N`).
+ *
+ * Output and files
+ * ----------------
+ * Bytes are formatted straight into a fixed buffer and written in chunks
+ * (`fs.writeSync`) to `path + '.tmp'`; `close()` flushes, closes and renames it
+ * to `path`, so a file under the final name is always complete. Open writers
+ * are also closed on normal process exit (including an uncaught exception:
+ * the dump up to the last cycle is still a valid VCD) and on SIGINT (Ctrl-C).
+ * The handlers are installed once for all writers and removed when the last
+ * one closes; they do not keep the process alive. On SIGINT, when no other
+ * SIGINT listener exists, the writers are closed and the signal is re-raised
+ * so the process still dies of it (exit status 130); when another listener
+ * exists (a REPL that uses Ctrl-C to interrupt a run), that listener decides
+ * and the writers stay open (they still close on exit). Note that Node runs
+ * signal listeners only when the event loop gets control: a long synchronous
+ * `sim.step(n)` reacts to Ctrl-C when it returns, so long runs should step in
+ * slices.
+ *
+ * Hot path: per cycle the writer compares the selected slots of the state
+ * vector with a Float64Array of the values last dumped and formats only the
+ * changes into the byte buffer; it allocates nothing.
+ */
+import * as fs from 'node:fs';
+import { Memory, Module, Signal } from '../../rtl/kernel/module.ts';
+import type { Observer, Simulator } from '../../rtl/kernel/simulator.ts';
+
+export interface VcdOptions {
+  /** Globs over hierarchical signal/memory names; several allowed. Default: everything (small designs only). */
+  signals?: readonly string[];
+  /** `$timescale` (§18.2.3.6): 1, 10 or 100 of s, ms, us, ns, ps, fs. One cycle is 2 units. Default '1ns'. */
+  timescale?: string;
+  /** Dump memory words as `mem[addr]` vars (opt-in). Default false. */
+  memories?: boolean;
+  /** Largest memory (in words) dumped with `memories: true`. Default 256. */
+  maxMemoryWords?: number;
+  /** Add `name_s` string twins of FSM state registers (signals with `options.enum`). Default false. */
+  stateStrings?: boolean;
+  /** Without `signals`, refuse designs with more signals than this. Default 2000. */
+  maxDefaultSignals?: number;
+  /** `$date` text (default: now, ISO 8601). Fix it for reproducible files. */
+  date?: Date | string;
+  /** Extra `$comment` in the header (e.g. the command line or workload seed). */
+  comment?: string;
+  /** Buffer size in bytes; output is written in chunks of about this size. Default 65536. */
+  chunkSize?: number;
+  /** Close on process exit and SIGINT. Default true. */
+  handleExit?: boolean;
+}
+
+/** One declared VCD variable. */
+export interface VcdVarInfo {
+  /** Full VCD hierarchical name without range, top scope first: `top.core.cnt.q`, `top.ram.mem[3]`. */
+  name: string;
+  /** Scope path, top scope first: `top.core.cnt`. */
+  scope: string;
+  /** Reference as declared (§18.2.3.8): `q`, `mem[3]`, `state_s`, `clk`. */
+  ref: string;
+  /** `[msb:lsb]` for vectors, '' for scalars and strings. */
+  range: string;
+  type: 'wire' | 'reg' | 'string';
+  width: number;
+  /** Identifier code (shared by aliases of one slot). */
+  code: string;
+  kind: 'clock' | 'signal' | 'state' | 'memory';
+  /** Design-side name: the signal's path (`core.cnt.q`), `ram.mem[3]`, `core.fsm.state_s`; the clock's ref. */
+  path: string;
+  /** The signal (for 'signal' and 'state') or memory (for 'memory'); null for the clock. */
+  source: Signal | Memory | null;
+}
+
+const DEFAULT_CHUNK = 1 << 16;
+const DEFAULT_MAX_SIGNALS = 2000;
+const DEFAULT_MAX_MEMORY_WORDS = 256;
+const TIMESCALE_RE = /^(1|10|100)\s*(s|ms|us|ns|ps|fs)$/;
+
+/** The `n`th identifier code: bijective base 94 over '!'..'~' (§18.2.1: printable ASCII 33..126). */
+export function vcdIdCode(n: number): string {
+  let s = '';
+  let k = n + 1;
+  while (k > 0) {
+    k--;
+    s += String.fromCharCode(33 + (k % 94));
+    k = Math.floor(k / 94);
+  }
+  return s;
+}
+
+/** A token-safe form of an FSM state name: VCD values cannot contain whitespace. */
+function stateToken(name: string): string {
+  const t = name.replace(/[^\x21-\x7e]/g, '_');
+  return t.length ? t : '_';
+}
+
+function ascii(s: string): Uint8Array {
+  const b = new Uint8Array(s.length);
+  for (let k = 0; k < s.length; k++) b[k] = s.charCodeAt(k) & 0x7f;
+  return b;
+}
+
+// ------------------------------------------------------------ exit handling
+
+const openWriters = new Set<VcdWriter>();
+let handlersInstalled = false;
+
+function closeAllQuietly(): void {
+  for (const w of [...openWriters]) {
+    try {
+      w.close();
+    } catch (e) {
+      process.stderr.write(`icemu: could not finish VCD ${w.path}: ${(e as Error).message}\n`);
+    }
+  }
+}
+
+function onProcessExit(): void {
+  closeAllQuietly();
+}
+
+function onSigint(): void {
+  // Another listener owns Ctrl-C (e.g. a REPL interrupting a run): let it
+  // decide; the exit handler still closes the writers if the process ends.
+  if (process.listenerCount('SIGINT') > 1) return;
+  closeAllQuietly();
+  uninstallHandlers();
+  // Restore the default action and die of the signal, as without us.
+  process.kill(process.pid, 'SIGINT');
+}
+
+function installHandlers(): void {
+  if (handlersInstalled) return;
+  handlersInstalled = true;
+  process.on('exit', onProcessExit);
+  process.on('SIGINT', onSigint);
+}
+
+function uninstallHandlers(): void {
+  if (!handlersInstalled) return;
+  handlersInstalled = false;
+  process.removeListener('exit', onProcessExit);
+  process.removeListener('SIGINT', onSigint);
+}
+
+// ------------------------------------------------------------ the writer
+
+export class VcdWriter implements Observer {
+  readonly path: string;
+  readonly tmpPath: string;
+  readonly timescale: string;
+  /** Every declared variable, in declaration order (the clock first). */
+  readonly vars: readonly VcdVarInfo[];
+  /** Name of the synthetic clock in the top scope (`clk` unless the root already has a `clk`). */
+  readonly clockName: string;
+  /** Set by `startVcd`: removes the writer from the simulator on close. */
+  detach: (() => void) | undefined;
+
+  private fd: number;
+  private closed = false;
+  private readonly handleExit: boolean;
+
+  // output buffer
+  private out: Uint8Array;
+  private pos = 0;
+  private readonly digits = new Uint8Array(24);
+  private bytes = 0;
+
+  // dumped slots: entry k shows state slot slots[k]
+  private readonly slots: Int32Array;
+  private readonly widths: Int32Array;
+  private readonly last: Float64Array;
+  private readonly codes: Uint8Array[];
+  /** Entries whose slot is a root input (only pokes change them). */
+  private readonly extEntries: Int32Array;
+  /** Per entry: index of its state-string twin, or -1. */
+  private readonly twinOf: Int32Array;
+  private readonly twinCodes: Uint8Array[];
+  private readonly twinNames: Uint8Array[][];
+  // dumped memories: words memBase[j] .. memBase[j] + depth - 1 of memLast
+  private readonly mems: Memory[];
+  private readonly memBase: Int32Array;
+  private readonly memLast: Float64Array;
+  private readonly memCodes: Uint8Array[];
+  private readonly clockCode: Uint8Array;
+
+  /** Last VCD time written (-1 before the first), the offset added after time went backwards, last cycle seen. */
+  private time = -1;
+  private offset = 0;
+  private lastCycle: number;
+
+  constructor(sim: Simulator, path: string, opts: VcdOptions = {}) {
+    const net = sim.net;
+    const timescale = opts.timescale ?? '1ns';
+    if (!TIMESCALE_RE.test(timescale)) {
+      throw new Error(`vcd: timescale '${timescale}' is not 1, 10 or 100 followed by s, ms, us, ns, ps or fs`);
+    }
+    const chunk = opts.chunkSize ?? DEFAULT_CHUNK;
+    if (!(Number.isInteger(chunk) && chunk >= 256)) throw new Error(`vcd: chunkSize ${chunk} is not a whole number >= 256`);
+    const maxWords = opts.maxMemoryWords ?? DEFAULT_MAX_MEMORY_WORDS;
+    if (!(Number.isInteger(maxWords) && maxWords >= 1)) throw new Error(`vcd: maxMemoryWords ${maxWords} is not a whole number >= 1`);
+    const maxSignals = opts.maxDefaultSignals ?? DEFAULT_MAX_SIGNALS;
+
+    this.path = path;
+    this.tmpPath = path + '.tmp';
+    this.timescale = timescale;
+    this.handleExit = opts.handleExit ?? true;
+    this.out = new Uint8Array(chunk);
+
+    // ---- selection
+    const selSignals = new Set<Signal>();
+    const selMems = new Set<Memory>();
+    const selectAll = opts.signals === undefined;
+    if (selectAll) {
+      if (net.signals.length > maxSignals) {
+        throw new Error(
+          `vcd: design ${net.root.name} has ${net.signals.length} signals (more than ${maxSignals}); ` +
+            `choose some with signals: ['node1.**', ...] or ask for everything with signals: ['**']`,
+        );
+      }
+      for (const s of net.signals) selSignals.add(s);
+      for (const m of net.memories) selMems.add(m);
+    } else {
+      for (const g of opts.signals!) {
+        const hits = sim.glob(g);
+        if (hits.length === 0) throw new Error(`vcd: no signal or memory matches '${g}'`);
+        for (const h of hits) {
+          if (h instanceof Memory) selMems.add(h);
+          else selSignals.add(h);
+        }
+      }
+    }
+    const dumpMems: Memory[] = [];
+    const bigMems: Memory[] = [];
+    if (opts.memories) {
+      for (const m of net.memories) {
+        if (!selMems.has(m)) continue;
+        if (m.depth <= maxWords) dumpMems.push(m);
+        else bigMems.push(m);
+      }
+    }
+
+    // ---- entries (one per slot) and codes
+    let nextCode = 0;
+    const clockName = freeName(net.root, 'clk', net.byName);
+    this.clockName = clockName;
+    const clockCode = vcdIdCode(nextCode++);
+    this.clockCode = ascii(clockCode);
+
+    const entryOfSlot = new Int32Array(net.nWires + net.nRegs).fill(-1);
+    const slots: number[] = [];
+    const entryCode: string[] = [];
+    const twinOfEntry: number[] = [];
+    const twinCode: string[] = [];
+    const twinNames: Uint8Array[][] = [];
+    const stateStrings = opts.stateStrings ?? false;
+    const vars: VcdVarInfo[] = [];
+    const top = net.root.name;
+    const scopeOf = (m: Module): string => (m.path ? `${top}.${m.path}` : top);
+
+    // Declarations per module, in design order.
+    const declsOf = new Map<Module, VcdVarInfo[]>();
+    const declare = (m: Module, v: VcdVarInfo): void => {
+      let list = declsOf.get(m);
+      if (!list) declsOf.set(m, (list = []));
+      list.push(v);
+    };
+    for (const sig of net.signals) {
+      if (!selSignals.has(sig)) continue;
+      let e = entryOfSlot[sig.i]!;
+      if (e < 0) {
+        e = slots.length;
+        entryOfSlot[sig.i] = e;
+        slots.push(sig.i);
+        entryCode.push(vcdIdCode(nextCode++));
+        twinOfEntry.push(-1);
+      }
+      const scope = scopeOf(sig.module);
+      declare(sig.module, {
+        name: `${scope}.${sig.name}`,
+        scope,
+        ref: sig.name,
+        range: sig.width > 1 ? `[${sig.width - 1}:0]` : '',
+        type: sig.kind === 'reg' ? 'reg' : 'wire',
+        width: sig.width,
+        code: entryCode[e]!,
+        kind: 'signal',
+        path: sig.path,
+        source: sig,
+      });
+      const names = sig.options.enum;
+      if (stateStrings && names && names.length) {
+        let t = twinOfEntry[e]!;
+        if (t < 0) {
+          t = twinCode.length;
+          twinOfEntry[e] = t;
+          twinCode.push(vcdIdCode(nextCode++));
+          twinNames.push(names.map((n) => ascii(stateToken(n))));
+        }
+        const ref = freeName(sig.module, `${sig.name}_s`, net.byName);
+        declare(sig.module, {
+          name: `${scope}.${ref}`,
+          scope,
+          ref,
+          range: '',
+          type: 'string',
+          width: 1,
+          code: twinCode[t]!,
+          kind: 'state',
+          path: sig.module.path ? `${sig.module.path}.${ref}` : ref,
+          source: sig,
+        });
+      }
+    }
+    const memCodes: string[] = [];
+    const memBase: number[] = [];
+    let memWords = 0;
+    for (const m of dumpMems) {
+      memBase.push(memWords);
+      memWords += m.depth;
+      const scope = scopeOf(m.module);
+      for (let a = 0; a < m.depth; a++) {
+        const code = vcdIdCode(nextCode++);
+        memCodes.push(code);
+        declare(m.module, {
+          name: `${scope}.${m.name}[${a}]`,
+          scope,
+          ref: `${m.name}[${a}]`,
+          range: m.width > 1 ? `[${m.width - 1}:0]` : '',
+          type: 'reg',
+          width: m.width,
+          code,
+          kind: 'memory',
+          path: `${m.path}[${a}]`,
+          source: m,
+        });
+      }
+    }
+
+    this.slots = Int32Array.from(slots);
+    this.widths = Int32Array.from(slots, (s) => net.slotSignal[s]!.width);
+    this.last = new Float64Array(slots.length);
+    this.codes = entryCode.map(ascii);
+    this.extEntries = Int32Array.from(
+      slots.flatMap((s, k) => (net.slotDriver[s] === 'external' ? [k] : [])),
+    );
+    this.twinOf = Int32Array.from(twinOfEntry);
+    this.twinCodes = twinCode.map(ascii);
+    this.twinNames = twinNames;
+    this.mems = dumpMems;
+    this.memBase = Int32Array.from(memBase);
+    this.memLast = new Float64Array(memWords);
+    this.memCodes = memCodes.map(ascii);
+
+    // ---- header text (§18.2.3)
+    const clockVar: VcdVarInfo = {
+      name: `${top}.${clockName}`,
+      scope: top,
+      ref: clockName,
+      range: '',
+      type: 'wire',
+      width: 1,
+      code: clockCode,
+      kind: 'clock',
+      path: clockName,
+      source: null,
+    };
+    const h: string[] = [];
+    const date = opts.date === undefined ? new Date().toISOString() : typeof opts.date === 'string' ? opts.date : opts.date.toISOString();
+    h.push(`$date\n\t${date}\n$end`);
+    h.push('$version icemu $end');
+    h.push(
+      `$comment one simulator cycle = 2 time units: cycle c at time 2c (rising ${clockName}, registers committed, ` +
+        `comb settled), ${clockName} falls at 2c+1 where values poked before the next edge change $end`,
+    );
+    if (opts.comment) h.push(`$comment ${opts.comment.replace(/\$end/g, '$ end')} $end`);
+    if (bigMems.length) {
+      h.push(`$comment memories not dumped (more than ${maxWords} words): ${bigMems.map((m) => m.path).join(' ')} $end`);
+    }
+    h.push(`$timescale ${timescale} $end`);
+    // Keep a module's scope if it (or a descendant) declares something; with
+    // the default selection keep every module, mirroring the hierarchy.
+    const keep = new Map<Module, boolean>();
+    const mark = (m: Module): boolean => {
+      let k = selectAll || declsOf.has(m) || m === net.root;
+      for (const c of m.children) if (mark(c)) k = true;
+      keep.set(m, k);
+      return k;
+    };
+    mark(net.root);
+    const emitScope = (m: Module): void => {
+      h.push(`$scope module ${m.name} $end`);
+      const list = m === net.root ? [clockVar, ...(declsOf.get(m) ?? [])] : (declsOf.get(m) ?? []);
+      for (const v of list) {
+        vars.push(v);
+        h.push(`$var ${v.type} ${v.width} ${v.code} ${v.ref}${v.range ? ' ' + v.range : ''} $end`);
+      }
+      for (const c of m.children) if (keep.get(c)) emitScope(c);
+      h.push('$upscope $end');
+    };
+    emitScope(net.root);
+    h.push('$enddefinitions $end\n');
+    this.vars = vars;
+
+    // ---- open the temporary file; then dump the initial values (§18.2.3.6 $dumpvars)
+    this.lastCycle = sim.cycle;
+    this.fd = fs.openSync(this.tmpPath, 'w');
+    try {
+      this.putBytes(ascii(h.join('\n')));
+      sim.values(); // settle any pending pokes so wires agree with registers
+      const c = sim.cycle;
+      this.time = 2 * c;
+      this.putByte(35); // '#'
+      this.putUint(this.time);
+      this.putByte(10);
+      this.putBytes(ascii('$dumpvars\n'));
+      this.putScalar(1, this.clockCode);
+      const s = sim.s;
+      for (let k = 0; k < this.slots.length; k++) this.emit(k, (this.last[k] = s[this.slots[k]!]!));
+      for (let j = 0; j < this.mems.length; j++) {
+        const m = this.mems[j]!;
+        const base = this.memBase[j]!;
+        for (let a = 0; a < m.depth; a++) {
+          const v = (this.memLast[base + a] = m.data[a]!);
+          this.putValue(v, m.width, this.memCodes[base + a]!);
+        }
+      }
+      this.putBytes(ascii('$end\n'));
+      this.fall(c);
+    } catch (e) {
+      fs.closeSync(this.fd);
+      fs.rmSync(this.tmpPath, { force: true });
+      throw e;
+    }
+    openWriters.add(this);
+    if (this.handleExit) installHandlers();
+  }
+
+  // ---------------------------------------------------------- Observer
+
+  onCycle(sim: Simulator): void {
+    if (this.closed) return;
+    const c = sim.cycle;
+    // Root inputs change only by poke. If they were poked without the kernel
+    // settling at the next step (a peek in between), onStimulus was not
+    // called: dump them now, still at time 2(c-1)+1, where they belong.
+    if (c === this.lastCycle + 1) this.diffEntries(sim, this.extEntries);
+    this.lastCycle = c;
+    this.at(2 * c);
+    this.putScalar(1, this.clockCode);
+    this.diff(sim);
+    this.fall(c);
+  }
+
+  onStimulus(sim: Simulator): void {
+    if (this.closed) return;
+    this.at(2 * sim.cycle + 1);
+    this.diff(sim);
+  }
+
+  onSkip(_sim: Simulator, from: number, to: number): void {
+    if (this.closed) return;
+    // Only the clock moves; write its toggles directly (no per-signal work).
+    const code = this.clockCode;
+    const need = 2 * (code.length + 26);
+    for (let c = from + 1; c <= to; c++) {
+      if (this.pos + need > this.out.length) this.flush();
+      this.at(2 * c);
+      this.putScalar(1, code);
+      this.at(2 * c + 1);
+      this.putScalar(0, code);
+    }
+    this.lastCycle = to;
+  }
+
+  // ---------------------------------------------------------- files
+
+  /** Write the buffered bytes to the temporary file. */
+  flush(): void {
+    if (this.pos === 0) return;
+    let done = 0;
+    while (done < this.pos) done += fs.writeSync(this.fd, this.out, done, this.pos - done);
+    this.bytes += this.pos;
+    this.pos = 0;
+  }
+
+  /** Flush, close and rename `path.tmp` to `path`; detach from the simulator. Idempotent. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    openWriters.delete(this);
+    if (openWriters.size === 0) uninstallHandlers();
+    this.detach?.();
+    this.detach = undefined;
+    try {
+      this.flush();
+    } finally {
+      fs.closeSync(this.fd);
+    }
+    fs.renameSync(this.tmpPath, this.path);
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Bytes written so far (including the buffer). */
+  get size(): number {
+    return this.bytes + this.pos;
+  }
+
+  // ---------------------------------------------------------- formatting
+
+  /** Compare every dumped slot and memory word with its last dumped value; write the changes. */
+  private diff(sim: Simulator): void {
+    const s = sim.s;
+    const slots = this.slots;
+    const last = this.last;
+    const n = slots.length;
+    for (let k = 0; k < n; k++) {
+      const v = s[slots[k]!]!;
+      if (v !== last[k]) {
+        last[k] = v;
+        this.emit(k, v);
+      }
+    }
+    const mems = this.mems;
+    for (let j = 0; j < mems.length; j++) {
+      const m = mems[j]!;
+      const data = m.data;
+      const base = this.memBase[j]!;
+      const ml = this.memLast;
+      for (let a = 0; a < m.depth; a++) {
+        const v = data[a]!;
+        if (v !== ml[base + a]) {
+          ml[base + a] = v;
+          this.putValue(v, m.width, this.memCodes[base + a]!);
+        }
+      }
+    }
+  }
+
+  private diffEntries(sim: Simulator, entries: Int32Array): void {
+    const s = sim.s;
+    for (let j = 0; j < entries.length; j++) {
+      const k = entries[j]!;
+      const v = s[this.slots[k]!]!;
+      if (v !== this.last[k]) {
+        this.last[k] = v;
+        this.emit(k, v);
+      }
+    }
+  }
+
+  private emit(k: number, v: number): void {
+    this.putValue(v, this.widths[k]!, this.codes[k]!);
+    const t = this.twinOf[k]!;
+    if (t >= 0) this.putState(t, v);
+  }
+
+  /** Move VCD time to `t` (plus the offset), writing `#t` if it advanced (§18.2.3.8 simulation time). */
+  private at(t: number): void {
+    let u = t + this.offset;
+    if (u === this.time) return;
+    if (u < this.time) {
+      // Time went backwards (reset/restore). Keep VCD time increasing and
+      // keep clk = 1 on even times: shift by an even amount.
+      const target = (this.time + 1 - u) % 2 === 0 ? this.time + 1 : this.time + 2;
+      this.offset += target - u;
+      this.putBytes(ascii(`$comment simulation went back to cycle ${Math.floor(t / 2)}; later times are offset by ${this.offset} $end\n`));
+      u = target;
+    }
+    this.time = u;
+    this.ensure(24);
+    this.out[this.pos++] = 35; // '#'
+    this.putUint(u);
+    this.out[this.pos++] = 10;
+  }
+
+  private fall(c: number): void {
+    this.at(2 * c + 1);
+    this.putScalar(0, this.clockCode);
+  }
+
+  /** §18.2.3.8 value changes: scalar `0id`/`1id`, vector `b<bits> id` without leading zeros. */
+  private putValue(v: number, width: number, code: Uint8Array): void {
+    if (width === 1) {
+      this.putScalar(v, code);
+      return;
+    }
+    this.ensure(width + code.length + 3);
+    const out = this.out;
+    let p = this.pos;
+    out[p++] = 98; // 'b'
+    if (v === 0) out[p++] = 48;
+    else for (let b = 31 - Math.clz32(v); b >= 0; b--) out[p++] = 48 + ((v >>> b) & 1);
+    out[p++] = 32;
+    for (let j = 0; j < code.length; j++) out[p++] = code[j]!;
+    out[p++] = 10;
+    this.pos = p;
+  }
+
+  private putScalar(v: number, code: Uint8Array): void {
+    this.ensure(code.length + 2);
+    const out = this.out;
+    let p = this.pos;
+    out[p++] = 48 + v;
+    for (let j = 0; j < code.length; j++) out[p++] = code[j]!;
+    out[p++] = 10;
+    this.pos = p;
+  }
+
+  /** GTKWave string value: `sNAME code`. */
+  private putState(t: number, v: number): void {
+    const names = this.twinNames[t]!;
+    const code = this.twinCodes[t]!;
+    const name = v < names.length ? names[v] : undefined;
+    this.ensure((name ? name.length : 24) + code.length + 3);
+    this.out[this.pos++] = 115; // 's'
+    if (name) for (let j = 0; j < name.length; j++) this.out[this.pos++] = name[j]!;
+    else {
+      this.out[this.pos++] = 63; // '?'
+      this.putUint(v);
+    }
+    this.out[this.pos++] = 32;
+    for (let j = 0; j < code.length; j++) this.out[this.pos++] = code[j]!;
+    this.out[this.pos++] = 10;
+  }
+
+  /** Decimal digits of a whole number < 2^53, without allocating. */
+  private putUint(t: number): void {
+    const d = this.digits;
+    let n = 0;
+    do {
+      const q = Math.floor(t / 10);
+      d[n++] = 48 + (t - q * 10);
+      t = q;
+    } while (t > 0);
+    this.ensure(n);
+    while (n > 0) this.out[this.pos++] = d[--n]!;
+  }
+
+  private putByte(b: number): void {
+    this.ensure(1);
+    this.out[this.pos++] = b;
+  }
+
+  private putBytes(b: Uint8Array): void {
+    if (this.pos + b.length > this.out.length) this.flush();
+    if (b.length > this.out.length) {
+      let done = 0;
+      while (done < b.length) done += fs.writeSync(this.fd, b, done, b.length - done);
+      this.bytes += b.length;
+      return;
+    }
+    this.out.set(b, this.pos);
+    this.pos += b.length;
+  }
+
+  private ensure(n: number): void {
+    if (this.pos + n > this.out.length) {
+      this.flush();
+      if (n > this.out.length) this.out = new Uint8Array(n * 2);
+    }
+  }
+}
+
+/** `name`, or `name_`, `name__`, ... : the first not already a signal, memory or child module of `m`. */
+function freeName(m: Module, name: string, byName: Map<string, unknown>): string {
+  const prefix = m.path ? m.path + '.' : '';
+  let n = name;
+  while (byName.has(prefix + n) || m.children.some((c) => c.name === n)) n += '_';
+  return n;
+}
+
+/**
+ * Create a VCD writer for `sim`, attach it (`sim.observe`) and return it.
+ * The header and the initial values are written at once; call `close()` when
+ * done (or let process exit / Ctrl-C do it).
+ */
+export function startVcd(sim: Simulator, path: string, opts: VcdOptions = {}): VcdWriter {
+  const w = new VcdWriter(sim, path, opts);
+  w.detach = sim.observe(w);
+  return w;
+}
