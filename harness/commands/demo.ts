@@ -67,10 +67,10 @@ function run(opts: ParsedOptions): number {
     [
       { header: `req${n - 1}..0`, width: n, value: (x) => bitString(reqs.reduce((v, r, k) => v | (x.s[r.req.i]! << k), 0), n) },
       { header: `gnt${n - 1}..0`, width: n, value: (x) => bitString(reqs.reduce((v, r, k) => v | (x.s[r.gnt.i]! << k), 0), n, 'G') },
-      { header: 'push', width: 7, value: (x) => (x.s[design.mux.push.i] ? `r${x.s[design.mux.dout.i]! >> 6}#${x.s[design.mux.dout.i]! & 63}` : '') },
+      { header: 'push', width: 7, value: (x) => (x.s[design.mux.push.i] ? `r${x.s[design.mux.dout.i]! >> 8}#${x.s[design.mux.dout.i]! & 0xff}` : '') },
       { header: 'fifo', width: 5, value: (x) => `${x.s[design.fifo.count.i]}/${cfg.fifoDepth}` },
       { header: 'blk', width: 3, value: (x) => (x.s[design.gate.blocked.i] ? 'B' : '.') },
-      { header: 'pop', width: 7, value: (x) => (x.s[design.consumer.pop.i] ? `r${x.s[design.fifo.dout.i]! >> 6}#${x.s[design.fifo.dout.i]! & 63}` : '') },
+      { header: 'pop', width: 7, value: (x) => (x.s[design.consumer.pop.i] ? `r${x.s[design.fifo.dout.i]! >> 8}#${x.s[design.fifo.dout.i]! & 0xff}` : '') },
     ],
     (line) => console.log(line),
     { from, to: from + (opts.trace as number) - 1 },

@@ -51,10 +51,10 @@ export class Requester extends Module {
     this.sent = this.reg('sent', 16, 0);
     this.wait = this.reg('wait', 16, 0);
     this.maxWait = this.reg('max_wait', 16, 0);
-    this.data = this.output('data', 8);
+    this.data = this.output('data', 16);
     this.comb(() => {
       const s = this.s;
-      s[this.data.i] = (id << 6) | (s[this.sent.i]! & 63);
+      s[this.data.i] = (id << 8) | (s[this.sent.i]! & 0xff); // item: requester id, sequence number
     }, { writes: [this.data], reads: [this.sent] });
     this.seq(() => {
       const s = this.s;
@@ -163,8 +163,8 @@ export class ContentionDemo extends Module {
     if (cfg.rates.length !== n) throw new RangeError(`rates: ${cfg.rates.length} rates given for ${n} requesters`);
     this.requesters = cfg.rates.map((r, k) => new Requester(this, `req${k}`, k, r, cfg.seed));
     const arb = makeArbiter(this, 'arb', { size: n, latency: cfg.latency, policy: cfg.policy });
-    this.mux = new GrantMux(this, 'mux', n, 8);
-    this.fifo = new Fifo(this, 'fifo', { width: 8, depth: cfg.fifoDepth });
+    this.mux = new GrantMux(this, 'mux', n, 16);
+    this.fifo = new Fifo(this, 'fifo', { width: 16, depth: cfg.fifoDepth });
     this.gate = new Backpressure(this, 'gate', cfg.fifoDepth, this.fifo.count.width);
     this.consumer = new Consumer(this, 'consumer', cfg.drainPeriod);
     this.requesters.forEach((r, k) => {

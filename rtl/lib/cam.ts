@@ -5,10 +5,10 @@
  *
  * The seed's CAM holds one row per buffered packet: "1 bit to indicate if the
  * packet is a contrary packet, 4 bits to select the next port, 4 bits to
- * indicate the packet length, the first 16 bits of the packet header (the
- * destination field), and 4 bits to specify the buffer RAM address" — 29 bits,
- * 13 rows. This unit is generic: row width, height, field layout, key field,
- * flag column and free-row encoding are configuration.
+ * indicate the packet length (in 16 bit words), the first 16 bits of the
+ * packet header (the destination field), and 4 bits to specify the buffer RAM
+ * address" — 29 bits, 13 rows. This unit is generic: row width, height,
+ * field layout, key field, flag column and free-row encoding are configuration.
  *
  * Organisation (seed: "It is useful to think of the CAM as having head and
  * tail rows. Data in all rows of the memory may be shifted down so that all
@@ -102,7 +102,7 @@ export interface CamConfig {
   keepMask?: number;
   /**
    * Bits OR-ed into a freed row written at the tail (Buzzard: the "free" next
-   * port code, 15 per buzzard.md §3). Default 0. Disjoint from keepMask and
+   * port code, 15 per buzzard.md §5 [interp]). Default 0. Disjoint from keepMask and
    * the flag bit.
    */
   freeBits?: number;

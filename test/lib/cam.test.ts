@@ -302,7 +302,7 @@ const BZ_FIELDS: CamField[] = [
   ['nextPort', 24, 4],
   ['contrary', 28, 1],
 ];
-const FREE_PORT = 15; // buzzard.md §3 [interp]: one next-port code marks a free row
+const FREE_PORT = 15; // buzzard.md §5 [interp]: one next-port code marks a free row
 const BZ: CamConfig = {
   width: 29,
   height: 13,

@@ -80,6 +80,41 @@ describe('ShiftRegister', () => {
     );
   });
 
+  it('matches a model on random load/shift/sin/pdin sequences, controls held over several cycles (both modes)', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.integer({ min: 1, max: 32 }), fc.constant(32)),
+        fc.constantFrom(...ORDERS),
+        fc.constantFrom(...MODES),
+        // each entry: keep (0) or flip (1) load / shift, new sin, new pdin
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 3 }), fc.boolean(), fc.nat(), fc.boolean()), { maxLength: 80, size: 'max' }),
+        (w, order, mode, raw) => {
+          const r = new ShiftRegister(null, 'sr', { width: w, order });
+          const sim = new Simulator(r, { mode });
+          let q = 0;
+          let load = 0;
+          let shift = 0;
+          let pdin = 0;
+          for (const [fl, fs, sin, d, newD] of raw) {
+            if (fl === 0) load ^= 1; // flips 1 time in 4: levels persist across cycles
+            if (fs === 0) shift ^= 1;
+            if (newD) pdin = d % 2 ** w;
+            sim.poke(r.load, load);
+            sim.poke(r.shift, shift);
+            sim.poke(r.sin, sin ? 1 : 0);
+            sim.poke(r.pdin, pdin);
+            expect(sim.peek(r.sout)).toBe(order === 'msb-first' ? Math.floor(q / 2 ** (w - 1)) : q % 2);
+            sim.step();
+            if (load) q = pdin;
+            else if (shift) q = order === 'msb-first' ? ((q * 2) % 2 ** w) + (sin ? 1 : 0) : Math.floor(q / 2) + (sin ? 2 ** (w - 1) : 0);
+            expect(sim.peek(r.pdout)).toBe(q);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it.each(MODES)('load has priority over shift; no load and no shift holds (%s mode)', (mode) => {
     for (const order of ORDERS) {
       const r = new ShiftRegister(null, 'sr', { width: 8, order });
