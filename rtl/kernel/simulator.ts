@@ -64,6 +64,7 @@ export interface Snapshot {
   readonly seqDirty: Uint8Array;
   readonly dirtySeq: number;
   readonly needSettle: boolean;
+  readonly poked: boolean;
   readonly forces: Force[];
   readonly stimuli: Stimulus[];
   readonly extras: unknown[];
@@ -93,6 +94,8 @@ export class Simulator {
   private readonly seqDirty: Uint8Array;
   private dirtySeq = 0;
   private needSettle = false;
+  /** Something was poked since the last clock edge: observers get onStimulus before the next one. */
+  private poked = false;
   private readonly oldOut: Float64Array;
   private readonly pendingMems: Memory[] = [];
   private forces: Force[] = [];
@@ -163,6 +166,7 @@ export class Simulator {
     this.dirtySeq = this.seqDirty.length;
     this.combDirty.fill(0);
     this.needSettle = false;
+    this.poked = false;
     for (const o of this.observers) o.onCycle?.(this);
   }
 
@@ -173,7 +177,7 @@ export class Simulator {
     if (!(Number.isInteger(n) && n >= 0)) throw new SimError('bad-argument', `step: cycle count ${n} is not a whole number >= 0`);
     let left = n;
     while (left > 0) {
-      if (this.fastForward && this.dirtySeq === 0 && !this.needSettle && this.forces.length === 0) {
+      if (this.fastForward && this.dirtySeq === 0 && !this.needSettle && !this.poked && this.forces.length === 0) {
         const next = this.stimuli.length ? this.stimuli[0]!.cycle : Infinity;
         const target = Math.min(this.clock.cycle + left, next);
         const skip = target - this.clock.cycle;
@@ -209,13 +213,15 @@ export class Simulator {
 
   /** True when nothing will change until the next stimulus (activity mode only). */
   get quiescent(): boolean {
-    return this.mode === 'activity' && this.dirtySeq === 0 && !this.needSettle && this.forces.length === 0;
+    return this.mode === 'activity' && this.dirtySeq === 0 && !this.needSettle && !this.poked && this.forces.length === 0;
   }
 
   private stepOnce(): void {
     if (this.stimuli.length && this.stimuli[0]!.cycle <= this.clock.cycle) this.runStimuli();
-    if (this.needSettle) {
-      this.settle();
+    if (this.needSettle) this.settle();
+    if (this.poked) {
+      // Reported even when a peek already settled the poked values.
+      this.poked = false;
       for (const o of this.observers) o.onStimulus?.(this);
     }
     if (this.mode === 'activity') {
@@ -501,6 +507,7 @@ export class Simulator {
       this.markSlot(slot);
     }
     this.needSettle = true;
+    this.poked = true;
   }
 
   peekMem(name: string | Memory, addr: number): number {
@@ -519,6 +526,7 @@ export class Simulator {
       m.data[addr] = value;
       this.markMemory(m);
     }
+    this.poked = true;
   }
 
   memory(name: string): Memory {
@@ -585,6 +593,7 @@ export class Simulator {
       seqDirty: this.seqDirty.slice(),
       dirtySeq: this.dirtySeq,
       needSettle: this.needSettle,
+      poked: this.poked,
       forces: this.forces.map((f) => ({ ...f })),
       stimuli: this.stimuli.slice(),
       extras: this.providers.map((p) => p.save()),
@@ -605,6 +614,7 @@ export class Simulator {
     this.seqDirty.set(snap.seqDirty);
     this.dirtySeq = snap.dirtySeq;
     this.needSettle = snap.needSettle;
+    this.poked = snap.poked;
     this.forces = snap.forces.map((f) => ({ ...f }));
     this.forcedProc.fill(0);
     for (const f of this.forces) this.forcedProc[f.proc] = 1;

@@ -307,6 +307,23 @@ describe('peek and poke', () => {
   });
 });
 
+describe('observers', () => {
+  it('onStimulus reports a poke before the next edge even when a peek settled it first', () => {
+    for (const mode of ['plain', 'activity'] as const) {
+      const sim = new Simulator(new Counter(), { mode });
+      const seen: string[] = [];
+      sim.observe({ onStimulus: (x) => seen.push(`stim@${x.cycle}:run=${x.peek('run')}`), onCycle: (x) => seen.push(`cycle${x.cycle}`) });
+      sim.step();
+      sim.poke('run', 1);
+      expect(sim.peek('run')).toBe(1);
+      sim.step(2);
+      sim.poke('q', 40);
+      sim.step();
+      expect(seen).toEqual(['cycle1', 'stim@1:run=1', 'cycle2', 'cycle3', 'stim@3:run=1', 'cycle4']);
+    }
+  });
+});
+
 describe('names', () => {
   it('finds signals by hierarchical name and by glob', () => {
     const top = new Module(null, 'top');

@@ -59,7 +59,7 @@ class Fsm extends Module {
     this.comb(() => {
       const s = this.s;
       s[this.run.i] = s[this.state.i] === 1 ? 1 : 0;
-    }, { writes: [this.run] });
+    }, { writes: [this.run], reads: [this.state] });
     this.seq(() => {
       const s = this.s;
       const st = s[this.state.i]!;
@@ -90,7 +90,7 @@ class Counter extends Module {
     this.comb(() => {
       const s = this.s;
       s[this.done.i] = (s[this.q.i]! & 7) === 7 ? 1 : 0;
-    }, { writes: [this.done] });
+    }, { writes: [this.done], reads: [this.q] });
     this.seq(() => {
       const s = this.s;
       if (s[this.en.i]) s[this.q.n] = (s[this.q.i]! + 1) & 255;
@@ -116,7 +116,7 @@ class Shift extends Module {
     this.comb(() => {
       const s = this.s;
       s[this.x.i] = s[this.st[0]!.i]! ^ s[this.st[3]!.i]!;
-    }, { writes: [this.x] });
+    }, { writes: [this.x], reads: [this.st[0]!, this.st[3]!] });
     this.seq(() => {
       const s = this.s;
       const r = this.st;
@@ -409,6 +409,28 @@ describe('VCD writer: details', () => {
     expect(readVcd(path).vars.length).toBe(n + 1);
   });
 
+  it('renames the synthetic clock when the root already has a clk', () => {
+    class WithClk extends Module {
+      constructor() {
+        super(null, 'chip');
+        const clk = this.input('clk');
+        const q = this.reg('q');
+        this.seq(() => {
+          this.s[q.n] = this.s[clk.i]!;
+        });
+      }
+    }
+    const sim = new Simulator(new WithClk());
+    const path = tmpFile();
+    const vcd = startVcd(sim, path);
+    sim.step(2);
+    vcd.close();
+    expect(vcd.clockName).toBe('clk_');
+    const d = readVcd(path);
+    expect(d.names()).toEqual(['chip.clk_', 'chip.clk', 'chip.q']);
+    expect(d.changes('chip.clk_').map((c) => c.value).join('')).toBe('101010');
+  });
+
   it('rejects a bad timescale and accepts a good one', () => {
     const sim = new Simulator(new Top());
     expect(() => startVcd(sim, tmpFile(), { timescale: '5ns' })).toThrow(/timescale '5ns'/);
@@ -448,6 +470,10 @@ describe('VCD writer: details', () => {
     b.close();
     expect(process.listenerCount('exit')).toBe(exit0);
     expect(process.listenerCount('SIGINT')).toBe(int0);
+    const c = startVcd(new Simulator(new Top()), tmpFile(), { handleExit: false });
+    expect(process.listenerCount('exit')).toBe(exit0);
+    expect(process.listenerCount('SIGINT')).toBe(int0);
+    c.close();
   });
 
   it('dumps root inputs poked and then peeked before the step at 2c+1 too', () => {
@@ -523,17 +549,18 @@ describe('VCD reader', () => {
 
 // ------------------------------------------------------------------ GTKWave
 
-const hasVcd2fst = ((): boolean => {
+const onPath = (tool: string): boolean => {
   try {
-    execFileSync('vcd2fst', ['--help'], { stdio: 'ignore' });
+    execFileSync(tool, ['--help'], { stdio: 'ignore' });
     return true;
   } catch (e) {
-    // vcd2fst --help exits non-zero on some versions; only ENOENT means absent.
+    // `--help` may exit non-zero on some versions; only ENOENT means absent.
     return (e as NodeJS.ErrnoException).code !== 'ENOENT';
   }
-})();
+};
+const hasVcd2fst = onPath('vcd2fst') && onPath('fst2vcd');
 if (!hasVcd2fst) {
-  console.warn('vcd.test.ts: vcd2fst not on PATH (install the gtkwave package): skipping the GTKWave conformance test');
+  console.warn('vcd.test.ts: vcd2fst/fst2vcd not on PATH (install the gtkwave package): skipping the GTKWave conformance test');
 }
 
 describe('GTKWave', () => {

@@ -72,7 +72,8 @@
  * and the writers stay open (they still close on exit). Note that Node runs
  * signal listeners only when the event loop gets control: a long synchronous
  * `sim.step(n)` reacts to Ctrl-C when it returns, so long runs should step in
- * slices.
+ * slices. `handleExit: false` leaves a writer out of all this (its owner
+ * closes it).
  *
  * Hot path: per cycle the writer compares the selected slots of the state
  * vector with a Float64Array of the values last dumped and formats only the
@@ -206,7 +207,7 @@ export class VcdWriter implements Observer {
   readonly timescale: string;
   /** Every declared variable, in declaration order (the clock first). */
   readonly vars: readonly VcdVarInfo[];
-  /** Name of the synthetic clock in the top scope (`clk` unless the root already has a `clk`). */
+  /** Name of the synthetic clock in the top scope (`clk`, or `clk_` if the root module already has a `clk`). */
   readonly clockName: string;
   /** Set by `startVcd`: removes the writer from the simulator on close. */
   detach: (() => void) | undefined;
@@ -244,6 +245,12 @@ export class VcdWriter implements Observer {
   private offset = 0;
   private lastCycle: number;
 
+  /**
+   * Declare the selected variables, open `path.tmp` and dump the current
+   * values at time 2 * sim.cycle. Pending pokes are settled first (as a
+   * `peek` would), so the initial wires agree with the registers. Attach the
+   * writer with `sim.observe(writer)` (or use `startVcd`).
+   */
   constructor(sim: Simulator, path: string, opts: VcdOptions = {}) {
     const net = sim.net;
     const timescale = opts.timescale ?? '1ns';
@@ -487,8 +494,10 @@ export class VcdWriter implements Observer {
       fs.rmSync(this.tmpPath, { force: true });
       throw e;
     }
-    openWriters.add(this);
-    if (this.handleExit) installHandlers();
+    if (this.handleExit) {
+      openWriters.add(this);
+      installHandlers();
+    }
   }
 
   // ---------------------------------------------------------- Observer
@@ -543,8 +552,7 @@ export class VcdWriter implements Observer {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    openWriters.delete(this);
-    if (openWriters.size === 0) uninstallHandlers();
+    if (openWriters.delete(this) && openWriters.size === 0) uninstallHandlers();
     this.detach?.();
     this.detach = undefined;
     try {
