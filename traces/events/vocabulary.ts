@@ -1,0 +1,127 @@
+/**
+ * The event vocabulary shared by the RTL, the transaction-level models and the
+ * analytic models (ARCHITECTURE.md, "Three levels, one workload, one trace
+ * vocabulary"), and its on-disk form: JSON lines, one event per line.
+ *
+ * Time `t` is in the emitting model's unit, named once in the trace header
+ * (`cycles` for the RTL, `ticks` for the TLM, either for analytic models);
+ * harness/compare makes the mapping explicit.
+ */
+import { closeSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+
+export const EVENT_KINDS = [
+  'message-queued', // the instruction was accepted at the source (send queued)
+  'packet-injected', // a packet's first bit left the source node output port
+  'head-arrives', // a packet head reached a unit (PBU or node input port)
+  'grant', // a crossbar output was granted to a packet
+  'packet-forwarded', // a packet's first bit left a PBU towards the next node or the node input port
+  'first-packet-delivered', // the first packet of a message was in the destination's node memory
+  'message-complete', // the last byte of a message was in the destination's node memory
+] as const;
+export type EventKind = (typeof EVENT_KINDS)[number];
+
+export interface TraceEvent {
+  /** Time stamp in the trace's unit. */
+  t: number;
+  kind: EventKind;
+  /** Message id as given by the workload (its index in the workload). */
+  msg: number;
+  /** Node where the event happened. */
+  node: number;
+  /** Packet index within the message (events about packets). */
+  packet?: number;
+  /** Unit name, e.g. `pbu3`, `nip` (head-arrives, grant, packet-forwarded). */
+  unit?: string;
+  /** Port: the link dimension 1..n or 0 for the node's own port. */
+  port?: number;
+}
+
+export type TimeUnit = 'cycles' | 'ticks' | 'us';
+
+export interface TraceHeader {
+  format: 'icemu-events';
+  version: 1;
+  /** Which model wrote it: 'rtl', 'tlm', 'analytic'. */
+  model: string;
+  unit: TimeUnit;
+  /** Workload description (name, seed, parameters). */
+  workload?: Record<string, unknown>;
+}
+
+export class EventTraceError extends Error {
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    message: string,
+  ) {
+    super(`${file}:${line}: ${message}`);
+    this.name = 'EventTraceError';
+  }
+}
+
+const KIND_SET = new Set<string>(EVENT_KINDS);
+
+/** Check one parsed event; returns a message describing the first problem, or null. */
+export function validateEvent(e: unknown): string | null {
+  if (typeof e !== 'object' || e === null || Array.isArray(e)) return 'not an object';
+  const o = e as Record<string, unknown>;
+  if (typeof o.t !== 'number' || !Number.isFinite(o.t) || o.t < 0) return `field 't': expected a time >= 0, got ${JSON.stringify(o.t)}`;
+  if (typeof o.kind !== 'string' || !KIND_SET.has(o.kind)) return `field 'kind': expected one of ${EVENT_KINDS.join(', ')}, got ${JSON.stringify(o.kind)}`;
+  for (const f of ['msg', 'node'] as const) {
+    if (!Number.isInteger(o[f]) || (o[f] as number) < 0) return `field '${f}': expected a whole number >= 0, got ${JSON.stringify(o[f])}`;
+  }
+  for (const f of ['packet', 'port'] as const) {
+    if (o[f] !== undefined && (!Number.isInteger(o[f]) || (o[f] as number) < 0)) return `field '${f}': expected a whole number >= 0, got ${JSON.stringify(o[f])}`;
+  }
+  if (o.unit !== undefined && typeof o.unit !== 'string') return `field 'unit': expected a string`;
+  return null;
+}
+
+/** Serialise a trace: header line, then one event per line. */
+export function formatTrace(header: TraceHeader, events: readonly TraceEvent[]): string {
+  return [JSON.stringify(header), ...events.map((e) => JSON.stringify(e))].join('\n') + '\n';
+}
+
+/** Write a trace atomically (temporary file, then rename). */
+export function writeTrace(path: string, header: TraceHeader, events: readonly TraceEvent[]): void {
+  const tmp = `${path}.tmp`;
+  const fd = openSync(tmp, 'w');
+  try {
+    writeSync(fd, formatTrace(header, events));
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, path);
+}
+
+/** Parse a trace; errors name the file and line. */
+export function parseTrace(text: string, file = '<trace>'): { header: TraceHeader; events: TraceEvent[] } {
+  const lines = text.split('\n');
+  let header: TraceHeader | undefined;
+  const events: TraceEvent[] = [];
+  lines.forEach((line, k) => {
+    if (!line.trim()) return;
+    let v: unknown;
+    try {
+      v = JSON.parse(line);
+    } catch {
+      throw new EventTraceError(file, k + 1, 'not valid JSON');
+    }
+    if (!header) {
+      const h = v as Partial<TraceHeader>;
+      if (h.format !== 'icemu-events' || h.version !== 1) throw new EventTraceError(file, k + 1, "first line must be the header {format: 'icemu-events', version: 1, …}");
+      if (!['cycles', 'ticks', 'us'].includes(h.unit as string)) throw new EventTraceError(file, k + 1, `header field 'unit': expected cycles, ticks or us, got ${JSON.stringify(h.unit)}`);
+      header = h as TraceHeader;
+      return;
+    }
+    const problem = validateEvent(v);
+    if (problem) throw new EventTraceError(file, k + 1, problem);
+    events.push(v as TraceEvent);
+  });
+  if (!header) throw new EventTraceError(file, 1, 'empty trace: no header line');
+  return { header, events };
+}
+
+export function readTrace(path: string): { header: TraceHeader; events: TraceEvent[] } {
+  return parseTrace(readFileSync(path, 'utf8'), path);
+}
