@@ -268,6 +268,14 @@ export class Module {
     this.root.ties.push({ sig, value });
   }
 
+  /**
+   * Called once after elaboration, when every signal has its slot (`sig.i`,
+   * `reg.n`). Override it to cache slot indices in typed arrays, so that hot
+   * processes index the state vector directly instead of going through
+   * Signal objects.
+   */
+  onElaborated(): void {}
+
   /** Throw a unit assertion naming this module and the cycle. */
   fail(message: string): never {
     throw new SimError('unit-assertion', `${this.path || this.name}: ${message}`, this.cycleRef.cycle);

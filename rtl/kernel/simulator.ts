@@ -127,6 +127,7 @@ export class Simulator {
         write.call(this, addr, value);
       };
     }
+    for (const m of net.modules) m.onElaborated();
     this.combFns = net.comb.map((p) => p.fn);
     this.seqFns = net.seq.map((p) => p.fn);
     this.combDirty = new Uint8Array(net.comb.length);
@@ -228,13 +229,15 @@ export class Simulator {
       const fns = this.seqFns;
       const dirty = this.seqDirty;
       const n = fns.length;
+      let evals = 0;
       for (let p = 0; p < n; p++) {
         if (dirty[p] !== 0) {
           dirty[p] = 0;
           fns[p]!();
-          this.evaluations++;
+          evals++;
         }
       }
+      this.evaluations += evals;
       this.dirtySeq = 0;
       this.commitActive();
     } else {
@@ -291,6 +294,7 @@ export class Simulator {
     const old = this.oldOut;
     const forced = this.forces.length > 0;
     const n = fns.length;
+    let evals = 0;
     for (let p = 0; p < n; p++) {
       if (dirty[p] === 0) continue;
       dirty[p] = 0;
@@ -298,7 +302,7 @@ export class Simulator {
       const b = ws[p + 1]!;
       for (let k = a; k < b; k++) old[k] = s[wl[k]!]!;
       fns[p]!();
-      this.evaluations++;
+      evals++;
       if (forced && this.forcedProc[p]) this.applyForces(p);
       for (let k = a; k < b; k++) {
         const slot = wl[k]!;
@@ -309,6 +313,7 @@ export class Simulator {
         }
       }
     }
+    this.evaluations += evals;
   }
 
   private commitPlain(): void {
