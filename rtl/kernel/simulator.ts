@@ -239,13 +239,13 @@ export class Simulator {
       }
       this.evaluations += evals;
       this.dirtySeq = 0;
-      this.commitActive();
+      this.commit(true);
     } else {
       const fns = this.seqFns;
       const n = fns.length;
       for (let p = 0; p < n; p++) fns[p]!();
       this.evaluations += n;
-      this.commitPlain();
+      this.commit(false);
     }
     if (this.forces.length) this.releaseForces();
     this.settle();
@@ -316,7 +316,8 @@ export class Simulator {
     this.evaluations += evals;
   }
 
-  private commitPlain(): void {
+  /** Commit: all registers take their next values at once; in activity mode, wake the readers of what changed. */
+  private commit(mark: boolean): void {
     const s = this.s;
     const net = this.net;
     const R = net.nRegs;
@@ -328,27 +329,10 @@ export class Simulator {
       if (v !== s[base + r]) {
         if (!(v >= 0 && v <= mask[base + r]! && (v >>> 0) === v)) this.tooWideReg(r, v);
         s[base + r] = v;
+        if (mark) this.markSlot(base + r);
       }
     }
-    this.commitMemories(false);
-  }
-
-  private commitActive(): void {
-    const s = this.s;
-    const net = this.net;
-    const R = net.nRegs;
-    const base = net.regBase;
-    const nb = net.nextBase;
-    const mask = net.slotMask;
-    for (let r = 0; r < R; r++) {
-      const v = s[nb + r]!;
-      if (v !== s[base + r]) {
-        if (!(v >= 0 && v <= mask[base + r]! && (v >>> 0) === v)) this.tooWideReg(r, v);
-        s[base + r] = v;
-        this.markSlot(base + r);
-      }
-    }
-    this.commitMemories(true);
+    this.commitMemories(mark);
   }
 
   private commitMemories(mark: boolean): void {

@@ -51,6 +51,7 @@
  * granting one input) does it by masking that requester's req in the same
  * cycle, before the arbiter decides; see crossbar.ts.
  */
+import { bitsToHold, checkInt } from './check.ts';
 import { Module, type Signal } from '../kernel/module.ts';
 
 export const ARBITER_POLICIES = ['tree', 'round-robin', 'fifo', 'fixed-priority'] as const;
@@ -70,18 +71,12 @@ export interface ArbiterOptions {
   latency?: number;
 }
 
-/** Bits needed to hold 0..n-1 (at least 1). */
+/** Bits needed to hold an index 0..n-1 (at least 1). */
 export function bitsFor(n: number): number {
-  return n <= 2 ? 1 : 32 - Math.clz32(n - 1);
+  return bitsToHold(n - 1);
 }
 
-/** One-line config check in the lib's style: `unit.field: value is outside lo..hi`. */
-export function checkInt(unit: string, field: string, v: unknown, lo: number, hi: number): number {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < lo || v > hi) {
-    throw new RangeError(`${unit}.${field}: ${String(v)} is outside ${lo}..${hi}`);
-  }
-  return v;
-}
+export { checkInt };
 
 export abstract class Arbiter extends Module {
   readonly policy: ArbiterPolicy;

@@ -74,6 +74,7 @@
  * register" is decremented at input step 4, before the row is written at step
  * 7, i.e. it is a reservation count; a PBU keeps it separately if it needs it.
  */
+import { bitsToHold, checkInt } from './check.ts';
 import { Module, type Signal } from '../kernel/module.ts';
 
 /** Values of the `op` input. */
@@ -114,18 +115,6 @@ export interface CamConfig {
   init?: (k: number) => number;
 }
 
-/** Number of bits to hold 0..n. */
-function bitsFor(n: number): number {
-  return n <= 1 ? 1 : 32 - Math.clz32(n);
-}
-
-function checkInt(field: string, v: unknown, lo: number, hi: number): number {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < lo || v > hi) {
-    throw new RangeError(`cam.${field}: ${String(v)} is outside ${lo}..${hi}`);
-  }
-  return v;
-}
-
 export class Cam extends Module {
   readonly config: Readonly<Required<Omit<CamConfig, 'flag'>>> & { readonly flag: string | undefined };
   // inputs
@@ -155,8 +144,8 @@ export class Cam extends Module {
 
   constructor(parent: Module | null, name: string, config: CamConfig) {
     super(parent, name);
-    const W = checkInt('width', config.width, 1, 32);
-    const H = checkInt('height', config.height, 2, 32);
+    const W = checkInt('cam', 'width', config.width, 1, 32);
+    const H = checkInt('cam', 'height', config.height, 2, 32);
     const wmask = W === 32 ? 0xffffffff : 2 ** W - 1;
 
     // Field layout: inside the row, no overlaps, unique names.
@@ -170,8 +159,8 @@ export class Cam extends Module {
       }
       if (seen.has(fname)) throw new RangeError(`cam.fields: duplicate field '${fname}'`);
       seen.add(fname);
-      checkInt(`fields.${fname}.lsb`, lsb, 0, W - 1);
-      checkInt(`fields.${fname}.width`, fw, 1, W - lsb);
+      checkInt('cam', `fields.${fname}.lsb`, lsb, 0, W - 1);
+      checkInt('cam', `fields.${fname}.width`, fw, 1, W - lsb);
       const m = ((fw === 32 ? 0xffffffff : 2 ** fw - 1) * 2 ** lsb) >>> 0;
       if ((covered & m) !== 0) throw new RangeError(`cam.fields: field '${fname}' overlaps another field`);
       covered = (covered | m) >>> 0;
@@ -196,8 +185,8 @@ export class Cam extends Module {
     }
     const flagMask = this.flagBit >= 0 ? 2 ** this.flagBit : 0;
 
-    const keepMask = checkInt('keepMask', config.keepMask ?? 0, 0, wmask);
-    const freeBits = checkInt('freeBits', config.freeBits ?? 0, 0, wmask);
+    const keepMask = checkInt('cam', 'keepMask', config.keepMask ?? 0, 0, wmask);
+    const freeBits = checkInt('cam', 'freeBits', config.freeBits ?? 0, 0, wmask);
     if ((keepMask & keyBits) !== 0) throw new RangeError(`cam.keepMask: 0x${keepMask.toString(16)} overlaps the key field '${keyField[0]}'`);
     if ((keepMask & flagMask) !== 0) throw new RangeError(`cam.keepMask: 0x${keepMask.toString(16)} includes the flag bit ${this.flagBit}`);
     if ((freeBits & keepMask) !== 0) throw new RangeError(`cam.freeBits: 0x${freeBits.toString(16)} overlaps keepMask 0x${keepMask.toString(16)}`);
@@ -214,8 +203,8 @@ export class Cam extends Module {
     }
     this.config = { width: W, height: H, fields: config.fields, key: config.key, flag: config.flag, keepMask, freeBits, init };
 
-    const A = bitsFor(H - 1);
-    const C = bitsFor(H);
+    const A = bitsToHold(H - 1);
+    const C = bitsToHold(H);
     this.key = this.input('key', this.keyWidth);
     this.raddr = this.input('raddr', A);
     this.op = this.input('op', 2, { enum: ['none', 'insert', 'update', 'free'] });

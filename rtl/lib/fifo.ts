@@ -26,6 +26,7 @@
  *    ignores the offending push/pop (the rest of the cycle's operation, e.g.
  *    a push together with an underflowing pop, still happens).
  */
+import { bitsToHold, checkInt } from './check.ts';
 import { Module, type Memory, type Signal } from '../kernel/module.ts';
 
 export type FifoViolationPolicy = 'error' | 'drop';
@@ -39,17 +40,6 @@ export interface FifoConfig {
   onOverflow?: FifoViolationPolicy;
   /** Pop while empty: 'error' (default) or 'drop' (ignore the pop). */
   onUnderflow?: FifoViolationPolicy;
-}
-
-function bitsFor(n: number): number {
-  return n <= 1 ? 1 : 32 - Math.clz32(n);
-}
-
-function checkInt(field: string, v: unknown, lo: number, hi: number): number {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < lo || v > hi) {
-    throw new RangeError(`fifo.${field}: ${String(v)} is outside ${lo}..${hi}`);
-  }
-  return v;
 }
 
 function checkPolicy(field: string, v: unknown): FifoViolationPolicy {
@@ -72,8 +62,8 @@ export class Fifo extends Module {
 
   constructor(parent: Module | null, name: string, config: FifoConfig) {
     super(parent, name);
-    const W = checkInt('width', config.width, 1, 32);
-    const D = checkInt('depth', config.depth, 1, 4096);
+    const W = checkInt('fifo', 'width', config.width, 1, 32);
+    const D = checkInt('fifo', 'depth', config.depth, 1, 4096);
     const onOverflow = checkPolicy('onOverflow', config.onOverflow);
     const onUnderflow = checkPolicy('onUnderflow', config.onUnderflow);
     this.config = { width: W, depth: D, onOverflow, onUnderflow };
@@ -84,8 +74,8 @@ export class Fifo extends Module {
     const dout = (this.dout = this.output('dout', W));
     const full = (this.full = this.output('full', 1));
     const empty = (this.empty = this.output('empty', 1));
-    const head = (this.head = this.reg('head', bitsFor(D - 1), 0));
-    const count = (this.count = this.reg('count', bitsFor(D), 0));
+    const head = (this.head = this.reg('head', bitsToHold(D - 1), 0));
+    const count = (this.count = this.reg('count', bitsToHold(D), 0));
     const mem = (this.mem = this.memory('mem', W, D));
     const dropOver = onOverflow === 'drop';
     const dropUnder = onUnderflow === 'drop';
