@@ -1,0 +1,369 @@
+/**
+ * Node output port of the Buzzard communication processor (seed 002 §5.4.4,
+ * digest shared/spec/buzzard.md §8.4; interfaces: rtl/buzzard/DESIGN.md
+ * "NodeOutputPort: slot j").
+ *
+ * n buffer slots, slot j (1..n) belonging to link j: it requests only
+ * crossbar output O_j (A4), so all n slots may transmit at once. Every slot is
+ * built from plain registers (not the lib ShiftRegister/Counter: one clocked
+ * process per slot decides every load, shift and count in one place, as the
+ * seed's slot controller does; the lib units would need a comb decode of the
+ * same FSM):
+ *
+ *   pf{j}[32]        prefetch buffer (§8.4 "prefetch buffer (up to 32 bits)")
+ *   pfAvail{j}       prefetch data available flag (a register; an output)
+ *   refill{j}        prefetch refill request flag (a register; an output)
+ *   cnt{j}[6]        counter: data bits of the current chunk still to shift
+ *   cntLoad{j}[6]    counter load register: 25 (26 for 64-byte packets) /
+ *                    32 / 16, latched from pfCount{j} with the prefetch
+ *   sr{j}[32]        output shift register, MSB first; a chunk of k bits is
+ *                    left-aligned when loaded, so the MSB is the next data bit
+ *   hdr{j}[25|26]    header copy register: the packet head (preheader +
+ *                    destination) kept for the retry after a refusal
+ *   words{j}[L]      words still to send after the current one (from the L
+ *                    field of the head the slot sends)
+ *   state{j}[4]      slot controller FSM, enum SLOT_STATES
+ *   pktDone{j}, refused{j}   one-cycle pulses (registers)
+ *
+ * Prefetch data layout (control-unit side, DESIGN.md): a head is
+ * pfCount = 25 (26) with the preheader in bits 24..16 (25..16) and the
+ * destination in bits 15..0; a 32-bit chunk carries the first word to send in
+ * bits 31..16 and the second in 15..0; a 16-bit chunk carries its word in
+ * bits 15..0.
+ *
+ * Slot FSM (one state per kind of bit on the line; `xout` is a mux of
+ * registers: 1 in S1/PY1/Y1, the shift register MSB in PRE/DEST/DATA, else 0;
+ * DESIGN.md "a bit driven from a register in cycle t is sampled by the
+ * receiver at the end of cycle t"):
+ *   IDLE  line 0. Step 1 (§8.4): pfAvail with a head → load sr and cnt from
+ *         the prefetch and cntLoad, copy the head into hdr, words ← L, clear
+ *         pfAvail and refill → ARB. (A data chunk here is a control-unit
+ *         error: `fail`.)
+ *   ARB   xreq{j} = bit j (arbitrate once per packet, A12). xgnt in cycle g →
+ *         S1 from g+1 (lib crossbar: connected at the end of g).
+ *   S1    line 1 (start). hold sampled: 1 → another S1 (stretch), 0 → S0.
+ *   S0    line 0 → PRE.
+ *   PRE   preheader bits (cnt 25..17): shift, cnt-1. Refusal point when not
+ *         strict: the last preheader bit (cnt = 17) of a contrary packet with
+ *         hold = 1 → abort. Else → PY1 (strict) or DEST.
+ *   PY1   strict only (A2): post-preheader sync 1. Contrary and hold → abort
+ *         (the refusal point); otherwise hold stretches it; → PY0.
+ *   PY0   line 0 → DEST.
+ *   DEST  destination bits (cnt 16..1). After the last: L = 0 ends the packet,
+ *         else → Y1.
+ *   Y1    sync 1 before every word after the destination. If the chunk is
+ *         used up (cnt = 0) and pfAvail, the prefetch is moved in now. Leaves
+ *         for Y0 when hold = 0 and data is there (cnt ≠ 0 or pfAvail): hold
+ *         stretches it (§8.9 item 2), and so does a prefetch underrun (§8.9
+ *         item 6, A12).
+ *   Y0    line 0 → DATA.
+ *   DATA  word bits; a word ends at cnt = 17 or cnt = 1. At a chunk end
+ *         (cnt = 1) the next chunk is moved in at the same edge if pfAvail.
+ *         The packet's last word ends it (step 5): xrelease{j} high during
+ *         its last bit, pktDone{j} pulses in the next cycle, and the slot
+ *         returns to step 1 at that same edge (a waiting head → ARB).
+ * Abort (contrary refusal, DESIGN.md "Contrary refusal", §8.4 step 3):
+ *   xrelease{j} is high in the refusal-point cycle (so the line is 0 from the
+ *   next cycle), refused{j} pulses in the next cycle, sr/cnt/words are
+ *   reloaded from the header copy and the slot goes back to ARB: it
+ *   re-requests O_j from the next cycle; the crossbar grants only once the
+ *   refusing receiver drops its block.
+ *
+ * Refill request (step 4): refill{j} is set at the edge where cnt goes
+ * 24 → 23 (visible while cnt = 23), or when a chunk shorter than 24 bits (a
+ * 16-bit last word) is moved into the shift register (its counter starts past
+ * 23) — in both cases only if the prefetch buffer is empty and no pfLoad
+ * arrives at that edge. It is cleared by pfLoad{j} (DESIGN.md "held until the
+ * next pfLoad") and by step 1. Reading beyond the seed: a slot retrying a
+ * refused head usually still holds the chunk that followed it in the
+ * prefetch, so no second request is made.
+ *
+ * Step 3's test "counter load register = 25" (§8.4) is replaced by the FSM
+ * knowing it is in the head (PRE/PY1): after the refill at 23 the control
+ * unit may already have reloaded the load register with 32 for the next
+ * chunk before the preheader has left.
+ *
+ * Control-unit protocol errors (`fail`): pfLoad while pfAvail; a pfCount other
+ * than the head count, 32 or 16; a data chunk where a head is expected or a
+ * head inside a packet; chunk sizes that do not add up to the L words of the
+ * head; xgnt outside ARB.
+ */
+import { Module, type Signal } from '../kernel/module.ts';
+import { type BuzzardConfig, geometry } from './config.ts';
+
+/** Slot controller states (register `state{j}`). */
+export const SLOT_STATES = ['IDLE', 'ARB', 'S1', 'S0', 'PRE', 'PY1', 'PY0', 'DEST', 'Y1', 'Y0', 'DATA'] as const;
+export type SlotStateName = (typeof SLOT_STATES)[number];
+const IDLE = 0;
+const ARB = 1;
+const S1 = 2;
+const S0 = 3;
+const PRE = 4;
+const PY1 = 5;
+const PY0 = 6;
+const DEST = 7;
+const Y1 = 8;
+const Y0 = 9;
+const DATA = 10;
+
+/** §8.4 step 4: "When the counter reaches 23, assert the prefetch refill request line." */
+export const REFILL_AT = 23;
+/** §8.4 refill: "the load register of the counter is set to 32"; the last load may be 16. */
+export const CHUNK_BITS = 32;
+export const LAST_CHUNK_BITS = 16;
+
+const TWO32 = 4294967296;
+
+/** One slot's ports and registers. */
+export interface OutputSlot {
+  /** Slot number j (1..n); crossbar output O_j. */
+  readonly j: number;
+  readonly xreq: Signal;
+  readonly xout: Signal;
+  readonly xrelease: Signal;
+  readonly xgnt: Signal;
+  readonly hold: Signal;
+  readonly pfLoad: Signal;
+  readonly pfData: Signal;
+  readonly pfCount: Signal;
+  readonly pfAvail: Signal;
+  readonly refill: Signal;
+  readonly pktDone: Signal;
+  readonly refused: Signal;
+  readonly idle: Signal;
+  readonly state: Signal;
+  readonly pf: Signal;
+  readonly cnt: Signal;
+  readonly cntLoad: Signal;
+  readonly sr: Signal;
+  readonly hdr: Signal;
+  readonly words: Signal;
+}
+
+export class NodeOutputPort extends Module {
+  readonly cfg: BuzzardConfig;
+  /** Head chunk bits: preheader + destination (25, or 26 for 64-byte packets; §8.4 "25 bits"). */
+  readonly headCount: number;
+  readonly lengthBits: number;
+  /** slots[j-1] is slot j. */
+  readonly slots: readonly OutputSlot[];
+
+  constructor(parent: Module | null, name: string, cfg: BuzzardConfig) {
+    super(parent, name);
+    this.cfg = cfg;
+    const g = geometry(cfg);
+    const n = g.n;
+    const n1 = n + 1;
+    const lb = (this.lengthBits = g.lengthBits);
+    const headCount = (this.headCount = g.preheaderBits + 16);
+    const strict = cfg.strictFraming;
+    const contraryBit = headCount - 1; // C is the first preheader bit (A20 order C, P, L)
+    const lMask = (1 << lb) - 1;
+    const preEnd = 17; // cnt of the last preheader bit: 16 destination bits follow
+    const slots: OutputSlot[] = [];
+
+    for (let j = 1; j <= n; j++) {
+      const xreq = this.output(`xreq${j}`, n1);
+      const xout = this.output(`xout${j}`);
+      const xrelease = this.output(`xrelease${j}`);
+      const xgnt = this.input(`xgnt${j}`);
+      const hold = this.input(`hold${j}`);
+      const pfLoad = this.input(`pfLoad${j}`);
+      const pfData = this.input(`pfData${j}`, 32);
+      const pfCount = this.input(`pfCount${j}`, 6);
+      const pfAvail = this.reg(`pfAvail${j}`);
+      const refill = this.reg(`refill${j}`);
+      const pktDone = this.reg(`pktDone${j}`);
+      const refused = this.reg(`refused${j}`);
+      const idle = this.output(`idle${j}`);
+      const state = this.reg(`state${j}`, 4, IDLE, { enum: SLOT_STATES });
+      const pf = this.reg(`pf${j}`, 32);
+      const cnt = this.reg(`cnt${j}`, 6);
+      const cntLoad = this.reg(`cntLoad${j}`, 6);
+      const sr = this.reg(`sr${j}`, 32);
+      const hdr = this.reg(`hdr${j}`, headCount);
+      const words = this.reg(`words${j}`, lb);
+      slots.push({ j, xreq, xout, xrelease, xgnt, hold, pfLoad, pfData, pfCount, pfAvail, refill, pktDone, refused, idle, state, pf, cnt, cntLoad, sr, hdr, words });
+
+      const reqBit = 2 ** j;
+
+      // Line bit, crossbar request and idle: functions of registers only.
+      this.comb(
+        () => {
+          const s = this.s;
+          const st = s[state.i]!;
+          s[xreq.i] = st === ARB ? reqBit : 0;
+          s[xout.i] = st === S1 || st === PY1 || st === Y1 ? 1 : st === PRE || st === DEST || st === DATA ? s[sr.i]! >>> 31 : 0;
+          s[idle.i] = st === IDLE && s[pfAvail.i] === 0 ? 1 : 0;
+        },
+        { writes: [xreq, xout, idle], reads: [state, sr, pfAvail], name: `out${j}` },
+      );
+
+      // Release: during the last bit of the packet, or in the refusal-point
+      // cycle of an aborted contrary packet (DESIGN.md, crossbar timing).
+      // Kept apart from out{j}: it reads hold, which the crossbar derives
+      // from xreq while not connected.
+      this.comb(
+        () => {
+          const s = this.s;
+          const st = s[state.i]!;
+          const c = s[cnt.i]!;
+          let r = 0;
+          if (st === DEST) r = c === 1 && s[words.i] === 0 ? 1 : 0;
+          else if (st === DATA) r = (c === 1 || c === preEnd) && s[words.i] === 1 ? 1 : 0;
+          else if (s[hold.i] === 1 && Math.floor(s[hdr.i]! / 2 ** contraryBit) === 1) {
+            if (strict ? st === PY1 : st === PRE && c === preEnd) r = 1;
+          }
+          s[xrelease.i] = r;
+        },
+        { writes: [xrelease], reads: [state, cnt, words, hdr, hold], name: `rel${j}` },
+      );
+
+      this.seq(
+        () => {
+          const s = this.s;
+          const st = s[state.i]!;
+          const hd = s[hold.i] === 1;
+          const load = s[pfLoad.i] === 1;
+          const av = s[pfAvail.i] === 1;
+          const c = s[cnt.i]!;
+          let avNext = av;
+          let rfNext = s[refill.i]!;
+          let next = st;
+          if (s[pktDone.i] === 1) s[pktDone.n] = 0;
+          if (s[refused.i] === 1) s[refused.n] = 0;
+
+          // Control-unit side: latch a prefetch load (DESIGN.md pfLoad/pfData/pfCount).
+          if (load) {
+            if (av) this.fail(`slot ${j}: pfLoad while the prefetch buffer still holds unsent data (pfAvail${j} = 1)`);
+            const k = s[pfCount.i]!;
+            if (k !== headCount && k !== CHUNK_BITS && k !== LAST_CHUNK_BITS) {
+              this.fail(`slot ${j}: pfCount ${k} is not ${headCount} (head), ${CHUNK_BITS} or ${LAST_CHUNK_BITS}`);
+            }
+            s[pf.n] = s[pfData.i]!;
+            s[cntLoad.n] = k;
+            avNext = true;
+            rfNext = 0;
+          }
+
+          const isHead = (): boolean => s[cntLoad.i] === headCount;
+          /** Left-align the low k bits of v in the 32-bit shift register. */
+          const align = (v: number, k: number): number => (v % 2 ** k) * 2 ** (32 - k);
+          /** Step 1: move a head from the prefetch buffer into the slot. */
+          const startPacket = (): void => {
+            if (!isHead()) this.fail(`slot ${j}: the prefetch holds a ${s[cntLoad.i]}-bit data chunk where a packet head (${headCount} bits) is expected`);
+            const h = s[pf.i]! % 2 ** headCount;
+            s[sr.n] = align(h, headCount);
+            s[cnt.n] = headCount;
+            s[hdr.n] = h;
+            s[words.n] = Math.floor(h / 65536) & lMask;
+            avNext = false;
+            rfNext = 0;
+            next = ARB;
+          };
+          /** Move a data chunk from the prefetch buffer into the shift register and counter. */
+          const takeChunk = (): void => {
+            if (isHead()) this.fail(`slot ${j}: a packet head was loaded before the last word of the packet in progress`);
+            const k = s[cntLoad.i]!;
+            s[sr.n] = align(s[pf.i]!, k);
+            s[cnt.n] = k;
+            avNext = false;
+            if (k <= REFILL_AT && !load) rfNext = 1;
+          };
+          /** One data bit leaves: shift and count (step 2); refill request at 23 (step 4). */
+          const shift = (): void => {
+            s[sr.n] = (s[sr.i]! * 2) % TWO32;
+            s[cnt.n] = c - 1;
+            if (c - 1 === REFILL_AT && !av && !load) rfNext = 1;
+          };
+          /** Refusal: drop the packet, keep its head, re-arbitrate (step 3 → step 1). */
+          const abort = (): void => {
+            const h = s[hdr.i]!;
+            s[sr.n] = align(h, headCount);
+            s[cnt.n] = headCount;
+            s[words.n] = Math.floor(h / 65536) & lMask;
+            s[refused.n] = 1;
+            next = ARB;
+          };
+          /** The last bit of a word has just left (cnt = c before the shift). */
+          const endOfWord = (dest: boolean): void => {
+            const left = dest ? s[words.i]! : s[words.i]! - 1;
+            s[words.n] = left;
+            if (left === 0) {
+              // Step 5: the packet is complete.
+              if (c !== 1) this.fail(`slot ${j}: the packet's last word left with ${c - 1} chunk bits unsent (chunk sizes do not match L)`);
+              s[pktDone.n] = 1;
+              if (av) startPacket();
+              else next = IDLE;
+              return;
+            }
+            next = Y1;
+            if (c === 1 && av) takeChunk();
+          };
+          const contrary = (): boolean => Math.floor(s[hdr.i]! / 2 ** contraryBit) === 1;
+
+          if (s[xgnt.i] === 1 && st !== ARB) this.fail(`slot ${j}: granted in state ${SLOT_STATES[st]}`);
+          switch (st) {
+            case IDLE:
+              if (av) startPacket();
+              break;
+            case ARB:
+              if (s[xgnt.i] === 1) next = S1;
+              break;
+            case S1:
+              if (!hd) next = S0;
+              break;
+            case S0:
+              next = PRE;
+              break;
+            case PRE:
+              shift();
+              if (c === preEnd) {
+                if (!strict && hd && contrary()) abort();
+                else next = strict ? PY1 : DEST;
+              }
+              break;
+            case PY1:
+              if (hd && contrary()) abort();
+              else if (!hd) next = PY0;
+              break;
+            case PY0:
+              next = DEST;
+              break;
+            case DEST:
+              shift();
+              if (c === 1) endOfWord(true);
+              break;
+            case Y1: {
+              const ready = c !== 0 || av;
+              if (c === 0 && av) takeChunk();
+              if (!hd && ready) next = Y0;
+              break;
+            }
+            case Y0:
+              next = DATA;
+              break;
+            case DATA:
+              shift();
+              if (c === 1 || c === preEnd) endOfWord(false);
+              break;
+            default:
+              this.fail(`slot ${j}: bad state ${st}`);
+          }
+          s[state.n] = next;
+          s[pfAvail.n] = avNext ? 1 : 0;
+          s[refill.n] = rfNext;
+        },
+        { reads: [state, hold, xgnt, pfLoad, pfData, pfCount, pfAvail, refill, pktDone, refused, pf, cnt, cntLoad, sr, hdr, words], name: `slot${j}` },
+      );
+    }
+    this.slots = slots;
+  }
+
+  /** Slot j (1..n). */
+  slot(j: number): OutputSlot {
+    const sl = this.slots[j - 1];
+    if (!sl) throw new RangeError(`NodeOutputPort: no slot ${j} (1..${this.slots.length})`);
+    return sl;
+  }
+}

@@ -1,0 +1,689 @@
+/**
+ * Buzzard packet buffer unit (PBU), clock by clock: seed 002 §5.4.2
+ * (L1719–L1763), digest shared/spec/buzzard.md §8.2, with the framing of
+ * §5.4.8 / spec §8.9 and the readings of DESIGN.md.
+ *
+ * NOTES on DESIGN.md (kept to the seed where they differ; see also "Readings"
+ * below):
+ *  - DESIGN.md's RAM address "((pbu·H) + slot)·slotWords + word" uses a
+ *    0-based pbu; buffer_ram.ts `ramAddress` takes the 1-based PBU number
+ *    (((pbu-1)·H + slot)·slotWords + word). Same addresses.
+ *  - The lib crossbar's 'no-diagonal' connectivity forbids input k → output
+ *    k, but in Buzzard PBU i is crossbar input i-1 and must not reach output
+ *    i: a node must pass a predicate ((k, j) => k >= n ? j === k-n+1 : j !==
+ *    k+1), as the testbench does.
+ *  - Output step 3 ("increment the length register to account for packet
+ *    header bytes") is a one-cycle no-op here: with A5's L (words after the
+ *    destination, all of them in the RAM) the length register already counts
+ *    exactly the words to read.
+ *  - Input step 8 / DESIGN "Readings": the L-th word is latched, block is
+ *    asserted, and the word is still written to the RAM (steps 9–10) before
+ *    the "non-valid address" is written and the controller returns to step 1
+ *    (state lastWrite). Otherwise the cut-through interlock (output step 4)
+ *    would compare against the non-valid address while the last word is
+ *    still unwritten.
+ *
+ * Ports (DESIGN.md "PacketBufferUnit i"; P = bits for 0..n, n1 = n+1,
+ * RA/S = the BufferRam address / client widths):
+ *  link side      inBit (in), block (out, the register blk)
+ *  crossbar side  xreq[n1], xout, xrelease (out); xgnt, xgidx[P], hold (in)
+ *  RAM write      wreq, waddr[RA], wdata[16] (out); wgnt (in)
+ *  RAM read       rreq, raddr[RA] (out); rgnt, rdata[16], rvalid, rsrc[S] (in)
+ * Observability registers: inState, outState, txPhase (enum), freeRows,
+ * reqReg[n1], plus the RAM address registers inAddr/outAddr, length counters
+ * inLen/outLen, shift registers inShift/txShift, data registers
+ * inData/outData, the "free at end" flag freeFlag.
+ *
+ * Cycle timeline of one packet, non-strict framing, no contention (c = the
+ * cycle the incoming S1 is on inBit; DESIGN.md "Per-hop head timing"):
+ *   input  c        waitStart, inBit = S1            (step 3)
+ *          c+1      startBit, inBit = S0
+ *          c+2      preheader bit 0 = C: at its edge step 4 (refuse, or
+ *                   freeRows--)                       (step 4, A8)
+ *          c+10     bit 8 (last L bit): length counter := L   (step 5)
+ *          c+11..26 destination bits 9..24 (step 6, the CAM intention
+ *                   announced during bit 23, is modelled as the camLoad
+ *                   cycle's priority on the CAM write port)
+ *          c+27     camLoad: CAM insert + reqReg[P] set at its edge; the line
+ *                   carries the Y1 of word 1             (step 7)
+ *          c+28     Y0; c+29..c+44 word 1; at c+44's edge the word goes to the
+ *                   RAM data register, length--         (step 8)
+ *          c+45     wreq (granted at once when the port is free): the word is
+ *                   written and inAddr++ at c+45's edge  (steps 9, 10)
+ *          ...      the L-th word: block := 1 at its last bit's edge e,
+ *                   e+1 lastWrite (written, inAddr := non-valid), e+2 start
+ *                   (step 1), e+3 latchSlot (step 2), e+4 waitStart (block 0).
+ *   output c+28     xreq[P] visible (request register set at c+27's edge)
+ *          c+30     grant (arbiter latency 2): step 1 loads txShift, outAddr,
+ *                   outLen from the CAM row selected by xgidx; C reset, P
+ *                   updated; the crossbar connects at c+30's edge
+ *          c+31     S1 on xout (step 2: broadcast write-back or free flag)
+ *          c+32     S0 (step 3)
+ *          c+33..57 preheader + destination; RAM reads (step 4) fill the
+ *                   output RAM data register
+ *          c+58     Y1 of word 1 (step 5: the low-water mark: the RAM data
+ *                   register goes into the shift register at the Y1→Y0 edge),
+ *                   c+59 Y0, c+60..c+75 word 1, ...
+ *          r        last bit of word L: xrelease; step 6 at r's edge (request
+ *                   bit reset if no other row has the port, row freed when the
+ *                   free flag is set); idle from r+1, xreq again from r+1.
+ *   With strictFraming the post-preheader Y1 Y0 shifts the input by 2 cycles
+ *   (camLoad c+29, grant c+32, S1 out c+33).
+ *
+ * Readings beyond DESIGN.md (documented here and in the report):
+ *  - The CAM has one write port; the input controller's insert (camLoad) has
+ *    priority; the output controller's update (step 2) or free (step 6) waits
+ *    one cycle when they collide (§5.4.2 "intention to use the CAM"). Step 6
+ *    is done as one action (request reset + free) in the cycle of the last
+ *    bit, or in the first later cycle without an insert.
+ *  - The output side's RAM data register is the PBU's own outData: the lib
+ *    RAM's rdata register is shared by all read clients (rsrc tells whose).
+ *  - xreq = reqReg while the output controller is idle, 0 while busy (A9).
+ *  - The PBU checks framing it depends on: the Y1 after the destination must
+ *    be on the line in the camLoad cycle, and every sync starts with a 1.
+ */
+import { Module, type Signal } from '../kernel/module.ts';
+import { bitsFor } from '../lib/arbiter.ts';
+import { Cam, CAM_OP } from '../lib/cam.ts';
+import { bitsToHold } from '../lib/check.ts';
+import { ramAddress, ramGeometry } from './buffer_ram.ts';
+import { checkConfig, geometry, type BuzzardConfig } from './config.ts';
+import { BROADCAST_TAG } from './framing.ts';
+import { nextBroadcastPort, nextPort } from './routing.ts';
+
+/** Input controller states (seed §5.4.2 input steps 1–10). */
+export const PBU_IN_STATES = [
+  'start', // step 1: block; wait for free row register > 0
+  'latchSlot', // step 2: latch the RAM slot of the first free CAM row
+  'waitStart', // step 3: block released, wait for S1
+  'startBit', // step 3: S1 seen (possibly stretched), wait for S0
+  'preheader', // steps 4 (bit 0) and 5 (last bit)
+  'refused', // step 4 refusal: ignore the rest of the preheader (DESIGN "Contrary refusal")
+  'refusedDrain', // ... and keep block until the line drops to 0
+  'postSync', // A2: the strict post-preheader Y1 Y0
+  'dest', // destination bits 9..24 (step 6 during bit 23)
+  'camLoad', // step 7
+  'sync', // Y1 Y0 before a word
+  'word', // 16 bits, then step 8
+  'lastWrite', // steps 9–10 for the L-th word, then step 8's non-valid address
+] as const;
+/** Output controller states (seed §5.4.2 output steps 1–6). */
+export const PBU_OUT_STATES = ['idle', 'bcast', 'lenAdjust', 'fetch', 'lowWater', 'finish'] as const;
+/** Output framing phases (§5.4.8, DESIGN.md "Framing"). */
+export const PBU_TX_PHASES = ['idle', 'S1', 'S0', 'head', 'PY1', 'PY0', 'Y1', 'Y0', 'word'] as const;
+
+const IN_START = 0;
+const IN_LATCH = 1;
+const IN_WAIT = 2;
+const IN_SBIT = 3;
+const IN_PRE = 4;
+const IN_REF = 5;
+const IN_REFD = 6;
+const IN_PSYNC = 7;
+const IN_DEST = 8;
+const IN_LOAD = 9;
+const IN_SYNC = 10;
+const IN_WORD = 11;
+const IN_LASTW = 12;
+
+const OUT_IDLE = 0;
+const OUT_BC = 1;
+const OUT_ADJ = 2;
+const OUT_FETCH = 3;
+const OUT_LOW = 4;
+const OUT_FIN = 5;
+
+const T_IDLE = 0;
+const T_S1 = 1;
+const T_S0 = 2;
+const T_HEAD = 3;
+const T_PY1 = 4;
+const T_PY0 = 5;
+const T_Y1 = 6;
+const T_Y0 = 7;
+const T_WORD = 8;
+
+/** outNext value: no further broadcast copy. */
+const NO_PORT = 15;
+/** The "free" next-port code of a CAM row (spec §5 [interp]). */
+export const FREE_PORT = 15;
+
+export class PacketBufferUnit extends Module {
+  readonly cfg: BuzzardConfig;
+  readonly index: number;
+  readonly node: number;
+  readonly cam: Cam;
+  // link side
+  readonly inBit: Signal;
+  readonly block: Signal;
+  // crossbar side
+  readonly xreq: Signal;
+  readonly xout: Signal;
+  readonly xrelease: Signal;
+  readonly xgnt: Signal;
+  readonly xgidx: Signal;
+  readonly hold: Signal;
+  // buffer RAM clients
+  readonly wreq: Signal;
+  readonly waddr: Signal;
+  readonly wdata: Signal;
+  readonly wgnt: Signal;
+  readonly rreq: Signal;
+  readonly raddr: Signal;
+  readonly rgnt: Signal;
+  readonly rdata: Signal;
+  readonly rvalid: Signal;
+  readonly rsrc: Signal;
+  // observability
+  readonly inState: Signal;
+  readonly outState: Signal;
+  readonly txPhase: Signal;
+  readonly freeRows: Signal;
+  readonly reqReg: Signal;
+  readonly inSlot: Signal;
+  readonly inAddr: Signal;
+  readonly outAddr: Signal;
+  /** The non-valid value of inAddr (input step 8): 2^RA, outside every RAM address. */
+  readonly invalidAddr: number;
+
+  constructor(parent: Module | null, name: string, config: Partial<BuzzardConfig>, index: number, node: number) {
+    super(parent, name);
+    const cfg = (this.cfg = checkConfig(config));
+    const g = geometry(cfg);
+    const rg = ramGeometry(cfg);
+    const n = cfg.n;
+    if (!(Number.isInteger(index) && index >= 1 && index <= n)) throw new RangeError(`pbu.index: ${String(index)} is outside 1..${n}`);
+    if (!(Number.isInteger(node) && node >= 0 && node < 1 << n)) throw new RangeError(`pbu.node: ${String(node)} is outside 0..${(1 << n) - 1}`);
+    this.index = index;
+    this.node = node;
+    const i = index;
+    const H = cfg.camHeight; // §5.4.2: CAM height 13 (config)
+    const strict = cfg.strictFraming; // A2
+    const refusalOn = cfg.contraryRefusal; // §5.3, A8
+    const lb = g.lengthBits; // A5: 4 (32-byte) or 5 (64-byte)
+    const preBits = g.preheaderBits; // §5.4: 9 (10)
+    const headLen = preBits + 16; // §5.4.2: "the first 25 bits"
+    const headMask = 2 ** headLen - 1;
+    const lenMask = (1 << lb) - 1;
+    const n1 = n + 1;
+    const P = bitsFor(n1);
+    const RA = rg.addrBits;
+    const INVALID = (this.invalidAddr = 2 ** RA); // input step 8: "a non-valid address"
+    const addrMask = INVALID - 1;
+    const slotWords = rg.slotWords;
+    const me = i - 1; // RAM client / crossbar input index
+    const nodeMask = (1 << n) - 1;
+
+    // CAM row layout (config.ts geometry: slot | D | L | P | C, lsb first; §5.4.2 29 bits).
+    const field = (nm: string): readonly [string, number, number] => g.camFields.find((f) => f[0] === nm)!;
+    const slotF = field('slot');
+    const destLsb = field('dest')[1];
+    const lenLsb = field('len')[1];
+    const portLsb = field('port')[1];
+    const cLsb = field('contrary')[1];
+    const slotMask = (1 << slotF[2]) - 1;
+    const slotScale = 2 ** slotF[2]; // inShift (C P L D) sits above the slot bits
+    const portRowMask = 15 * 2 ** portLsb;
+
+    // ---- the shiftable CAM (§5.4.2; lib cam.ts)
+    const cam = (this.cam = new Cam(this, 'cam', {
+      width: g.camWidth,
+      height: H,
+      fields: g.camFields,
+      key: 'port', // "the next port field ... used to associatively address the memory"
+      flag: 'contrary', // the contrary-full AND
+      keepMask: slotMask, // the RAM slot travels with the physical row (free list, step 6)
+      freeBits: FREE_PORT * 2 ** portLsb, // "a special next port value that indicates ... a free entry"
+    }));
+
+    // ---- ports
+    const inBit = (this.inBit = this.input('inBit'));
+    const block = (this.block = this.output('block'));
+    const xreq = (this.xreq = this.output('xreq', n1));
+    const xout = (this.xout = this.output('xout'));
+    const xrelease = (this.xrelease = this.output('xrelease'));
+    const xgnt = (this.xgnt = this.input('xgnt'));
+    const xgidx = (this.xgidx = this.input('xgidx', P));
+    const hold = (this.hold = this.input('hold'));
+    const wreq = (this.wreq = this.output('wreq'));
+    const waddr = (this.waddr = this.output('waddr', RA));
+    const wdata = (this.wdata = this.output('wdata', 16));
+    const wgnt = (this.wgnt = this.input('wgnt'));
+    const rreq = (this.rreq = this.output('rreq'));
+    const raddr = (this.raddr = this.output('raddr', RA));
+    const rgnt = (this.rgnt = this.input('rgnt'));
+    const rdata = (this.rdata = this.input('rdata', 16));
+    const rvalid = (this.rvalid = this.input('rvalid'));
+    const rsrc = (this.rsrc = this.input('rsrc', rg.srcBits));
+
+    // ---- CAM wiring
+    const camKey = this.wire('camKey', cam.key.width);
+    const camOp = this.wire('camOp', 2, { enum: ['none', 'insert', 'update', 'free'] });
+    const camAddr = this.wire('camAddr', cam.addr.width);
+    const camWdata = this.wire('camWdata', cam.wdata.width, { fields: g.camFields });
+    const camHit = this.wire('camHit');
+    const camHitRow = this.wire('camHitRow', cam.hitRow.width);
+    const camHitData = this.wire('camHitData', cam.hitData.width, { fields: g.camFields });
+    const camMatch = this.wire('camMatch', H);
+    const camFreeRow = this.wire('camFreeRow', cam.freeRow.width, { fields: g.camFields });
+    const camFreeCount = this.wire('camFreeCount', cam.freeCount.width);
+    const contraryFull = this.wire('contraryFull'); // A8: flagAndButTail
+    this.connect(camKey, cam.key);
+    this.connect(camOp, cam.op);
+    this.connect(camAddr, cam.addr);
+    this.connect(camWdata, cam.wdata);
+    this.tie(cam.raddr, 0); // rows are selected associatively (hitRow), the read port is unused
+    this.connect(cam.hit, camHit);
+    this.connect(cam.hitRow, camHitRow);
+    this.connect(cam.hitData, camHitData);
+    this.connect(cam.match, camMatch);
+    this.connect(cam.freeRow, camFreeRow);
+    this.connect(cam.freeCount, camFreeCount);
+    this.connect(cam.flagAndButTail, contraryFull);
+
+    // ---- registers
+    // input side (§5.4.2: "registers ... above the CAM")
+    const blk = this.reg('blk', 1, 1); // flow-control block (steps 1, 3, 4, 8)
+    this.connect(blk, block);
+    const inState = (this.inState = this.reg('inState', 4, IN_START, { enum: PBU_IN_STATES }));
+    const inCnt = this.reg('inCnt', 5, 0); // bit counter within a field / "1 seen" in a sync
+    const inShift = this.reg('inShift', headLen, 0); // incoming packet shift register (C P L D, then words)
+    const inLen = this.reg('inLen', lb, 0); // input length counter (step 5, 8)
+    const inSlot = (this.inSlot = this.reg('inSlot', slotF[2], 0)); // mid-order RAM address bits (step 2)
+    const inAddr = (this.inAddr = this.reg('inAddr', RA + 1, INVALID)); // input RAM address register
+    const inData = this.reg('inData', 16, 0); // input RAM data register (step 8)
+    const wpend = this.reg('wpend', 1, 0); // step 9: arbitrating for the RAM input bus
+    const freeRows = (this.freeRows = this.reg('freeRows', bitsToHold(H), H)); // free row register (reservation count)
+    const reqReg = (this.reqReg = this.reg('reqReg', n1, 0)); // crossbar arbitration request register
+    // output side (§5.4.2: "registers ... below the CAM")
+    const outState = (this.outState = this.reg('outState', 3, OUT_IDLE, { enum: PBU_OUT_STATES }));
+    const outRow = this.reg('outRow', cam.addr.width, 0); // the CAM row being forwarded (encoded grant)
+    const outCamRow = this.reg('outCamRow', g.camWidth, 0, { fields: g.camFields });
+    const outPort = this.reg('outPort', 4, 0); // the crossbar output of this copy
+    const outNext = this.reg('outNext', 4, NO_PORT); // broadcast: the next copy's port (step 2)
+    const outAddr = (this.outAddr = this.reg('outAddr', RA, 0)); // output RAM address register
+    const outLen = this.reg('outLen', lb, 0); // output length counter (words still to read)
+    const outData = this.reg('outData', 16, 0); // output RAM data register
+    const outDataValid = this.reg('outDataValid', 1, 0);
+    const rpend = this.reg('rpend', 1, 0); // a read was granted; its word arrives on rdata next cycle
+    const freeFlag = this.reg('freeFlag', 1, 0); // "free this entry at end" (step 2)
+    const txPhase = (this.txPhase = this.reg('txPhase', 4, T_IDLE, { enum: PBU_TX_PHASES }));
+    const txCnt = this.reg('txCnt', 5, 0); // bits left in the current field
+    const txShift = this.reg('txShift', headLen, 0); // output shift register
+
+    // ---- combinational logic
+    // CAM port: the input controller's insert first (§5.4.2 "The input
+    // controller is given priority on all accesses to the CAM"), then the
+    // output controller's broadcast write-back (step 2) or free (step 6).
+    // Key: the granted port in step 1, the forwarded port otherwise (step 6
+    // checks whether another row has it).
+    this.comb(
+      () => {
+        const s = this.s;
+        const ost = s[outState.i]!;
+        s[camKey.i] = ost === OUT_IDLE ? s[xgidx.i]! : s[outPort.i]!;
+        if (s[inState.i] === IN_LOAD) {
+          s[camOp.i] = CAM_OP.insert; // step 7
+          s[camAddr.i] = 0;
+          s[camWdata.i] = s[inShift.i]! * slotScale;
+        } else if (ost === OUT_BC && s[outNext.i] !== NO_PORT) {
+          s[camOp.i] = CAM_OP.update; // step 2: write the incremented next port back
+          s[camAddr.i] = s[outRow.i]!;
+          s[camWdata.i] = (s[outCamRow.i]! - (s[outCamRow.i]! & portRowMask) + s[outNext.i]! * 2 ** portLsb) >>> 0;
+        } else if (ost === OUT_FIN && s[freeFlag.i] === 1 && (s[xrelease.i] === 1 || s[txPhase.i] === T_IDLE)) {
+          s[camOp.i] = CAM_OP.free; // step 6
+          s[camAddr.i] = s[outRow.i]!;
+          s[camWdata.i] = 0;
+        } else {
+          s[camOp.i] = CAM_OP.none;
+          s[camAddr.i] = 0;
+          s[camWdata.i] = 0;
+        }
+      },
+      {
+        writes: [camKey, camOp, camAddr, camWdata],
+        reads: [outState, xgidx, outPort, inState, inShift, outNext, outRow, outCamRow, freeFlag, xrelease, txPhase],
+        name: 'camPort',
+      },
+    );
+
+    // Crossbar requests: the request register, withdrawn while forwarding (A9).
+    this.comb(
+      () => {
+        const s = this.s;
+        s[xreq.i] = s[outState.i] === OUT_IDLE ? s[reqReg.i]! : 0;
+      },
+      { writes: [xreq], reads: [outState, reqReg], name: 'request' },
+    );
+
+    // Buffer RAM clients: the input write (step 9) and the output read with
+    // the cut-through interlock (step 4: no read of the address the input
+    // side has not finished writing).
+    this.comb(
+      () => {
+        const s = this.s;
+        s[wreq.i] = s[wpend.i]!;
+        s[waddr.i] = s[inAddr.i]! & addrMask;
+        s[wdata.i] = s[inData.i]!;
+        const oa = s[outAddr.i]!;
+        s[rreq.i] = s[outState.i] === OUT_FETCH && s[outLen.i] !== 0 && oa !== s[inAddr.i] ? 1 : 0;
+        s[raddr.i] = oa;
+      },
+      { writes: [wreq, waddr, wdata, rreq, raddr], reads: [wpend, inAddr, inData, outState, outLen, outAddr], name: 'ramPorts' },
+    );
+
+    // Output line: S1 / Y1 are 1, S0 / Y0 / idle 0, fields MSB first.
+    // xrelease: the last bit of the packet (no word left to read or latch).
+    this.comb(
+      () => {
+        const s = this.s;
+        const ph = s[txPhase.i]!;
+        const c = s[txCnt.i]!;
+        let b = 0;
+        if (ph === T_S1 || ph === T_PY1 || ph === T_Y1) b = 1;
+        else if (ph === T_HEAD || ph === T_WORD) b = (s[txShift.i]! >>> (c - 1)) & 1;
+        s[xout.i] = b;
+        s[xrelease.i] = ph === T_WORD && c === 1 && s[outLen.i] === 0 && s[outDataValid.i] === 0 && s[rpend.i] === 0 ? 1 : 0;
+      },
+      { writes: [xout, xrelease], reads: [txPhase, txCnt, txShift, outLen, outDataValid, rpend], name: 'line' },
+    );
+
+    // ---- the clocked part: input controller, output controller, framing
+    this.seq(
+      () => {
+        const s = this.s;
+        const bit = s[inBit.i]!;
+        let freeDec = 0;
+        let freeInc = 0;
+        let reqSet = 0;
+        let reqClr = 0;
+        const fr = s[freeRows.i]!;
+        if (fr > s[camFreeCount.i]!) this.fail(`free row register ${fr} exceeds the CAM's ${s[camFreeCount.i]} free rows`);
+
+        // ================= input controller (§5.4.2 input steps 1–10)
+        const ist = s[inState.i]!;
+        let nist = ist;
+        let wp = s[wpend.i]!;
+        // Steps 9–10: the RAM write of the latched word; then increment the
+        // address (or, for the L-th word, write the non-valid address, step 8).
+        if (wp === 1 && s[wgnt.i] === 1) {
+          wp = 0;
+          if (ist === IN_LASTW) {
+            s[inAddr.n] = INVALID;
+            nist = IN_START;
+          } else {
+            s[inAddr.n] = s[inAddr.i]! + 1;
+          }
+        }
+        switch (ist) {
+          case IN_START: // step 1: "when free (CAM) row register is greater than 0 ... Proceed."
+            if (fr > 0) nist = IN_LATCH;
+            break;
+          case IN_LATCH: {
+            // step 2: RAM address := PBU offset | slot of the first free row | 0
+            if (s[camFreeCount.i] === 0) this.fail('step 2 with no free CAM row');
+            const slot = s[camFreeRow.i]! & slotMask;
+            s[inSlot.n] = slot;
+            s[inAddr.n] = ramAddress(i, slot, 0, rg);
+            s[blk.n] = 0; // step 3: "Release flow control block on input"
+            nist = IN_WAIT;
+            break;
+          }
+          case IN_WAIT: // step 3: wait for the start bits "10"
+            if (bit === 1) nist = IN_SBIT;
+            break;
+          case IN_SBIT:
+            if (bit === 0) {
+              nist = IN_PRE;
+              s[inCnt.n] = 0;
+              s[inShift.n] = 0;
+            }
+            break;
+          case IN_PRE: {
+            const cnt = s[inCnt.i]!;
+            const sh = s[inShift.i]! * 2 + bit;
+            if (cnt === 0) {
+              // step 4: contrary bit AND the contrary-full line (A8: flagAndButTail)
+              if (bit === 1 && refusalOn && s[contraryFull.i] === 1) {
+                s[blk.n] = 1;
+                s[inCnt.n] = 1;
+                nist = IN_REF;
+                break;
+              }
+              freeDec = 1; // "Otherwise decrement the free row register"
+            }
+            s[inShift.n] = sh;
+            if (cnt === preBits - 1) {
+              const len = sh & lenMask; // step 5: "On the arrival of bit 8, latch the packet length"
+              if (len === 0) this.fail('packet with length field L = 0 (A5: L is 1..maxL)');
+              s[inLen.n] = len;
+              s[inCnt.n] = 0;
+              nist = strict ? IN_PSYNC : IN_DEST;
+            } else {
+              s[inCnt.n] = cnt + 1;
+            }
+            break;
+          }
+          case IN_REF: {
+            // refused: ignore the rest of the preheader (DESIGN "Contrary refusal")
+            const cnt = s[inCnt.i]!;
+            if (cnt === preBits - 1) nist = IN_REFD;
+            else s[inCnt.n] = cnt + 1;
+            break;
+          }
+          case IN_REFD: // block stays until the aborted sender's line is 0, then step 1
+            if (bit === 0) nist = IN_START;
+            break;
+          case IN_PSYNC: // A2: strict post-preheader sync (never blocked here)
+          case IN_SYNC:
+            if (bit === 1) s[inCnt.n] = 1;
+            else {
+              if (s[inCnt.i] === 0) this.fail(`framing: sync pattern without its '1' (input state ${PBU_IN_STATES[ist]})`);
+              s[inCnt.n] = 0;
+              nist = ist === IN_PSYNC ? IN_DEST : IN_WORD;
+            }
+            break;
+          case IN_DEST: {
+            // destination bits 9..24; step 6 (CAM intention) during bit 23 is
+            // the priority the camLoad cycle has on the CAM port
+            const cnt = s[inCnt.i]!;
+            s[inShift.n] = (s[inShift.i]! * 2 + bit) % (headMask + 1);
+            if (cnt === 15) nist = IN_LOAD;
+            else s[inCnt.n] = cnt + 1;
+            break;
+          }
+          case IN_LOAD: {
+            // step 7: latch the 25 bits into the first free CAM row (camPort
+            // comb drives the insert) and set the request bit for next port P
+            if (bit !== 1) this.fail('framing: no Y1 after the destination word');
+            const p = (s[inShift.i]! >>> (lb + 16)) & 15;
+            if (p > n || p === i) this.fail(`incoming next port ${p} is not a crossbar output of PBU ${i} (0..${n} except ${i})`);
+            if ((s[camFreeRow.i]! & slotMask) !== s[inSlot.i]) this.fail('the first free CAM row no longer holds the RAM slot latched in step 2');
+            reqSet |= 1 << p;
+            s[inCnt.n] = 1; // the Y1 is on the line
+            nist = IN_SYNC;
+            break;
+          }
+          case IN_WORD: {
+            const cnt = s[inCnt.i]!;
+            const sh = (s[inShift.i]! * 2 + bit) & 0xffff;
+            s[inShift.n] = sh;
+            if (cnt === 15) {
+              // step 8: latch into the RAM data register, check/decrement the length counter
+              if (wp === 1) this.fail('RAM write overrun: the previous word is still not written');
+              s[inData.n] = sh;
+              wp = 1;
+              const len = s[inLen.i]! - 1;
+              s[inLen.n] = len;
+              s[inCnt.n] = 0;
+              if (len === 0) {
+                s[blk.n] = 1; // "assert the flow control block"
+                nist = IN_LASTW;
+              } else {
+                nist = IN_SYNC;
+              }
+            } else {
+              s[inCnt.n] = cnt + 1;
+            }
+            break;
+          }
+          default: // IN_LASTW: waits for the write grant above
+            break;
+        }
+        s[wpend.n] = wp;
+        s[inState.n] = nist;
+
+        // ================= output framing (§5.4.8; DESIGN "Framing")
+        const ost = s[outState.i]!;
+        let nost = ost;
+        const ph = s[txPhase.i]!;
+        const hl = s[hold.i]!;
+        const tc = s[txCnt.i]!;
+        let odv = s[outDataValid.i]!;
+        switch (ph) {
+          case T_S1: // sample hold during S1; stretch the 1 while held
+            if (hl === 0) s[txPhase.n] = T_S0;
+            break;
+          case T_S0:
+            s[txPhase.n] = T_HEAD;
+            s[txCnt.n] = headLen;
+            break;
+          case T_HEAD:
+            if (strict && tc === 17) {
+              s[txPhase.n] = T_PY1; // A2: the sync after the preheader
+              s[txCnt.n] = 16;
+            } else if (tc === 1) {
+              s[txPhase.n] = T_Y1;
+            } else {
+              s[txCnt.n] = tc - 1;
+            }
+            break;
+          case T_PY1:
+            if (hl === 0) s[txPhase.n] = T_PY0;
+            break;
+          case T_PY0:
+            s[txPhase.n] = T_HEAD;
+            break;
+          case T_Y1:
+            // step 5: at the low-water mark latch the RAM data register into
+            // the shift register; stretch the Y1 while held or while the word
+            // is not there yet (spec §8.9 item 6)
+            if (hl === 0 && ost === OUT_LOW && odv === 1) {
+              s[txPhase.n] = T_Y0;
+              s[txShift.n] = s[outData.i]!;
+              s[txCnt.n] = 16;
+              odv = 0;
+              nost = OUT_FETCH; // "Go to step 4"
+            }
+            break;
+          case T_Y0:
+            s[txPhase.n] = T_WORD;
+            break;
+          case T_WORD:
+            if (tc === 1) s[txPhase.n] = s[xrelease.i] === 1 ? T_IDLE : T_Y1;
+            else s[txCnt.n] = tc - 1;
+            break;
+          default:
+            break;
+        }
+
+        // ================= output controller (§5.4.2 output steps 1–6)
+        let rp = s[rpend.i]!;
+        if (s[xgnt.i] === 1 && ost !== OUT_IDLE) this.fail(`grant while the output controller is busy (A9: requests are withdrawn while forwarding)`);
+        // the RAM data register takes the word read at the previous edge
+        if (rp === 1 && s[rvalid.i] === 1 && s[rsrc.i] === me) {
+          s[outData.n] = s[rdata.i]!;
+          odv = 1;
+          rp = 0;
+        }
+        switch (ost) {
+          case OUT_IDLE:
+            if (s[xgnt.i] === 1) {
+              // step 1: read the CAM entry selected by the (encoded) grant
+              const j = s[xgidx.i]!;
+              if (s[camHit.i] !== 1) this.fail(`grant for output ${j} but no CAM row has next port ${j}`);
+              const row = s[camHitData.i]!;
+              const c = (row >>> cLsb) & 1;
+              const L = (row >>> lenLsb) & lenMask;
+              const D = (row >>> destLsb) & 0xffff;
+              if (j === i || j > n) this.fail(`granted output ${j}, which PBU ${i} may not use`);
+              // A3: only contrary rows may go "down" to a link j < i
+              if (j >= 1 && j < i && c === 0) this.fail(`A3: non-contrary row sent from PBU ${i} to output ${j} < ${i}`);
+              const bc = (D & BROADCAST_TAG) !== 0;
+              // "Update next port ... from the next node number and the
+              // packet destination field"; broadcast copies leave with P = 0 (A11)
+              const np = bc || j === 0 ? 0 : nextPort(node ^ (1 << (j - 1)), D & nodeMask);
+              let nx = NO_PORT;
+              if (bc) {
+                const b = nextBroadcastPort(i, j, n);
+                if (b >= 0) nx = b;
+              }
+              s[outRow.n] = s[camHitRow.i]!;
+              s[outCamRow.n] = row;
+              s[outPort.n] = j;
+              s[outNext.n] = nx;
+              s[outAddr.n] = ramAddress(i, row & slotMask, 0, rg);
+              s[outLen.n] = L;
+              // output shift register: C reset, P updated, L, D
+              s[txShift.n] = (np * 2 ** lb + L) * 65536 + D;
+              s[txPhase.n] = T_S1;
+              s[freeFlag.n] = 0;
+              odv = 0;
+              rp = 0;
+              nost = OUT_BC;
+            }
+            break;
+          case OUT_BC: {
+            // step 2 (shifting has begun): broadcast not finished → write the
+            // next port back and request it; else flag the row to be freed at the end
+            const nx = s[outNext.i]!;
+            if (nx === NO_PORT) {
+              s[freeFlag.n] = 1;
+              nost = OUT_ADJ;
+            } else if (s[camOp.i] === CAM_OP.update) {
+              reqSet |= 1 << nx;
+              nost = OUT_ADJ;
+            } // else the input controller has the CAM this cycle: wait one cycle
+            break;
+          }
+          case OUT_ADJ: // step 3: no-op with A5's L (see the note at the top)
+            nost = OUT_FETCH;
+            break;
+          case OUT_FETCH: {
+            // step 4
+            const len = s[outLen.i]!;
+            if (len === 0) nost = OUT_FIN;
+            else if (s[rgnt.i] === 1) {
+              s[outAddr.n] = s[outAddr.i]! + 1;
+              s[outLen.n] = len - 1;
+              rp = 1;
+              nost = OUT_LOW;
+            }
+            break;
+          }
+          case OUT_FIN:
+            // step 6 at the last bit (or later), not while the input controller inserts
+            if ((s[xrelease.i] === 1 || ph === T_IDLE) && ist !== IN_LOAD) {
+              const others = s[camMatch.i]! & ~(1 << s[outRow.i]!);
+              if (others === 0) reqClr |= 1 << s[outPort.i]!;
+              if (s[freeFlag.i] === 1) {
+                freeInc = 1; // the camPort comb drives the free
+                s[freeFlag.n] = 0;
+              }
+              nost = OUT_IDLE;
+            }
+            break;
+          default: // OUT_LOW: the framing latches the word at the Y1
+            break;
+        }
+        s[outDataValid.n] = odv;
+        s[rpend.n] = rp;
+        s[outState.n] = nost;
+
+        if (reqSet !== 0 || reqClr !== 0) s[reqReg.n] = ((s[reqReg.i]! & ~reqClr) | reqSet) >>> 0;
+        if (freeDec !== freeInc) s[freeRows.n] = fr - freeDec + freeInc;
+      },
+      { name: 'controllers' },
+    );
+  }
+}
