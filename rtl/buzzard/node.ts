@@ -1,0 +1,142 @@
+/**
+ * A Buzzard node: the eight functional units of seed 002 §5.1 wired as the
+ * design contract (DESIGN.md) says.
+ *
+ *   packet switching section  pbu1..pbuN, ram, xbar   (+ fcu1..fcuN, §5.4.8)
+ *   node interface section    nop, nip, atu, cu        (+ mem, cpu)
+ *
+ * Crossbar (§5.4.3, A3, A4): inputs 0..n-1 are PBU 1..n, inputs n..2n-1 the
+ * node output port's slots 1..n; output 0 is the node input port, outputs
+ * 1..n the links. PBU i reaches every output but its own link (a packet that
+ * came in on dimension i never leaves on it); slot j reaches only O_j.
+ *
+ * The node's own ports are the two wires of each link direction:
+ * `txBit{j}`/`txBlock{j}` (outgoing link j) and `rxBit{j}`/`rxBlock{j}`
+ * (incoming link j). network.ts joins node x's txBit{j} to node
+ * x^2^(j-1)'s rxBit{j}, and that node's rxBlock{j} back to x's txBlock{j}.
+ */
+import { Module, type Signal } from '../kernel/index.ts';
+import { Crossbar } from '../lib/crossbar.ts';
+import { ArrivalTrackingUnit } from './arrival_tracking_unit.ts';
+import { BufferRam } from './buffer_ram.ts';
+import { checkConfig, type BuzzardConfig } from './config.ts';
+import { FlowControlUnit } from './flow_control_unit.ts';
+import { NodeInputPort } from './node_input_port.ts';
+import { NodeOutputPort } from './node_output_port.ts';
+import { PacketBufferUnit } from './packet_buffer_unit.ts';
+
+/**
+ * Builds and wires whatever drives the node interface side of `nop`, `nip`
+ * and `atu` (DESIGN.md "Interfaces between units"). The default is the
+ * control unit with node memory and the CPU stand-in; fabric tests plug in a
+ * packet driver instead.
+ */
+export type NodeDriverFactory = (node: BuzzardNode) => void;
+
+export interface BuzzardNodeOptions {
+  driver?: NodeDriverFactory;
+}
+
+export class BuzzardNode extends Module {
+  readonly cfg: BuzzardConfig;
+  readonly address: number;
+  readonly pbus: PacketBufferUnit[];
+  readonly fcus: FlowControlUnit[];
+  readonly ram: BufferRam;
+  readonly xbar: Crossbar;
+  readonly nop: NodeOutputPort;
+  readonly nip: NodeInputPort;
+  readonly atu: ArrivalTrackingUnit;
+  /** Link wires, index j-1 for dimension j. */
+  readonly txBit: Signal[] = [];
+  readonly txBlock: Signal[] = [];
+  readonly rxBit: Signal[] = [];
+  readonly rxBlock: Signal[] = [];
+
+  constructor(parent: Module | null, name: string, config: Partial<BuzzardConfig>, address: number, options: BuzzardNodeOptions = {}) {
+    super(parent, name);
+    const cfg = (this.cfg = checkConfig(config));
+    const n = cfg.n;
+    if (!(Number.isInteger(address) && address >= 0 && address < 1 << n)) {
+      throw new RangeError(`buzzard node: address ${address} is outside 0..${(1 << n) - 1} for a ${n}-cube`);
+    }
+    this.address = address;
+
+    this.ram = new BufferRam(this, 'ram', cfg);
+    this.xbar = new Crossbar(this, 'xbar', {
+      inputs: 2 * n,
+      outputs: n + 1,
+      width: 1,
+      // A3/A4: PBU i (input i-1) -> every output but its own link O_i; slot j (input n+j-1) -> O_j only.
+      connectivity: (k, j) => (k >= n ? j === k - n + 1 : j !== k + 1),
+      policy: 'tree', // §5.4.3: tree arbiters of 1-of-2 modules (A10)
+      latency: cfg.arbiterLatency,
+    });
+    this.nop = new NodeOutputPort(this, 'nop', cfg);
+    this.nip = new NodeInputPort(this, 'nip', cfg);
+    this.atu = new ArrivalTrackingUnit(this, 'atu', cfg, { cpuReadBytes: 4 });
+    this.pbus = [];
+    this.fcus = [];
+    const x = this.xbar;
+    const ram = this.ram;
+    for (let i = 1; i <= n; i++) {
+      const pbu = new PacketBufferUnit(this, `pbu${i}`, cfg, i, address);
+      const fcu = new FlowControlUnit(this, `fcu${i}`);
+      this.pbus.push(pbu);
+      this.fcus.push(fcu);
+      const k = i - 1;
+      // PBU i <-> crossbar input i-1
+      this.connect(pbu.xreq, x.req[k]!);
+      this.connect(pbu.xout, x.din[k]!);
+      this.connect(pbu.xrelease, x.release[k]!);
+      this.connect(x.gnt[k]!, pbu.xgnt);
+      this.connect(x.gidx[k]!, pbu.xgidx);
+      this.connect(x.fc[k]!, pbu.hold);
+      // PBU i <-> buffer RAM client i-1
+      this.connect(pbu.wreq, ram.wreq[k]!);
+      this.connect(pbu.waddr, ram.waddr[k]!);
+      this.connect(pbu.wdata, ram.wdata[k]!);
+      this.connect(ram.wgnt[k]!, pbu.wgnt);
+      this.connect(pbu.rreq, ram.rreq[k]!);
+      this.connect(pbu.raddr, ram.raddr[k]!);
+      this.connect(ram.rgnt[k]!, pbu.rgnt);
+      this.connect(ram.rdata, pbu.rdata);
+      this.connect(ram.rvalid, pbu.rvalid);
+      this.connect(ram.rsrc, pbu.rsrc);
+      // link i: incoming wire -> receiving section -> PBU i; outgoing: crossbar O_i -> sending section -> wire
+      this.connect(fcu.bit, pbu.inBit);
+      this.connect(pbu.block, fcu.block);
+      this.connect(x.dout[i]!, fcu.xbit);
+      this.connect(x.valid[i]!, fcu.xbusy);
+      this.connect(fcu.hold, x.blocked[i]!);
+      const txBit = this.output(`txBit${i}`);
+      const txBlock = this.input(`txBlock${i}`);
+      const rxBit = this.input(`rxBit${i}`);
+      const rxBlock = this.output(`rxBlock${i}`);
+      this.connect(fcu.txBit, txBit);
+      this.connect(txBlock, fcu.txBlock);
+      this.connect(rxBit, fcu.rxBit);
+      this.connect(fcu.rxBlock, rxBlock);
+      this.txBit.push(txBit);
+      this.txBlock.push(txBlock);
+      this.rxBit.push(rxBit);
+      this.rxBlock.push(rxBlock);
+    }
+    // node output port slot j <-> crossbar input n+j-1
+    for (let j = 1; j <= n; j++) {
+      const slot = this.nop.slots[j - 1]!;
+      const k = n + j - 1;
+      this.connect(slot.xreq, x.req[k]!);
+      this.connect(slot.xout, x.din[k]!);
+      this.connect(slot.xrelease, x.release[k]!);
+      this.connect(x.gnt[k]!, slot.xgnt);
+      this.connect(x.fc[k]!, slot.hold);
+    }
+    // crossbar O_0 -> node input port
+    this.connect(x.dout[0]!, this.nip.inBit);
+    this.connect(this.nip.block, x.blocked[0]!);
+
+    if (!options.driver) throw new RangeError('buzzard node: no node interface driver (the control unit is not wired yet)');
+    options.driver(this);
+  }
+}
