@@ -42,6 +42,9 @@ export interface Netlist {
   tieValues: Float64Array;
   comb: ProcessDecl[];
   seq: ProcessDecl[];
+  /** Per seq process: the register range [seqRegLo, seqRegHi) of its module (register indices, not slots). */
+  seqRegLo: Int32Array;
+  seqRegHi: Int32Array;
   /** CSR: comb process p writes slots combWrites[combWriteStart[p] .. combWriteStart[p+1]). */
   combWriteStart: Int32Array;
   combWrites: Int32Array;
@@ -179,7 +182,14 @@ export function elaborate(root: Module): Netlist {
   }
   const isRegNet = (r: number): boolean => drivers.get(r)?.[0]?.kind === 'reg';
   const wireNets = netRoots.filter((r) => !isRegNet(r));
-  const regNets = netRoots.filter((r) => isRegNet(r));
+  // Register nets in the order of their registers' declaration: the registers
+  // of one module are then contiguous, so activity-mode commit can visit just
+  // the modules whose seq processes ran.
+  const regNets = netRoots
+    .filter((r) => isRegNet(r))
+    .map((r) => [r, index.get(drivers.get(r)![0]!.sig!)!] as const)
+    .sort((a, b) => a[1] - b[1])
+    .map(([r]) => r);
   const nWires = wireNets.length;
   const nRegs = regNets.length;
   const regBase = nWires;
@@ -292,6 +302,14 @@ export function elaborate(root: Module): Netlist {
     sets.forEach(({ slots }, p) => slots.forEach((s) => (list[fill[s]!++] = p)));
     return { start: count, list };
   };
+  const seqRegLo = new Int32Array(seq.length);
+  const seqRegHi = new Int32Array(seq.length);
+  seq.forEach((p, k) => {
+    const regs = p.module.signals.filter((x) => x.kind === 'reg').map((x) => x.i - regBase);
+    seqRegLo[k] = regs.length ? Math.min(...regs) : 0;
+    seqRegHi[k] = regs.length ? Math.max(...regs) + 1 : 0;
+    if (regs.length && seqRegHi[k]! - seqRegLo[k]! !== regs.length) throw new Error(`internal: registers of ${p.module.path} are not contiguous`);
+  });
   const cr = csr(combReadsOrdered);
   const sr = csr(seqReadSets);
   memories.forEach((m, k) => (m.id = k));
@@ -318,6 +336,8 @@ export function elaborate(root: Module): Netlist {
     tieValues,
     comb: combOrdered,
     seq,
+    seqRegLo,
+    seqRegHi,
     combWriteStart,
     combWrites: Int32Array.from(combWritesList),
     combReaderStart: cr.start,

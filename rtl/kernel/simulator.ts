@@ -18,6 +18,7 @@
  * whole quiescent stretches up to the next scheduled stimulus. The two give
  * bit-identical traces (test/kernel/activity.test.ts).
  */
+import { DirtySet } from './dirty_set.ts';
 import { elaborate, type Netlist } from './elaborate.ts';
 import { SimError } from './errors.ts';
 import { Memory, Module, Signal } from './module.ts';
@@ -60,9 +61,8 @@ export interface Snapshot {
   readonly cycle: number;
   readonly state: Float64Array;
   readonly mems: Float64Array[];
-  readonly combDirty: Uint8Array;
-  readonly seqDirty: Uint8Array;
-  readonly dirtySeq: number;
+  readonly combDirty: Uint32Array;
+  readonly seqDirty: Uint32Array;
   readonly needSettle: boolean;
   readonly poked: boolean;
   readonly forces: Force[];
@@ -90,9 +90,11 @@ export class Simulator {
 
   private readonly combFns: (() => void)[];
   private readonly seqFns: (() => void)[];
-  private readonly combDirty: Uint8Array;
-  private readonly seqDirty: Uint8Array;
-  private dirtySeq = 0;
+  private readonly combDirty: DirtySet;
+  private readonly seqDirty: DirtySet;
+  /** Seq processes run this cycle (activity mode), for the restricted commit. */
+  private readonly ran: Int32Array;
+  private nRan = 0;
   private needSettle = false;
   /** Something was poked since the last clock edge: observers get onStimulus before the next one. */
   private poked = false;
@@ -130,8 +132,9 @@ export class Simulator {
     for (const m of net.modules) m.onElaborated();
     this.combFns = net.comb.map((p) => p.fn);
     this.seqFns = net.seq.map((p) => p.fn);
-    this.combDirty = new Uint8Array(net.comb.length);
-    this.seqDirty = new Uint8Array(net.seq.length);
+    this.combDirty = new DirtySet(net.comb.length);
+    this.seqDirty = new DirtySet(net.seq.length);
+    this.ran = new Int32Array(net.seq.length);
     this.forcedProc = new Uint8Array(net.comb.length);
     this.oldOut = new Float64Array(net.combWrites.length);
     this.names = [...net.byName.keys()];
@@ -163,9 +166,8 @@ export class Simulator {
     this.stimuli = [];
     this.clock.cycle = 0;
     this.settleAll();
-    this.seqDirty.fill(1);
-    this.dirtySeq = this.seqDirty.length;
-    this.combDirty.fill(0);
+    this.seqDirty.fill();
+    this.combDirty.clear();
     this.needSettle = false;
     this.poked = false;
     for (const o of this.observers) o.onCycle?.(this);
@@ -178,7 +180,7 @@ export class Simulator {
     if (!(Number.isInteger(n) && n >= 0)) throw new SimError('bad-argument', `step: cycle count ${n} is not a whole number >= 0`);
     let left = n;
     while (left > 0) {
-      if (this.fastForward && this.dirtySeq === 0 && !this.needSettle && !this.poked && this.forces.length === 0) {
+      if (this.fastForward && this.seqDirty.count === 0 && !this.needSettle && !this.poked && this.forces.length === 0) {
         const next = this.stimuli.length ? this.stimuli[0]!.cycle : Infinity;
         const target = Math.min(this.clock.cycle + left, next);
         const skip = target - this.clock.cycle;
@@ -214,7 +216,7 @@ export class Simulator {
 
   /** True when nothing will change until the next stimulus (activity mode only). */
   get quiescent(): boolean {
-    return this.mode === 'activity' && this.dirtySeq === 0 && !this.needSettle && !this.poked && this.forces.length === 0;
+    return this.mode === 'activity' && this.seqDirty.count === 0 && !this.needSettle && !this.poked && this.forces.length === 0;
   }
 
   private stepOnce(): void {
@@ -226,26 +228,15 @@ export class Simulator {
       for (const o of this.observers) o.onStimulus?.(this);
     }
     if (this.mode === 'activity') {
-      const fns = this.seqFns;
-      const dirty = this.seqDirty;
-      const n = fns.length;
-      let evals = 0;
-      for (let p = 0; p < n; p++) {
-        if (dirty[p] !== 0) {
-          dirty[p] = 0;
-          fns[p]!();
-          evals++;
-        }
-      }
-      this.evaluations += evals;
-      this.dirtySeq = 0;
-      this.commit(true);
+      this.nRan = 0;
+      this.evaluations += this.seqDirty.drain(this.runSeq);
+      this.commitActive();
     } else {
       const fns = this.seqFns;
       const n = fns.length;
       for (let p = 0; p < n; p++) fns[p]!();
       this.evaluations += n;
-      this.commit(false);
+      this.commitPlain();
     }
     if (this.forces.length) this.releaseForces();
     this.settle();
@@ -285,46 +276,65 @@ export class Simulator {
 
   /** Activity mode: run the dirty comb processes in order; mark readers of changed outputs. */
   private settleActive(): void {
-    const fns = this.combFns;
-    const dirty = this.combDirty;
+    this.evaluations += this.combDirty.drain(this.runComb);
+  }
+
+  private readonly runSeq = (p: number): void => {
+    this.seqFns[p]!();
+    this.ran[this.nRan++] = p;
+  };
+
+  private readonly runComb = (p: number): void => {
     const s = this.s;
-    const mask = this.net.slotMask;
     const ws = this.net.combWriteStart;
     const wl = this.net.combWrites;
     const old = this.oldOut;
-    const forced = this.forces.length > 0;
-    const n = fns.length;
-    let evals = 0;
-    for (let p = 0; p < n; p++) {
-      if (dirty[p] === 0) continue;
-      dirty[p] = 0;
-      const a = ws[p]!;
-      const b = ws[p + 1]!;
-      for (let k = a; k < b; k++) old[k] = s[wl[k]!]!;
-      fns[p]!();
-      evals++;
-      if (forced && this.forcedProc[p]) this.applyForces(p);
-      for (let k = a; k < b; k++) {
-        const slot = wl[k]!;
-        const v = s[slot]!;
-        if (v !== old[k]) {
-          if (!(v >= 0 && v <= mask[slot]! && (v >>> 0) === v)) this.tooWide(slot, v);
-          this.markSlot(slot);
-        }
+    const a = ws[p]!;
+    const b = ws[p + 1]!;
+    for (let k = a; k < b; k++) old[k] = s[wl[k]!]!;
+    this.combFns[p]!();
+    if (this.forces.length > 0 && this.forcedProc[p]) this.applyForces(p);
+    const mask = this.net.slotMask;
+    for (let k = a; k < b; k++) {
+      const slot = wl[k]!;
+      const v = s[slot]!;
+      if (v !== old[k]) {
+        if (!(v >= 0 && v <= mask[slot]! && (v >>> 0) === v)) this.tooWide(slot, v);
+        this.markSlot(slot);
       }
     }
-    this.evaluations += evals;
+  };
+
+  /** Commit (plain mode): all registers take their next values at once. */
+  private commitPlain(): void {
+    this.commitRange(0, this.net.nRegs, false);
+    this.commitMemories(false);
   }
 
-  /** Commit: all registers take their next values at once; in activity mode, wake the readers of what changed. */
-  private commit(mark: boolean): void {
+  /**
+   * Commit (activity mode): only registers of modules whose seq process ran
+   * can have a new next value (a seq process writes only its own module's
+   * registers; a poke sets current and next together), so visit just those
+   * and wake the readers of what changed.
+   */
+  private commitActive(): void {
+    const lo = this.net.seqRegLo;
+    const hi = this.net.seqRegHi;
+    const ran = this.ran;
+    for (let k = 0; k < this.nRan; k++) {
+      const p = ran[k]!;
+      this.commitRange(lo[p]!, hi[p]!, true);
+    }
+    this.commitMemories(true);
+  }
+
+  private commitRange(from: number, to: number, mark: boolean): void {
     const s = this.s;
     const net = this.net;
-    const R = net.nRegs;
     const base = net.regBase;
     const nb = net.nextBase;
     const mask = net.slotMask;
-    for (let r = 0; r < R; r++) {
+    for (let r = from; r < to; r++) {
       const v = s[nb + r]!;
       if (v !== s[base + r]) {
         if (!(v >= 0 && v <= mask[base + r]! && (v >>> 0) === v)) this.tooWideReg(r, v);
@@ -332,7 +342,6 @@ export class Simulator {
         if (mark) this.markSlot(base + r);
       }
     }
-    this.commitMemories(mark);
   }
 
   private commitMemories(mark: boolean): void {
@@ -359,36 +368,17 @@ export class Simulator {
     const cs = net.combReaderStart;
     const cl = net.combReaders;
     const cd = this.combDirty;
-    for (let k = cs[slot]!, e = cs[slot + 1]!; k < e; k++) cd[cl[k]!] = 1;
+    for (let k = cs[slot]!, e = cs[slot + 1]!; k < e; k++) cd.add(cl[k]!);
     const ss = net.seqReaderStart;
     const sl = net.seqReaders;
     const sd = this.seqDirty;
-    for (let k = ss[slot]!, e = ss[slot + 1]!; k < e; k++) {
-      const q = sl[k]!;
-      if (sd[q] === 0) {
-        sd[q] = 1;
-        this.dirtySeq++;
-      }
-    }
+    for (let k = ss[slot]!, e = ss[slot + 1]!; k < e; k++) sd.add(sl[k]!);
   }
 
   private markMemory(m: Memory): void {
-    for (const p of this.net.memCombReaders[m.id]!) this.combDirty[p] = 1;
-    for (const q of this.net.memSeqReaders[m.id]!) {
-      if (this.seqDirty[q] === 0) {
-        this.seqDirty[q] = 1;
-        this.dirtySeq++;
-      }
-    }
+    for (const p of this.net.memCombReaders[m.id]!) this.combDirty.add(p);
+    for (const q of this.net.memSeqReaders[m.id]!) this.seqDirty.add(q);
     this.needSettle = this.needSettle || this.net.memCombReaders[m.id]!.length > 0;
-  }
-
-  /** Everything dirty: used after restore/poke so both modes stay identical. */
-  private markAll(): void {
-    this.combDirty.fill(1);
-    this.seqDirty.fill(1);
-    this.dirtySeq = this.seqDirty.length;
-    this.needSettle = true;
   }
 
   private tooWide(slot: number, v: number): never {
@@ -537,7 +527,7 @@ export class Simulator {
   private releaseForces(): void {
     for (const f of this.forces) {
       this.forcedProc[f.proc] = 0;
-      this.combDirty[f.proc] = 1;
+      this.combDirty.add(f.proc);
     }
     this.forces = [];
   }
@@ -578,9 +568,8 @@ export class Simulator {
       cycle: this.clock.cycle,
       state: this.s.slice(),
       mems: this.net.memories.map((m) => m.data.slice()),
-      combDirty: this.combDirty.slice(),
-      seqDirty: this.seqDirty.slice(),
-      dirtySeq: this.dirtySeq,
+      combDirty: this.combDirty.snapshot(),
+      seqDirty: this.seqDirty.snapshot(),
       needSettle: this.needSettle,
       poked: this.poked,
       forces: this.forces.map((f) => ({ ...f })),
@@ -599,9 +588,8 @@ export class Simulator {
       m.pendCount = 0;
     });
     this.pendingMems.length = 0;
-    this.combDirty.set(snap.combDirty);
-    this.seqDirty.set(snap.seqDirty);
-    this.dirtySeq = snap.dirtySeq;
+    this.combDirty.restore(snap.combDirty);
+    this.seqDirty.restore(snap.seqDirty);
     this.needSettle = snap.needSettle;
     this.poked = snap.poked;
     this.forces = snap.forces.map((f) => ({ ...f }));
