@@ -219,17 +219,87 @@ export class NodeOutputPort extends Module {
         { writes: [xrelease], reads: [state, cnt, words, hdr, hold], name: `rel${j}` },
       );
 
+      // Per-cycle values shared by the slot's seq process and its step helpers.
+      // The helpers are created once here, not inside the process, so a cycle
+      // allocates nothing.
+      let av = false;
+      let load = false;
+      let c = 0;
+      let avNext = false;
+      let rfNext = 0;
+      let next = 0;
+      const isHead = (): boolean => this.s[cntLoad.i] === headCount;
+      /** Left-align the low k bits of v in the 32-bit shift register. */
+      const align = (v: number, k: number): number => (v % 2 ** k) * 2 ** (32 - k);
+      /** Step 1: move a head from the prefetch buffer into the slot. */
+      const startPacket = (): void => {
+        const s = this.s;
+        if (!isHead()) this.fail(`slot ${j}: the prefetch holds a ${s[cntLoad.i]}-bit data chunk where a packet head (${headCount} bits) is expected`);
+        const h = s[pf.i]! % 2 ** headCount;
+        s[sr.n] = align(h, headCount);
+        s[cnt.n] = headCount;
+        s[hdr.n] = h;
+        s[words.n] = Math.floor(h / 65536) & lMask;
+        avNext = false;
+        rfNext = 0;
+        next = ARB;
+      };
+      /** Move a data chunk from the prefetch buffer into the shift register and counter. */
+      const takeChunk = (): void => {
+        const s = this.s;
+        if (isHead()) this.fail(`slot ${j}: a packet head was loaded before the last word of the packet in progress`);
+        const k = s[cntLoad.i]!;
+        s[sr.n] = align(s[pf.i]!, k);
+        s[cnt.n] = k;
+        avNext = false;
+        if (k <= REFILL_AT && !load) rfNext = 1;
+      };
+      /** One data bit leaves: shift and count (step 2); refill request at 23 (step 4). */
+      const shift = (): void => {
+        const s = this.s;
+        s[sr.n] = (s[sr.i]! * 2) % TWO32;
+        s[cnt.n] = c - 1;
+        if (c - 1 === REFILL_AT && !av && !load) rfNext = 1;
+      };
+      /** Refusal: drop the packet, keep its head, re-arbitrate (step 3 → step 1). */
+      const abort = (): void => {
+        const s = this.s;
+        const h = s[hdr.i]!;
+        s[sr.n] = align(h, headCount);
+        s[cnt.n] = headCount;
+        s[words.n] = Math.floor(h / 65536) & lMask;
+        s[refused.n] = 1;
+        next = ARB;
+      };
+      /** The last bit of a word has just left (cnt = c before the shift). */
+      const endOfWord = (dest: boolean): void => {
+        const s = this.s;
+        const left = dest ? s[words.i]! : s[words.i]! - 1;
+        s[words.n] = left;
+        if (left === 0) {
+          // Step 5: the packet is complete.
+          if (c !== 1) this.fail(`slot ${j}: the packet's last word left with ${c - 1} chunk bits unsent (chunk sizes do not match L)`);
+          s[pktDone.n] = 1;
+          if (av) startPacket();
+          else next = IDLE;
+          return;
+        }
+        next = Y1;
+        if (c === 1 && av) takeChunk();
+      };
+      const contrary = (): boolean => Math.floor(this.s[hdr.i]! / 2 ** contraryBit) === 1;
+
       this.seq(
         () => {
           const s = this.s;
           const st = s[state.i]!;
           const hd = s[hold.i] === 1;
-          const load = s[pfLoad.i] === 1;
-          const av = s[pfAvail.i] === 1;
-          const c = s[cnt.i]!;
-          let avNext = av;
-          let rfNext = s[refill.i]!;
-          let next = st;
+          load = s[pfLoad.i] === 1;
+          av = s[pfAvail.i] === 1;
+          c = s[cnt.i]!;
+          avNext = av;
+          rfNext = s[refill.i]!;
+          next = st;
           if (s[pktDone.i] === 1) s[pktDone.n] = 0;
           if (s[refused.i] === 1) s[refused.n] = 0;
 
@@ -245,62 +315,6 @@ export class NodeOutputPort extends Module {
             avNext = true;
             rfNext = 0;
           }
-
-          const isHead = (): boolean => s[cntLoad.i] === headCount;
-          /** Left-align the low k bits of v in the 32-bit shift register. */
-          const align = (v: number, k: number): number => (v % 2 ** k) * 2 ** (32 - k);
-          /** Step 1: move a head from the prefetch buffer into the slot. */
-          const startPacket = (): void => {
-            if (!isHead()) this.fail(`slot ${j}: the prefetch holds a ${s[cntLoad.i]}-bit data chunk where a packet head (${headCount} bits) is expected`);
-            const h = s[pf.i]! % 2 ** headCount;
-            s[sr.n] = align(h, headCount);
-            s[cnt.n] = headCount;
-            s[hdr.n] = h;
-            s[words.n] = Math.floor(h / 65536) & lMask;
-            avNext = false;
-            rfNext = 0;
-            next = ARB;
-          };
-          /** Move a data chunk from the prefetch buffer into the shift register and counter. */
-          const takeChunk = (): void => {
-            if (isHead()) this.fail(`slot ${j}: a packet head was loaded before the last word of the packet in progress`);
-            const k = s[cntLoad.i]!;
-            s[sr.n] = align(s[pf.i]!, k);
-            s[cnt.n] = k;
-            avNext = false;
-            if (k <= REFILL_AT && !load) rfNext = 1;
-          };
-          /** One data bit leaves: shift and count (step 2); refill request at 23 (step 4). */
-          const shift = (): void => {
-            s[sr.n] = (s[sr.i]! * 2) % TWO32;
-            s[cnt.n] = c - 1;
-            if (c - 1 === REFILL_AT && !av && !load) rfNext = 1;
-          };
-          /** Refusal: drop the packet, keep its head, re-arbitrate (step 3 → step 1). */
-          const abort = (): void => {
-            const h = s[hdr.i]!;
-            s[sr.n] = align(h, headCount);
-            s[cnt.n] = headCount;
-            s[words.n] = Math.floor(h / 65536) & lMask;
-            s[refused.n] = 1;
-            next = ARB;
-          };
-          /** The last bit of a word has just left (cnt = c before the shift). */
-          const endOfWord = (dest: boolean): void => {
-            const left = dest ? s[words.i]! : s[words.i]! - 1;
-            s[words.n] = left;
-            if (left === 0) {
-              // Step 5: the packet is complete.
-              if (c !== 1) this.fail(`slot ${j}: the packet's last word left with ${c - 1} chunk bits unsent (chunk sizes do not match L)`);
-              s[pktDone.n] = 1;
-              if (av) startPacket();
-              else next = IDLE;
-              return;
-            }
-            next = Y1;
-            if (c === 1 && av) takeChunk();
-          };
-          const contrary = (): boolean => Math.floor(s[hdr.i]! / 2 ** contraryBit) === 1;
 
           if (s[xgnt.i] === 1 && st !== ARB) this.fail(`slot ${j}: granted in state ${SLOT_STATES[st]}`);
           switch (st) {
