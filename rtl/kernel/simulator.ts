@@ -228,8 +228,7 @@ export class Simulator {
       for (const o of this.observers) o.onStimulus?.(this);
     }
     if (this.mode === 'activity') {
-      this.nRan = 0;
-      this.evaluations += this.seqDirty.drain(this.runSeq);
+      this.runDirtySeq();
       this.commitActive();
     } else {
       const fns = this.seqFns;
@@ -279,10 +278,36 @@ export class Simulator {
     this.evaluations += this.combDirty.drain(this.runComb);
   }
 
-  private readonly runSeq = (p: number): void => {
-    this.seqFns[p]!();
-    this.ran[this.nRan++] = p;
-  };
+  /** Run the dirty seq processes in index order (DirtySet.drain, inlined: this is the hottest loop). */
+  private runDirtySeq(): void {
+    const set = this.seqDirty;
+    const words = set.words;
+    const summary = set.summary;
+    const fns = this.seqFns;
+    const ran = this.ran;
+    let nRan = 0;
+    for (let sw = 0; sw < summary.length; sw++) {
+      let sb = summary[sw]!;
+      while (sb !== 0) {
+        const wlow = sb & -sb;
+        const wi = (sw << 5) + (31 - Math.clz32(wlow));
+        let bits = words[wi]!;
+        words[wi] = 0;
+        while (bits !== 0) {
+          const low = bits & -bits;
+          bits ^= low;
+          const p = (wi << 5) + (31 - Math.clz32(low));
+          fns[p]!();
+          ran[nRan++] = p;
+        }
+        sb ^= wlow;
+      }
+      summary[sw] = 0;
+    }
+    set.count = 0;
+    this.nRan = nRan;
+    this.evaluations += nRan;
+  }
 
   private readonly runComb = (p: number): void => {
     const s = this.s;
@@ -318,12 +343,18 @@ export class Simulator {
    * and wake the readers of what changed.
    */
   private commitActive(): void {
-    const lo = this.net.seqRegLo;
-    const hi = this.net.seqRegHi;
-    const ran = this.ran;
-    for (let k = 0; k < this.nRan; k++) {
-      const p = ran[k]!;
-      this.commitRange(lo[p]!, hi[p]!, true);
+    if (this.nRan * 4 > this.ran.length) {
+      // Most of the design ran: one sweep over all registers is cheaper than
+      // many short ranges, and equal (the others' next values equal their current).
+      this.commitRange(0, this.net.nRegs, true);
+    } else {
+      const lo = this.net.seqRegLo;
+      const hi = this.net.seqRegHi;
+      const ran = this.ran;
+      for (let k = 0; k < this.nRan; k++) {
+        const p = ran[k]!;
+        this.commitRange(lo[p]!, hi[p]!, true);
+      }
     }
     this.commitMemories(true);
   }
