@@ -24,6 +24,9 @@ import { FlowControlUnit } from './flow_control_unit.ts';
 import { NodeInputPort } from './node_input_port.ts';
 import { NodeOutputPort } from './node_output_port.ts';
 import { PacketBufferUnit } from './packet_buffer_unit.ts';
+import { ControlUnit } from './control_unit.ts';
+import { CpuStandIn } from './cpu_stand_in.ts';
+import { NodeMemory } from './node_memory.ts';
 
 /**
  * Builds and wires whatever drives the node interface side of `nop`, `nip`
@@ -47,6 +50,10 @@ export class BuzzardNode extends Module {
   readonly nop: NodeOutputPort;
   readonly nip: NodeInputPort;
   readonly atu: ArrivalTrackingUnit;
+  /** The node interface driver's units (absent when a test driver replaces them). */
+  cu?: ControlUnit;
+  mem?: NodeMemory;
+  cpu?: CpuStandIn;
   /** Link wires, index j-1 for dimension j. */
   readonly txBit: Signal[] = [];
   readonly txBlock: Signal[] = [];
@@ -136,7 +143,66 @@ export class BuzzardNode extends Module {
     this.connect(x.dout[0]!, this.nip.inBit);
     this.connect(this.nip.block, x.blocked[0]!);
 
-    if (!options.driver) throw new RangeError('buzzard node: no node interface driver (the control unit is not wired yet)');
-    options.driver(this);
+    (options.driver ?? wireControlUnit)(this);
   }
+}
+
+/**
+ * The default node interface: the main control unit (§5.4.7) with node memory
+ * and the CPU stand-in, wired to the node output port slots, the node input
+ * port and the arrival tracking unit (DESIGN.md "Interfaces between units").
+ */
+export function wireControlUnit(node: BuzzardNode): void {
+  const cfg = node.cfg;
+  const cu = (node.cu = new ControlUnit(node, 'cu', cfg, node.address));
+  const mem = (node.mem = new NodeMemory(node, 'mem', cfg));
+  const cpu = (node.cpu = new CpuStandIn(node, 'cpu'));
+  const c = (a: Signal, b: Signal): void => node.connect(a, b);
+  node.nop.slots.forEach((slot, k) => {
+    const r = cu.slots[k]!;
+    c(r.pfLoad, slot.pfLoad);
+    c(r.pfData, slot.pfData);
+    c(r.pfCount, slot.pfCount);
+    c(slot.pfAvail, r.pfAvail);
+    c(slot.refill, r.refill);
+    c(slot.pktDone, r.pktDone);
+    c(slot.refused, r.refused);
+    c(slot.idle, r.idle);
+  });
+  const nip = node.nip;
+  c(cu.inPop, nip.pop);
+  c(nip.dout, cu.inDout);
+  c(nip.doutLast, cu.inLast);
+  c(nip.count, cu.inCount);
+  c(nip.empty, cu.inEmpty);
+  const atu = node.atu;
+  c(cu.atuOp, atu.op);
+  c(cu.atuKey, atu.key);
+  c(cu.atuNext, atu.next);
+  c(cu.atuLast, atu.last);
+  c(atu.hit, cu.atuHit);
+  c(atu.hitIdx, cu.atuHitIdx);
+  c(atu.hitNext, cu.atuHitNext);
+  c(atu.hitLast, cu.atuHitLast);
+  c(atu.freeCount, cu.atuFreeCount);
+  c(atu.ok, cu.atuOk);
+  c(atu.interrupt, cu.atuIrq);
+  c(cu.memAddr, mem.cuAddr);
+  c(cu.memRe, mem.cuRe);
+  c(cu.memWe, mem.cuWe);
+  c(cu.memWdata, mem.cuWdata);
+  c(mem.cuRdata, cu.memRdata);
+  c(mem.cuDone, cu.memDone);
+  // The CPU's reads go to node memory and are watched by the ATU's comparators (§5.4.6).
+  c(cpu.cpuAddr, mem.cpuAddr);
+  c(cpu.cpuRe, mem.cpuRe);
+  c(cpu.cpuAddr, atu.cpuAddr);
+  c(cpu.cpuRe, atu.cpuRead);
+  c(mem.cpuRdata, cpu.cpuRdata);
+  c(mem.cpuDone, cpu.cpuDone);
+  c(cpu.instrValid, cu.instrValid);
+  c(cpu.instrOp, cu.instrOp);
+  c(cpu.instrAddr, cu.instrAddr);
+  c(cu.instrAck, cpu.instrAck);
+  c(cu.cpuIrq, cpu.irq);
 }
