@@ -196,17 +196,18 @@ export class Crossbar extends Module {
         },
         { writes: row, reads: [...req, ...iconn, ...aany.slice(0, j), ...aidx.slice(0, j)], name: `mask${j}` },
       );
-      // Data path: the passive crossbar.
-      const d = dout[j]!;
-      const sj = srcr[j]!;
-      this.comb(
-        () => {
-          const s = this.s;
-          s[d.i] = s[busyj.i] === 1 ? s[din[s[sj.i]!]!.i]! : 0;
-        },
-        { writes: [d], reads: [busyj, sj, ...din], name: `data${j}` },
-      );
     }
+
+    // Data path: the passive crossbar. One process for all outputs: an input
+    // bit that changes is read by whichever output is connected to it, and a
+    // per-output process would be woken by every input's changes.
+    this.comb(
+      () => {
+        const s = this.s;
+        for (let j = 0; j < M; j++) s[dout[j]!.i] = s[busy[j]!.i] === 1 ? s[din[s[srcr[j]!.i]!]!.i]! : 0;
+      },
+      { writes: dout, reads: [...busy, ...srcr, ...din], name: 'data' },
+    );
 
     // Grants back to the inputs.
     this.comb(
