@@ -12,6 +12,10 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { Simulator, type Module, type SimMode } from '../rtl/kernel/index.ts';
 import { arbiterTreesDesign, mixedLogicDesign, smallUnitsDesign } from './designs.ts';
+import { BuzzardCube } from '../rtl/buzzard/network.ts';
+import { CubeDriver } from '../harness/rtl/cube_driver.ts';
+import { DEFAULT_CYCLES_PER_TICK, scheduleWorkload } from '../harness/rtl/run_workload.ts';
+import { buzzardCh5Workload, CH5_RATES } from '../harness/workloads/index.ts';
 
 interface Case {
   name: string;
@@ -19,6 +23,10 @@ interface Case {
   mode: SimMode;
   /** Cycles stepped per benchmark call. */
   chunk: number;
+  /** Skip quiescent stretches (default true); off for "idle" cases, which would otherwise measure nothing. */
+  fastForward?: boolean;
+  /** Set up stimulus once the simulator exists (e.g. schedule a workload). */
+  prepare?: (sim: Simulator, top: Module) => void;
   /** Target in cycles/s, if the issue sets one. */
   target?: number;
   note: string;
@@ -50,6 +58,32 @@ for (const mode of ['plain', 'activity'] as const) {
   });
 }
 
+// The Buzzard RTL n-cube, idle and under Buzzard's heaviest chapter-5 load
+// (exponential lengths mean 512 B, mean inter-generation 1024 ticks, 1 tick = 4.5 cycles).
+for (const n of [4, 6, 8]) {
+  cases.push({
+    name: `buzzard/cube-n${n}/idle`,
+    build: () => new BuzzardCube({ n }),
+    mode: 'activity',
+    fastForward: false,
+    chunk: 500,
+    note: `Buzzard ${n}-cube, every unit of every node, no traffic, fast-forward off (with it on, an idle cube skips ahead in O(1))`,
+  });
+  cases.push({
+    name: `buzzard/cube-n${n}/ch5-heaviest`,
+    build: () => new BuzzardCube({ n }),
+    prepare: (sim, top) => {
+      const horizon = 200_000; // cycles of traffic, more than any benchmark run steps
+      const w = buzzardCh5Workload({ cubeDegree: n, meanBytes: 512, meanGapTicks: CH5_RATES[512][0]!, durationTicks: horizon / DEFAULT_CYCLES_PER_TICK, seed: 1 });
+      scheduleWorkload(new CubeDriver(sim, top as BuzzardCube), w);
+    },
+    mode: 'activity',
+    chunk: n >= 8 ? 50 : 200,
+    target: n === 6 ? 20_000 : undefined,
+    note: `Buzzard ${n}-cube under the chapter-5 workload at its heaviest rate (512 B mean, 1024 ticks mean gap)${n === 6 ? '; target >= 20,000 cycles/s' : ''}`,
+  });
+}
+
 const args = process.argv.slice(2);
 const filter = args.includes('--filter') ? args[args.indexOf('--filter') + 1] ?? '' : '';
 const quick = args.includes('--quick');
@@ -71,7 +105,9 @@ interface Result {
 const results: Result[] = [];
 const suite = new Benchmark.Suite();
 for (const c of selected) {
-  const sim = new Simulator(c.build(), { mode: c.mode });
+  const top = c.build();
+  const sim = new Simulator(top, { mode: c.mode, fastForward: c.fastForward ?? true });
+  c.prepare?.(sim, top);
   sim.step(c.chunk); // warm up the JIT and let the design leave reset
   suite.add(c.name, () => sim.step(c.chunk), quick ? { maxTime: 0.5, minSamples: 5 } : { maxTime: 3, minSamples: 10 });
 }

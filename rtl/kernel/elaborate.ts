@@ -313,8 +313,16 @@ export function elaborate(root: Module): Netlist {
   const cr = csr(combReadsOrdered);
   const sr = csr(seqReadSets);
   memories.forEach((m, k) => (m.id = k));
-  const memCombReaders = memories.map((m) => Int32Array.from(combReadsOrdered.flatMap((r, p) => (r.mems.includes(m) ? [p] : []))));
-  const memSeqReaders = memories.map((m) => Int32Array.from(seqReadSets.flatMap((r, p) => (r.mems.includes(m) ? [p] : []))));
+  // One pass over the processes (not memories × processes: a 256-node cube has thousands of each).
+  const memReaders = (sets: { mems: Memory[] }[]): Int32Array[] => {
+    const lists: number[][] = memories.map(() => []);
+    sets.forEach((r, p) => {
+      for (const m of r.mems) if (lists[m.id]!.at(-1) !== p) lists[m.id]!.push(p);
+    });
+    return lists.map((l) => Int32Array.from(l));
+  };
+  const memCombReaders = memReaders(combReadsOrdered);
+  const memSeqReaders = memReaders(seqReadSets);
 
   return {
     root,
