@@ -1,0 +1,897 @@
+/**
+ * Discrete-event, packet-level model (TLM) of the Buzzard n-cube (seed 002)
+ * at the level of the seed's Chapter 5 simulator (shared/spec/buzzard.md
+ * §10.3: link 2 ticks/byte, arbitration 4 ticks, 32-byte packets, 13 buffers
+ * per PBU), for three transports: wormhole, fixed packet, quasi-adaptive
+ * packet. It shares the workload (harness/workloads) and the event vocabulary
+ * (traces/events) with the RTL and nothing else (ARCHITECTURE.md).
+ *
+ * Structure per node x of the n-cube (ports/dimensions 1..n, port i ↔ address
+ * bit i−1, §6.1):
+ * - n outgoing links, one per dimension (unidirectional; the pair of links
+ *   between two neighbours is independent, "non-interfering bidirectional").
+ *   Link (x, i) is crossbar output O_i of x and feeds PBU i of x XOR 2^(i−1).
+ * - n PBUs, PBU i fed by the incoming link of dimension i, each with B packet
+ *   buffers (config.buffersPerPbu). A PBU forwards one packet at a time (A9:
+ *   a forwarding PBU masks its other requests) but keeps one FIFO per next
+ *   port (§8.2: oldest first among equal next ports), so packets for
+ *   different outputs do not block each other.
+ * - The node output port: n send queues, one per slot/link (§8.7), each
+ *   sending the packets of its head message one after the other; the slot
+ *   re-arbitrates for every packet (A12).
+ * - The node input port: crossbar output O_0, one packet (or worm) at a time
+ *   at link rate, always ready ([interp], A14 latencies 0). With
+ *   config.delivery = 'per-link' every PBU (input) has its own ejection
+ *   channel instead (see config.ts).
+ *
+ * Arbitration: one arbiter per crossbar output. Requesters of O_j at node x
+ * are slot j (O_0 has no slot) and PBUs i ≠ j of x with a packet for O_j.
+ * [interp] Round-robin (A10 is a tree of toggling 2-input arbiters; a
+ * rotating pointer over [slot j, PBU 1..n] is the packet-level equivalent):
+ * the search starts just after the last winner. A requester is eligible only
+ * if the downstream unit can take its packet (§8.3: the grant waits for "not
+ * blocked"): a free buffer in the downstream PBU and, for a contrary packet,
+ * the §7 rule. The winner is chosen when the output is free and someone is
+ * eligible; it holds the output from then on; the grant (first byte on the
+ * link) follows arbitrationTicks later; the downstream buffer is reserved at
+ * the choice.
+ *
+ * Packet timing (cut-through): a packet granted at time g on a link occupies
+ * it for (headerBytes + payload)·ticksPerByte; its head is at the next PBU at
+ * g + headerBytes·ticksPerByte, which may then arbitrate and forward it
+ * before its tail has arrived (never faster than it arrives: all rates are
+ * equal and forwarding starts later). The buffer is freed when the last byte
+ * has been forwarded. A packet is delivered when its last byte has entered
+ * the node input port.
+ *
+ * Routing (§6): fixed packet and wormhole use e-cube (lowest differing bit
+ * first). Quasi-adaptive: the message goes to the shortest viable send queue
+ * (slots whose dimension brings it closer; A13: length counts the message
+ * being sent; ties to the e-cube slot, then the lowest dimension — the e-cube
+ * slot is the lowest viable one, so this is "lowest dimension among the
+ * shortest"); if that is not the e-cube dimension, the message's packets are
+ * contrary at their first PBU and follow e-cube after it (A3: they may leave
+ * on a lower dimension).
+ *
+ * Wormhole (fluid worm, [interp]): a message is one worm of W = headerBytes
+ * + bytes bytes on an e-cube path of d links plus the destination's node
+ * input port. Each node holds at most F = headerBytes + arbitrationTicks /
+ * ticksPerByte bytes of a worm (the header plus what arrives during one
+ * arbitration: exactly what an unblocked worm accumulates, so an unblocked
+ * worm never stalls). The head needs headerBytes to route, then arbitrates
+ * like a packet; while it waits the worm stalls, holding every link it has.
+ * With grants g_1 … g_{d+1} the worm's tail crosses link j at
+ *   τ_j = g_k + (W − (k−j)·F)·ticksPerByte,  k = min(j + ⌈W/F⌉ − 1, d + 1),
+ * (the worm fills ⌈W/F⌉ node buffers; the node input port has no limit), so
+ * the data reach the node input port at link rate from g_{d+1} on:
+ *   first = g_{d+1} + (headerBytes + min(packetBytes, bytes))·ticksPerByte,
+ *   last  = g_{d+1} + W·ticksPerByte.
+ * A worm holds link j together with the buffer at its far end (one worm per
+ * input buffer) until its tail has left that buffer, τ_{j+1}; the source slot
+ * is free for the next message at τ_1; the node input port at `last`.
+ *
+ * Output: per message the first-packet and last-byte times measured from
+ * queueing (§10.3 "first" and "last"), link busy ticks (bytes·ticksPerByte
+ * per link; for wormhole also the held ticks), the §10.3 ideal link
+ * utilisation, and optionally the event trace in the shared vocabulary.
+ * Deadlock: if the event queue runs dry with messages undelivered, the run
+ * stops and reports it (no progress is possible in a discrete-event model
+ * once nothing is scheduled).
+ */
+import type { TraceEvent, TraceHeader } from '../../traces/events/vocabulary.ts';
+import { idealLinkUtilisation } from '../models/buzzard.ts';
+import { describeWorkload, hops, validateWorkload, type Workload } from '../workloads/types.ts';
+import { resolveTlmConfig, type TlmConfig, type Transport } from './config.ts';
+import { EventQueue } from './event-queue.ts';
+
+export interface MessageTimes {
+  /** First packet (first packetBytes data bytes) in the destination's memory, ticks after queueing. NaN if undelivered. */
+  readonly first: number;
+  /** Last byte in the destination's memory, ticks after queueing. NaN if undelivered. */
+  readonly last: number;
+}
+
+export interface TlmDeadlock {
+  /** Time of the last event before the queue ran dry. */
+  readonly at: number;
+  readonly undeliveredMessages: number;
+  /** Packets holding PBU buffers (packet transports). */
+  readonly packetsInBuffers: number;
+  /** The occupied PBUs when the run stopped (packet transports): what every stuck packet waits for. */
+  readonly pbus: readonly StuckPbu[];
+}
+
+export interface StuckPbu {
+  readonly node: number;
+  /** PBU (= incoming dimension) 1..n. */
+  readonly pbu: number;
+  readonly free: number;
+  readonly packets: readonly { readonly msg: number; readonly packet: number; readonly nextPort: number; readonly contrary: boolean }[];
+}
+
+export interface TlmStats {
+  readonly transport: Transport;
+  readonly messages: number;
+  readonly delivered: number;
+  /** Packets (worms count as one) of all messages. */
+  readonly packets: number;
+  /** Messages routed contrary on their first hop (quasi-adaptive). */
+  readonly contraryMessages: number;
+  /** Deliveries out of packet order (0 if the model is right). */
+  readonly orderViolations: number;
+  readonly eventsProcessed: number;
+  /** Time of the last generation (§10.3 utilisation denominator). */
+  readonly lastGeneration: number;
+  /** Time of the last delivery. */
+  readonly makespan: number;
+  readonly meanFirst: number;
+  readonly meanLast: number;
+  readonly maxFirst: number;
+  readonly maxLast: number;
+  /** Mean of last − first (§10.3: indicates bandwidth). */
+  readonly meanLastMinusFirst: number;
+  /** §10.3 ideal link utilisation (A19: n·2^n directed links); null when the last generation is at time 0. */
+  readonly idealLinkUtilisation: number | null;
+  /** Σ link busy / (n·2^n · makespan). */
+  readonly measuredLinkUtilisation: number;
+  readonly deadlock: TlmDeadlock | null;
+}
+
+export interface TlmResult {
+  /** Events sorted by time (stable), when config.recordEvents. */
+  readonly events?: TraceEvent[];
+  /** Trace header for `writeTrace` (model 'tlm', unit of the workload). */
+  readonly header: TraceHeader;
+  /** Per message (index = message id). */
+  readonly perMessage: MessageTimes[];
+  /** Absolute times (ticks) of first and last delivery per message, NaN if undelivered. */
+  readonly firstAt: Float64Array;
+  readonly lastAt: Float64Array;
+  /** Busy ticks per directed link, index x·n + (i − 1) for link (x, dimension i). */
+  readonly linkBusy: Float64Array;
+  /** Held ticks per directed link (from grant to release; equals linkBusy for packet transports). */
+  readonly linkHeld: Float64Array;
+  /** Busy ticks per node input port. */
+  readonly nipBusy: Float64Array;
+  readonly stats: TlmStats;
+  readonly config: TlmConfig;
+}
+
+// Event types.
+const EV_GRANT = 1;
+const EV_HEAD = 2;
+const EV_TXEND = 3;
+const EV_RELEASE = 4;
+const EV_SLOTFREE = 5;
+
+// Output states.
+const IDLE = 0;
+const ARB = 1;
+const BUSY = 2;
+
+function ctz(x: number): number {
+  return 31 - Math.clz32(x & -x);
+}
+
+class BuzzardTlm {
+  readonly cfg: TlmConfig;
+  readonly n: number;
+  readonly n1: number;
+  readonly N: number;
+  readonly B: number;
+  readonly M: number;
+  readonly tpb: number;
+  readonly arb: number;
+  readonly H: number;
+  readonly P: number;
+  readonly worm: boolean;
+  readonly adaptive: boolean;
+  readonly rule: boolean;
+  readonly rec: boolean;
+  readonly events: TraceEvent[] = [];
+  readonly q = new EventQueue(4096);
+  now = 0;
+  processed = 0;
+  deliveredCount = 0;
+  orderViolations = 0;
+  contraryMessages = 0;
+
+  // Messages.
+  readonly mT: Float64Array;
+  readonly mSrc: Int32Array;
+  readonly mDst: Int32Array;
+  readonly mBytes: Float64Array;
+  readonly mNPk: Int32Array;
+  readonly mDim: Uint8Array;
+  readonly mContr: Uint8Array;
+  readonly mNextQ: Int32Array;
+  readonly mDelivered: Int32Array;
+  readonly mFirst: Float64Array;
+  readonly mLast: Float64Array;
+  // Wormhole per message: links granted so far, current head node, path outputs and grant times.
+  readonly mHop: Uint8Array;
+  readonly mCur: Int32Array;
+  readonly mPathQ: Int32Array;
+  readonly mPathG: Float64Array;
+
+  // Slots (x·n + j − 1): send queue as a linked list of messages.
+  readonly sHead: Int32Array;
+  readonly sTail: Int32Array;
+  readonly sCount: Int32Array;
+  readonly sNextPkt: Int32Array;
+  readonly sBusy: Uint8Array;
+
+  // PBUs (x·n + i − 1).
+  readonly pFree: Int32Array;
+  readonly pContr: Int32Array;
+  readonly pBusy: Uint8Array;
+  readonly pLen: Int32Array;
+  readonly pList: Int32Array; // p·B + k: buffer indices in arrival order
+  readonly pReady: Int32Array; // p·(n+1) + o: packets (wormhole: heads) ready for output o
+  readonly pWait: Int32Array; // wormhole: the worm whose head waits in input unit p
+
+  // Buffers (p·B + k).
+  readonly bMsg: Int32Array;
+  readonly bPkt: Int32Array;
+  readonly bNext: Uint8Array;
+  readonly bReady: Uint8Array;
+  readonly bContr: Uint8Array;
+
+  // Outputs: crossbar outputs x·(n+1) + o, then (delivery 'per-link') one ejection channel per PBU, N·(n+1) + p.
+  readonly perLink: boolean;
+  readonly oNode: Int32Array;
+  readonly oPort: Uint8Array;
+  readonly oEj: Int32Array;
+  readonly oState: Uint8Array;
+  readonly oRR: Uint8Array;
+  readonly oWin: Uint8Array;
+  readonly oMsg: Int32Array;
+  readonly oPkt: Int32Array;
+  readonly oSrcBuf: Int32Array;
+  readonly oDstBuf: Int32Array;
+  readonly oSince: Float64Array;
+  readonly busy: Float64Array;
+  readonly held: Float64Array;
+
+  // Outputs waiting for an arbitration attempt once all events of the current time are in.
+  readonly dirty: Int32Array;
+  readonly dirtyFlag: Uint8Array;
+  dHead = 0;
+  dLen = 0;
+
+  constructor(
+    readonly w: Workload,
+    cfg: TlmConfig,
+  ) {
+    this.cfg = cfg;
+    const n = (this.n = w.cubeDegree);
+    const n1 = (this.n1 = n + 1);
+    const N = (this.N = 2 ** n);
+    const B = (this.B = cfg.buffersPerPbu);
+    const M = (this.M = w.messages.length);
+    this.tpb = cfg.ticksPerByte;
+    this.arb = cfg.arbitrationTicks;
+    this.H = cfg.headerBytes;
+    this.P = cfg.packetBytes;
+    this.worm = cfg.transport === 'wormhole';
+    this.adaptive = cfg.transport === 'quasi-adaptive';
+    this.rule = cfg.deadlockRule;
+    this.rec = cfg.recordEvents;
+
+    this.mT = new Float64Array(M);
+    this.mSrc = new Int32Array(M);
+    this.mDst = new Int32Array(M);
+    this.mBytes = new Float64Array(M);
+    this.mNPk = new Int32Array(M);
+    this.mDim = new Uint8Array(M);
+    this.mContr = new Uint8Array(M);
+    this.mNextQ = new Int32Array(M).fill(-1);
+    this.mDelivered = new Int32Array(M);
+    this.mFirst = new Float64Array(M).fill(NaN);
+    this.mLast = new Float64Array(M).fill(NaN);
+    const wm = this.worm ? M : 0;
+    this.mHop = new Uint8Array(wm);
+    this.mCur = new Int32Array(wm);
+    this.mPathQ = new Int32Array(wm * n1);
+    this.mPathG = new Float64Array(wm * n1);
+    for (let k = 0; k < M; k++) {
+      const m = w.messages[k]!;
+      this.mT[k] = m.t;
+      this.mSrc[k] = m.src;
+      this.mDst[k] = m.dst;
+      this.mBytes[k] = m.bytes;
+      this.mNPk[k] = this.worm ? 1 : Math.max(1, Math.ceil(m.bytes / this.P));
+    }
+
+    const S = N * n;
+    this.sHead = new Int32Array(S).fill(-1);
+    this.sTail = new Int32Array(S).fill(-1);
+    this.sCount = new Int32Array(S);
+    this.sNextPkt = new Int32Array(S);
+    this.sBusy = new Uint8Array(S);
+
+    const pb = this.worm ? 0 : S * B;
+    this.pFree = new Int32Array(S).fill(B);
+    this.pContr = new Int32Array(S);
+    this.pBusy = new Uint8Array(S);
+    this.pLen = new Int32Array(S);
+    this.pList = new Int32Array(pb);
+    this.pReady = new Int32Array(S * n1);
+    this.pWait = new Int32Array(this.worm ? S : 0).fill(-1);
+    this.bMsg = new Int32Array(pb).fill(-1);
+    this.bPkt = new Int32Array(pb);
+    this.bNext = new Uint8Array(pb);
+    this.bReady = new Uint8Array(pb);
+    this.bContr = new Uint8Array(pb);
+
+    this.perLink = cfg.delivery === 'per-link';
+    const O = N * n1 + (this.perLink ? S : 0);
+    this.oNode = new Int32Array(O);
+    this.oPort = new Uint8Array(O);
+    this.oEj = new Int32Array(O).fill(-1);
+    for (let x = 0; x < N; x++) for (let o = 0; o < n1; o++) {
+      this.oNode[x * n1 + o] = x;
+      this.oPort[x * n1 + o] = o;
+    }
+    if (this.perLink) for (let p = 0; p < S; p++) {
+      this.oNode[N * n1 + p] = (p / n) | 0;
+      this.oPort[N * n1 + p] = 0;
+      this.oEj[N * n1 + p] = p;
+    }
+    this.oState = new Uint8Array(O);
+    this.oRR = new Uint8Array(O);
+    this.oWin = new Uint8Array(O);
+    this.oMsg = new Int32Array(O).fill(-1);
+    this.oPkt = new Int32Array(O);
+    this.oSrcBuf = new Int32Array(O).fill(-1);
+    this.oDstBuf = new Int32Array(O).fill(-1);
+    this.oSince = new Float64Array(O);
+    this.busy = new Float64Array(O);
+    this.held = new Float64Array(O);
+    this.dirty = new Int32Array(O);
+    this.dirtyFlag = new Uint8Array(O);
+  }
+
+  // ------------------------------------------------------------ helpers
+
+  private emit(t: number, kind: TraceEvent['kind'], msg: number, node: number, packet: number, unit: string, port: number): void {
+    this.events.push({ t, kind, msg, node, packet, unit, port });
+  }
+
+  private markDirty(o: number): void {
+    if (this.dirtyFlag[o]) return;
+    this.dirtyFlag[o] = 1;
+    const cap = this.dirty.length;
+    let i = this.dHead + this.dLen;
+    if (i >= cap) i -= cap;
+    this.dirty[i] = o;
+    this.dLen++;
+  }
+
+  private flushDirty(): void {
+    const cap = this.dirty.length;
+    while (this.dLen > 0) {
+      const o = this.dirty[this.dHead]!;
+      this.dHead = this.dHead + 1 === cap ? 0 : this.dHead + 1;
+      this.dLen--;
+      this.dirtyFlag[o] = 0;
+      if (this.worm) this.tryWorm(o);
+      else this.tryPacket(o);
+    }
+  }
+
+  /** Payload bytes of packet k of message m. */
+  private payload(m: number, k: number): number {
+    const rest = this.mBytes[m]! - k * this.P;
+    return rest < this.P ? rest : this.P;
+  }
+
+  /** The output a packet in PBU p of node x takes for port o (the PBU's own ejection channel for o = 0 with per-link delivery). */
+  private outIdx(x: number, p: number, o: number): number {
+    return o === 0 && this.perLink ? this.N * this.n1 + p : x * this.n1 + o;
+  }
+
+  /** Output port wanted at node x by a packet for dst (0 = node input port), §6.4. */
+  private nextPort(x: number, dst: number): number {
+    return x === dst ? 0 : ctz(x ^ dst) + 1;
+  }
+
+  // ------------------------------------------------------------ run
+
+  run(): void {
+    const q = this.q;
+    const M = this.M;
+    const maxEvents = this.cfg.maxEvents;
+    let ai = 0;
+    for (;;) {
+      const tq = q.peekTime();
+      if (ai < M && this.mT[ai]! <= tq) {
+        this.now = this.mT[ai]!;
+        this.arrive(ai++);
+      } else if (q.size > 0) {
+        q.pop();
+        this.now = q.time;
+        this.processed++;
+        switch (q.type) {
+          case EV_GRANT:
+            if (this.worm) this.grantWorm(q.arg);
+            else this.grantPacket(q.arg);
+            break;
+          case EV_HEAD:
+            if (this.worm) this.headWorm(q.arg);
+            else this.headPacket(q.arg);
+            break;
+          case EV_TXEND:
+            this.txEnd(q.arg);
+            break;
+          case EV_RELEASE:
+            this.release(q.arg);
+            break;
+          case EV_SLOTFREE:
+            this.slotFree(q.arg);
+            break;
+        }
+        if (this.processed >= maxEvents) throw new Error(`tlm: stopped after maxEvents = ${maxEvents} events at t = ${this.now}`);
+      } else break;
+      const next = Math.min(q.peekTime(), ai < M ? this.mT[ai]! : Infinity);
+      if (next > this.now && this.dLen > 0) this.flushDirty();
+    }
+  }
+
+  /** A message is queued at its source: choose the slot (§6.2, §6.3, A13). */
+  private arrive(m: number): void {
+    const n = this.n;
+    const src = this.mSrc[m]!;
+    const diff = src ^ this.mDst[m]!;
+    const ecube = ctz(diff) + 1;
+    let dim = ecube;
+    if (this.adaptive) {
+      let best = this.sCount[src * n + ecube - 1]!;
+      for (let i = ecube + 1; i <= n; i++) {
+        if (!(diff & (1 << (i - 1)))) continue;
+        const c = this.sCount[src * n + i - 1]!;
+        if (c < best) {
+          best = c;
+          dim = i;
+        }
+      }
+    }
+    this.mDim[m] = dim;
+    if (dim !== ecube) {
+      this.mContr[m] = 1;
+      this.contraryMessages++;
+    }
+    const s = src * n + dim - 1;
+    if (this.sTail[s]! >= 0) this.mNextQ[this.sTail[s]!] = m;
+    else this.sHead[s] = m;
+    this.sTail[s] = m;
+    this.sCount[s]++;
+    if (this.rec) this.events.push({ t: this.now, kind: 'message-queued', msg: m, node: src, unit: 'nop', port: dim });
+    this.markDirty(src * this.n1 + dim);
+  }
+
+  // ------------------------------------------------------------ packet transports
+
+  private tryPacket(qo: number): void {
+    if (this.oState[qo] !== IDLE) return;
+    const n = this.n;
+    const n1 = this.n1;
+    const x = this.oNode[qo]!;
+    const o = this.oPort[qo]!;
+    let pdown = -1;
+    let contrOK = true;
+    if (o > 0) {
+      pdown = (x ^ (1 << (o - 1))) * n + o - 1;
+      const free = this.pFree[pdown]!;
+      if (free === 0) return;
+      // §7 / A8: refuse a contrary packet iff free ≤ 1 and every occupied buffer is contrary.
+      if (this.rule) contrOK = free >= 2 || this.B - free - this.pContr[pdown]! >= 1;
+    }
+    const ej = this.oEj[qo]!;
+    const start = ej >= 0 ? ej - x * n + 1 : this.oRR[qo]!;
+    const tries = ej >= 0 ? 1 : n1;
+    let win = -1;
+    for (let c = 0; c < tries; c++) {
+      let idx = start + c;
+      if (idx >= n1) idx -= n1;
+      if (idx === 0) {
+        if (o === 0) continue;
+        const s = x * n + o - 1;
+        const hm = this.sHead[s]!;
+        if (this.sBusy[s] || hm < 0) continue;
+        if (this.mContr[hm] && !contrOK) continue;
+        win = 0;
+        break;
+      }
+      if (idx === o) continue;
+      const p = x * n + idx - 1;
+      if (this.pBusy[p] || this.pReady[p * n1 + o] === 0) continue;
+      win = idx;
+      break;
+    }
+    if (win < 0) return;
+    this.oRR[qo] = win + 1 === n1 ? 0 : win + 1;
+    this.oState[qo] = ARB;
+    this.oWin[qo] = win;
+    let msg: number;
+    let pkt: number;
+    let contr = 0;
+    if (win === 0) {
+      const s = x * n + o - 1;
+      msg = this.sHead[s]!;
+      pkt = this.sNextPkt[s]!;
+      this.sBusy[s] = 1;
+      contr = this.mContr[msg]!;
+      this.oSrcBuf[qo] = -1;
+    } else {
+      const p = x * n + win - 1;
+      this.pBusy[p] = 1;
+      const B = this.B;
+      const len = this.pLen[p]!;
+      let b = -1;
+      for (let k = 0; k < len; k++) {
+        const bb = this.pList[p * B + k]!;
+        if (this.bReady[bb] && this.bNext[bb] === o) {
+          b = bb;
+          break;
+        }
+      }
+      this.bReady[b] = 0;
+      this.pReady[p * n1 + o]--;
+      msg = this.bMsg[b]!;
+      pkt = this.bPkt[b]!;
+      this.oSrcBuf[qo] = b;
+    }
+    this.oMsg[qo] = msg;
+    this.oPkt[qo] = pkt;
+    if (o > 0) {
+      // Reserve a buffer in the downstream PBU (§8.9 item 3).
+      const B = this.B;
+      const base = pdown * B;
+      let b = base;
+      while (this.bMsg[b]! >= 0) b++;
+      this.bMsg[b] = msg;
+      this.bPkt[b] = pkt;
+      this.bContr[b] = contr;
+      this.bReady[b] = 0;
+      this.bNext[b] = this.nextPort(x ^ (1 << (o - 1)), this.mDst[msg]!);
+      this.pFree[pdown]--;
+      if (contr) this.pContr[pdown]++;
+      this.pList[base + this.pLen[pdown]!] = b;
+      this.pLen[pdown]++;
+      this.oDstBuf[qo] = b;
+    } else this.oDstBuf[qo] = -1;
+    this.q.push(this.now + this.arb, EV_GRANT, qo);
+  }
+
+  private grantPacket(qo: number): void {
+    const x = this.oNode[qo]!;
+    const o = this.oPort[qo]!;
+    const msg = this.oMsg[qo]!;
+    const pkt = this.oPkt[qo]!;
+    this.oState[qo] = BUSY;
+    const dur = (this.H + this.payload(msg, pkt)) * this.tpb;
+    this.busy[qo] += dur;
+    const headT = this.now + this.H * this.tpb;
+    if (o > 0) this.q.push(headT, EV_HEAD, this.oDstBuf[qo]!);
+    this.q.push(this.now + dur, EV_TXEND, qo);
+    if (this.rec) {
+      const win = this.oWin[qo]!;
+      const unit = win === 0 ? 'nop' : `pbu${win}`;
+      this.emit(this.now, 'grant', msg, x, pkt, unit, o);
+      this.emit(this.now, win === 0 ? 'packet-injected' : 'packet-forwarded', msg, x, pkt, unit, o);
+      if (o === 0) this.emit(headT, 'head-arrives', msg, x, pkt, 'nip', 0);
+    }
+  }
+
+  private headPacket(b: number): void {
+    const p = (b / this.B) | 0;
+    const o = this.bNext[b]!;
+    this.bReady[b] = 1;
+    this.pReady[p * this.n1 + o]++;
+    const x = (p / this.n) | 0;
+    this.markDirty(this.outIdx(x, p, o));
+    if (this.rec) {
+      const i = p - x * this.n + 1;
+      this.emit(this.now, 'head-arrives', this.bMsg[b]!, x, this.bPkt[b]!, `pbu${i}`, i);
+    }
+  }
+
+  private txEnd(qo: number): void {
+    const n = this.n;
+    const n1 = this.n1;
+    const x = this.oNode[qo]!;
+    const o = this.oPort[qo]!;
+    const msg = this.oMsg[qo]!;
+    const pkt = this.oPkt[qo]!;
+    const win = this.oWin[qo]!;
+    this.oState[qo] = IDLE;
+    this.markDirty(qo);
+    if (win === 0) {
+      const s = x * n + o - 1;
+      this.sBusy[s] = 0;
+      if (++this.sNextPkt[s]! === this.mNPk[msg]) {
+        // The whole message has left the slot: next message of the send queue.
+        const nx = this.mNextQ[msg]!;
+        this.sHead[s] = nx;
+        if (nx < 0) this.sTail[s] = -1;
+        this.sCount[s]--;
+        this.sNextPkt[s] = 0;
+      }
+    } else {
+      // Free the buffer the packet was forwarded from (§8.2 output step 6).
+      const p = x * n + win - 1;
+      const B = this.B;
+      const b = this.oSrcBuf[qo]!;
+      const base = p * B;
+      const len = this.pLen[p]!;
+      let k = 0;
+      while (this.pList[base + k] !== b) k++;
+      for (; k < len - 1; k++) this.pList[base + k] = this.pList[base + k + 1]!;
+      this.pLen[p] = len - 1;
+      this.bMsg[b] = -1;
+      this.pFree[p]++;
+      if (this.bContr[b]) this.pContr[p]--;
+      this.pBusy[p] = 0;
+      for (let o2 = 0; o2 < n1; o2++) if (this.pReady[p * n1 + o2]! > 0) this.markDirty(this.outIdx(x, p, o2));
+      this.markDirty((x ^ (1 << (win - 1))) * n1 + win);
+    }
+    if (o === 0) this.deliver(msg, pkt, x);
+  }
+
+  private deliver(m: number, pkt: number, x: number): void {
+    if (pkt !== this.mDelivered[m]) this.orderViolations++;
+    const d = ++this.mDelivered[m]!;
+    if (d === 1) {
+      this.mFirst[m] = this.now;
+      if (this.rec) this.emit(this.now, 'first-packet-delivered', m, x, pkt, 'nip', 0);
+    }
+    if (d === this.mNPk[m]) {
+      this.mLast[m] = this.now;
+      this.deliveredCount++;
+      if (this.rec) this.emit(this.now, 'message-complete', m, x, pkt, 'nip', 0);
+    }
+  }
+
+  // ------------------------------------------------------------ wormhole
+
+  private tryWorm(qo: number): void {
+    if (this.oState[qo] !== IDLE) return;
+    const n = this.n;
+    const n1 = this.n1;
+    const x = this.oNode[qo]!;
+    const o = this.oPort[qo]!;
+    const ej = this.oEj[qo]!;
+    const start = ej >= 0 ? ej - x * n + 1 : this.oRR[qo]!;
+    const tries = ej >= 0 ? 1 : n1;
+    let win = -1;
+    for (let c = 0; c < tries; c++) {
+      let idx = start + c;
+      if (idx >= n1) idx -= n1;
+      if (idx === 0) {
+        if (o === 0) continue;
+        const s = x * n + o - 1;
+        if (this.sBusy[s] || this.sHead[s]! < 0) continue;
+        win = 0;
+        break;
+      }
+      if (idx === o) continue;
+      if (this.pReady[(x * n + idx - 1) * n1 + o] === 0) continue;
+      win = idx;
+      break;
+    }
+    if (win < 0) return;
+    this.oRR[qo] = win + 1 === n1 ? 0 : win + 1;
+    this.oState[qo] = ARB;
+    this.oWin[qo] = win;
+    let msg: number;
+    if (win === 0) {
+      const s = x * n + o - 1;
+      msg = this.sHead[s]!;
+      this.sBusy[s] = 1;
+    } else {
+      const p = x * n + win - 1;
+      msg = this.pWait[p]!;
+      this.pWait[p] = -1;
+      this.pReady[p * n1 + o]--;
+    }
+    this.oMsg[qo] = msg;
+    this.q.push(this.now + this.arb, EV_GRANT, qo);
+  }
+
+  private grantWorm(qo: number): void {
+    const n1 = this.n1;
+    const x = this.oNode[qo]!;
+    const o = this.oPort[qo]!;
+    const msg = this.oMsg[qo]!;
+    const now = this.now;
+    this.oState[qo] = BUSY;
+    this.oSince[qo] = now;
+    const k = ++this.mHop[msg]!; // this grant is for channel k (link k, or the node input port when o = 0)
+    this.mPathQ[msg * n1 + k - 1] = qo;
+    this.mPathG[msg * n1 + k - 1] = now;
+    const tpb = this.tpb;
+    const bytes = this.mBytes[msg]!;
+    const Wt = (this.H + bytes) * tpb; // worm on the wire
+    const Ft = this.H * tpb + this.arb; // per-node buffer, in ticks of link time
+    // Node buffers the worm fills; with F = 0 (no header, no arbitration) nodes hold nothing and the worm keeps every link to the end.
+    const c = Ft > 0 ? Math.max(1, Math.ceil(Wt / Ft)) : Infinity;
+    this.busy[qo] += Wt;
+    const s = this.mSrc[msg]! * this.n + this.mDim[msg]! - 1;
+    const win = this.oWin[qo]!;
+    if (this.rec) {
+      const unit = win === 0 ? 'nop' : `pbu${win}`;
+      this.emit(now, 'grant', msg, x, 0, unit, o);
+      this.emit(now, win === 0 ? 'packet-injected' : 'packet-forwarded', msg, x, 0, unit, o);
+    }
+    if (o > 0) {
+      this.mCur[msg] = x ^ (1 << (o - 1));
+      this.q.push(now + this.H * tpb, EV_HEAD, msg);
+      const tail = now + Wt - (c - 1) * Ft;
+      if (k === c) this.q.push(tail, EV_SLOTFREE, s); // τ_1
+      if (k - c >= 1) this.q.push(tail, EV_RELEASE, this.mPathQ[msg * n1 + k - c - 1]!); // channel k−c at τ_{k−c+1}
+      return;
+    }
+    // Node input port granted (k = d + 1): the worm streams at link rate from now.
+    const d = k - 1;
+    const firstT = now + (this.H + Math.min(this.P, bytes)) * tpb;
+    this.mFirst[msg] = firstT;
+    if (this.rec) {
+      this.emit(now + this.H * tpb, 'head-arrives', msg, x, 0, 'nip', 0);
+      this.emit(firstT, 'first-packet-delivered', msg, x, 0, 'nip', 0);
+    }
+    if (c >= d + 1) this.q.push(now + Wt - d * Ft, EV_SLOTFREE, s); // τ_1
+    for (let j = Math.max(1, d + 1 - c); j <= d; j++) this.q.push(now + Wt - (d - j) * Ft, EV_RELEASE, this.mPathQ[msg * n1 + j - 1]!); // τ_{j+1}
+    this.q.push(now + Wt, EV_RELEASE, qo);
+  }
+
+  private headWorm(msg: number): void {
+    const n = this.n;
+    const y = this.mCur[msg]!;
+    const k = this.mHop[msg]!;
+    const i = this.oPort[this.mPathQ[msg * this.n1 + k - 1]!]!; // dimension of the link the head came in on
+    const p = y * n + i - 1;
+    if (this.pWait[p]! >= 0) throw new Error(`tlm: internal error: two worm heads in input unit ${i} of node ${y}`);
+    this.pWait[p] = msg;
+    const o = this.nextPort(y, this.mDst[msg]!);
+    this.pReady[p * this.n1 + o]++;
+    this.markDirty(this.outIdx(y, p, o));
+    if (this.rec) this.emit(this.now, 'head-arrives', msg, y, 0, `pbu${i}`, i);
+  }
+
+  private release(qo: number): void {
+    this.oState[qo] = IDLE;
+    this.held[qo] += this.now - this.oSince[qo]!;
+    this.markDirty(qo);
+    if (this.oPort[qo] === 0) {
+      const msg = this.oMsg[qo]!;
+      this.mLast[msg] = this.now;
+      this.mDelivered[msg] = 1;
+      this.deliveredCount++;
+      if (this.rec) this.emit(this.now, 'message-complete', msg, this.oNode[qo]!, 0, 'nip', 0);
+    }
+  }
+
+  private slotFree(s: number): void {
+    const msg = this.sHead[s]!;
+    this.sBusy[s] = 0;
+    const nx = this.mNextQ[msg]!;
+    this.sHead[s] = nx;
+    if (nx < 0) this.sTail[s] = -1;
+    this.sCount[s]--;
+    const x = (s / this.n) | 0;
+    this.markDirty(x * this.n1 + (s - x * this.n) + 1);
+  }
+
+  // ------------------------------------------------------------ results
+
+  result(): TlmResult {
+    const { n, n1, N, M } = this;
+    const perMessage: MessageTimes[] = new Array(M);
+    let sumF = 0;
+    let sumL = 0;
+    let maxF = 0;
+    let maxL = 0;
+    let cnt = 0;
+    let makespan = 0;
+    for (let m = 0; m < M; m++) {
+      const first = this.mFirst[m]! - this.mT[m]!;
+      const last = this.mLast[m]! - this.mT[m]!;
+      perMessage[m] = { first, last };
+      if (!Number.isNaN(last)) {
+        cnt++;
+        sumF += first;
+        sumL += last;
+        if (first > maxF) maxF = first;
+        if (last > maxL) maxL = last;
+        if (this.mLast[m]! > makespan) makespan = this.mLast[m]!;
+      }
+    }
+    const linkBusy = new Float64Array(N * n);
+    const linkHeld = new Float64Array(N * n);
+    const nipBusy = new Float64Array(N);
+    let busySum = 0;
+    for (let x = 0; x < N; x++) {
+      nipBusy[x] = this.busy[x * n1]!;
+      if (this.perLink) for (let i = 1; i <= n; i++) nipBusy[x] += this.busy[N * n1 + x * n + i - 1]!;
+      for (let i = 1; i <= n; i++) {
+        const b = this.busy[x * n1 + i]!;
+        linkBusy[x * n + i - 1] = b;
+        linkHeld[x * n + i - 1] = this.worm ? this.held[x * n1 + i]! : b;
+        busySum += b;
+      }
+    }
+    const lastGeneration = M > 0 ? this.mT[M - 1]! : 0;
+    const ideal =
+      lastGeneration > 0
+        ? idealLinkUtilisation({
+            n,
+            lastGenerationTicks: lastGeneration,
+            ticksPerByte: this.tpb,
+            messages: this.w.messages.map((m) => ({ lengthBytes: m.bytes, hops: hops(m.src, m.dst) })),
+          })
+        : null;
+    let inBuffers = 0;
+    const pbus: StuckPbu[] = [];
+    for (let p = 0; p < this.pLen.length; p++) {
+      const len = this.pLen[p]!;
+      inBuffers += len;
+      if (len === 0 || this.deliveredCount === M) continue;
+      const packets = [];
+      for (let k = 0; k < len; k++) {
+        const b = this.pList[p * this.B + k]!;
+        packets.push({ msg: this.bMsg[b]!, packet: this.bPkt[b]!, nextPort: this.bNext[b]!, contrary: this.bContr[b] === 1 });
+      }
+      pbus.push({ node: (p / n) | 0, pbu: (p % n) + 1, free: this.pFree[p]!, packets });
+    }
+    const deadlock = this.deliveredCount < M ? { at: this.now, undeliveredMessages: M - this.deliveredCount, packetsInBuffers: inBuffers, pbus } : null;
+    const stats: TlmStats = {
+      transport: this.cfg.transport,
+      messages: M,
+      delivered: this.deliveredCount,
+      packets: this.mNPk.reduce((a, b) => a + b, 0),
+      contraryMessages: this.contraryMessages,
+      orderViolations: this.orderViolations,
+      eventsProcessed: this.processed,
+      lastGeneration,
+      makespan,
+      meanFirst: cnt ? sumF / cnt : NaN,
+      meanLast: cnt ? sumL / cnt : NaN,
+      maxFirst: maxF,
+      maxLast: maxL,
+      meanLastMinusFirst: cnt ? (sumL - sumF) / cnt : NaN,
+      idealLinkUtilisation: ideal,
+      measuredLinkUtilisation: makespan > 0 ? busySum / (N * n * makespan) : 0,
+      deadlock,
+    };
+    const header: TraceHeader = {
+      format: 'icemu-events',
+      version: 1,
+      model: 'tlm',
+      unit: this.w.unit,
+      workload: { ...describeWorkload(this.w), tlm: { ...this.cfg } },
+    };
+    let events: TraceEvent[] | undefined;
+    if (this.rec) {
+      events = this.events;
+      events.sort((a, b) => a.t - b.t); // stable: equal times keep emission order
+    }
+    return { events, header, perMessage, firstAt: this.mFirst, lastAt: this.mLast, linkBusy, linkHeld, nipBusy, stats, config: this.cfg };
+  }
+}
+
+/**
+ * Run the Buzzard TLM on a workload. `config.transport` is required; every
+ * other field defaults to the Chapter 5 base configuration (TLM_CH5_DEFAULTS).
+ * Same workload and config → same result and events, bit for bit.
+ */
+export function runTlm(workload: Workload, config: Partial<TlmConfig> & { readonly transport: Transport }): TlmResult {
+  const cfg = resolveTlmConfig(config);
+  validateWorkload(workload);
+  if (workload.cubeDegree > 16) throw new RangeError(`tlm: cube degree ${workload.cubeDegree} is outside 1..16`);
+  const b = workload.messages.find((m) => m.kind !== 'unicast');
+  if (b) throw new RangeError(`tlm: workload.messages[${b.id}].kind: '${b.kind}' is not supported by the TLM (unicast only)`);
+  const sim = new BuzzardTlm(workload, cfg);
+  sim.run();
+  return sim.result();
+}

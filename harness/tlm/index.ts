@@ -1,0 +1,12 @@
+/**
+ * Transaction-level models (ARCHITECTURE.md "TLM (harness/tlm/)").
+ *
+ *   config.ts       TlmConfig: every parameter with its seed default and modelling assumption
+ *   event-queue.ts  binary-heap event queue on typed arrays
+ *   buzzard-tlm.ts  runTlm: the Buzzard n-cube, wormhole / fixed packet / quasi-adaptive packet
+ *   sweep.ts        the seed 002 Chapter 5 sweep (9 rates × 3 transports × 2 lengths + variants)
+ */
+export * from './config.ts';
+export * from './event-queue.ts';
+export * from './buzzard-tlm.ts';
+export * from './sweep.ts';
