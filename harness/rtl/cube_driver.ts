@@ -16,8 +16,10 @@ import {
   ANY,
   FLAG,
   OP,
+  BCAST,
   RECV,
   SEND,
+  writeBroadcastBlock,
   flagError,
   flagProgress,
   readBytes,
@@ -37,6 +39,7 @@ export interface SentMessage {
   cycle: number;
   block: number;
   buffer: number;
+  broadcast?: boolean;
 }
 
 export interface PostedReceive {
@@ -101,6 +104,25 @@ export class CubeDriver {
     return msg;
   }
 
+  /**
+   * Schedule a broadcast of `data` from src to every other node of the cube at
+   * `cycle` (seed §4.1: "goes to all other nodes"; packets have src == dest).
+   * Receives are the caller's: one per other node, from `src`.
+   */
+  broadcast(src: number, data: number[], cycle: number, type = 1): SentMessage {
+    const buffer = this.alloc(src, Math.max(4, data.length));
+    const block = this.alloc(src, 4 * BCAST.words);
+    const msg: SentMessage = { id: this.sent.length, src, dest: src, type, data, cycle, block, buffer, broadcast: true };
+    this.sent.push(msg);
+    this.sim.schedule(cycle, () => {
+      const m = this.mem(src);
+      writeBytes(m, buffer, data);
+      writeBroadcastBlock(m, block, { type, length: data.length, buffer });
+      issue(this.sim, this.node(src).cpu!, OP.broadcast, block);
+    });
+    return msg;
+  }
+
   /** Schedule a receive on `node` from `source` (or ANY) into a buffer of `size` bytes at `cycle`. */
   receive(node: number, source: number | 'any', size: number, cycle: number, type: number | 'any' = 1): PostedReceive {
     const buffer = this.alloc(node, Math.max(4, size));
@@ -118,7 +140,7 @@ export class CubeDriver {
 
   /** Completion state of a send (its flag word). */
   sendFlag(m: SentMessage): { progress: number; error: number } {
-    const w = readWord(this.mem(m.src), m.block + 4 * SEND.flag);
+    const w = readWord(this.mem(m.src), m.block + 4 * (m.broadcast ? BCAST.flag : SEND.flag));
     return { progress: flagProgress(w), error: flagError(w) };
   }
 

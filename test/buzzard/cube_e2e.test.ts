@@ -10,6 +10,7 @@ import { BuzzardCube } from '../../rtl/buzzard/network.ts';
 import { type BuzzardConfig } from '../../rtl/buzzard/config.ts';
 import { CubeDriver } from '../../harness/rtl/cube_driver.ts';
 import { FLAG } from '../../rtl/buzzard/header_blocks.ts';
+import { Rng } from '../../harness/workloads/rng.ts';
 
 function setup(cfg: Partial<BuzzardConfig>, mode: 'plain' | 'activity' = 'activity') {
   const cube = new BuzzardCube(cfg);
@@ -82,6 +83,43 @@ describe('Buzzard cube end to end', () => {
       { numRuns: 8 },
     );
     expect(checked).toBeGreaterThan(10);
+  });
+
+  it('a broadcast reaches every other node exactly once, byte-exact, alongside unicast traffic (3- and 4-cube)', () => {
+    for (const n of [3, 4]) {
+      const { sim, drv } = setup({ n });
+      const N = 1 << n;
+      const data = Array.from({ length: 150 }, (_, i) => (i * 13 + 5) & 0xff);
+      const src = N - 3;
+      const recvs = [];
+      for (let a = 0; a < N; a++) if (a !== src) recvs.push(drv.receive(a, src, data.length, 0, 9));
+      const b = drv.broadcast(src, data, 20, 9);
+      // unicast traffic crossing the broadcast tree
+      const uni = drv.send(0, N - 1, Array.from({ length: 90 }, (_, i) => 255 - i), 25, 3);
+      const ur = drv.receive(N - 1, 0, 90, 0, 3);
+      const res = sim.runUntil(() => drv.allComplete(), 60_000);
+      expect(res.reached).toBe(true);
+      for (const r of recvs) expect(drv.received(r)).toMatchObject({ progress: FLAG.complete, error: 0, length: data.length, bytes: data });
+      expect(drv.sendFlag(b)).toEqual({ progress: FLAG.complete, error: 0 });
+      expect(drv.received(ur).bytes).toEqual(uni.data);
+      for (const node of drv.cube.nodes) for (const pbu of node.pbus) expect(sim.peek(pbu.freeRows)).toBe(node.cfg.camHeight);
+    }
+  });
+
+  it('a 5-cube carries a random workload to completion', () => {
+    const { sim, drv } = setup({ n: 5 });
+    const rng = new Rng(7);
+    const rnd = (k: number): number => rng.nextInt(k);
+    const msgs = [];
+    for (let k = 0; k < 40; k++) {
+      const src = rnd(32);
+      let dst = rnd(32);
+      if (dst === src) dst ^= 16;
+      const data = Array.from({ length: 1 + rnd(600) }, (_, i) => (i + k * 7) & 0xff);
+      msgs.push({ r: drv.receive(dst, src, data.length, rnd(500), k + 1), data, s: drv.send(src, dst, data, rnd(2000), k + 1) });
+    }
+    expect(sim.runUntil(() => drv.allComplete(), 100_000).reached).toBe(true);
+    for (const m of msgs) expect(drv.received(m.r).bytes).toEqual(m.data);
   });
 
   it('plain and activity modes reach the same state on the same workload', () => {
