@@ -275,7 +275,29 @@ export class Simulator {
 
   /** Activity mode: run the dirty comb processes in order; mark readers of changed outputs. */
   private settleActive(): void {
-    this.evaluations += this.combDirty.drain(this.runComb);
+    // DirtySet.drain, inlined: a process may add later processes to the set
+    // while it runs, so each word and summary word is re-read until empty.
+    const set = this.combDirty;
+    const words = set.words;
+    const summary = set.summary;
+    let visited = 0;
+    for (let sw = 0; sw < summary.length; sw++) {
+      while (summary[sw] !== 0) {
+        const sb = summary[sw]!;
+        const wlow = sb & -sb;
+        const wi = (sw << 5) + (31 - Math.clz32(wlow));
+        let bits: number;
+        while ((bits = words[wi]!) !== 0) {
+          const low = bits & -bits;
+          words[wi] = bits ^ low;
+          set.count--;
+          visited++;
+          this.runComb((wi << 5) + (31 - Math.clz32(low)));
+        }
+        summary[sw]! &= ~wlow;
+      }
+    }
+    this.evaluations += visited;
   }
 
   /** Run the dirty seq processes in index order (DirtySet.drain, inlined: this is the hottest loop). */
