@@ -8,13 +8,14 @@ import { ElaborationError, SimError } from '../rtl/kernel/index.ts';
 import { formatHelp, parseArgs, UsageError, type CommandSpec, type ParsedOptions } from './cli/args.ts';
 import { nearestNames } from '../rtl/kernel/names.ts';
 import { demoCommand } from './commands/demo.ts';
+import { buzzardCommand } from './commands/buzzard.ts';
 
 export interface Command {
   spec: CommandSpec;
   run(opts: ParsedOptions, positionals: string[]): Promise<number> | number;
 }
 
-export const commands: Command[] = [demoCommand];
+export const commands: Command[] = [buzzardCommand, demoCommand];
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
