@@ -89,3 +89,23 @@ describe('icemu CLI', () => {
     expect(bad.stderr.trim()).toBe("icemu demo: --cycles must be a whole number in 1..100000000 (got '0')");
   });
 });
+
+describe('icemu buzzard (the main job)', () => {
+  it('runs a small cube and prints the results table', async () => {
+    const r = await run(['buzzard', '--n', '3', '--cycles', '60000', '--gap-ticks', '1024', '--no-vcd', '--quiet']);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/mean message time, first packet\s+[\d.]+\s+[\d.]+/);
+    expect(r.out).toMatch(/mean message time, last byte\s+[\d.]+/);
+    expect(r.out).toMatch(/mean per-hop head latency, 1st pkts\s+[\d.]+/);
+    expect(r.out).toMatch(/link utilisation, measured\s+[\d.]+%/);
+    const m = /messages: (\d+) generated, (\d+) complete/.exec(r.out)!;
+    // at this load the 3-cube saturates (the seed's heaviest rate): most, not all, messages finish in the run
+    expect(Number(m[1])).toBeGreaterThan(20);
+    expect(Number(m[2])).toBeGreaterThan(Number(m[1]) / 2);
+    expect(Number(m[2])).toBeLessThanOrEqual(Number(m[1]));
+    expect(r.out).toContain(`(${m[2]} messages)`);
+    const bad = await run(['buzzard', '--n', '2', '--vcd-node', '4']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toBe('icemu buzzard: --vcd-node must be in 0..3 for a 2-cube (got 4)');
+  });
+});
