@@ -93,6 +93,25 @@
  * the next; the last waits for the first), rotated to start at the lowest
  * (node, PBU) of the loop.
  *
+ * Why the avoidance rule prevents it (spec §7's argument, in these terms):
+ * a non-contrary row of PBU i only ever goes to a link j > i (A3; ascending
+ * e-cube), i.e. into PBU j > i of the neighbour. Take a member of a
+ * deadlocked set with the highest PBU index: none of its targets is a
+ * higher-index member, so none of the packets it waits for is non-contrary —
+ * it is full of contrary packets. The rule (refuse a contrary packet that
+ * would leave no free or non-contrary row) makes that state unreachable. So
+ * a report with `contraryRefusal: true` is a bug in a unit, and a report
+ * with it off has its highest-index member holding only contrary packets
+ * (the tests check this). The one exception would be a PBU held in S1 with
+ * non-contrary rows behind the held one; it needs a grant into a blocked
+ * PBU, which the crossbar never gives (lib crossbar.ts: no grant while
+ * blocked{j}, and a PBU with block = 0 has a row for the packet), so in
+ * this model a PBU is held in S1 only by a node input port.
+ *
+ * Names are hierarchical paths (`pbu.path`): `node2.pbu2` when the cube is
+ * the simulated root. Node output port slots have no module of their own;
+ * they are named `node{y}.nop.slot{j}` after the port's registers `state{j}`.
+ *
  * Cost: one pass over nodes × n PBUs reading 6 registers and `used` CAM rows
  * each, then an elimination over at most that many members — a few hundred
  * array reads on a 3-cube, nothing allocated on the no-deadlock path beyond
@@ -149,60 +168,88 @@ function outPortOf(pbu: PacketBufferUnit): Signal {
   return sig;
 }
 
-/** Hierarchical name of PBU `i` (1..n) of node `x`. */
-export function pbuName(x: number, i: number): string {
-  return `node${x}.pbu${i}`;
+/** Candidates: the PBUs that are full and waiting, with their targets (ids x·n + i-1; -1 = a node input port). */
+interface Scan {
+  n: number;
+  member: Uint8Array;
+  deps: (number[] | undefined)[];
+  count: number;
+}
+
+function scan(sim: Simulator, cube: BuzzardCube): Scan {
+  const cfg = cube.cfg;
+  const n = cfg.n;
+  const H = cfg.camHeight;
+  const N = cube.nodes.length;
+  const portF = fieldLayout(cube, 'port');
+  const M = N * n;
+  const member = new Uint8Array(M);
+  const deps: (number[] | undefined)[] = new Array<number[] | undefined>(M);
+  let count = 0;
+  for (let x = 0; x < N; x++) {
+    const node = cube.nodes[x]!;
+    for (let i = 1; i <= n; i++) {
+      const pbu = node.pbus[i - 1]!;
+      const used = sim.peek(pbu.cam.used);
+      const fr = sim.peek(pbu.freeRows);
+      if (fr > H - used) throw new Error(`${pbu.path}: free row register ${fr} exceeds the CAM's ${H - used} free rows (cycle ${sim.cycle})`);
+      // full: CAM used = height, no reservation left, input controller at step 1 with block asserted
+      if (used !== H || fr !== 0 || sim.peek(pbu.inState) !== IN_START || sim.peek(pbu.block) !== 1) continue;
+      let d: number[];
+      if (sim.peek(pbu.outState) === OUT_IDLE) {
+        // waiting for a grant: any row's next port could be granted first
+        d = [];
+        for (let r = 0; r < used; r++) d.push(targetId(n, x, field(sim.peek(pbu.cam.rows[r]!), portF)));
+      } else if (sim.peek(pbu.txPhase) === TX_S1) {
+        // granted, start bit stretched by hold: committed to this one target
+        d = [targetId(n, x, sim.peek(outPortOf(pbu)))];
+      } else {
+        continue; // forwarding a packet into a unit that reserved a row for it: a row will be freed
+      }
+      const id = x * n + (i - 1);
+      member[id] = 1;
+      deps[id] = d;
+      count++;
+    }
+  }
+  return { n, member, deps, count };
+}
+
+type Field = readonly [string, number, number];
+function fieldLayout(cube: BuzzardCube, name: string): Field {
+  return geometry(cube.cfg).camFields.find((f) => f[0] === name)!;
+}
+function field(v: number, f: Field): number {
+  return Math.floor(v / 2 ** f[1]) % 2 ** f[2];
+}
+/** Id of the unit behind next port p at node x: PBU p of x XOR 2^(p-1); -1 for port 0 (the node input port). */
+function targetId(n: number, x: number, p: number): number {
+  return p >= 1 && p <= n ? (x ^ (1 << (p - 1))) * n + (p - 1) : -1;
+}
+
+/**
+ * The PBUs that are full and waiting (see the header) — the starting set of
+ * the elimination. Not a deadlock by itself: on a busy live network many
+ * PBUs are full and waiting for a moment. For statistics and tests.
+ */
+export function fullWaitingPbus(sim: Simulator, cube: BuzzardCube): string[] {
+  const sc = scan(sim, cube);
+  const out: string[] = [];
+  for (let id = 0; id < sc.member.length; id++) if (sc.member[id]) out.push(cube.nodes[Math.floor(id / sc.n)]!.pbus[id % sc.n]!.path);
+  return out;
 }
 
 /**
  * The largest deadlocked set of PBUs in the cube's committed state and one
  * wait-for cycle within it, or null when there is none (see the header for
- * the definitions). Throws if a PBU's free row register and its CAM
- * disagree in a way the RTL should make impossible.
+ * the definitions). Throws if a PBU's free row register exceeds the free
+ * rows of its CAM (impossible in a correct PBU).
  */
 export function findDeadlock(sim: Simulator, cube: BuzzardCube): Deadlock | null {
-  const cfg = cube.cfg;
-  const n = cfg.n;
-  const H = cfg.camHeight;
-  const N = cube.nodes.length;
-  const g = geometry(cfg);
-  const portF = g.camFields.find((f) => f[0] === 'port')!;
-  const destF = g.camFields.find((f) => f[0] === 'dest')!;
-  const cF = g.camFields.find((f) => f[0] === 'contrary')!;
-  const fieldOf = (v: number, f: readonly [string, number, number]): number => Math.floor(v / 2 ** f[1]) % 2 ** f[2];
-  // PBU id = x * n + (i - 1); target id of next port p at node x: (x ^ 2^(p-1)) * n + (p - 1); -1 = node input port.
-  const targetId = (x: number, p: number): number => (p >= 1 && p <= n ? (x ^ (1 << (p - 1))) * n + (p - 1) : -1);
-  const M = N * n;
-  const member = new Uint8Array(M);
-  /** Targets of each candidate (full and waiting) PBU. */
-  const deps: number[][] = new Array<number[]>(M);
-  const firstDep = new Int32Array(M).fill(-1);
-  let candidates = 0;
-  for (let x = 0; x < N; x++) {
-    const node = cube.nodes[x]!;
-    for (let i = 1; i <= n; i++) {
-      const pbu: PacketBufferUnit = node.pbus[i - 1]!;
-      const used = sim.peek(pbu.cam.used);
-      const fr = sim.peek(pbu.freeRows);
-      if (fr > H - used) throw new Error(`${pbuName(x, i)}: free row register ${fr} exceeds the CAM's ${H - used} free rows (cycle ${sim.cycle})`);
-      if (used !== H || fr !== 0 || sim.peek(pbu.inState) !== IN_START || sim.peek(pbu.block) !== 1) continue;
-      // full: now is it waiting?
-      const id = x * n + (i - 1);
-      const d: number[] = [];
-      if (sim.peek(pbu.outState) === OUT_IDLE) {
-        for (let r = 0; r < used; r++) d.push(targetId(x, fieldOf(sim.peek(pbu.cam.rows[r]!), portF)));
-      } else if (sim.peek(pbu.txPhase) === TX_S1) {
-        d.push(targetId(x, sim.peek(outPortOf(pbu))));
-      } else {
-        continue; // forwarding a packet: it will free a row
-      }
-      member[id] = 1;
-      deps[id] = d;
-      firstDep[id] = d[0]!;
-      candidates++;
-    }
-  }
-  if (candidates < 2) return null; // a deadlocked set needs a cycle; a PBU never targets itself
+  const sc = scan(sim, cube);
+  if (sc.count < 2) return null; // a deadlocked set needs a cycle; a PBU never targets itself
+  const { n, member, deps } = sc;
+  const M = member.length;
   // Greatest fixpoint: drop members with a target outside the set.
   let changed = true;
   while (changed) {
@@ -219,48 +266,50 @@ export function findDeadlock(sim: Simulator, cube: BuzzardCube): Deadlock | null
     }
   }
   let start = -1;
-  for (let id = 0; id < M; id++) if (member[id]) { start = id; break; }
+  for (let id = 0; id < M && start < 0; id++) if (member[id]) start = id;
   if (start < 0) return null;
 
-  const name = (id: number): string => pbuName(Math.floor(id / n), (id % n) + 1);
-  // One cycle: follow the oldest packet's target until a unit repeats.
+  const pbuOf = (id: number): PacketBufferUnit => cube.nodes[Math.floor(id / n)]!.pbus[id % n]!;
+  const name = (id: number): string => pbuOf(id).path;
+  // One cycle: follow the oldest packet's target (or the held output's) until a unit repeats.
   const seenAt = new Map<number, number>();
   const walk: number[] = [];
   let at = start;
   while (!seenAt.has(at)) {
     seenAt.set(at, walk.length);
     walk.push(at);
-    at = firstDep[at]!;
+    at = deps[at]![0]!;
   }
   const loop = walk.slice(seenAt.get(at)!);
   let low = 0;
   for (let k = 1; k < loop.length; k++) if (loop[k]! < loop[low]!) low = k;
   const cycle = [...loop.slice(low), ...loop.slice(0, low)].map(name);
 
+  const portF = fieldLayout(cube, 'port');
+  const destF = fieldLayout(cube, 'dest');
+  const cF = fieldLayout(cube, 'contrary');
   const units: string[] = [];
   const packets: Record<string, StuckPacket[]> = {};
   for (let id = 0; id < M; id++) {
     if (!member[id]) continue;
     const x = Math.floor(id / n);
-    const pbu = cube.nodes[x]!.pbus[id % n]!;
-    const nm = name(id);
-    units.push(nm);
+    const pbu = pbuOf(id);
+    units.push(pbu.path);
     const list: StuckPacket[] = [];
     const used = sim.peek(pbu.cam.used);
     for (let r = 0; r < used; r++) {
       const v = sim.peek(pbu.cam.rows[r]!);
-      const port = fieldOf(v, portF);
-      list.push({ row: r, dest: fieldOf(v, destF), port, contrary: fieldOf(v, cF), target: name(targetId(x, port)) });
+      const port = field(v, portF);
+      list.push({ row: r, dest: field(v, destF), port, contrary: field(v, cF), target: name(targetId(n, x, port)) });
     }
-    packets[nm] = list;
+    packets[pbu.path] = list;
   }
-  // Node output port slot j of node y sends to PBU j of y ^ 2^(j-1).
+  // Node output port slot j of node y sends to PBU j of y XOR 2^(j-1).
   const stuckSlots: string[] = [];
-  for (let y = 0; y < N; y++) {
+  for (let y = 0; y < cube.nodes.length; y++) {
     const nop = cube.nodes[y]!.nop;
     for (let j = 1; j <= n; j++) {
-      if (!member[targetId(y, j)]) continue;
-      if (SLOT_WAIT.has(sim.peek(nop.slots[j - 1]!.state))) stuckSlots.push(`node${y}.nop.slot${j}`);
+      if (member[targetId(n, y, j)] && SLOT_WAIT.has(sim.peek(nop.slots[j - 1]!.state))) stuckSlots.push(`${nop.path}.slot${j}`);
     }
   }
   return { cycle, units, stuckSlots, packets, at: sim.cycle };
