@@ -14,6 +14,7 @@ import { BuzzardCube } from '../../rtl/buzzard/network.ts';
 import { checkConfig } from '../../rtl/buzzard/config.ts';
 import { CubeDriver } from '../rtl/cube_driver.ts';
 import { attachEvents } from '../rtl/events.ts';
+import { attachNodeTrace } from '../rtl/node_trace.ts';
 import { DEFAULT_CYCLES_PER_TICK, scheduleWorkload } from '../rtl/run_workload.ts';
 import { buzzardCh5Workload, hops } from '../workloads/index.ts';
 import { idealLinkUtilisation } from '../models/buzzard.ts';
@@ -47,6 +48,9 @@ const spec: CommandSpec = {
     { name: 'vcd-cycles', type: 'int', default: 2000, min: 1, max: 10_000_000, description: 'cycles dumped to the VCD, from cycle 0' },
     { name: 'no-vcd', type: 'flag', description: 'do not write a VCD' },
     { name: 'events', type: 'string', arg: 'FILE', description: 'write the event trace (JSON lines) to FILE' },
+    { name: 'trace', type: 'int', default: 0, min: 0, max: 1_000_000, description: 'print this many lines of the one-line-per-cycle trace of one node' },
+    { name: 'trace-node', type: 'int', default: 0, min: 0, max: 1023, description: 'node shown by --trace' },
+    { name: 'trace-from', type: 'int', default: 0, min: 0, description: 'first cycle shown by --trace' },
     { name: 'quiet', short: 'q', type: 'flag', description: 'no progress line' },
   ],
   examples: ['icemu buzzard', 'icemu buzzard --n 4 --cycles 50000 --gap-ticks 1024', 'icemu buzzard --events out/run.jsonl --no-vcd'],
@@ -63,6 +67,8 @@ function run(opts: ParsedOptions): number {
   if (routing !== 'quasi-adaptive' && routing !== 'e-cube') throw new UsageError(`icemu buzzard: --routing must be quasi-adaptive or e-cube (got '${routing}')`);
   const vcdNode = opts['vcd-node'] as number;
   if (vcdNode >= 1 << n) throw new UsageError(`icemu buzzard: --vcd-node must be in 0..${(1 << n) - 1} for a ${n}-cube (got ${vcdNode})`);
+  const traceNode = opts['trace-node'] as number;
+  if (traceNode >= 1 << n) throw new UsageError(`icemu buzzard: --trace-node must be in 0..${(1 << n) - 1} for a ${n}-cube (got ${traceNode})`);
   const cfg = checkConfig({ n, routing, strictFraming: Boolean(opts['strict-framing']) });
   const cpt = DEFAULT_CYCLES_PER_TICK;
   // Messages are generated during the first 80% of the run, so most can finish inside it.
@@ -80,6 +86,8 @@ function run(opts: ParsedOptions): number {
   const driver = new CubeDriver(sim, cube);
   const sched = scheduleWorkload(driver, w, { cyclesPerTick: cpt });
   const rec = attachEvents(sim, cube, driver);
+  const traceLines = opts.trace as number;
+  const trace = traceLines > 0 ? attachNodeTrace(sim, cube, traceNode, { events: rec, from: opts['trace-from'] as number, to: (opts['trace-from'] as number) + traceLines - 1 }) : undefined;
   if (!quiet) console.error(`elaborated ${sim.net.signals.length.toLocaleString('en-US')} signals in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
   let vcd: ReturnType<typeof startVcd> | undefined;
@@ -109,6 +117,11 @@ function run(opts: ParsedOptions): number {
   }
   progress.finish();
   const secs = (performance.now() - t1) / 1000;
+  if (trace) {
+    console.log(chalk.bold(`\nNode ${traceNode}, cycles ${opts['trace-from']}..${(opts['trace-from'] as number) + traceLines - 1}:`));
+    for (const l of trace.lines) console.log(l);
+    console.log(chalk.dim(trace.legend()));
+  }
   vcd?.close();
 
   // ---- results
