@@ -70,15 +70,7 @@ export class BuzzardNode extends Module {
     this.address = address;
 
     this.ram = new BufferRam(this, 'ram', cfg);
-    this.xbar = new Crossbar(this, 'xbar', {
-      inputs: 2 * n,
-      outputs: n + 1,
-      width: 1,
-      // A3/A4: PBU i (input i-1) -> every output but its own link O_i; slot j (input n+j-1) -> O_j only.
-      connectivity: (k, j) => (k >= n ? j === k - n + 1 : j !== k + 1),
-      policy: 'tree', // §5.4.3: tree arbiters of 1-of-2 modules (A10)
-      latency: cfg.arbiterLatency,
-    });
+    this.xbar = nodeCrossbar(this, cfg);
     this.nop = new NodeOutputPort(this, 'nop', cfg);
     this.nip = new NodeInputPort(this, 'nip', cfg);
     this.atu = new ArrivalTrackingUnit(this, 'atu', cfg, { cpuReadBytes: 4 });
@@ -91,25 +83,7 @@ export class BuzzardNode extends Module {
       const fcu = new FlowControlUnit(this, `fcu${i}`);
       this.pbus.push(pbu);
       this.fcus.push(fcu);
-      const k = i - 1;
-      // PBU i <-> crossbar input i-1
-      this.connect(pbu.xreq, x.req[k]!);
-      this.connect(pbu.xout, x.din[k]!);
-      this.connect(pbu.xrelease, x.release[k]!);
-      this.connect(x.gnt[k]!, pbu.xgnt);
-      this.connect(x.gidx[k]!, pbu.xgidx);
-      this.connect(x.fc[k]!, pbu.hold);
-      // PBU i <-> buffer RAM client i-1
-      this.connect(pbu.wreq, ram.wreq[k]!);
-      this.connect(pbu.waddr, ram.waddr[k]!);
-      this.connect(pbu.wdata, ram.wdata[k]!);
-      this.connect(ram.wgnt[k]!, pbu.wgnt);
-      this.connect(pbu.rreq, ram.rreq[k]!);
-      this.connect(pbu.raddr, ram.raddr[k]!);
-      this.connect(ram.rgnt[k]!, pbu.rgnt);
-      this.connect(ram.rdata, pbu.rdata);
-      this.connect(ram.rvalid, pbu.rvalid);
-      this.connect(ram.rsrc, pbu.rsrc);
+      wirePbu(this, pbu, x, ram);
       // link i: incoming wire -> receiving section -> PBU i; outgoing: crossbar O_i -> sending section -> wire
       this.connect(fcu.bit, pbu.inBit);
       this.connect(pbu.block, fcu.block);
@@ -145,6 +119,46 @@ export class BuzzardNode extends Module {
 
     (options.driver ?? wireControlUnit)(this);
   }
+}
+
+/**
+ * The node's crossbar (§5.4.3, A3, A4): inputs 0..n-1 are PBU 1..n, inputs
+ * n..2n-1 the output port slots 1..n; outputs O_0 (node input port) and
+ * O_1..O_n (links). PBU i (input i-1) reaches every output but its own link
+ * O_i; slot j (input n+j-1) reaches O_j only. Tree arbiters (A10).
+ */
+export function nodeCrossbar(parent: Module, cfg: BuzzardConfig): Crossbar {
+  const n = cfg.n;
+  return new Crossbar(parent, 'xbar', {
+    inputs: 2 * n,
+    outputs: n + 1,
+    width: 1,
+    connectivity: (k, j) => (k >= n ? j === k - n + 1 : j !== k + 1),
+    policy: 'tree',
+    latency: cfg.arbiterLatency,
+  });
+}
+
+/** Wire PBU i to crossbar input i-1 and to buffer RAM client i-1 (DESIGN.md "Interfaces between units"). */
+export function wirePbu(parent: Module, pbu: PacketBufferUnit, x: Crossbar, ram: BufferRam): void {
+  const k = pbu.index - 1;
+  const c = (a: Signal, b: Signal): void => parent.connect(a, b);
+  c(pbu.xreq, x.req[k]!);
+  c(pbu.xout, x.din[k]!);
+  c(pbu.xrelease, x.release[k]!);
+  c(x.gnt[k]!, pbu.xgnt);
+  c(x.gidx[k]!, pbu.xgidx);
+  c(x.fc[k]!, pbu.hold);
+  c(pbu.wreq, ram.wreq[k]!);
+  c(pbu.waddr, ram.waddr[k]!);
+  c(pbu.wdata, ram.wdata[k]!);
+  c(ram.wgnt[k]!, pbu.wgnt);
+  c(pbu.rreq, ram.rreq[k]!);
+  c(pbu.raddr, ram.raddr[k]!);
+  c(ram.rgnt[k]!, pbu.rgnt);
+  c(ram.rdata, pbu.rdata);
+  c(ram.rvalid, pbu.rvalid);
+  c(ram.rsrc, pbu.rsrc);
 }
 
 /**

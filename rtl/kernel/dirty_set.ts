@@ -5,6 +5,9 @@
  * processes at a time, so an almost idle design costs little per cycle
  * however large it is. Ascending order matters: comb processes must run in
  * their static order, and seq processes in the same order as plain mode.
+ * The iteration itself is written out in the simulator's two hot loops
+ * (Simulator.runDirtySeq, Simulator.settleActive), where a call per member
+ * would cost more than the member's evaluation.
  */
 export class DirtySet {
   readonly words: Uint32Array;
@@ -40,34 +43,6 @@ export class DirtySet {
   fill(): void {
     this.clear();
     for (let p = 0; p < this.size; p++) this.add(p);
-  }
-
-  /**
-   * Remove and visit every member in ascending order. `visit` may add members
-   * with a higher index than the one being visited; they are visited in the
-   * same pass. Returns the number visited.
-   */
-  drain(visit: (p: number) => void): number {
-    const words = this.words;
-    const summary = this.summary;
-    let visited = 0;
-    for (let sw = 0; sw < summary.length; sw++) {
-      while (summary[sw] !== 0) {
-        const sb = summary[sw]!;
-        const wlow = sb & -sb;
-        const wi = (sw << 5) + (31 - Math.clz32(wlow));
-        let bits: number;
-        while ((bits = words[wi]!) !== 0) {
-          const low = bits & -bits;
-          words[wi] = bits ^ low;
-          this.count--;
-          visited++;
-          visit((wi << 5) + (31 - Math.clz32(low)));
-        }
-        summary[sw]! &= ~wlow;
-      }
-    }
-    return visited;
   }
 
   snapshot(): Uint32Array {

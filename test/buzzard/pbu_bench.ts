@@ -21,6 +21,7 @@
  * The receivers are the recorder: `PbuRun` records every output line per
  * cycle and decodes it with framing.decodeStream.
  */
+import { nodeCrossbar, wirePbu } from '../../rtl/buzzard/node.ts';
 import { BufferRam } from '../../rtl/buzzard/buffer_ram.ts';
 import { checkConfig, geometry, type BuzzardConfig, type BuzzardGeometry } from '../../rtl/buzzard/config.ts';
 import { encodePacket, type PacketFields } from '../../rtl/buzzard/framing.ts';
@@ -165,15 +166,7 @@ export class PbuBench extends Module {
     this.geom = geometry(cfg);
     const n = cfg.n;
     const pbu = (this.pbu = new PacketBufferUnit(this, 'pbu', cfg, i, node));
-    const xbar = (this.xbar = new Crossbar(this, 'xbar', {
-      inputs: 2 * n,
-      outputs: n + 1,
-      width: 1,
-      latency: cfg.arbiterLatency,
-      policy: 'tree',
-      // DESIGN.md: PBU k+1 (input k) → every O_j except O_{k+1}; slot j (input n+j-1) → O_j only
-      connectivity: (k, j) => (k >= n ? j === k - n + 1 : j !== k + 1),
-    }));
+    const xbar = (this.xbar = nodeCrossbar(this, cfg));
     const ram = (this.ram = new BufferRam(this, 'ram', cfg));
     const up = (this.up = new Sender(this, 'up', streamDepth));
     this.connect(up.line, pbu.inBit);
@@ -185,12 +178,6 @@ export class PbuBench extends Module {
       this.tie(xbar.din[q]!, 0);
       this.tie(xbar.release[q]!, 0);
     }
-    this.connect(pbu.xreq, xbar.req[k]!);
-    this.connect(pbu.xout, xbar.din[k]!);
-    this.connect(pbu.xrelease, xbar.release[k]!);
-    this.connect(xbar.gnt[k]!, pbu.xgnt);
-    this.connect(xbar.gidx[k]!, pbu.xgidx);
-    this.connect(xbar.fc[k]!, pbu.hold);
     this.blk = [];
     for (let j = 0; j <= n; j++) {
       const b = this.input(`blk${j}`);
@@ -205,16 +192,7 @@ export class PbuBench extends Module {
       this.tie(ram.rreq[q]!, 0);
       this.tie(ram.raddr[q]!, 0);
     }
-    this.connect(pbu.wreq, ram.wreq[k]!);
-    this.connect(pbu.waddr, ram.waddr[k]!);
-    this.connect(pbu.wdata, ram.wdata[k]!);
-    this.connect(ram.wgnt[k]!, pbu.wgnt);
-    this.connect(pbu.rreq, ram.rreq[k]!);
-    this.connect(pbu.raddr, ram.raddr[k]!);
-    this.connect(ram.rgnt[k]!, pbu.rgnt);
-    this.connect(ram.rdata, pbu.rdata);
-    this.connect(ram.rvalid, pbu.rvalid);
-    this.connect(ram.rsrc, pbu.rsrc);
+    wirePbu(this, pbu, xbar, ram);
   }
 }
 
