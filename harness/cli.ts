@@ -9,13 +9,14 @@ import { formatHelp, parseArgs, UsageError, type CommandSpec, type ParsedOptions
 import { nearestNames } from '../rtl/kernel/names.ts';
 import { demoCommand } from './commands/demo.ts';
 import { buzzardCommand } from './commands/buzzard.ts';
+import { compareCommand } from './commands/compare.ts';
 
 export interface Command {
   spec: CommandSpec;
   run(opts: ParsedOptions, positionals: string[]): Promise<number> | number;
 }
 
-export const commands: Command[] = [buzzardCommand, demoCommand];
+export const commands: Command[] = [buzzardCommand, compareCommand, demoCommand];
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
