@@ -295,6 +295,19 @@ export class PacketBufferUnit extends Module {
     const wpend = this.reg('wpend', 1, 0); // step 9: arbitrating for the RAM input bus
     const freeRows = (this.freeRows = this.reg('freeRows', bitsToHold(H), H)); // free row register (reservation count)
     const reqReg = (this.reqReg = this.reg('reqReg', n1, 0)); // crossbar arbitration request register
+    // Rotating priority across this PBU's next ports (§5.4.2: packets of
+    // different messages are interleaved on the output links "in a fair
+    // manner"; A9: "a fixed or rotating priority encoder"). The crossbar
+    // resolves simultaneous grants lowest output first, so a PBU that always
+    // requested every pending port would starve its higher ports while a lower
+    // one keeps a stream going. rrPtr is the port after the last one served;
+    // the PBU first requests only its pending ports >= rrPtr, and widens to all
+    // pending ports after rrWindow cycles without a grant, so a blocked higher
+    // port never holds back a free lower one (which could otherwise add waits
+    // and even wait-for cycles the seed's design does not have).
+    const rrPtr = this.reg('rrPtr', bitsToHold(n1), 0);
+    const rrWindow = cfg.arbiterLatency + 1;
+    const rrWait = this.reg('rrWait', bitsToHold(rrWindow), 0);
     // output side (§5.4.2: "registers ... below the CAM")
     const outState = (this.outState = this.reg('outState', 3, OUT_IDLE, { enum: PBU_OUT_STATES }));
     const outRow = this.reg('outRow', cam.addr.width, 0); // the CAM row being forwarded (encoded grant)
@@ -351,9 +364,15 @@ export class PacketBufferUnit extends Module {
     this.comb(
       () => {
         const s = this.s;
-        s[xreq.i] = s[outState.i] === OUT_IDLE ? s[reqReg.i]! : 0;
+        if (s[outState.i] !== OUT_IDLE) {
+          s[xreq.i] = 0;
+          return;
+        }
+        const all = s[reqReg.i]!;
+        const hi = all & ~((1 << s[rrPtr.i]!) - 1);
+        s[xreq.i] = hi !== 0 && s[rrWait.i]! < rrWindow ? hi : all;
       },
-      { writes: [xreq], reads: [outState, reqReg], name: 'request' },
+      { writes: [xreq], reads: [outState, reqReg, rrPtr, rrWait], name: 'request' },
     );
 
     // Buffer RAM clients: the input write (step 9) and the output read with
@@ -598,6 +617,14 @@ export class PacketBufferUnit extends Module {
         }
         switch (ost) {
           case OUT_IDLE:
+            // rotating priority: count cycles spent requesting without a grant
+            if (s[xgnt.i] === 1) {
+              const g = s[xgidx.i]!;
+              s[rrPtr.n] = g + 1 > n ? 0 : g + 1;
+              s[rrWait.n] = 0;
+            } else if (s[xreq.i]! !== 0) {
+              if (s[rrWait.i]! < rrWindow) s[rrWait.n] = s[rrWait.i]! + 1;
+            } else s[rrWait.n] = 0;
             if (s[xgnt.i] === 1) {
               // step 1: read the CAM entry selected by the (encoded) grant
               const j = s[xgidx.i]!;
