@@ -10,13 +10,14 @@ import { nearestNames } from '../rtl/kernel/names.ts';
 import { demoCommand } from './commands/demo.ts';
 import { buzzardCommand } from './commands/buzzard.ts';
 import { compareCommand } from './commands/compare.ts';
+import { experimentCommand } from './commands/experiment.ts';
 
 export interface Command {
   spec: CommandSpec;
   run(opts: ParsedOptions, positionals: string[]): Promise<number> | number;
 }
 
-export const commands: Command[] = [buzzardCommand, compareCommand, demoCommand];
+export const commands: Command[] = [buzzardCommand, compareCommand, experimentCommand, demoCommand];
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
