@@ -83,10 +83,14 @@ function niceStep(span: number, target: number): number {
 }
 
 function linearAxis(lo: number, hi: number, forced: boolean): Axis {
-  if (!(hi > lo)) {
-    const d = lo === 0 ? 1 : Math.abs(lo) * 0.1;
-    lo -= d;
-    hi += d;
+  // A range too narrow to divide into ticks (equal ends, or a span that
+  // underflows, e.g. [-5e-324, 0]) is widened around its centre.
+  const scale = Math.max(Math.abs(lo), Math.abs(hi));
+  if (!(hi > lo) || hi - lo < Math.max(scale * 1e-12, 1e-300)) {
+    const c = (lo + hi) / 2;
+    const d = Math.abs(c) > 1e-300 ? Math.abs(c) * 0.1 : 1;
+    lo = c - d;
+    hi = c + d;
   }
   const step = niceStep(hi - lo, 6);
   const min = forced ? lo : Math.floor(lo / step + 1e-9) * step;

@@ -73,3 +73,15 @@ describe('svg line plots', () => {
     expect(escapeXml('<a href="x">&</a>')).toBe('&lt;a href=&quot;x&quot;&gt;&amp;&lt;/a&gt;');
   });
 });
+
+describe('svg axes (regression)', () => {
+  it('a y range that underflows ([-5e-324, 0], found by the property above) still maps points inside the frame', () => {
+    const spec = { title: 'p', xLabel: 'x', yLabel: 'y', series: [{ name: 's0', points: [[0, -5e-324]] as [number, number][] }] };
+    const svg = linePlot(spec);
+    checkXml(svg);
+    expect(svg).not.toContain('NaN');
+    const L = plotLayout(spec);
+    expect(L.sy(-5e-324)).toBeGreaterThanOrEqual(L.top - 1e-6);
+    expect(L.sy(-5e-324)).toBeLessThanOrEqual(L.bottom + 1e-6);
+  });
+});
