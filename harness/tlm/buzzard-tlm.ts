@@ -470,23 +470,21 @@ class BuzzardTlm {
     this.markDirty(src * this.n1 + dim);
   }
 
-  // ------------------------------------------------------------ packet transports
+  // ------------------------------------------------------------ arbitration
 
-  private tryPacket(qo: number): void {
-    if (this.oState[qo] !== IDLE) return;
+  /**
+   * Round-robin choice among the requesters of output qo (A10): 0 = the
+   * source slot of that link, i = PBU i; the winner takes the output (state
+   * ARB). A contrary head in the slot is passed over when `contrOK` is false
+   * (§7 / A8). Shared by the packet and wormhole transports; in wormhole runs
+   * no PBU is ever marked busy and contrary packets are always allowed.
+   * Returns the winner, or -1 when nobody is eligible.
+   */
+  private arbitrate(qo: number, contrOK: boolean): number {
     const n = this.n;
     const n1 = this.n1;
     const x = this.oNode[qo]!;
     const o = this.oPort[qo]!;
-    let pdown = -1;
-    let contrOK = true;
-    if (o > 0) {
-      pdown = (x ^ (1 << (o - 1))) * n + o - 1;
-      const free = this.pFree[pdown]!;
-      if (free === 0) return;
-      // §7 / A8: refuse a contrary packet iff free ≤ 1 and every occupied buffer is contrary.
-      if (this.rule) contrOK = free >= 2 || this.B - free - this.pContr[pdown]! >= 1;
-    }
     const ej = this.oEj[qo]!;
     const start = ej >= 0 ? ej - x * n + 1 : this.oRR[qo]!;
     const tries = ej >= 0 ? 1 : n1;
@@ -509,10 +507,32 @@ class BuzzardTlm {
       win = idx;
       break;
     }
-    if (win < 0) return;
+    if (win < 0) return -1;
     this.oRR[qo] = win + 1 === n1 ? 0 : win + 1;
     this.oState[qo] = ARB;
     this.oWin[qo] = win;
+    return win;
+  }
+
+  // ------------------------------------------------------------ packet transports
+
+  private tryPacket(qo: number): void {
+    if (this.oState[qo] !== IDLE) return;
+    const n = this.n;
+    const n1 = this.n1;
+    const x = this.oNode[qo]!;
+    const o = this.oPort[qo]!;
+    let pdown = -1;
+    let contrOK = true;
+    if (o > 0) {
+      pdown = (x ^ (1 << (o - 1))) * n + o - 1;
+      const free = this.pFree[pdown]!;
+      if (free === 0) return;
+      // §7 / A8: refuse a contrary packet iff free ≤ 1 and every occupied buffer is contrary.
+      if (this.rule) contrOK = free >= 2 || this.B - free - this.pContr[pdown]! >= 1;
+    }
+    const win = this.arbitrate(qo, contrOK);
+    if (win < 0) return;
     let msg: number;
     let pkt: number;
     let contr = 0;
@@ -661,29 +681,8 @@ class BuzzardTlm {
     const n1 = this.n1;
     const x = this.oNode[qo]!;
     const o = this.oPort[qo]!;
-    const ej = this.oEj[qo]!;
-    const start = ej >= 0 ? ej - x * n + 1 : this.oRR[qo]!;
-    const tries = ej >= 0 ? 1 : n1;
-    let win = -1;
-    for (let c = 0; c < tries; c++) {
-      let idx = start + c;
-      if (idx >= n1) idx -= n1;
-      if (idx === 0) {
-        if (o === 0) continue;
-        const s = x * n + o - 1;
-        if (this.sBusy[s] || this.sHead[s]! < 0) continue;
-        win = 0;
-        break;
-      }
-      if (idx === o) continue;
-      if (this.pReady[(x * n + idx - 1) * n1 + o] === 0) continue;
-      win = idx;
-      break;
-    }
+    const win = this.arbitrate(qo, true);
     if (win < 0) return;
-    this.oRR[qo] = win + 1 === n1 ? 0 : win + 1;
-    this.oState[qo] = ARB;
-    this.oWin[qo] = win;
     let msg: number;
     if (win === 0) {
       const s = x * n + o - 1;
