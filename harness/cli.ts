@@ -94,10 +94,9 @@ function unknownCommand(name: string): number {
   return 2;
 }
 
-// Run when executed directly (tsx harness/cli.ts, or bin/icemu.mjs), not when imported by tests.
-const invoked = process.argv[1] ?? '';
-if (invoked.endsWith('cli.ts') || invoked.endsWith('icemu.mjs') || invoked.endsWith('icemu')) {
-  main(process.argv.slice(2)).then(
+/** Run `main` as the process: its result becomes the exit status; an unexpected error prints its stack and exits 1. */
+export function runAsProcess(argv: string[]): void {
+  main(argv).then(
     (code) => {
       process.exitCode = code;
     },
@@ -107,3 +106,7 @@ if (invoked.endsWith('cli.ts') || invoked.endsWith('icemu.mjs') || invoked.endsW
     },
   );
 }
+
+// Run when executed directly (tsx harness/cli.ts, or bin/icemu.mjs), not when imported by tests.
+const invoked = process.argv[1] ?? '';
+if (invoked.endsWith('cli.ts') || invoked.endsWith('icemu.mjs') || invoked.endsWith('icemu')) runAsProcess(process.argv.slice(2));
