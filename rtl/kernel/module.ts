@@ -71,6 +71,8 @@ export class Memory {
   id = -1;
   /** Cycle getter for error messages; set at elaboration. */
   cycleOf: () => number = () => 0;
+  /** The simulator's list of memories with pending writes (set at elaboration), so commit visits only those. */
+  pendingSink: Memory[] | null = null;
   constructor(
     readonly module: Module,
     readonly name: string,
@@ -99,6 +101,7 @@ export class Memory {
     if (!(value >= 0 && value <= this.mask && Math.floor(value) === value)) {
       throw new SimError('value-too-wide', `value ${value} does not fit ${this.width}-bit memory ${this.path}`, this.cycleOf());
     }
+    if (this.pendCount === 0) this.pendingSink?.push(this);
     this.pendAddr[this.pendCount] = addr;
     this.pendVal[this.pendCount] = value;
     this.pendCount++;

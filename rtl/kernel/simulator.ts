@@ -120,14 +120,8 @@ export class Simulator {
       m.elaborated = true;
     }
     for (const mem of net.memories) {
-      const sink = this.pendingMems;
       mem.cycleOf = () => this.clock.cycle;
-      const write = mem.write;
-      // Record which memories have pending writes so commit touches only those.
-      mem.write = function (this: Memory, addr: number, value: number) {
-        if (this.pendCount === 0) sink.push(this);
-        write.call(this, addr, value);
-      };
+      mem.pendingSink = this.pendingMems;
     }
     for (const m of net.modules) m.onElaborated();
     this.combFns = net.comb.map((p) => p.fn);
