@@ -17,6 +17,7 @@ export const EVENT_KINDS = [
   'packet-forwarded', // a packet's first bit left a PBU towards the next node or the node input port
   'first-packet-delivered', // the first packet of a message was in the destination's node memory
   'message-complete', // the last byte of a message was in the destination's node memory
+  'ack', // an acknowledgement of packet `packet` reached the sender (T9000 endpoints, docs/t9000.md#events)
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
