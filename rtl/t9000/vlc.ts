@@ -245,8 +245,8 @@ export class VirtualLinkControl extends Module {
             s[sTxWait[d]!.n] = s[sTxWait[d]!.i]! + 1 - txW[d]!;
             ackW[d] = 0;
             txW[d] = 0;
-            // stop-and-wait: the next packet waits for this one's ack (the fault skips that)
-            s[sNeedEnq[d]!.n] = noStopAndWait && left > P ? 1 : 0;
+            // stop-and-wait: the next packet waits for this one's ack
+            s[sNeedEnq[d]!.n] = 0;
             s[rrData[k]!.n] = (d + 1) % V;
           }
         }
@@ -275,7 +275,13 @@ export class VirtualLinkControl extends Module {
           const hold = s[sHold[v]!.i]!;
           if (hold > 0) s[sHold[v]!.n] = hold - 1;
           if (s[sBusy[v]!.i]! !== 0) {
-            if (s[sNeedEnq[v]!.i]! !== 0 || ackWait > 0) continue;
+            if (s[sNeedEnq[v]!.i]! !== 0) continue;
+            // the fault queues the next packet as soon as this one has left, without its ack
+            if (noStopAndWait && txW[v]! > 0 && s[sLastPkt[v]!.i]! === 0 && s[sLeft[v]!.i]! > 0) {
+              s[sNeedEnq[v]!.n] = 1;
+              continue;
+            }
+            if (ackWait > 0) continue;
             if (s[sLastPkt[v]!.i]! === 0) {
               if (s[sLeft[v]!.i]! > 0 && !noStopAndWait) s[sNeedEnq[v]!.n] = 1;
               continue;
