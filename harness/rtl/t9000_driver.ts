@@ -137,12 +137,24 @@ export class T9000Driver {
     });
   }
 
-  /** A process repeating a blocking send of `count` messages made by `make`, the first at `cycle`. */
-  sendLoop(node: number, vl: number, count: number, cycle: number, make: () => number[], reuseBuffer = false): void {
+  /**
+   * A process sending `count` messages made by `make` on (node, vl), the first
+   * at `cycle`. `ahead` = sends kept queued on the VL: 1 is a blocking send
+   * (the next is issued in the cycle after the previous completed); 2 lets the
+   * endpoint start the next message in the very cycle the previous one's last
+   * ack arrives (a zero-cost CPU turnaround, docs/t9000.md#process-driver).
+   * `reuseBuffer`: every message is sent from the first one's buffer.
+   */
+  sendLoop(node: number, vl: number, count: number, cycle: number, make: () => number[], reuseBuffer = false, ahead = 1): void {
     if (count <= 0) return;
+    if (!(Number.isInteger(ahead) && ahead >= 1 && ahead <= this.node(node).cfg.sendQueueDepth)) {
+      throw new RangeError(`t9000 driver: ahead ${ahead} is outside 1..${this.node(node).cfg.sendQueueDepth} (sendQueueDepth)`);
+    }
     const first = make();
     const m = this.send(node, vl, first, cycle);
-    this.sendLoops.set(key({ node, vl }), { remaining: count - 1, make: reuseBuffer ? () => first : make, addr: reuseBuffer ? m.addr : -1 });
+    const lp: Loop = { remaining: count - 1, make: reuseBuffer ? () => first : make, addr: reuseBuffer ? m.addr : -1 };
+    this.sendLoops.set(key({ node, vl }), lp);
+    for (let k = 1; k < ahead && lp.remaining > 0; k++, lp.remaining--) this.send(node, vl, lp.make(), cycle, lp.addr >= 0 ? lp.addr : undefined);
   }
 
   /** A process repeating a blocking receive `count` times, the first at `cycle`. */

@@ -90,8 +90,9 @@ export class T9000Endpoint extends Module {
       this.connect(rx.evEnd, vp.evEnd);
       this.connect(rx.evEom, vp.evEom);
       this.connect(rx.evLen, vp.evLen);
-      this.connect(rx.rxVl, vp.rxVl);
+      this.connect(rx.curVl, vp.rxVl);
       this.connect(vp.rxBase, rx.rxBase);
+      this.connect(vp.sendOutstanding, rx.sendOutstanding);
     }
   }
 }

@@ -12,13 +12,22 @@
  * virtual link (docs/t9000.md#addressing); a label with no control block is
  * a unit assertion.
  *
+ * Early header (docs/t9000.md#acks): when the header names a VL with no
+ * packet of its own awaiting an ack (`sendOutstanding` = 0 from the virtual
+ * link control), the packet can only be data, so evHdr is raised as the
+ * header completes (seed 004 §3.1.1.1: acked "upon receipt of the packet's
+ * header"); otherwise at the next character, which tells data from an ack.
+ *
  * Ports:
  *   link     rxValid, rxChar[9] (in), rxPop (out, = rxValid)
  *   events   evHdr (a data packet's header has arrived), evAck (an ack),
  *            evEnd (a data packet ended), evEom (…with EOM), evLen[6] (its
  *            data bytes), rxVl[8] (register: the virtual link named by the
- *            header); all combinational, valid in the cycle the character is popped
- *   address  rxBase[16] (in): where the packet's first byte goes, given rxVl
+ *            header, register), curVl[8] (the VL events of this cycle are
+ *            about: the header being completed, else rxVl); all
+ *            combinational, valid in the cycle the character is popped
+ *   lookup   rxBase[16] (in): where the packet's first byte goes, for curVl;
+ *            sendOutstanding (in): curVl has a packet awaiting its ack
  *   memory   wrEn, wrAddr[16], wrData[8]
  * Observation registers: st (HDR, FIRST, DATA), dataHdrs / acksIn (counts).
  */
@@ -42,7 +51,9 @@ export class RxPort extends Module {
   readonly evEom: Signal;
   readonly evLen: Signal;
   readonly rxVl: Signal;
+  readonly curVl: Signal;
   readonly rxBase: Signal;
+  readonly sendOutstanding: Signal;
   readonly wrEn: Signal;
   readonly wrAddr: Signal;
   readonly wrData: Signal;
@@ -64,7 +75,11 @@ export class RxPort extends Module {
     const evEom = (this.evEom = this.output('evEom'));
     const evLen = (this.evLen = this.output('evLen', 6));
     const rxVl = (this.rxVl = this.reg('rxVl', 8));
+    const curVl = (this.curVl = this.output('curVl', 8));
     const rxBase = (this.rxBase = this.input('rxBase', ADDR_BITS));
+    const sendOutstanding = (this.sendOutstanding = this.input('sendOutstanding'));
+    const hdrDone = this.wire('hdrDone');
+    const early = this.reg('early');
     const wrEn = (this.wrEn = this.output('wrEn'));
     const wrAddr = (this.wrAddr = this.output('wrAddr', ADDR_BITS));
     const wrData = (this.wrData = this.output('wrData', 8));
@@ -75,12 +90,29 @@ export class RxPort extends Module {
     const dataHdrs = (this.dataHdrs = this.reg('dataHdrs', 24));
     const acksIn = (this.acksIn = this.reg('acksIn', 24));
 
+    // the header being completed this cycle, and the VL this cycle's events are about
+    this.comb(
+      () => {
+        const s = this.s;
+        let done = 0;
+        let vl = s[rxVl.i]!;
+        if (s[st.i]! === HDR && s[rxValid.i]! !== 0 && s[cnt.i]! === S - 1 && isData(s[rxChar.i]!)) {
+          const h = S === 1 ? s[rxChar.i]! : s[hdrAcc.i]! * 256 + s[rxChar.i]!;
+          done = 1;
+          vl = h < V ? h : 0;
+        }
+        s[hdrDone.i] = done;
+        s[curVl.i] = vl;
+      },
+      { writes: [hdrDone, curVl], reads: [st, rxValid, rxChar, cnt, hdrAcc, rxVl], name: 'header' },
+    );
     this.comb(
       () => {
         const s = this.s;
         const v = s[rxValid.i]!;
         const ch = s[rxChar.i]!;
         const q = s[st.i]!;
+        const wasEarly = s[early.i]! !== 0;
         let hdr = 0;
         let ack = 0;
         let end = 0;
@@ -88,14 +120,15 @@ export class RxPort extends Module {
         let len = 0;
         let we = 0;
         let wa = 0;
-        if (v !== 0 && q === FIRST) {
-          if (ch === CHAR_EOP) ack = 1;
+        if (s[hdrDone.i]! !== 0 && s[sendOutstanding.i]! === 0) hdr = 1;
+        else if (v !== 0 && q === FIRST) {
+          if (ch === CHAR_EOP) ack = wasEarly ? 0 : 1;
           else {
-            hdr = 1;
+            hdr = wasEarly ? 0 : 1;
             if (ch === CHAR_EOM) end = eom = 1;
             else {
               we = 1;
-              wa = s[rxBase.i]!;
+              wa = wasEarly ? s[base.i]! : s[rxBase.i]!;
             }
           }
         } else if (v !== 0 && q === DATA) {
@@ -118,7 +151,7 @@ export class RxPort extends Module {
         s[wrAddr.i] = wa;
         s[wrData.i] = we ? ch & 0xff : 0;
       },
-      { writes: [rxPop, evHdr, evAck, evEnd, evEom, evLen, wrEn, wrAddr, wrData], reads: [rxValid, rxChar, st, rxBase, base, cnt], name: 'decode' },
+      { writes: [rxPop, evHdr, evAck, evEnd, evEom, evLen, wrEn, wrAddr, wrData], reads: [rxValid, rxChar, st, rxBase, base, cnt, hdrDone, sendOutstanding, early], name: 'decode' },
     );
 
     this.seq(
@@ -140,18 +173,27 @@ export class RxPort extends Module {
           s[rxVl.n] = h;
           s[cnt.n] = 0;
           s[st.n] = FIRST;
+          const e = s[evHdr.i]!;
+          s[early.n] = e;
+          if (e !== 0) {
+            s[dataHdrs.n] = (s[dataHdrs.i]! + 1) % 2 ** 24;
+            s[base.n] = s[rxBase.i]!;
+          }
         } else if (q === FIRST) {
+          const wasEarly = s[early.i]! !== 0;
+          s[early.n] = 0;
           if (ch === CHAR_EOP) {
+            if (wasEarly) this.fail(`ack on virtual link ${s[rxVl.i]}, which has no packet awaiting one`);
             s[acksIn.n] = (s[acksIn.i]! + 1) % 2 ** 24;
             s[st.n] = HDR;
             return;
           }
-          s[dataHdrs.n] = (s[dataHdrs.i]! + 1) % 2 ** 24;
+          if (!wasEarly) s[dataHdrs.n] = (s[dataHdrs.i]! + 1) % 2 ** 24;
           if (ch === CHAR_EOM) {
             s[st.n] = HDR;
             return;
           }
-          s[base.n] = s[rxBase.i]!;
+          if (!wasEarly) s[base.n] = s[rxBase.i]!;
           s[cnt.n] = 1;
           s[st.n] = DATA;
         } else {
@@ -165,7 +207,7 @@ export class RxPort extends Module {
           }
         }
       },
-      { reads: [rxValid, rxChar, st, cnt, hdrAcc, rxBase, rxVl, dataHdrs, acksIn], name: 'depacketiser' },
+      { reads: [rxValid, rxChar, st, cnt, hdrAcc, rxBase, rxVl, dataHdrs, acksIn, evHdr, early], name: 'depacketiser' },
     );
   }
 }

@@ -87,62 +87,96 @@ export class TxPort extends Module {
     const dataPkts = (this.dataPkts = this.reg('dataPkts', 24));
     const acksSent = (this.acksSent = this.reg('acksSent', 24));
 
-    // queue inputs
-    const popAck = this.wire('popAck');
-    const popData = this.wire('popData');
-    const qPush = this.wire('qPush');
-    const qDin = this.wire('qDin', 32);
-    if (ackQ) {
-      this.connect(ackPush, ackQ.push);
-      this.connect(ackEntry, ackQ.din);
-      this.connect(popAck, ackQ.pop);
-      this.connect(dataPush, qPush);
-      this.connect(dataEntry, qDin);
-    } else {
-      this.comb(
-        () => {
-          const s = this.s;
-          const a = s[ackPush.i]!;
-          if (a !== 0 && s[dataPush.i]! !== 0) this.fail('ack and data pushed in one cycle into the shared queue (ackPriority off)');
-          s[qPush.i] = a !== 0 || s[dataPush.i]! !== 0 ? 1 : 0;
-          s[qDin.i] = a !== 0 ? s[ackEntry.i]! : s[dataEntry.i]!;
-        },
-        { writes: [qPush, qDin], reads: [ackPush, ackEntry, dataPush, dataEntry], name: 'share' },
-      );
-    }
-    this.connect(qPush, dataQ.push);
-    this.connect(qDin, dataQ.din);
-    this.connect(popData, dataQ.pop);
-
-    // the queues' outputs, seen through this unit's own wires
+    // Queue heads and bypass: an entry pushed into an empty queue while the
+    // packetiser is idle is taken straight away (no queue cycle); an idle
+    // packetiser offers the entry's first header character in the same cycle.
     const ackEmpty = ackQ ? this.wire('ackEmpty') : null;
     const ackDout = ackQ ? this.wire('ackDout', 32) : null;
     const dataEmpty = this.wire('dataEmpty');
     const dataDout = this.wire('dataDout', 32);
+    const popAck = this.wire('popAck');
+    const popData = this.wire('popData');
+    const ackQPush = this.wire('ackQPush');
+    const dataQPush = this.wire('dataQPush');
+    const dataQDin = this.wire('dataQDin', 32);
+    const start = this.wire('start');
+    const startEntry = this.wire('startEntry', 32);
     if (ackQ) {
       this.connect(ackQ.empty, ackEmpty!);
       this.connect(ackQ.dout, ackDout!);
+      this.connect(ackQPush, ackQ.push);
+      this.connect(ackEntry, ackQ.din);
+      this.connect(popAck, ackQ.pop);
     }
     this.connect(dataQ.empty, dataEmpty);
     this.connect(dataQ.dout, dataDout);
+    this.connect(dataQPush, dataQ.push);
+    this.connect(dataQDin, dataQ.din);
+    this.connect(popData, dataQ.pop);
+
     this.comb(
       () => {
         const s = this.s;
         const idle = s[st.i]! === IDLE;
-        const ackReady = ackEmpty !== null && s[ackEmpty.i]! === 0;
-        s[popAck.i] = idle && ackReady ? 1 : 0;
-        s[popData.i] = idle && !ackReady && s[dataEmpty.i]! === 0 ? 1 : 0;
+        const aPush = s[ackPush.i]! !== 0;
+        const dPush = s[dataPush.i]! !== 0;
+        let pa = 0;
+        let pd = 0;
+        let go = 0;
+        let entry = 0;
+        let aq = aPush ? 1 : 0;
+        let dq = 0;
+        let ddin = 0;
+        if (pri) {
+          dq = dPush ? 1 : 0;
+          ddin = s[dataEntry.i]!;
+          if (idle) {
+            if (s[ackEmpty!.i]! === 0) [pa, go, entry] = [1, 1, s[ackDout!.i]!];
+            else if (aPush) [aq, go, entry] = [0, 1, s[ackEntry.i]!];
+            else if (s[dataEmpty.i]! === 0) [pd, go, entry] = [1, 1, s[dataDout.i]!];
+            else if (dPush) [dq, go, entry] = [0, 1, s[dataEntry.i]!];
+          }
+        } else {
+          if (aPush && dPush) this.fail('ack and data pushed in one cycle into the shared queue (ackPriority off)');
+          dq = aPush || dPush ? 1 : 0;
+          ddin = aPush ? s[ackEntry.i]! : s[dataEntry.i]!;
+          aq = 0;
+          if (idle) {
+            if (s[dataEmpty.i]! === 0) [pd, go, entry] = [1, 1, s[dataDout.i]!];
+            else if (dq) [dq, go, entry] = [0, 1, ddin];
+          }
+        }
+        s[popAck.i] = pa;
+        s[popData.i] = pd;
+        s[ackQPush.i] = aq;
+        s[dataQPush.i] = dq;
+        s[dataQDin.i] = ddin;
+        s[start.i] = go;
+        s[startEntry.i] = entry;
       },
-      { writes: [popAck, popData], reads: ackEmpty ? [st, ackEmpty, dataEmpty] : [st, dataEmpty], name: 'pick' },
+      {
+        writes: [popAck, popData, ackQPush, dataQPush, dataQDin, start, startEntry],
+        reads: [st, ackPush, ackEntry, dataPush, dataEntry, dataEmpty, dataDout, ...(ackQ ? [ackEmpty!, ackDout!] : [])],
+        name: 'pick',
+      },
     );
 
+    const startup = cfg.packetStartupCycles;
+    const ackDelay = cfg.ackDelayCycles;
+    const waitOf = (e: number): number => (e >= 2 ** 31 ? ackDelay : startup);
     this.comb(
       () => {
         const s = this.s;
         const q = s[st.i]!;
         let ch = 0;
         let v = 1;
-        if (q === HDR) {
+        if (q === IDLE) {
+          const e = s[startEntry.i]!;
+          if (s[start.i]! !== 0 && waitOf(e) === 0) {
+            const h = headers[Math.floor(e / 2 ** 23) % 256] ?? 0;
+            ch = S === 2 ? (h >>> 8) & 0xff : h & 0xff;
+          } else v = 0;
+        } else if (q === HDR) {
           const h = headers[s[vl.i]!]!;
           ch = S === 2 && s[cnt.i]! === 0 ? (h >>> 8) & 0xff : h & 0xff;
         } else if (q === DATA) ch = s[rdData.i]!;
@@ -151,30 +185,40 @@ export class TxPort extends Module {
         s[txValid.i] = v;
         s[txChar.i] = ch;
       },
-      { writes: [txValid, txChar], reads: [st, vl, cnt, rdData, isAck, last], name: 'char' },
+      { writes: [txValid, txChar], reads: [st, vl, cnt, rdData, isAck, last, start, startEntry], name: 'char' },
     );
 
-    const startup = cfg.packetStartupCycles;
-    const ackDelay = cfg.ackDelayCycles;
+    /** After the last header character: data, or the end marker. */
+    const afterHeader = (_s: Float64Array, ack: boolean, left: number): number => (!ack && left > 0 ? DATA : END);
     this.seq(
       () => {
         const s = this.s;
         if (s[txDone.i]! !== 0) s[txDone.n] = 0;
         const q = s[st.i]!;
         if (q === IDLE) {
-          const src = s[popAck.i]! !== 0 ? ackDout! : s[popData.i]! !== 0 ? dataDout : null;
-          if (!src) return;
-          const e = unpackEntry(s[src.i]!);
+          if (s[start.i]! === 0) return;
+          const raw = s[startEntry.i]!;
+          const e = unpackEntry(raw);
           if (e.vl >= V) this.fail(`queue entry names virtual link ${e.vl}, outside 0..${V - 1}`);
           s[vl.n] = e.vl;
           s[isAck.n] = e.ack ? 1 : 0;
           s[last.n] = e.last ? 1 : 0;
           s[left.n] = e.len;
           s[rdAddr.n] = e.addr;
-          const wait = e.ack ? ackDelay : startup;
+          const wait = waitOf(raw);
           s[cnt.n] = wait;
-          s[st.n] = wait > 0 ? WAIT : HDR;
-          if (wait === 0) s[cnt.n] = 0;
+          if (wait > 0) {
+            s[st.n] = WAIT;
+            return;
+          }
+          s[cnt.n] = 0;
+          s[st.n] = HDR;
+          if (s[txReady.i]! === 0) return;
+          // the first header character went with the start
+          if (e.ack) s[acksSent.n] = (s[acksSent.i]! + 1) % 2 ** 24;
+          else s[dataPkts.n] = (s[dataPkts.i]! + 1) % 2 ** 24;
+          if (S === 1) s[st.n] = afterHeader(s, e.ack, e.len);
+          else s[cnt.n] = 1;
           return;
         }
         if (q === WAIT) {
@@ -193,7 +237,7 @@ export class TxPort extends Module {
           if (c + 1 < S) s[cnt.n] = c + 1;
           else {
             s[cnt.n] = 0;
-            s[st.n] = s[isAck.i]! === 0 && s[left.i]! > 0 ? DATA : END;
+            s[st.n] = afterHeader(s, s[isAck.i]! !== 0, s[left.i]!);
           }
         } else if (q === DATA) {
           s[rdAddr.n] = (s[rdAddr.i]! + 1) % 2 ** ADDR_BITS;
@@ -208,7 +252,7 @@ export class TxPort extends Module {
           }
         }
       },
-      { reads: [popAck, popData, ...(ackDout ? [ackDout] : []), dataDout, txReady, txDone, st, cnt, vl, isAck, last, left, rdAddr, dataPkts, acksSent], name: 'packetiser' },
+      { reads: [start, startEntry, txReady, txDone, st, cnt, vl, isAck, last, left, rdAddr, dataPkts, acksSent], name: 'packetiser' },
     );
   }
 }

@@ -41,6 +41,7 @@ export interface VlcLinkPorts {
   evLen: Signal;
   rxVl: Signal;
   rxBase: Signal;
+  sendOutstanding: Signal;
   txDone: Signal;
   txDoneVl: Signal;
   ackPush: Signal;
@@ -112,6 +113,7 @@ export class VirtualLinkControl extends Module {
         evLen: this.input(`evLen${k}`, 6),
         rxVl: this.input(`rxVl${k}`, 8),
         rxBase: this.output(`rxBase${k}`, ADDR_BITS),
+        sendOutstanding: this.output(`sendOutstanding${k}`),
         txDone: this.input(`txDone${k}`),
         txDoneVl: this.input(`txDoneVl${k}`, 8),
         ackPush: this.output(`ackPush${k}`),
@@ -125,36 +127,89 @@ export class VirtualLinkControl extends Module {
     const ackPick = Array.from({ length: L }, (_, k) => this.wire(`ackPick${k}`, 9));
     const dataPick = Array.from({ length: L }, (_, k) => this.wire(`dataPick${k}`, 9));
 
-    /** First VL at or after `from` (cyclically) on link k whose flag is set. */
-    const scan = (k: number, from: number, flag: Signal[]): number => {
+    // ------------------------------------------------------------------
+    // This cycle's view, shared by the comb and seq processes (plain scratch
+    // arrays rebuilt from registers and port inputs every time; both
+    // processes see the same inputs in one cycle, so they agree).
+    const ackArr = new Int32Array(V); // acks arriving for v
+    const txArr = new Int32Array(V); // data packets of v fully handed to the link
+    const hdrArr = new Int32Array(V); // data packet headers arriving for v
+    const ackWant = new Uint8Array(V); // v wants to send an ack now
+    const candKind = new Uint8Array(V); // 0 none, 1 next packet of the current message, 2 first packet of the next message
+    const candAddr = new Int32Array(V);
+    const candLeft = new Int32Array(V);
+    const NONE = 0;
+    const CONT = 1;
+    const NEWMSG = 2;
+    const view = (): void => {
       const s = this.s;
+      ackArr.fill(0);
+      txArr.fill(0);
+      hdrArr.fill(0);
+      for (let k = 0; k < L; k++) {
+        const pt = ports[k]!;
+        const v = s[pt.rxVl.i]!;
+        if (s[pt.evAck.i]! !== 0) ackArr[v]! += 1;
+        if (s[pt.evHdr.i]! !== 0) hdrArr[v]! += 1;
+        if (s[pt.txDone.i]! !== 0) txArr[s[pt.txDoneVl.i]!]! += 1;
+      }
+      for (let v = 0; v < V; v++) {
+        const rWaiting = s[recvPosted[v]!.i]! !== s[rDone[v]!.i]!;
+        ackWant[v] = s[rAckReq[v]!.i]! !== 0 || (rWaiting && (hdrArr[v]! > 0 || s[rDefer[v]!.i]! !== 0)) ? 1 : 0;
+        candKind[v] = NONE;
+        const queued = s[sendPosted[v]!.i]! !== s[sStarted[v]!.i]! && s[sHold[v]!.i]! === 0;
+        const aw = s[sAckWait[v]!.i]! - ackArr[v]!;
+        if (s[sBusy[v]!.i]! === 0) {
+          if (queued) candKind[v] = NEWMSG;
+        } else if (s[sNeedEnq[v]!.i]! !== 0) candKind[v] = CONT;
+        else if (s[sLastPkt[v]!.i]! === 0) {
+          // stop-and-wait: the next packet once the ack is in (the fault: once this packet has left)
+          if (s[sLeft[v]!.i]! > 0 && (noStopAndWait ? txArr[v]! > 0 : aw === 0 && ackArr[v]! > 0)) candKind[v] = CONT;
+        } else if (!handshake && aw === 0 && ackArr[v]! > 0 && queued) candKind[v] = NEWMSG; // the send completes now; the next one starts at once
+        if (candKind[v] === CONT) {
+          candAddr[v] = s[sAddr[v]!.i]!;
+          candLeft[v] = s[sLeft[v]!.i]!;
+        } else if (candKind[v] === NEWMSG) {
+          const e = sendQ.data[v * Q + (s[sStarted[v]!.i]! % Q)]!;
+          candAddr[v] = Math.floor(e / 65536);
+          candLeft[v] = e % 65536;
+        }
+      }
+    };
+    /** First VL at or after `from` (cyclically) on link k for which `want` holds. */
+    const scan = (k: number, from: number, want: (v: number) => boolean): number => {
       for (let j = 0; j < V; j++) {
         const v = (from + j) % V;
-        if (vlLink[v] === k && s[flag[v]!.i]! !== 0) return v;
+        if (vlLink[v] === k && want(v)) return v;
       }
       return -1;
     };
+    const wantsAck = (v: number): boolean => ackWant[v] !== 0;
+    const wantsData = (v: number): boolean => candKind[v] !== NONE;
+
     this.comb(
       () => {
         const s = this.s;
+        view();
         for (let k = 0; k < L; k++) {
           const pt = ports[k]!;
-          const a = scan(k, s[rrAck[k]!.i]!, rAckReq);
-          const d = pri || a < 0 ? scan(k, s[rrData[k]!.i]!, sNeedEnq) : -1;
+          const a = scan(k, s[rrAck[k]!.i]!, wantsAck);
+          const d = pri || a < 0 ? scan(k, s[rrData[k]!.i]!, wantsData) : -1;
           s[ackPick[k]!.i] = a + 1;
           s[dataPick[k]!.i] = d + 1;
           s[pt.ackPush.i] = a >= 0 ? 1 : 0;
           s[pt.ackEntry.i] = a >= 0 ? packEntry({ ack: true, vl: a, last: false, len: 0, addr: 0 }) : 0;
           s[pt.dataPush.i] = d >= 0 ? 1 : 0;
-          if (d >= 0) {
-            const left = s[sLeft[d]!.i]!;
-            s[pt.dataEntry.i] = packEntry({ ack: false, vl: d, last: left <= P, len: Math.min(left, P), addr: s[sAddr[d]!.i]! });
-          } else s[pt.dataEntry.i] = 0;
+          s[pt.dataEntry.i] = d >= 0 ? packEntry({ ack: false, vl: d, last: candLeft[d]! <= P, len: Math.min(candLeft[d]!, P), addr: candAddr[d]! }) : 0;
         }
       },
       {
         writes: [...ackPick, ...dataPick, ...ports.flatMap((p) => [p.ackPush, p.ackEntry, p.dataPush, p.dataEntry])],
-        reads: [...rrAck, ...rrData, ...rAckReq, ...sNeedEnq, ...sLeft, ...sAddr],
+        reads: [
+          ...rrAck, ...rrData, ...rAckReq, ...rDefer, ...recvPosted, ...rDone, ...sendPosted, ...sStarted, ...sHold, ...sBusy, ...sNeedEnq,
+          ...sLastPkt, ...sLeft, ...sAddr, ...sAckWait, sendQ,
+          ...ports.flatMap((p) => [p.rxVl, p.evAck, p.evHdr, p.txDone, p.txDoneVl]),
+        ],
         name: 'pick',
       },
     );
@@ -164,32 +219,37 @@ export class VirtualLinkControl extends Module {
         for (let k = 0; k < L; k++) {
           const v = s[ports[k]!.rxVl.i]!;
           s[ports[k]!.rxBase.i] = v < V ? rxBase0[v]! + 32 * (s[rSeq[v]!.i]! % SL) : 0;
+          s[ports[k]!.sendOutstanding.i] = v < V && s[sAckWait[v]!.i]! > 0 ? 1 : 0;
         }
       },
-      { writes: ports.map((p) => p.rxBase), reads: [...ports.map((p) => p.rxVl), ...rSeq], name: 'rxBase' },
+      { writes: ports.flatMap((p) => [p.rxBase, p.sendOutstanding]), reads: [...ports.map((p) => p.rxVl), ...rSeq, ...sAckWait], name: 'rxLookup' },
     );
 
-    // Per-cycle working copies (plain JS scratch, rebuilt from registers every cycle).
-    const ackW = new Int32Array(V);
-    const txW = new Int32Array(V);
     const rxSeen = new Int32Array(V);
-    const completeRx = (v: number, len: number): void => {
-      const s = this.s;
-      s[rDone[v]!.n] = (s[rDone[v]!.i]! + 1) % C24;
-      s[rLastStart[v]!.n] = s[rMsgStart[v]!.i]!;
-      s[rLastLen[v]!.n] = len;
-    };
+    const pickedAck = new Uint8Array(V);
+    const pickedData = new Uint8Array(V);
     this.seq(
       () => {
         const s = this.s;
-        ackW.fill(0);
-        txW.fill(0);
+        view();
         rxSeen.fill(0);
-        // events from the ports
+        pickedAck.fill(0);
+        pickedData.fill(0);
+        for (let k = 0; k < L; k++) {
+          const a = s[ackPick[k]!.i]! - 1;
+          if (a >= 0) {
+            pickedAck[a] = 1;
+            s[rrAck[k]!.n] = (a + 1) % V;
+          }
+          const d = s[dataPick[k]!.i]! - 1;
+          if (d >= 0) {
+            pickedData[d] = 1;
+            s[rrData[k]!.n] = (d + 1) % V;
+          }
+        }
+        // receive side: packets arriving
         for (let k = 0; k < L; k++) {
           const pt = ports[k]!;
-          if (s[pt.txDone.i]! !== 0) txW[s[pt.txDoneVl.i]!]! += 1;
-          if (s[pt.evAck.i]! !== 0) ackW[s[pt.rxVl.i]!]! += 1;
           const hdr = s[pt.evHdr.i]! !== 0;
           const end = s[pt.evEnd.i]! !== 0;
           if (!hdr && !end) continue;
@@ -199,8 +259,7 @@ export class VirtualLinkControl extends Module {
           let msgLen = s[rMsgLen[v]!.i]!;
           let start = s[rMsgStart[v]!.i]!;
           if (hdr) {
-            if (posted) s[rAckReq[v]!.n] = 1;
-            else s[rDefer[v]!.n] = 1;
+            if (!posted) s[rDefer[v]!.n] = 1; // ack deferred until a receive is posted
             if (s[rInMsg[v]!.i]! === 0) {
               start = s[rSeq[v]!.i]!;
               msgLen = 0;
@@ -208,6 +267,7 @@ export class VirtualLinkControl extends Module {
               s[rInMsg[v]!.n] = 1;
             }
             s[rSeq[v]!.n] = (s[rSeq[v]!.i]! + 1) % 2 ** 16;
+            s[rMsgLen[v]!.n] = msgLen;
           }
           if (end) {
             msgLen += s[pt.evLen.i]!;
@@ -215,90 +275,68 @@ export class VirtualLinkControl extends Module {
             if (s[pt.evEom.i]! !== 0) {
               s[rInMsg[v]!.n] = 0;
               s[rMsgLen[v]!.n] = 0;
+              s[rLastLen[v]!.n] = msgLen;
+              s[rMsgStart[v]!.n] = start;
               if (posted) {
                 s[rDone[v]!.n] = (s[rDone[v]!.i]! + 1) % C24;
                 s[rLastStart[v]!.n] = start;
-                s[rLastLen[v]!.n] = msgLen;
-              } else {
-                s[rEomWait[v]!.n] = 1;
-                s[rLastLen[v]!.n] = msgLen; // kept until delivery
-                s[rMsgStart[v]!.n] = start;
-              }
+              } else s[rEomWait[v]!.n] = 1; // delivered when the receive is posted
             }
-          } else if (hdr) s[rMsgLen[v]!.n] = msgLen;
-        }
-        // acks and data leaving this cycle (the picks of the comb process)
-        for (let k = 0; k < L; k++) {
-          const a = s[ackPick[k]!.i]! - 1;
-          if (a >= 0) {
-            s[rAckReq[a]!.n] = 0;
-            s[rrAck[k]!.n] = (a + 1) % V;
-          }
-          const d = s[dataPick[k]!.i]! - 1;
-          if (d >= 0) {
-            const left = s[sLeft[d]!.i]!;
-            const len = Math.min(left, P);
-            s[sAddr[d]!.n] = (s[sAddr[d]!.i]! + len) % 2 ** ADDR_BITS;
-            s[sLeft[d]!.n] = left - len;
-            s[sLastPkt[d]!.n] = left <= P ? 1 : 0;
-            s[sAckWait[d]!.n] = s[sAckWait[d]!.i]! + 1 - ackW[d]!;
-            s[sTxWait[d]!.n] = s[sTxWait[d]!.i]! + 1 - txW[d]!;
-            ackW[d] = 0;
-            txW[d] = 0;
-            // stop-and-wait: the next packet waits for this one's ack
-            s[sNeedEnq[d]!.n] = 0;
-            s[rrData[k]!.n] = (d + 1) % V;
           }
         }
-        // per virtual link
         for (let v = 0; v < V; v++) {
-          const rWaiting = s[recvPosted[v]!.i]! !== s[rDone[v]!.i]!;
-          if (rWaiting && s[rDefer[v]!.i]! !== 0) {
+          // acks
+          if (ackWant[v]) {
+            s[rAckReq[v]!.n] = pickedAck[v] ? 0 : 1;
             s[rDefer[v]!.n] = 0;
-            s[rAckReq[v]!.n] = 1;
           }
+          const rWaiting = s[recvPosted[v]!.i]! !== s[rDone[v]!.i]!;
           if (rWaiting && s[rEomWait[v]!.i]! !== 0) {
             s[rEomWait[v]!.n] = 0;
-            completeRx(v, s[rLastLen[v]!.i]!);
+            s[rDone[v]!.n] = (s[rDone[v]!.i]! + 1) % C24;
+            s[rLastStart[v]!.n] = s[rMsgStart[v]!.i]!;
           }
-          let ackWait = s[sAckWait[v]!.i]!;
-          let txWait = s[sTxWait[v]!.i]!;
-          if (ackW[v]! > 0) {
-            if (ackWait < ackW[v]!) this.fail(`ack for virtual link ${v}, which has no packet outstanding`);
-            ackWait -= ackW[v]!;
-            s[sAckWait[v]!.n] = ackWait;
-          }
-          if (txW[v]! > 0) {
-            txWait -= txW[v]!;
-            s[sTxWait[v]!.n] = txWait;
-          }
+          // send side
+          let aw = s[sAckWait[v]!.i]!;
+          if (ackArr[v]! > aw) this.fail(`ack for virtual link ${v}, which has no packet outstanding`);
+          aw -= ackArr[v]!;
+          let txw = s[sTxWait[v]!.i]! - txArr[v]!;
+          let busy = s[sBusy[v]!.i]! !== 0;
+          let last = s[sLastPkt[v]!.i]! !== 0;
           const hold = s[sHold[v]!.i]!;
           if (hold > 0) s[sHold[v]!.n] = hold - 1;
-          if (s[sBusy[v]!.i]! !== 0) {
-            if (s[sNeedEnq[v]!.i]! !== 0) continue;
-            // the fault queues the next packet as soon as this one has left, without its ack
-            if (noStopAndWait && txW[v]! > 0 && s[sLastPkt[v]!.i]! === 0 && s[sLeft[v]!.i]! > 0) {
-              s[sNeedEnq[v]!.n] = 1;
-              continue;
-            }
-            if (ackWait > 0) continue;
-            if (s[sLastPkt[v]!.i]! === 0) {
-              if (s[sLeft[v]!.i]! > 0 && !noStopAndWait) s[sNeedEnq[v]!.n] = 1;
-              continue;
-            }
-            if (handshake && txWait > 0) continue;
-            s[sBusy[v]!.n] = 0;
+          const kind = candKind[v]!;
+          // a send completes when its last packet's ack is in (handshake: and the packet has left)
+          if (busy && last && aw === 0 && s[sNeedEnq[v]!.i]! === 0 && (!handshake || txw === 0) && (ackArr[v]! > 0 || txArr[v]! > 0)) {
+            busy = false;
             s[sDone[v]!.n] = (s[sDone[v]!.i]! + 1) % C24;
             if (handshake) s[sHold[v]!.n] = overhead;
-          } else if (hold === 0 && s[sendPosted[v]!.i]! !== s[sStarted[v]!.i]!) {
-            const k = s[sStarted[v]!.i]!;
-            const e = sendQ.data[v * Q + (k % Q)]!;
-            s[sStarted[v]!.n] = (k + 1) % C24;
-            s[sBusy[v]!.n] = 1;
-            s[sAddr[v]!.n] = Math.floor(e / 65536);
-            s[sLeft[v]!.n] = e % 65536;
-            s[sLastPkt[v]!.n] = 0;
-            s[sNeedEnq[v]!.n] = 1;
+          }
+          if (kind === NEWMSG) {
+            s[sStarted[v]!.n] = (s[sStarted[v]!.i]! + 1) % C24;
+            busy = true;
+            last = false;
+          }
+          let addr = candAddr[v]!;
+          let left = candLeft[v]!;
+          let need = kind !== NONE;
+          if (pickedData[v]) {
+            const len = Math.min(left, P);
+            addr = (addr + len) % 2 ** ADDR_BITS;
+            last = left <= P;
+            left -= len;
+            aw += 1;
+            txw += 1;
+            need = false;
+          }
+          s[sBusy[v]!.n] = busy ? 1 : 0;
+          s[sAckWait[v]!.n] = aw;
+          s[sTxWait[v]!.n] = txw;
+          s[sNeedEnq[v]!.n] = need ? 1 : 0;
+          if (kind !== NONE) {
+            s[sAddr[v]!.n] = addr;
+            s[sLeft[v]!.n] = left;
+            s[sLastPkt[v]!.n] = last ? 1 : 0;
           }
         }
       },

@@ -1,5 +1,5 @@
 /**
- * Test-only stand-in for one DS-link end (`DsLinkEnd`, rtl/dslink), with the
+ * Stand-in for one DS-link end (`DsLinkEnd`, rtl/dslink), with the
  * same ports (rtl/dslink/chars.ts), used until the real link is in main.
  *
  * What it does: characters taken on txValid/txChar/txReady go through a
@@ -24,7 +24,7 @@ import { CHAR_EOM, CHAR_EOP, isData } from '../../rtl/dslink/chars.ts';
 import type { DsLinkEndPorts } from '../../rtl/t9000/endpoint.ts';
 
 export interface LinkStubConfig {
-  /** Transmit buffer, characters (1..64). Default 8. */
+  /** Transmit buffer, characters (1..64). Default 1: the T9000's own queues stand before the link, so an ack waits behind at most one character (docs/t9000.md#transmit-port). */
   txBuffer?: number;
   /** Receive buffer, characters (1..4096). Default 256. */
   rxBuffer?: number;
@@ -45,7 +45,7 @@ export class LinkStub extends Module implements DsLinkEndPorts {
 
   constructor(parent: Module | null, name: string, cfg: LinkStubConfig = {}) {
     super(parent, name);
-    const txq = new Fifo(this, 'txq', { width: 9, depth: cfg.txBuffer ?? 8 });
+    const txq = new Fifo(this, 'txq', { width: 9, depth: cfg.txBuffer ?? 1 });
     const rxq = new Fifo(this, 'rxq', { width: 9, depth: cfg.rxBuffer ?? 256 });
     const txValid = (this.txValid = this.input('txValid'));
     const txChar = (this.txChar = this.input('txChar', 9));
@@ -90,9 +90,15 @@ export class LinkStub extends Module implements DsLinkEndPorts {
         s[txReady.i] = s[txFull.i]! === 0 ? 1 : 0;
         s[txPush.i] = s[txValid.i]! !== 0 && s[txFull.i]! === 0 ? 1 : 0;
         s[txPop.i] = s[shLen.i]! === 0 && s[txEmpty.i]! === 0 ? 1 : 0;
-        s[this.rxValid.i] = s[rxEmpty.i]! === 0 ? 1 : 0;
       },
-      { writes: [txReady, txPush, txPop, this.rxValid], reads: [txValid, txFull, txEmpty, shLen, rxEmpty], name: 'flags' },
+      { writes: [txReady, txPush, txPop], reads: [txValid, txFull, txEmpty, shLen], name: 'txFlags' },
+    );
+    // separate from the transmit side: no combinational path from txValid to rxValid
+    this.comb(
+      () => {
+        this.s[this.rxValid.i] = this.s[rxEmpty.i]! === 0 ? 1 : 0;
+      },
+      { writes: [this.rxValid], reads: [rxEmpty], name: 'rxFlags' },
     );
     // receive decoder: a bit arrives whenever D or S changes
     this.comb(
