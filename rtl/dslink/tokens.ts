@@ -141,3 +141,77 @@ export function dsEncode(bits: readonly number[]): { d: number[]; s: number[] } 
   }
   return { d, s };
 }
+
+/** Bits carried by D/S wire samples that start from D = S = 0: a bit wherever D xor S changes (spec §16 V1), its value D. */
+export function dsDecode(d: readonly number[], s: readonly number[]): number[] {
+  const out: number[] = [];
+  let x = 0;
+  for (let k = 0; k < d.length; k++) {
+    const y = d[k]! ^ s[k]!;
+    if (y !== x) out.push(d[k]!);
+    x = y;
+  }
+  return out;
+}
+
+/** What the reference decoder found: tokens in order, and the first error (bit index where it was detected). */
+export interface DecodeResult {
+  tokens: Token[];
+  error: { kind: 'parity' | 'escape'; bit: number } | null;
+  /** Bit index at which the first NULL was recognised (-1: never). */
+  syncBit: number;
+}
+
+/**
+ * Reference decoder of a bit sequence (docs/dslink.md#synchronisation,
+ * #parity, #errors): hunts for the first NULL, then frames tokens, checks
+ * parity at each token's flag bit and ESC pairing; stops at the first error.
+ * A token is reported once the next token's parity check has passed, like
+ * the RTL receiver's checked delivery (tokens the bits end inside, or whose
+ * check never came, are not reported).
+ */
+export function decodeBits(bits: readonly number[]): DecodeResult {
+  const tokens: Token[] = [];
+  let k = 0;
+  let hist = 0;
+  let syncBit = -1;
+  for (; k < bits.length; k++) {
+    hist = (hist >>> 1) | (bits[k]! << 6);
+    if ((hist & NULL_SYNC_MASK) === NULL_SYNC_BITS) {
+      syncBit = k;
+      k++;
+      break;
+    }
+  }
+  if (syncBit < 0) return { tokens, error: null, syncBit };
+  let pending: Token | null = { kind: 'null' };
+  let prevPar = 0;
+  let esc = false;
+  while (k + 1 < bits.length) {
+    const p = bits[k]!;
+    const f = bits[k + 1]!;
+    if ((prevPar ^ p ^ f) !== 1) return { tokens, error: { kind: 'parity', bit: k + 1 }, syncBit };
+    if (pending) tokens.push(pending);
+    pending = null;
+    const len = f ? LEN_CTL : LEN_DATA;
+    if (k + len > bits.length) break;
+    let pay = 0;
+    for (let j = 2; j < len; j++) pay |= bits[k + j]! << (j - 2);
+    const end = k + len - 1;
+    k += len;
+    prevPar = parity(pay);
+    if (f) {
+      if (esc) {
+        if (pay !== CTL_FCT) return { tokens, error: { kind: 'escape', bit: end }, syncBit };
+        pending = { kind: 'null' };
+        esc = false;
+      } else if (pay === CTL_ESC) esc = true;
+      else if (pay === CTL_FCT) pending = { kind: 'fct' };
+      else pending = { kind: 'char', ch: ctlToken(pay) };
+    } else {
+      if (esc) return { tokens, error: { kind: 'escape', bit: end }, syncBit };
+      pending = { kind: 'char', ch: pay };
+    }
+  }
+  return { tokens, error: null, syncBit };
+}
