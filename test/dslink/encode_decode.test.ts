@@ -53,10 +53,10 @@ describe('DS-link token layer: RTL pair', () => {
         fc.array(fc.boolean(), { minLength: 1, maxLength: 17 }),
         fc.array(fc.boolean(), { minLength: 1, maxLength: 13 }),
         fc.constantFrom('plain' as const, 'activity' as const),
-        (aToB, bToA, pa, pb) => {
+        (aToB, bToA, pa, pb, mode) => {
           const popA = pa.some((x) => x) ? pa : [true, ...pa];
           const popB = pb.some((x) => x) ? pb : [true, ...pb];
-          const { bench, sim } = makeBench({ aToB, bToA, popA, popB });
+          const { bench, sim } = makeBench({ aToB, bToA, popA, popB }, mode);
           const { a, b } = bench.pair;
           const d: number[] = [];
           const s: number[] = [];
