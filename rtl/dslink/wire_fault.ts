@@ -4,10 +4,11 @@
  * pokes `flipD` or `flipS` to 1: that cycle the wire shows the inverted
  * value (a glitch one bit time long). Poking both inverts the bit value
  * while keeping the encoding (exactly one wire still changes per bit).
- * The flip registers clear themselves at the next clock edge.
+ * The flip registers clear themselves at the next clock edge. `cut` (held
+ * until poked back to 0) cuts the direction: both wires read 0.
  *
  * Ports: dIn, sIn (from the sender), dOut, sOut (to the receiver, comb);
- * registers flipD, flipS.
+ * registers flipD, flipS, cut.
  */
 import { Module, type Signal } from '../kernel/module.ts';
 
@@ -18,6 +19,7 @@ export class DsWireFault extends Module {
   readonly sOut: Signal;
   readonly flipD: Signal;
   readonly flipS: Signal;
+  readonly cut: Signal;
 
   constructor(parent: Module | null, name: string) {
     super(parent, name);
@@ -27,13 +29,15 @@ export class DsWireFault extends Module {
     const sOut = (this.sOut = this.output('sOut'));
     const flipD = (this.flipD = this.reg('flipD'));
     const flipS = (this.flipS = this.reg('flipS'));
+    const cut = (this.cut = this.reg('cut'));
     this.comb(
       () => {
         const s = this.s;
-        s[dOut.i] = s[dIn.i]! ^ s[flipD.i]!;
-        s[sOut.i] = s[sIn.i]! ^ s[flipS.i]!;
+        const on = s[cut.i] === 1 ? 0 : 1;
+        s[dOut.i] = (s[dIn.i]! ^ s[flipD.i]!) & on;
+        s[sOut.i] = (s[sIn.i]! ^ s[flipS.i]!) & on;
       },
-      { writes: [dOut, sOut], reads: [dIn, sIn, flipD, flipS], name: 'pass' },
+      { writes: [dOut, sOut], reads: [dIn, sIn, flipD, flipS, cut], name: 'pass' },
     );
     this.seq(
       () => {

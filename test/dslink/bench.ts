@@ -74,7 +74,34 @@ export class CharSink extends Module {
   }
 }
 
+/** Drives an end's linkStart input: 0 before cycle `at`, 1 from then on. */
+export class Starter extends Module {
+  constructor(parent: Module, name: string, end: DsLinkEnd, at: number) {
+    super(parent, name);
+    const start = this.output('start');
+    const cyc = this.reg('cyc', 32);
+    if (!end.linkStart) throw new Error(`${end.name}: config linkStart must be 'port' for a Starter`);
+    parent.connect(start, end.linkStart);
+    this.comb(
+      () => {
+        this.s[start.i] = this.s[cyc.i]! >= at ? 1 : 0;
+      },
+      { writes: [start], reads: [cyc], name: 'out' },
+    );
+    this.seq(
+      () => {
+        const c = this.s[cyc.i]!;
+        if (c < at) this.s[cyc.n] = c + 1;
+      },
+      { reads: [cyc], name: 'count' },
+    );
+  }
+}
+
 export interface BenchOptions {
+  /** Start cycles of a and b (then their config gets linkStart: 'port'). */
+  startA?: number;
+  startB?: number;
   a?: Partial<DsLinkConfig>;
   b?: Partial<DsLinkConfig>;
   faults?: boolean;
@@ -94,7 +121,11 @@ export class Bench extends Module {
   readonly sinkB: CharSink;
   constructor(opts: BenchOptions = {}) {
     super(null, 'top');
-    const pair = (this.pair = new DsLinkPair(this, 'link', { a: opts.a, b: opts.b, faults: opts.faults }));
+    const a = opts.startA === undefined ? opts.a : { ...opts.a, linkStart: 'port' as const };
+    const b = opts.startB === undefined ? opts.b : { ...opts.b, linkStart: 'port' as const };
+    const pair = (this.pair = new DsLinkPair(this, 'link', { a, b, faults: opts.faults }));
+    if (opts.startA !== undefined) new Starter(this, 'startA', pair.a, opts.startA);
+    if (opts.startB !== undefined) new Starter(this, 'startB', pair.b, opts.startB);
     this.srcA = new CharSource(this, 'srcA', pair.a, opts.aToB ?? []);
     this.srcB = new CharSource(this, 'srcB', pair.b, opts.bToA ?? []);
     this.sinkA = new CharSink(this, 'sinkA', pair.a, opts.popA);
