@@ -107,3 +107,39 @@ describe('DS-link errors and restart', () => {
     });
   }
 });
+
+describe('DS-link credit errors', () => {
+  it('a sender that overruns its credit: the receiver goes to ErrCredit and counts the dropped character', () => {
+    const sent = Array.from({ length: 100 }, (_, k) => k);
+    const { bench, sim } = makeBench({ a: { ignoreCredit: true, creditCap: 16 }, b: { rxBufferTokens: 16, creditCap: 16 }, aToB: sent, popB: [false] });
+    const { b } = bench.pair;
+    const r = sim.runUntil((x) => x.peek(b.linkState) >= S_ERR_BASE, 5000);
+    expect(r.reached).toBe(true);
+    expect(LINK_STATES[sim.peek(b.linkState)]).toBe('ErrCredit');
+    sim.step();
+    expect(sim.peek(b.fsm.lastLostRx)).toBeGreaterThanOrEqual(1);
+    expect(sim.peek(b.rxBuf.count)).toBe(16); // full, never over
+  });
+
+  it('more credit than the cap (a receiver granting 56 to a sender capped at 8): the sender goes to ErrCredit', () => {
+    const { bench, sim } = makeBench({ a: { creditCap: 8 } });
+    const { a } = bench.pair;
+    const r = sim.runUntil((x) => x.peek(a.linkState) >= S_ERR_BASE, 5000);
+    expect(r.reached).toBe(true);
+    expect(LINK_STATES[sim.peek(a.linkState)]).toBe('ErrCredit');
+  });
+});
+
+describe('DS-link config', () => {
+  it('rejects a bad field with one error naming it and the allowed range', async () => {
+    const { checkDsLinkConfig } = await import('../../rtl/dslink/config.ts');
+    expect(() => checkDsLinkConfig({ creditCap: 60 })).toThrow(/^dslink\.creditCap: 60 is not a multiple of 8 in 8\.\.1024$/);
+    expect(() => checkDsLinkConfig({ rxBufferTokens: 7 })).toThrow(/^dslink\.rxBufferTokens: 7 is outside 8\.\.4096$/);
+    expect(() => checkDsLinkConfig({ bitRateMbps: 0 })).toThrow(/^dslink\.bitRateMbps: 0 is outside 1\.\.1000$/);
+    expect(() => checkDsLinkConfig({ linkStart: 'never' as never })).toThrow(/^dslink\.linkStart: 'never' is not 'always' or 'port'$/);
+    expect(() => checkDsLinkConfig({ disconnectNs: 30 })).toThrow(/^dslink\.disconnectNs: 30 ns is under 4 bit times/);
+    expect(() => checkDsLinkConfig({ buffer: 3 } as never)).toThrow(/^dslink\.buffer: unknown field/);
+    const c = checkDsLinkConfig({ bitRateMbps: 200 });
+    expect(c.resetNs).toBe(6400);
+  });
+});
