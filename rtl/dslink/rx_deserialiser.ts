@@ -1,7 +1,7 @@
 /**
  * Receive deserialiser of a DS-link end (the bit half of SpaceWire Light's
  * spwrecv): recovers bits from the Data and Strobe wires, finds the first
- * NULL, frames tokens and detects a disconnect (docs/dslink.md#data-strobe,
+ * NULL, frames tokens and detects a disconnect (docs/dslink.md#data-and-strobe,
  * #synchronisation, #errors).
  *
  * Bit recovery: a bit arrives in a cycle where D xor S differs from the

@@ -1,5 +1,5 @@
 /**
- * Transmit serialiser of a DS-link end (docs/dslink.md#data-strobe): shifts a
+ * Transmit serialiser of a DS-link end (docs/dslink.md#data-and-strobe): shifts a
  * token out one bit per cycle and drives the Data and Strobe wires, Strobe
  * toggling whenever Data does not (spec §16 V1).
  *

@@ -1,6 +1,6 @@
 /**
  * Encode → wires → decode is the identity (docs/dslink.md#tokens, #parity,
- * #data-strobe):
+ * #data-and-strobe):
  *  - reference model: random token streams → bits → Data/Strobe → bits →
  *    tokens give back the stream;
  *  - RTL: random character streams both ways through a DsLinkPair with random
