@@ -29,6 +29,7 @@ import { DsCredit } from './credit.ts';
 import { DsLinkFsm, LINK_STATES } from './link_fsm.ts';
 import { DsRxDecoder } from './rx_decoder.ts';
 import { DsRxDeserialiser } from './rx_deserialiser.ts';
+import { RX_TOKEN_PORTS } from './rx_token_link.ts';
 import { DsTxSerialiser } from './tx_serialiser.ts';
 import { DsTxTokens } from './tx_tokens.ts';
 
@@ -117,7 +118,7 @@ export class DsLinkEnd extends Module {
     // receive: deser → dec → rxBuf → core
     this.connect(fsm.rxEnable, deser.enable);
     this.connect(fsm.rxEnable, dec.enable);
-    for (const k of ['hdrV', 'hdrP', 'hdrF', 'tokV', 'tokCtl', 'tokPay', 'syncV'] as const) this.connect(deser[k], dec[k]);
+    for (const [k] of RX_TOKEN_PORTS) this.connect(deser.out[k], dec.in[k]);
     this.connect(dec.char, rxBuf.din);
     this.connect(rxPush, rxBuf.push);
     this.connect(rxPop, rxBuf.pop);

@@ -15,7 +15,8 @@
  * held token stays visible in `pendKind` so the link can count it as lost.
  *
  * Ports:
- *  inputs   enable; hdrV, hdrP, hdrF, tokV, tokCtl, tokPay[8], syncV (deserialiser)
+ *  inputs   enable; in: hdrV, hdrP, hdrF, tokV, tokCtl, tokPay[8], syncV
+ *           (the deserialiser's token-level interface, rx_token_link.ts)
  *  outputs (registers, one-cycle pulses)
  *           gotNull, gotFct, gotChar, char[9] (the released character)
  *           errParity, errEscape
@@ -23,6 +24,7 @@
  *           tok[9] (enum TOKEN_NAMES: the last token released, for VCD/REPL)
  */
 import { Module, type Signal } from '../kernel/module.ts';
+import { declareRxTokenLink, type RxTokenLink } from './rx_token_link.ts';
 import { CTL_ESC, CTL_FCT, TOKEN_NAMES, TOK_BITS, TOK_FCT, TOK_NONE, TOK_NULL, ctlToken, parity } from './tokens.ts';
 
 export const PEND_NAMES = ['none', 'NULL', 'FCT', 'char'] as const;
@@ -33,13 +35,8 @@ export const PEND_CHAR = 3;
 
 export class DsRxDecoder extends Module {
   readonly enable: Signal;
-  readonly hdrV: Signal;
-  readonly hdrP: Signal;
-  readonly hdrF: Signal;
-  readonly tokV: Signal;
-  readonly tokCtl: Signal;
-  readonly tokPay: Signal;
-  readonly syncV: Signal;
+  /** Inputs from the deserialiser: rx_token_link.ts. */
+  readonly in: RxTokenLink;
   readonly gotNull: Signal;
   readonly gotFct: Signal;
   readonly gotChar: Signal;
@@ -56,13 +53,7 @@ export class DsRxDecoder extends Module {
   constructor(parent: Module | null, name: string, opts: { checkParity: boolean }) {
     super(parent, name);
     const enable = (this.enable = this.input('enable'));
-    const hdrV = (this.hdrV = this.input('hdrV'));
-    const hdrP = (this.hdrP = this.input('hdrP'));
-    const hdrF = (this.hdrF = this.input('hdrF'));
-    const tokV = (this.tokV = this.input('tokV'));
-    const tokCtl = (this.tokCtl = this.input('tokCtl'));
-    const tokPay = (this.tokPay = this.input('tokPay', 8));
-    const syncV = (this.syncV = this.input('syncV'));
+    const { hdrV, hdrP, hdrF, tokV, tokCtl, tokPay, syncV } = (this.in = declareRxTokenLink((n, w) => this.input(n, w)));
     const gotNull = (this.gotNull = this.reg('gotNull'));
     const gotFct = (this.gotFct = this.reg('gotFct'));
     const gotChar = (this.gotChar = this.reg('gotChar'));

@@ -19,10 +19,8 @@
  * Ports:
  *  inputs   dIn, sIn    the wires;  enable (the link state machine)
  *  outputs (registers, one-cycle pulses unless noted)
- *           hdrV, hdrP, hdrF   a token's parity and flag bits have arrived
- *           tokV, tokCtl, tokPay[8]   a token has ended: control flag and its
- *                              data byte or control code (c0 + 2·c1)
- *           syncV              the first NULL was recognised
+ *           out: hdrV, hdrP, hdrF, tokV, tokCtl, tokPay[8], syncV
+ *                              the token-level interface (rx_token_link.ts)
  *           disc               disconnect
  *           gotBit (level)     a bit has arrived since enable
  *  registers xPrev (D xor S last cycle, tracked even when disabled), synced,
@@ -31,19 +29,15 @@
  */
 import { bitsToHold } from '../lib/check.ts';
 import { Module, type Signal } from '../kernel/module.ts';
+import { declareRxTokenLink, type RxTokenLink } from './rx_token_link.ts';
 import { NULL_SYNC_BITS, NULL_SYNC_MASK } from './tokens.ts';
 
 export class DsRxDeserialiser extends Module {
   readonly dIn: Signal;
   readonly sIn: Signal;
   readonly enable: Signal;
-  readonly hdrV: Signal;
-  readonly hdrP: Signal;
-  readonly hdrF: Signal;
-  readonly tokV: Signal;
-  readonly tokCtl: Signal;
-  readonly tokPay: Signal;
-  readonly syncV: Signal;
+  /** Outputs to the decoder (registers): rx_token_link.ts. */
+  readonly out: RxTokenLink;
   readonly disc: Signal;
   readonly gotBit: Signal;
   readonly xPrev: Signal;
@@ -61,13 +55,7 @@ export class DsRxDeserialiser extends Module {
     const dIn = (this.dIn = this.input('dIn'));
     const sIn = (this.sIn = this.input('sIn'));
     const enable = (this.enable = this.input('enable'));
-    const hdrV = (this.hdrV = this.reg('hdrV'));
-    const hdrP = (this.hdrP = this.reg('hdrP'));
-    const hdrF = (this.hdrF = this.reg('hdrF'));
-    const tokV = (this.tokV = this.reg('tokV'));
-    const tokCtl = (this.tokCtl = this.reg('tokCtl'));
-    const tokPay = (this.tokPay = this.reg('tokPay', 8));
-    const syncV = (this.syncV = this.reg('syncV'));
+    const { hdrV, hdrP, hdrF, tokV, tokCtl, tokPay, syncV } = (this.out = declareRxTokenLink((n, w) => this.reg(n, w)));
     const disc = (this.disc = this.reg('disc'));
     const gotBit = (this.gotBit = this.reg('gotBit'));
     const xPrev = (this.xPrev = this.reg('xPrev'));
