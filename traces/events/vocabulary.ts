@@ -19,6 +19,7 @@ export const EVENT_KINDS = [
   'message-complete', // the last byte of a message was in the destination's node memory
   'link-error', // a DS-link end entered a named error state (fields error, lost); msg is 0: about no message
   'link-up', // a DS-link end reached Run; msg is 0
+  'ack', // an acknowledgement of packet `packet` reached the sender (T9000 endpoints, docs/t9000.md#events)
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
