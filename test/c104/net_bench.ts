@@ -105,6 +105,8 @@ export class NetBench {
   /** Delivered packets per terminal: the characters as received. */
   readonly delivered: number[][][];
   private nextId = 0;
+  /** Packets that started on each endpoint link, in order, keyed `switch:link` (the identity source for event recorders). */
+  readonly startedOn = new Map<string, number[]>();
   sent = 0;
 
   constructor(spec: NetworkSpec, opts: C104Options = {}) {
@@ -151,6 +153,9 @@ export class NetBench {
             const p = q.splice(k, 1)[0]!;
             this.inFlight.add(`${p.src}>${p.dst}`);
             cur = this.sending[ti]![li] = { p, at: 0 };
+            const key = `${this.net.spec.terminals[ti]!.sw}:${this.net.spec.terminals[ti]!.links[li]}`;
+            if (!this.startedOn.has(key)) this.startedOn.set(key, []);
+            this.startedOn.get(key)!.push(p.id);
           }
         }
         const want = cur !== null && sim.peek(port.end.srcReady) === 1;

@@ -12,7 +12,17 @@ import { CHAR_EOM, CHAR_EOP } from '../../rtl/dslink/chars.ts';
 import { meshNetwork, ringNetwork, type MeshRouting } from '../../rtl/c104/labelling.ts';
 import type { NetworkSpec } from '../../rtl/c104/topology.ts';
 import { describeC104Deadlock, findC104Deadlock } from '../../harness/rtl/c104_deadlock.ts';
+import { attachC104Events } from '../../harness/rtl/c104_events.ts';
+import { traceRoute } from '../../rtl/c104/channel_deps.ts';
 import { NetBench, idOf } from './net_bench.ts';
+
+/** Attach the event recorder with the bench's endpoint links as identity source. */
+function record(b: NetBench) {
+  return attachC104Events(b.sim, b.top.switches, b.net, (sw, link) => {
+    const id = b.startedOn.get(`${sw}:${link}`)?.shift();
+    return id === undefined ? null : { msg: id, packet: 0 };
+  });
+}
 
 interface Msg {
   src: number;
@@ -91,6 +101,52 @@ describe('C104 mesh networks (link stand-ins)', () => {
     sendAll(b, ms);
     expect(runToEnd(b, 3000, 200000)).toBe(true);
     checkDelivery(b);
+  });
+});
+
+describe('C104 events (shared vocabulary)', () => {
+  it('x-first: each packet\'s head-arrives follow the path its interval tables trace; grant precedes packet-forwarded by one cycle', () => {
+    const b = new NetBench(meshNetwork({ w: 4, h: 3, routing: 'x-first' }), { inputBufferTokens: 6, outputBufferTokens: 6 });
+    const rec = record(b);
+    sendAll(b, Array.from({ length: 60 }, (_, k) => ({ src: (k * 5) % 12, dst: (k * 7 + 3) % 12, len: (k * 3) % 20, eom: false })));
+    expect(runToEnd(b, 3000, 100000)).toBe(true);
+    expect(rec.unidentified).toBe(0);
+    for (const p of b.packets) {
+      const heads = rec.events.filter((e) => e.msg === p.id && e.kind === 'head-arrives').map((e) => e.node);
+      const route = traceRoute(b.net, p.src, b.net.spec.terminals[p.dst]!.label);
+      expect(heads).toEqual(route.hops.map((h) => h.sw));
+      const grants = rec.events.filter((e) => e.msg === p.id && e.kind === 'grant');
+      const fwd = rec.events.filter((e) => e.msg === p.id && e.kind === 'packet-forwarded');
+      expect(fwd.map((e) => e.t)).toEqual(grants.map((e) => e.t + 1));
+      expect(fwd.map((e) => e.port)).toEqual(grants.map((e) => e.port));
+    }
+  });
+
+  /** Run two-phase traffic on a 3×3 mesh; returns χ² of the intermediate-switch counts (8 degrees of freedom). */
+  function twoPhaseChi2(narrow: boolean): number {
+    const w = 3;
+    const h = 3;
+    const n = w * h;
+    const spec = meshNetwork({ w, h, routing: 'two-phase' });
+    // Negative control: injection links draw the random header from the first three intermediates only.
+    if (narrow) for (const sw of spec.switches) sw.randomHeader = sw.randomHeader.map((r) => (r ? { lo: n, hi: n + 2 } : null));
+    const b = new NetBench(spec, { inputBufferTokens: 8, outputBufferTokens: 8, seed: 7 });
+    const rec = record(b);
+    sendAll(b, Array.from({ length: 450 }, (_, k) => ({ src: k % n, dst: (k * 4 + 1) % n, len: 2, eom: false })));
+    expect(runToEnd(b, 3000, 400000)).toBe(true);
+    checkDelivery(b);
+    // The loopback input (link 13: cpuLinks 4 + 9) where the random header is deleted names the intermediate switch.
+    const counts = new Array<number>(n).fill(0);
+    for (const e of rec.events) if (e.kind === 'head-arrives' && e.port === 13) counts[e.node]!++;
+    expect(counts.reduce((a, c) => a + c, 0)).toBe(b.packets.length);
+    const expected = b.packets.length / n;
+    return counts.reduce((a, c) => a + (c - expected) ** 2 / expected, 0);
+  }
+
+  it('two-phase: intermediate switches are uniform (χ² at p > 0.01) and delivery is exact; a narrowed random range fails the test', () => {
+    // χ² critical value, 8 degrees of freedom, p = 0.01: 20.09.
+    expect(twoPhaseChi2(false)).toBeLessThan(20.09);
+    expect(twoPhaseChi2(true)).toBeGreaterThan(20.09);
   });
 });
 
