@@ -15,7 +15,7 @@ import { C104 } from '../../rtl/c104/c104.ts';
 import { makeC104Config, type C104Options } from '../../rtl/c104/config.ts';
 import { C104_LINKS } from '../../rtl/c104/interval_table.ts';
 import { checkNetwork, type CheckedNetwork, type NetworkSpec } from '../../rtl/c104/topology.ts';
-import { LinkEndStub } from './switch_bench.ts';
+import { LinkEndStub, attachEnd } from './switch_bench.ts';
 
 /** Stand-in port of an endpoint: the bench pokes src*, sinkPop and reads the stub. */
 interface TermPort {
@@ -46,12 +46,7 @@ class NetTop extends Module {
           continue;
         }
         const e = new LinkEndStub(this, `${t.name}_end${k}`, cfg.inputBufferTokens, cfg.outputBufferTokens);
-        this.connect(e.rxValid, sw.rxValid[k]!);
-        this.connect(e.rxChar, sw.rxChar[k]!);
-        this.connect(sw.rxPop[k]!, e.rxPop);
-        this.connect(sw.txValid[k]!, e.txValid);
-        this.connect(sw.txChar[k]!, e.txChar);
-        this.connect(e.txReady, sw.txReady[k]!);
+        attachEnd(this, sw, k, e);
         row.push(e);
       }
       this.ends.push(row);

@@ -86,6 +86,16 @@ export class LinkEndStub extends Module {
   }
 }
 
+/** Join link end `e` to link k of switch `sw` (receive side to the router, transmit side from the crossbar). */
+export function attachEnd(parent: Module, sw: C104, k: number, e: LinkEndStub): void {
+  parent.connect(e.rxValid, sw.rxValid[k]!);
+  parent.connect(e.rxChar, sw.rxChar[k]!);
+  parent.connect(sw.rxPop[k]!, e.rxPop);
+  parent.connect(sw.txValid[k]!, e.txValid);
+  parent.connect(sw.txChar[k]!, e.txChar);
+  parent.connect(e.txReady, sw.txReady[k]!);
+}
+
 class Bench extends Module {
   readonly sw: C104;
   readonly ends: LinkEndStub[] = [];
@@ -100,12 +110,7 @@ class Bench extends Module {
       const e = new LinkEndStub(this, `end${k}`, cfg.inputBufferTokens, cfg.outputBufferTokens);
       this.ends.push(e);
       const sw = this.sw;
-      this.connect(e.rxValid, sw.rxValid[k]!);
-      this.connect(e.rxChar, sw.rxChar[k]!);
-      this.connect(sw.rxPop[k]!, e.rxPop);
-      this.connect(sw.txValid[k]!, e.txValid);
-      this.connect(sw.txChar[k]!, e.txChar);
-      this.connect(e.txReady, sw.txReady[k]!);
+      attachEnd(this, sw, k, e);
       const sv = this.input(`srcValid${k}`);
       const sc = this.input(`srcChar${k}`, CHAR_BITS);
       const sp = this.input(`sinkPop${k}`);
