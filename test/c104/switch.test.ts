@@ -256,11 +256,11 @@ describe('C104 switch: thesis policies (seed 004 §4.2.4)', () => {
 });
 
 describe('C104 switch: random traffic', () => {
-  for (const policy of ['fifo', 'random', 'net-first', 'hops-first'] as const) {
+  for (const policy of ['fifo', 'random', 'net-first', 'hops-first', 'oldest-first'] as const) {
     it(`every packet is delivered exactly once, byte-exact, in order per input and label (policy ${policy}, ack priority both ways)`, () => {
       fc.assert(
         fc.property(traffic, fc.boolean(), (tr, ackPriority) => {
-          const b = bench({ policy, ackPriority, fromProcessor: Array.from({ length: 32 }, (_, k) => k % 2 === 0) }, groupedTable(), tr.charCycles, policy === 'hops-first');
+          const b = bench({ policy, ackPriority, fromProcessor: Array.from({ length: 32 }, (_, k) => k % 2 === 0) }, groupedTable(), tr.charCycles, policy === 'hops-first' || policy === 'oldest-first');
           const { sent, ok } = runTraffic(b, tr);
           expect(ok).toBe(true);
           const got = new Map<number, number[]>();
@@ -288,4 +288,35 @@ describe('C104 switch: random traffic', () => {
       );
     });
   }
+});
+
+describe('C104 switch: simulator modes', () => {
+  it('activity-driven simulation gives the same outputs, grants and state hash as plain stepping (random traffic, every policy)', () => {
+    fc.assert(
+      fc.property(fc.oneof(traffic, hotTraffic), fc.constantFrom('fifo', 'random', 'net-first', 'hops-first') as fc.Arbitrary<'fifo'>, fc.boolean(), (tr, policy, ackPriority) => {
+        const opts = { policy, ackPriority, fromProcessor: Array.from({ length: 32 }, (_, k) => k % 3 === 0) };
+        const runs = (['plain', 'activity'] as const).map((mode) => {
+          const b = new SwitchBench(compileTable(groupedTable()), makeC104Config({ routingDelay: 2, ...opts }), tr.charCycles, false, mode);
+          runTraffic(b, tr);
+          return { out: b.out, grants: b.grants, cycle: b.sim.cycle, hash: b.sim.stateHash() };
+        });
+        expect(runs[1]).toEqual(runs[0]);
+      }),
+      { numRuns: 6 },
+    );
+  });
+});
+
+describe('C104 switch configuration', () => {
+  it('presets resolve, explicit values make them custom, and bad fields get one line', () => {
+    expect(makeC104Config()).toMatchObject({ policy: 'fifo', ackPriority: false, timing: 'thesis', buffers: 'stc104', inputBufferTokens: 35, outputBufferTokens: 35 });
+    expect(makeC104Config({ timing: 'measured', buffers: 'thesis' })).toMatchObject({ timing: 'measured', routingDelay: 80, buffers: 'thesis', inputBufferTokens: 70, outputBufferTokens: 1 });
+    expect(makeC104Config({ routingDelay: 9 }).timing).toBe('custom');
+    expect(makeC104Config({ inputBufferTokens: 12 }).buffers).toBe('custom');
+    expect(() => makeC104Config({ policy: 'lifo' as 'fifo' })).toThrow("c104.policy: 'lifo' is not one of fifo, random, net-first, oldest-first, hops-first, fixed-priority");
+    expect(() => makeC104Config({ routingDelay: -1 })).toThrow('c104.routingDelay: -1 is outside 0..255');
+    expect(() => makeC104Config({ outputBufferTokens: 0 })).toThrow('c104.outputBufferTokens: 0 is outside 1..4096');
+    expect(() => makeC104Config({ timing: 'fast' as 'thesis' })).toThrow("c104.timing: 'fast' is not one of thesis, measured");
+    expect(() => makeC104Config({ policy: 'fixed-priority', ackPriority: true })).toThrow(/c104.ackPriority: not available with policy 'fixed-priority'/);
+  });
 });

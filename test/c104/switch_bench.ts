@@ -8,7 +8,7 @@
  * need: when an input began waiting, grants (input → output), and the
  * characters that left on every link.
  */
-import { Module, Simulator, type Signal } from '../../rtl/kernel/index.ts';
+import { Module, Simulator, type SimMode, type Signal } from '../../rtl/kernel/index.ts';
 import { Fifo } from '../../rtl/lib/fifo.ts';
 import { CHAR_BITS, CHAR_EOP, isEnd } from '../../rtl/dslink/chars.ts';
 import { C104 } from '../../rtl/c104/c104.ts';
@@ -172,9 +172,10 @@ export class SwitchBench {
     readonly cfg: C104Config,
     readonly charCycles = 1,
     tags = false,
+    mode: SimMode = 'activity',
   ) {
     this.bench = new Bench(table, cfg, tags);
-    this.sim = new Simulator(this.bench);
+    this.sim = new Simulator(this.bench, { mode });
   }
 
   /** Queue a packet on input link `link` (characters including header and terminator). */
