@@ -9,7 +9,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CHAR_EOM, CHAR_EOP } from '../../rtl/dslink/chars.ts';
-import { meshNetwork, ringNetwork, type MeshRouting } from '../../rtl/c104/labelling.ts';
+import { chainNetwork, meshNetwork, ringNetwork, type MeshRouting } from '../../rtl/c104/labelling.ts';
 import type { NetworkSpec } from '../../rtl/c104/topology.ts';
 import { describeC104Deadlock, findC104Deadlock } from '../../harness/rtl/c104_deadlock.ts';
 import { attachC104Events } from '../../harness/rtl/c104_events.ts';
@@ -94,6 +94,22 @@ describe('C104 mesh networks (link stand-ins)', () => {
       );
     });
   }
+
+  it('2-byte headers: a y-first mesh with 2-byte labels delivers exactly once', () => {
+    const b = new NetBench(meshNetwork({ w: 3, h: 2, routing: 'y-first', headerBytes: 2 }), { inputBufferTokens: 5, outputBufferTokens: 5 });
+    sendAll(b, Array.from({ length: 30 }, (_, k) => ({ src: k % 6, dst: (k * 5 + 2) % 6, len: k % 9, eom: k % 2 === 0 })));
+    expect(runToEnd(b, 3000, 50000)).toBe(true);
+    checkDelivery(b);
+  });
+
+  it('a chain of 5 C104s: every packet crosses all five', () => {
+    const b = new NetBench(chainNetwork(5), { inputBufferTokens: 4, outputBufferTokens: 4 });
+    const rec = record(b);
+    sendAll(b, Array.from({ length: 10 }, (_, k) => ({ src: k % 2, dst: (k + 1) % 2, len: 10, eom: true })));
+    expect(runToEnd(b, 3000, 50000)).toBe(true);
+    checkDelivery(b);
+    for (const p of b.packets) expect(rec.events.filter((e) => e.msg === p.id && e.kind === 'head-arrives').map((e) => e.node)).toEqual(p.src === 0 ? [0, 1, 2, 3, 4] : [4, 3, 2, 1, 0]);
+  });
 
   it('a 6×6 x-first mesh drains random traffic exactly once', () => {
     const b = new NetBench(meshNetwork({ w: 6, h: 6, routing: 'x-first' }), { inputBufferTokens: 8, outputBufferTokens: 8 });

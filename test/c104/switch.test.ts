@@ -236,6 +236,14 @@ describe('C104 switch: thesis policies (seed 004 §4.2.4)', () => {
   it('fifo: arrival order', () => {
     expect(order({}, [{ link: 5, chars: data }, { link: 3, chars: data }, { link: 4, chars: data }])).toEqual([5, 3, 4]);
   });
+  it('fifo tie rule: inputs that begin waiting in the same cycle go lowest link first', () => {
+    const b = bench({}, groupedTable(true));
+    b.send(30, [0, ...new Array<number>(20).fill(1), CHAR_EOP]);
+    for (let c = 0; c < 5; c++) b.step();
+    for (const link of [9, 4, 7]) b.send(link, data);
+    expect(b.run(3000)).toBe(true);
+    expect(b.grants.slice(1).map((g) => [g.input, g.since])).toEqual([[4, 8], [7, 8], [9, 8]]);
+  });
   it('hops-first: the larger side-band tag first, then arrival order', () => {
     expect(order({ policy: 'hops-first' }, [{ link: 5, chars: data, tag: 1 }, { link: 3, chars: data, tag: 5 }, { link: 4, chars: data, tag: 3 }, { link: 6, chars: data, tag: 5 }])).toEqual([3, 6, 4, 5]);
   });
