@@ -41,21 +41,16 @@ function dimensionOrderIntervals(o: MeshOptions, x: number, y: number, base: num
   const add = (lo: number, hi: number, group: number): void => {
     if (lo <= hi) out.push({ lo: base + lo, hi: base + hi, group });
   };
-  if (o.routing === 'y-first') {
-    const r = y * o.w;
-    add(0, r - 1, g.dir[S_]!);
-    add(r, r + x - 1, g.dir[W_]!);
-    add(r + x, r + x, g.local);
-    add(r + x + 1, r + o.w - 1, g.dir[E_]!);
-    add(r + o.w, o.w * o.h - 1, g.dir[N_]!);
-  } else {
-    const c = x * o.h;
-    add(0, c - 1, g.dir[W_]!);
-    add(c, c + y - 1, g.dir[S_]!);
-    add(c + y, c + y, g.local);
-    add(c + y + 1, c + o.h - 1, g.dir[N_]!);
-    add(c + o.h, o.w * o.h - 1, g.dir[E_]!);
-  }
+  // The dimension routed first is the major one: labels of other major coordinates lie wholly below or above.
+  const yFirst = o.routing === 'y-first';
+  const [a, b, na, nb] = yFirst ? [y, x, o.h, o.w] : [x, y, o.w, o.h];
+  const [lowMajor, highMajor, lowMinor, highMinor] = yFirst ? [S_, N_, W_, E_] : [W_, E_, S_, N_];
+  const c = a * nb;
+  add(0, c - 1, g.dir[lowMajor]!);
+  add(c, c + b - 1, g.dir[lowMinor]!);
+  add(c + b, c + b, g.local);
+  add(c + b + 1, c + nb - 1, g.dir[highMinor]!);
+  add(c + nb, na * nb - 1, g.dir[highMajor]!);
   return out;
 }
 
