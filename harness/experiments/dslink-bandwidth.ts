@@ -10,6 +10,7 @@
  * (dslink-bandwidth-run.ts). Verdict rules: dslink-bandwidth-rules.ts.
  */
 import { LinkStub } from '../rtl/link_standin.ts';
+import { dsLinks } from '../rtl/t9000_pair.ts';
 import { TABLE_4_1, TABLE_4_2, deviationPercent, dslinkBandwidth, dslinkPacketPassingBandwidth } from '../models/dslink.ts';
 import { runBandwidthPoint, STAGGER_CYCLES, type BandwidthPoint, type BandwidthResult, type Direction, type Start } from './dslink-bandwidth-run.ts';
 import { boundaryDrops, deviationStats, lockstepBelowBy, withinMaxDeviation } from './dslink-bandwidth-rules.ts';
@@ -22,8 +23,8 @@ export interface DsBwParams {
   /** Link bit cycles measured per point (at least). */
   readonly windowCycles: number;
   readonly warmup: number;
-  /** Which link end joins the endpoints. */
-  readonly link: 'standin';
+  /** Which link end joins the endpoints: the real DS-link (rtl/dslink) or the FCT-free stand-in. */
+  readonly link: 'dslink' | 'standin';
 }
 
 const DIRS: readonly Direction[] = ['uni', 'bi'];
@@ -37,7 +38,7 @@ function resolveParams(cli: { quick: boolean; sizes?: readonly number[] }): DsBw
     if (!(Number.isInteger(s) && s >= 1 && s <= 4096)) throw new RangeError(`--sizes: ${s} is not a whole number of bytes in 1..4096`);
     if (i > 0 && s <= sizes[i - 1]!) throw new RangeError(`--sizes must increase (got ${sizes.join(',')})`);
   });
-  return { quick: cli.quick, sizes, windowCycles: cli.quick ? 6000 : 20000, warmup: 5, link: 'standin' };
+  return { quick: cli.quick, sizes, windowCycles: cli.quick ? 6000 : 20000, warmup: 5, link: 'dslink' };
 }
 
 /** Eq 4.1 (uni) / Eq 4.2 (bi). */
@@ -52,7 +53,8 @@ export const dslinkBandwidthExperiment = defineExperiment<BandwidthPoint, Bandwi
   params: resolveParams,
   points: (q) => q.sizes.flatMap((m) => DIRS.flatMap((direction) => STARTS.map((start) => ({ m, direction, start })))),
   cost: (p) => (p.direction === 'bi' ? 2 : 1),
-  runPoint: (p, q) => runBandwidthPoint(p, { windowCycles: q.windowCycles, warmup: q.warmup, links: (parent, name) => new LinkStub(parent, name) }),
+  runPoint: (p, q) =>
+    runBandwidthPoint(p, { windowCycles: q.windowCycles, warmup: q.warmup, links: q.link === 'dslink' ? dsLinks() : (parent, name) => new LinkStub(parent, name) }),
   assemble: (q, points, results) => {
     const get = (m: number, d: Direction, s: Start): BandwidthResult => results[points.findIndex((p) => p.m === m && p.direction === d && p.start === s)]!;
     const dev = (m: number, d: Direction, s: Start): number => deviationPercent(get(m, d, s).mbps, predicted(m, d));
@@ -84,7 +86,11 @@ export const dslinkBandwidthExperiment = defineExperiment<BandwidthPoint, Bandwi
         columns: ['m', 'Eq 4.1', 'uni lock', 'dev', 'uni stag', 'dev', 'Eq 4.2', 'bi lock', 'dev', 'bi stag', 'dev', 'Eq 4.3 uni', 'Eq 4.3 bi'],
         rows,
         digits: [0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2],
-        notes: [`link: ${q.link === 'standin' ? 'the stand-in link end (harness/rtl/link_standin.ts: no FCT/NULL tokens), so the FCT-free Eq 4.3 is the fair comparison until the real DS-link is used' : q.link}`],
+        notes: [
+          q.link === 'standin'
+            ? 'link: the stand-in link end (harness/rtl/link_standin.ts: no FCT/NULL tokens), so the FCT-free Eq 4.3 is the fair comparison'
+            : 'link: rtl/dslink DsLinkEnd (tokens, parity, FCT credit, start-up; processes start once both ends run), transmit buffer 1 character',
+        ],
       },
       {
         title: `Table 4.1 layout: deviation from Eqs 4.1/4.2 for m ≥ ${TABLE_4_1.minBytes}, % (measured | seed)`,

@@ -10,8 +10,32 @@ import { Module } from '../../rtl/kernel/module.ts';
 import { Simulator, type SimMode } from '../../rtl/kernel/index.ts';
 import { T9000Endpoint, joinLinks, type LinkEndFactory } from '../../rtl/t9000/endpoint.ts';
 import type { T9000Config, VlcbConfig } from '../../rtl/t9000/config.ts';
+import { DsLinkEnd } from '../../rtl/dslink/end.ts';
+import type { DsLinkConfig } from '../../rtl/dslink/config.ts';
 import { T9000Driver } from './t9000_driver.ts';
 import { T9000Recorder } from './t9000_events.ts';
+
+/**
+ * The DS-link configuration of a T9000's links (docs/t9000.md#transmit-port):
+ * a one-character transmit buffer, because the endpoint's own ack and data
+ * queues stand before the link; with a deep link buffer an ack would wait
+ * behind the data characters already handed over, and ack priority would be
+ * lost. Everything else is the DS-link's default.
+ */
+export const T9000_LINK_DEFAULTS: Readonly<Partial<DsLinkConfig>> = Object.freeze({ txBufferTokens: 1 });
+
+/** Link ends for a pair: the real DS-link with the T9000 settings. */
+export function dsLinks(cfg: Partial<DsLinkConfig> = T9000_LINK_DEFAULTS): LinkEndFactory {
+  return (p, name) => new DsLinkEnd(p, name, cfg);
+}
+
+/** Step until every link end of the pair is running; returns that cycle. */
+export function runUntilLinksUp(pair: T9000Pair, maxCycles = 100_000): number {
+  const ends = [...pair.a.links, ...pair.b.links];
+  const r = pair.sim.runUntil((x) => ends.every((e) => x.peek(e.running) === 1), maxCycles);
+  if (!r.reached) throw new Error(`t9000 pair: the link did not reach run within ${maxCycles} cycles`);
+  return pair.sim.cycle;
+}
 
 export interface T9000Pair {
   top: Module;
