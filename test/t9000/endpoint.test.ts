@@ -11,7 +11,10 @@ import { describe, expect, it } from 'vitest';
 import { makePair, realLinks, stubLinks, type Pair } from './pair.ts';
 import type { T9000Config } from '../../rtl/t9000/config.ts';
 import { t9000Config, MEASURED_TIMING } from '../../rtl/t9000/config.ts';
-import type { TraceEvent } from '../../traces/events/vocabulary.ts';
+import { readTrace, type TraceEvent } from '../../traces/events/vocabulary.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Module } from '../../rtl/kernel/module.ts';
 import { Simulator } from '../../rtl/kernel/index.ts';
 import { T9000Endpoint, joinLinks } from '../../rtl/t9000/endpoint.ts';
@@ -137,6 +140,26 @@ describe('T9000 endpoint pair: delivery', () => {
     expect(deliveredExactlyOnceInOrder(p, sent)).toBe(true);
     p.rec.deliveries.reverse();
     expect(deliveredExactlyOnceInOrder(p, sent)).toBe(false);
+  });
+
+  it('the recorded trace is valid in the shared vocabulary and reads back unchanged', () => {
+    const p = makePair(2);
+    p.driver.receive(1, 0, 0);
+    p.driver.send(0, 0, Array.from({ length: 40 }, (_, j) => j), 0);
+    p.sim.step(2000);
+    const dir = mkdtempSync(join(tmpdir(), 'icemu-t9000-'));
+    try {
+      const file = join(dir, 'pair.events.jsonl');
+      p.rec.write(file);
+      const back = readTrace(file);
+      expect(back.header.unit).toBe('cycles');
+      expect(back.events).toEqual(p.rec.events);
+      const kinds = new Set(back.events.map((e) => e.kind));
+      for (const k of ['message-queued', 'packet-injected', 'head-arrives', 'ack', 'first-packet-delivered', 'message-complete']) expect(kinds.has(k as never)).toBe(true);
+      expect(back.events.filter((e) => e.kind === 'packet-injected').map((e) => e.packet)).toEqual([0, 1]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('activity and plain simulation give the same events (real DS-link)', () => {
