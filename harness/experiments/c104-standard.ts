@@ -48,7 +48,7 @@ export const SYNC_LABEL: Record<string, string> = { loosely: 'Loosely sync.', 'a
 export const STD_MODES: readonly SyncMode[] = ['loosely', 'async-blocking', 'async'];
 
 export function stdParams(cli: ExperimentCliValues): StdParams {
-  return { quick: cli.quick, seed: cli.seed ?? 1, maxNs: cli.quick ? 6_000_000 : 50_000_000, precision: 0.01 };
+  return { quick: cli.quick, seed: cli.seed ?? 1, maxNs: 50_000_000, precision: 0.01 };
 }
 
 export function runStdPoint(p: StdPoint, q: StdParams): StdResult {
