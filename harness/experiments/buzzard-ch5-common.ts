@@ -1,0 +1,129 @@
+/**
+ * Shared parts of the chapter-5 experiments (buzzard-ch5.ts): the point and
+ * result types, the verdict rules (±10 percentage points, ranges, sets), the
+ * per-point stability rule and the report helpers used by the two
+ * assemblers (buzzard-ch5-times.ts, buzzard-ch5-tradeoff.ts).
+ */
+import type { Delivery, Transport } from '../tlm/config.ts';
+import type { SeedCheck } from './types.ts';
+
+export type Ch5Figure = '5.12' | '5.13' | '5.14' | '5.15';
+
+/** Absolute tolerance on a ratio for "holds" (10 percentage points). */
+export const TOLERANCE = 0.1;
+
+export interface Ch5Params {
+  readonly figure: Ch5Figure;
+  readonly meanBytes: 512 | 2048;
+  /** Cube degree (§10.3: 6). */
+  readonly cubeDegree: number;
+  /** The nine mean inter-generation times of the set, heaviest first (§10.3). */
+  readonly rates: readonly number[];
+  readonly messagesPerNode: number;
+  readonly seed: number;
+  readonly delivery: Delivery;
+  readonly quick: boolean;
+  /** Figs 5.14/5.15: loads of the buffer and packet-size sweeps (heaviest, middle, lightest). */
+  readonly sweepRates: readonly number[];
+  readonly bufferSweep: readonly number[];
+  readonly packetSweep: readonly number[];
+}
+
+export type Ch5Role = 'main' | 'cross' | 'buffers' | 'packets';
+
+export interface Ch5Pt {
+  readonly role: Ch5Role;
+  readonly meanBytes: 512 | 2048;
+  readonly meanGapTicks: number;
+  readonly transport: Transport;
+  readonly packetBytes: number;
+  readonly buffersPerPbu: number;
+}
+
+export interface Ch5Res {
+  readonly idealU: number | null;
+  readonly measuredU: number;
+  /** Offered load of a node input port: Σ over messages of (bytes + headers)·ticksPerByte + arbitration per packet, / (2^n · last generation). */
+  readonly nipLoad: number | null;
+  readonly meanFirst: number | null;
+  readonly meanLast: number | null;
+  readonly meanLastMinusFirst: number | null;
+  readonly maxFirst: number | null;
+  readonly maxLast: number | null;
+  readonly messages: number;
+  readonly delivered: number;
+  readonly contraryMessages: number;
+  readonly orderViolations: number;
+  readonly deadlock: boolean;
+  readonly lastGeneration: number;
+  readonly makespan: number;
+}
+
+
+export const FULL_MPN = { 512: 200, 2048: 100 } as const;
+export const QUICK_MPN = { 512: 8, 2048: 4 } as const;
+
+export const BASE = { packetBytes: 32, buffersPerPbu: 13 } as const;
+export const VARIANTS = [
+  { key: '13x32', label: '13 buffers × 32 B', packetBytes: 32, buffersPerPbu: 13 },
+  { key: '26x32', label: '26 buffers × 32 B', packetBytes: 32, buffersPerPbu: 26 },
+  { key: '13x64', label: '13 buffers × 64 B', packetBytes: 64, buffersPerPbu: 13 },
+] as const;
+
+// ------------------------------------------------------------------ report helpers
+
+export type Lookup = (role: Ch5Role, gap: number, t: Transport, pb: number, bu: number) => Ch5Res;
+
+export function lookup(points: readonly Ch5Pt[], results: readonly Ch5Res[], meanBytes: number): Lookup {
+  const m = new Map<string, Ch5Res>();
+  points.forEach((p, k) => m.set(`${p.role}/${p.meanBytes}/${p.meanGapTicks}/${p.transport}/${p.packetBytes}/${p.buffersPerPbu}`, results[k]!));
+  return (role, gap, t, pb, bu) => {
+    const r = m.get(`${role}/${role === 'cross' ? 512 : meanBytes}/${gap}/${t}/${pb}/${bu}`);
+    if (!r) throw new Error(`buzzard-ch5: no result for ${role} ${gap} ${t} ${pb}x${bu}`);
+    return r;
+  };
+}
+
+export function ratio(a: number | null, b: number | null): number | null {
+  return a === null || b === null || !(b > 0) ? null : a / b;
+}
+
+export function near(measured: number | null, seed: number): boolean {
+  return measured !== null && Math.abs(measured - seed) <= TOLERANCE + 1e-12;
+}
+
+export function loadsText(idx: readonly number[], rates: readonly number[]): string {
+  return idx.length ? `${idx.map((i) => rates[i]).join(', ')} ticks` : 'no load';
+}
+
+export function sameSet(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((x, k) => x === b[k]);
+}
+
+export function minMax(xs: readonly (number | null)[]): { min: number | null; max: number | null; argmin: number; argmax: number } {
+  let min: number | null = null;
+  let max: number | null = null;
+  let argmin = -1;
+  let argmax = -1;
+  xs.forEach((x, k) => {
+    if (x === null) return;
+    if (min === null || x < min) {
+      min = x;
+      argmin = k;
+    }
+    if (max === null || x > max) {
+      max = x;
+      argmax = k;
+    }
+  });
+  return { min, max, argmin, argmax };
+}
+
+export const rule = {
+  endpoint: `holds if the measured ratio is within ±${TOLERANCE * 100} percentage points of the seed's`,
+  range: `holds if the measured minimum and maximum over the nine loads are each within ±${TOLERANCE * 100} percentage points of the seed's range ends`,
+  set: 'holds if the set of loads where it is true is exactly the set the seed names',
+};
+
+export const TRANSPORT_COLOR: Record<Transport, string> = { wormhole: '#1f77b4', 'fixed-packet': '#d62728', 'quasi-adaptive': '#2ca02c' };
+export const TRANSPORT_LABEL: Record<Transport, string> = { wormhole: 'wormhole', 'fixed-packet': 'fixed packet', 'quasi-adaptive': 'quasi-adaptive' };
