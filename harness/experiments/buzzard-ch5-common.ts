@@ -5,6 +5,7 @@
  * assemblers (buzzard-ch5-times.ts, buzzard-ch5-tradeoff.ts).
  */
 import type { Delivery, Transport } from '../tlm/config.ts';
+import type { MarkerShape } from './svg.ts';
 import type { SeedCheck } from './types.ts';
 
 export type Ch5Figure = '5.12' | '5.13' | '5.14' | '5.15';
@@ -57,6 +58,56 @@ export interface Ch5Res {
   readonly deadlock: boolean;
   readonly lastGeneration: number;
   readonly makespan: number;
+  /** The same point run at half the length (⌈messagesPerNode/2⌉ messages per node; same seed, so node 0's stream is a prefix, the other nodes' are fresh draws of the same laws). */
+  readonly half: { readonly messagesPerNode: number; readonly meanFirst: number | null; readonly meanLast: number | null };
+  /** mean(full run) / mean(half run) − 1, for first and last: how much the mean still grows when the run is doubled. */
+  readonly growth: { readonly first: number | null; readonly last: number | null };
+  /** STABILITY_RULE: false = "unstable (past saturation)". */
+  readonly stable: boolean;
+  /** Where messages waited (TLM resource report, harness/tlm/types.ts TlmResources), per dimension 1..n. */
+  readonly resources: {
+    readonly sourceWaitBySlot: readonly (number | null)[];
+    readonly meanSourceWait: number;
+    readonly meanInNetworkFirst: number;
+    readonly pbuFullFraction: readonly number[];
+    readonly linkBusyFraction: readonly number[];
+  };
+}
+
+/**
+ * Stability of a point: run at two lengths (full and half the messages per
+ * node, same seed and laws); a mean that still grows by
+ * more than STABILITY_GROWTH when the run is doubled is a queue that has not
+ * settled — the point is past saturation and its mean depends on the run
+ * length, so no ratio to it is comparable with the seed's.
+ */
+export const STABILITY_GROWTH = 0.2;
+export const STABILITY_RULE = `unstable (past saturation) if mean first or mean last grows by more than ${STABILITY_GROWTH * 100}% from the half-length run to the full run`;
+
+export function growth(full: number | null, half: number | null): number | null {
+  return full === null || half === null || !(half > 0) || !Number.isFinite(full) || !Number.isFinite(half) ? null : full / half - 1;
+}
+
+export function isStable(g: { readonly first: number | null; readonly last: number | null }): boolean {
+  return !((g.first ?? 0) > STABILITY_GROWTH || (g.last ?? 0) > STABILITY_GROWTH);
+}
+
+/** Growth as text, '!' when it breaks the rule, e.g. "+82%!". */
+export function growthText(r: Ch5Res): string {
+  const g = Math.max(r.growth.first ?? -Infinity, r.growth.last ?? -Infinity);
+  if (!Number.isFinite(g)) return 'n/a';
+  return `${g >= 0 ? '+' : ''}${(100 * g).toFixed(0)}%${r.stable ? '' : '!'}`;
+}
+
+/**
+ * A statement that uses an unstable point is not comparable: no verdict
+ * (holds = null, comparable = false), and the measured text names the points.
+ */
+export function gate(c: SeedCheck, used: readonly { readonly label: string; readonly r: Ch5Res }[]): SeedCheck {
+  const bad = used.filter((u) => !u.r.stable);
+  if (!bad.length) return c;
+  const names = [...new Set(bad.map((u) => `${u.label} (${growthText(u.r)})`))];
+  return { ...c, holds: null, comparable: false, measured: `${c.measured} — not comparable: unstable (past saturation) at ${names.join(', ')}` };
 }
 
 
@@ -126,4 +177,41 @@ export const rule = {
 };
 
 export const TRANSPORT_COLOR: Record<Transport, string> = { wormhole: '#1f77b4', 'fixed-packet': '#d62728', 'quasi-adaptive': '#2ca02c' };
+export const TRANSPORT_MARKER: Record<Transport, MarkerShape> = { wormhole: 'circle', 'fixed-packet': 'square', 'quasi-adaptive': 'triangle' };
 export const TRANSPORT_LABEL: Record<Transport, string> = { wormhole: 'wormhole', 'fixed-packet': 'fixed packet', 'quasi-adaptive': 'quasi-adaptive' };
+
+/** "yes", or "no (fixed, quasi)" naming the unstable schemes. */
+export function stabilityText(rs: readonly (readonly [string, Ch5Res])[]): string {
+  const bad = rs.filter(([, r]) => !r.stable).map(([k]) => k);
+  return bad.length ? `no (${bad.join(', ')})` : 'yes';
+}
+
+/** "fixed at 1024, 1280 ticks; …" or "none". */
+export function unstableList(rs: readonly (readonly [string, readonly Ch5Res[]])[], rates: readonly number[]): string {
+  const parts = rs.map(([k, xs]) => [k, rates.filter((_, i) => !xs[i]!.stable)] as const).filter(([, g]) => g.length);
+  return parts.length ? parts.map(([k, g]) => `${k} at ${g.join(', ')} ticks`).join('; ') : 'none';
+}
+
+/**
+ * Where the unstable points wait (TLM resource report): the slot dimension
+ * with the longest source wait, the PBU dimension most often full, the
+ * busiest link dimension, and the first packet's time in the network.
+ */
+export function bottlenecks(rs: readonly (readonly [string, readonly Ch5Res[]])[], rates: readonly number[]): string[] {
+  const out: string[] = [];
+  for (const [k, xs] of rs) {
+    const i = xs.findIndex((r) => !r.stable);
+    if (i < 0) continue;
+    const R = xs[i]!.resources;
+    const arg = (a: readonly (number | null)[]): number => a.reduce<number>((b, v, j) => ((v ?? -1) > (a[b] ?? -1) ? j : b), 0);
+    const sw = arg(R.sourceWaitBySlot);
+    const pf = arg(R.pbuFullFraction);
+    const lb = arg(R.linkBusyFraction);
+    const f = (x: number | null | undefined, d = 0): string => (x === null || x === undefined || !Number.isFinite(x) ? 'n/a' : x.toFixed(d));
+    out.push(
+      `Saturation, ${k} at ${rates[i]} ticks: source wait ${f(R.meanSourceWait)} ticks (longest at the dimension-${sw + 1} slot, ${f(R.sourceWaitBySlot[sw])}; by slot ${R.sourceWaitBySlot.map((x) => f(x)).join(' / ')}), first packet in the network ${f(R.meanInNetworkFirst)} ticks; ` +
+        `PBU full fraction by dimension ${R.pbuFullFraction.map((x) => f(x, 2)).join(' / ')} (max at PBU ${pf + 1}); link busy by dimension ${R.linkBusyFraction.map((x) => f(x, 2)).join(' / ')} (max dimension ${lb + 1}).`,
+    );
+  }
+  return out;
+}

@@ -7,7 +7,7 @@ import { CH5_RATES } from '../workloads/buzzard.ts';
 import type { Transport } from '../tlm/config.ts';
 import type { Series } from './svg.ts';
 import { num, pct, type ReportPlot, type ReportTable, type SeedCheck } from './types.ts';
-import { BASE, FULL_MPN, QUICK_MPN, TRANSPORT_COLOR, TRANSPORT_LABEL, loadsText, lookup, minMax, near, ratio, rule, sameSet, type Ch5Params, type Ch5Pt, type Ch5Res } from './buzzard-ch5-common.ts';
+import { BASE, FULL_MPN, QUICK_MPN, STABILITY_RULE, TRANSPORT_COLOR, TRANSPORT_MARKER, bottlenecks, gate, growthText, stabilityText, unstableList, TRANSPORT_LABEL, loadsText, lookup, minMax, near, ratio, rule, sameSet, type Ch5Params, type Ch5Pt, type Ch5Res } from './buzzard-ch5-common.ts';
 
 // ------------------------------------------------------------------ Figs 5.12 / 5.13
 
@@ -247,14 +247,45 @@ export function assembleTimes(q: Ch5Params, points: readonly Ch5Pt[], results: r
     },
   );
 
+  // Stability gate (STABILITY_RULE): a statement that uses an unstable point is not comparable.
+  const at = (rs: readonly Ch5Res[], t: string, idx: readonly number[]) => idx.map((i) => ({ label: `${t} at ${R[i]} ticks`, r: rs[i]! }));
+  const usedIdx = (id: string): number[] =>
+    /-heaviest$|-heavier$|-heavy$/.test(id) ? [0] : /-lightest$|-lighter$|gain-vs-short/.test(id) ? [last] : /direction|source-blockage/.test(id) ? [0, last] : R.map((_, i) => i);
+  const gated = checks.map((c) => {
+    const idx = usedIdx(c.id);
+    const used = [...at(wh, 'wormhole', idx), ...(c.id.startsWith('quasi') ? [] : at(fx, 'fixed', idx)), ...(c.id.startsWith('fixed') ? [] : at(qa, 'quasi', idx))];
+    if (c.id === 'fixed-latency-gain-vs-short') {
+      const l512 = CH5_RATES[512][CH5_RATES[512].length - 1]!;
+      used.push({ label: `exp(512) wormhole at ${l512} ticks`, r: get('cross', l512, 'wormhole', 32, 13) }, { label: `exp(512) fixed at ${l512} ticks`, r: get('cross', l512, 'fixed-packet', 32, 13) });
+    }
+    return gate(c, used);
+  });
+  const unstableAt = (rs: readonly Ch5Res[]): boolean[] => rs.map((r) => !r.stable);
   const T = (r: Ch5Res, f: 'meanFirst' | 'meanLast'): number | null => r[f];
   const tables: ReportTable[] = [
     {
       title: `Mean message times from queueing, ticks (exp(${mb}), ${q.cubeDegree}-cube, ${q.messagesPerNode} messages per node, ${q.delivery} delivery)`,
-      columns: ['gap', 'U ideal', 'NIP load', 'first wh', 'last wh', 'first fixed', 'last fixed', 'first quasi', 'last quasi', 'max last wh', 'max last quasi'],
-      rows: R.map((g, i) => [g, U[i]!, wh[i]!.nipLoad, T(wh[i]!, 'meanFirst'), T(wh[i]!, 'meanLast'), T(fx[i]!, 'meanFirst'), T(fx[i]!, 'meanLast'), T(qa[i]!, 'meanFirst'), T(qa[i]!, 'meanLast'), wh[i]!.maxLast, qa[i]!.maxLast]),
+      columns: ['gap', 'U ideal', 'NIP load', 'first wh', 'last wh', 'first fixed', 'last fixed', 'first quasi', 'last quasi', 'max last wh', 'max last quasi', 'growth wh', 'growth fixed', 'growth quasi', 'stable'],
+      rows: R.map((g, i) => [
+        g,
+        U[i]!,
+        wh[i]!.nipLoad,
+        T(wh[i]!, 'meanFirst'),
+        T(wh[i]!, 'meanLast'),
+        T(fx[i]!, 'meanFirst'),
+        T(fx[i]!, 'meanLast'),
+        T(qa[i]!, 'meanFirst'),
+        T(qa[i]!, 'meanLast'),
+        wh[i]!.maxLast,
+        qa[i]!.maxLast,
+        growthText(wh[i]!),
+        growthText(fx[i]!),
+        growthText(qa[i]!),
+        stabilityText([['wh', wh[i]!], ['fixed', fx[i]!], ['quasi', qa[i]!]]),
+      ]),
       digits: [0, 3, 2, 1, 1, 1, 1, 1, 1, 0, 0],
       notes: [
+        `growth: mean (first or last, the larger) of the full run over the same point at ${wh[0]!.half.messagesPerNode} messages per node, − 1; '!' and "unstable (past saturation)": ${STABILITY_RULE}.`,
         'gap: mean inter-generation time per node (ticks); U ideal: §5.7 ideal link utilisation (A19: 384 directed links).',
         'NIP load: mean offered load of a node input port (bytes + headers at 2 ticks/byte, + 4 ticks arbitration per packet, over the generation period) — near 1 it saturates under shared-port delivery (harness/tlm/README.md).',
       ],
@@ -270,10 +301,11 @@ export function assembleTimes(q: Ch5Params, points: readonly Ch5Pt[], results: r
           mb === 512
             ? [end(pct(s512.fixedLat.heaviest), pct(s512.fixedLat.lightest)), end('10–77%', '10–77%'), end(pct(s512.fixedBw.heaviest), pct(s512.fixedBw.lightest)), end(pct(s512.quasiBw.heaviest), pct(s512.quasiBw.lightest))]
             : [end('47–69%', '47–69%'), end('14–31%', '14–31%'), end('39–72%', '39–72%'), end(pct(s2048.quasiBw.heaviest), pct(s2048.quasiBw.lightest))];
-        return [g, U[i]!, pct(latF[i]), seedCols[0]!, pct(latQ[i]), seedCols[1]!, pct(bwF[i]), seedCols[2]!, pct(bwQ[i]), seedCols[3]!];
+        const mark = (r: Ch5Res): string => (r.stable && wh[i]!.stable ? '' : ' (unstable)');
+        return [g, U[i]!, pct(latF[i]) + mark(fx[i]!), seedCols[0]!, pct(latQ[i]) + mark(qa[i]!), seedCols[1]!, pct(bwF[i]) + mark(fx[i]!), seedCols[2]!, pct(bwQ[i]) + mark(qa[i]!), seedCols[3]!];
       }),
       digits: [0, 3],
-      notes: ['Seed columns: the §5.7 prose gives only the ends of each range (heaviest / lightest load, or a range "a–b%" whose direction is not stated).'],
+      notes: ['Seed columns: the §5.7 prose gives only the ends of each range (heaviest / lightest load, or a range "a–b%" whose direction is not stated).', '(unstable): the scheme or wormhole is past saturation at that load; the ratio depends on the run length and is not comparable.'],
     },
   ];
   const series = (idx: number[]): Series[] =>
@@ -282,28 +314,32 @@ export function assembleTimes(q: Ch5Params, points: readonly Ch5Pt[], results: r
       return (['meanFirst', 'meanLast'] as const).map((f) => ({
         name: `${f === 'meanFirst' ? 'first' : 'last'} ${TRANSPORT_LABEL[t]}`,
         color: TRANSPORT_COLOR[t],
+        marker: TRANSPORT_MARKER[t],
         dashed: f === 'meanLast',
         points: idx.map((i) => [U[i] ?? NaN, rs[i]![f] ?? NaN] as [number, number]),
+        unstable: idx.map((i) => !rs[i]!.stable),
       }));
     });
   const all = R.map((_, i) => i);
   const part1 = all.slice(0, 5);
   const part2 = all.slice(3);
   const fig = `Fig. ${q.figure}`;
+  const quick = q.quick ? ' [--quick]' : '';
+  const ratioUnstable = (rs: readonly Ch5Res[]): boolean[] => all.map((i) => !rs[i]!.stable || !wh[i]!.stable);
   const plots: ReportPlot[] = [
-    { id: 'part1', title: `${fig}: mean message times, exp(${mb}) (part 1 of 2: heavier loads)`, xLabel: 'ideal link utilisation', yLabel: 'mean time from queueing (ticks)', series: series(part1) },
-    { id: 'part2', title: `${fig}: mean message times, exp(${mb}) (part 2 of 2: lighter loads)`, xLabel: 'ideal link utilisation', yLabel: 'mean time from queueing (ticks)', series: series(part2) },
-    { id: 'all', title: `${fig}: mean message times, exp(${mb}), all loads`, xLabel: 'ideal link utilisation', yLabel: 'mean time from queueing (ticks)', yLog: true, series: series(all) },
+    { id: 'part1', title: `${fig}: mean message times, exp(${mb}) (part 1 of 2: heavier loads)${quick}`, xLabel: 'ideal link utilisation', yLabel: 'mean time from queueing (ticks)', series: series(part1) },
+    { id: 'part2', title: `${fig}: mean message times, exp(${mb}) (part 2 of 2: lighter loads)${quick}`, xLabel: 'ideal link utilisation', yLabel: 'mean time from queueing (ticks)', series: series(part2) },
+    { id: 'all', title: `${fig}: mean message times, exp(${mb}), all loads${quick}`, xLabel: 'ideal link utilisation', yLabel: 'mean time from queueing (ticks)', yLog: true, series: series(all) },
     {
       id: 'ratios',
-      title: `${fig}: ratios to wormhole, exp(${mb}) (dashed: seed §5.7)`,
+      title: `${fig}: ratios to wormhole, exp(${mb}) (diamonds: seed §5.7)${quick}`,
       xLabel: 'ideal link utilisation',
       yLabel: 'ratio to wormhole',
       series: [
-        { name: 'latency fixed', color: TRANSPORT_COLOR['fixed-packet'], points: all.map((i) => [U[i] ?? NaN, latF[i] ?? NaN] as [number, number]) },
-        { name: 'latency quasi', color: TRANSPORT_COLOR['quasi-adaptive'], points: all.map((i) => [U[i] ?? NaN, latQ[i] ?? NaN] as [number, number]) },
-        { name: 'bandwidth fixed', color: '#ff7f0e', points: all.map((i) => [U[i] ?? NaN, bwF[i] ?? NaN] as [number, number]) },
-        { name: 'bandwidth quasi', color: '#9467bd', points: all.map((i) => [U[i] ?? NaN, bwQ[i] ?? NaN] as [number, number]) },
+        { name: 'latency fixed', color: TRANSPORT_COLOR['fixed-packet'], marker: 'square', points: all.map((i) => [U[i] ?? NaN, latF[i] ?? NaN] as [number, number]), unstable: ratioUnstable(fx) },
+        { name: 'latency quasi', color: TRANSPORT_COLOR['quasi-adaptive'], marker: 'triangle', points: all.map((i) => [U[i] ?? NaN, latQ[i] ?? NaN] as [number, number]), unstable: ratioUnstable(qa) },
+        { name: 'bandwidth fixed', color: '#ff7f0e', marker: 'square', dashed: true, points: all.map((i) => [U[i] ?? NaN, bwF[i] ?? NaN] as [number, number]), unstable: ratioUnstable(fx) },
+        { name: 'bandwidth quasi', color: '#9467bd', marker: 'triangle', dashed: true, points: all.map((i) => [U[i] ?? NaN, bwQ[i] ?? NaN] as [number, number]), unstable: ratioUnstable(qa) },
         ...seedRatioSeries(mb, U[0] ?? NaN, U[last] ?? NaN),
       ],
     },
@@ -315,33 +351,42 @@ export function assembleTimes(q: Ch5Params, points: readonly Ch5Pt[], results: r
     saturated.length
       ? `Node input ports offered ≥ 0.9 of their capacity at ${saturated.join(', ')} ticks${q.delivery === 'shared-port' ? ' (shared-port: one per node, so every scheme queues there)' : ''}. Where a load saturates any resource the means grow with the run length (--messages-per-node) instead of settling; compare --delivery per-link.`
       : 'No load offers the node input ports ≥ 0.9 of their capacity.',
+    `Stability: ${STABILITY_RULE}. Unstable points: ${unstableList([['wormhole', wh], ['fixed', fx], ['quasi', qa]], R)}.`,
+    ...bottlenecks([['wormhole', wh], ['fixed', fx], ['quasi', qa]], R),
     `Deadlocks: ${results.filter((r) => r.deadlock).length}; order violations: ${results.reduce((a, r) => a + r.orderViolations, 0)}; undelivered messages: ${results.reduce((a, r) => a + r.messages - r.delivered, 0)}.`,
   ];
   if (q.quick) notes.push('--quick: few messages per node; the numbers are noisy and for testing the pipeline, not for judging the seed.');
   return {
     tables,
-    checks,
+    checks: gated,
     plots,
     notes,
-    data: { rates: [...R], idealU: U, latency: { fixed: latF, quasi: latQ }, bandwidth: { fixed: bwF, quasi: bwQ } },
+    data: {
+      rates: [...R],
+      idealU: U,
+      latency: { fixed: latF, quasi: latQ },
+      bandwidth: { fixed: bwF, quasi: bwQ },
+      unstable: { wormhole: unstableAt(wh), fixed: unstableAt(fx), quasi: unstableAt(qa) },
+      growth: { wormhole: wh.map((r) => r.growth), fixed: fx.map((r) => r.growth), quasi: qa.map((r) => r.growth) },
+    },
   };
 }
 
 function seedRatioSeries(mb: 512 | 2048, uHeavy: number, uLight: number): Series[] {
-  // The seed's stated ends, drawn as dashed two-point lines where the direction is stated.
+  // The seed's stated ends, drawn as markers (diamonds) at the heaviest and lightest loads, where the direction is stated.
   if (mb === 512) {
     const s = SEED[512];
     return [
-      { name: 'seed latency fixed', color: TRANSPORT_COLOR['fixed-packet'], dashed: true, points: [[uHeavy, s.fixedLat.heaviest], [uLight, s.fixedLat.lightest]] },
-      { name: 'seed latency quasi', color: TRANSPORT_COLOR['quasi-adaptive'], dashed: true, points: [[uHeavy, s.quasiLat.lo], [uLight, s.quasiLat.hi]] },
-      { name: 'seed bandwidth fixed', color: '#ff7f0e', dashed: true, points: [[uHeavy, s.fixedBw.heaviest], [uLight, s.fixedBw.lightest]] },
-      { name: 'seed bandwidth quasi', color: '#9467bd', dashed: true, points: [[uHeavy, s.quasiBw.heaviest], [uLight, s.quasiBw.lightest]] },
+      { name: 'seed latency fixed', color: TRANSPORT_COLOR['fixed-packet'], markersOnly: true, marker: 'diamond', points: [[uHeavy, s.fixedLat.heaviest], [uLight, s.fixedLat.lightest]] },
+      { name: 'seed latency quasi', color: TRANSPORT_COLOR['quasi-adaptive'], markersOnly: true, marker: 'diamond', points: [[uHeavy, s.quasiLat.lo], [uLight, s.quasiLat.hi]] },
+      { name: 'seed bandwidth fixed', color: '#ff7f0e', markersOnly: true, marker: 'diamond', points: [[uHeavy, s.fixedBw.heaviest], [uLight, s.fixedBw.lightest]] },
+      { name: 'seed bandwidth quasi', color: '#9467bd', markersOnly: true, marker: 'diamond', points: [[uHeavy, s.quasiBw.heaviest], [uLight, s.quasiBw.lightest]] },
     ];
   }
   const s = SEED[2048];
   return [
-    { name: 'seed latency fixed (interp)', color: TRANSPORT_COLOR['fixed-packet'], dashed: true, points: [[uHeavy, s.fixedLat.hi], [uLight, s.fixedLat.lo]] },
-    { name: 'seed bandwidth quasi', color: '#9467bd', dashed: true, points: [[uHeavy, s.quasiBw.heaviest], [uLight, s.quasiBw.lightest]] },
+    { name: 'seed latency fixed (interp)', color: TRANSPORT_COLOR['fixed-packet'], markersOnly: true, marker: 'diamond', points: [[uHeavy, s.fixedLat.hi], [uLight, s.fixedLat.lo]] },
+    { name: 'seed bandwidth quasi', color: '#9467bd', markersOnly: true, marker: 'diamond', points: [[uHeavy, s.quasiBw.heaviest], [uLight, s.quasiBw.lightest]] },
   ];
 }
 

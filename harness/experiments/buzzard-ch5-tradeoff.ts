@@ -6,7 +6,7 @@
 import type { Transport } from '../tlm/config.ts';
 import type { Series } from './svg.ts';
 import { num, type ReportPlot, type ReportTable, type SeedCheck } from './types.ts';
-import { TRANSPORT_LABEL, VARIANTS, loadsText, lookup, type Ch5Params, type Ch5Pt, type Ch5Res } from './buzzard-ch5-common.ts';
+import { STABILITY_RULE, TRANSPORT_LABEL, VARIANTS, gate, growthText, stabilityText, loadsText, lookup, type Ch5Params, type Ch5Pt, type Ch5Res } from './buzzard-ch5-common.ts';
 
 // ------------------------------------------------------------------ Figs 5.14 / 5.15
 
@@ -107,13 +107,30 @@ export function assembleTradeoff(q: Ch5Params, points: readonly Ch5Pt[], results
     holds: bestSum.every((p) => about10.includes(p)),
   });
 
+  // Stability gate (STABILITY_RULE): a statement that uses an unstable point is not comparable.
+  const lab = (p: Ch5Pt): string => `${p.role === 'main' ? TRANSPORT_LABEL[p.transport] : p.role} ${p.buffersPerPbu}×${p.packetBytes} B at ${p.meanGapTicks} ticks`;
+  const pts = (f: (p: Ch5Pt) => boolean) => points.map((p, k) => ({ p, r: results[k]! })).filter((x) => f(x.p)).map((x) => ({ label: lab(x.p), r: x.r }));
+  const main = (t: Transport, pb: number, bu: number) => (p: Ch5Pt) => p.role === 'main' && p.transport === t && p.packetBytes === pb && p.buffersPerPbu === bu;
+  const either = (f: (p: Ch5Pt) => boolean, g: (p: Ch5Pt) => boolean) => (p: Ch5Pt) => f(p) || g(p);
+  const uses: Record<string, (p: Ch5Pt) => boolean> = {
+    'quasi-bigger-packets-beat-more-buffers': either(main('quasi-adaptive', 64, 13), main('quasi-adaptive', 32, 26)),
+    'fixed-bigger-packets-beat-more-buffers': either(main('fixed-packet', 64, 13), main('fixed-packet', 32, 26)),
+    'quasi-bigger-packets-first-only-at-high-load': either(main('quasi-adaptive', 64, 13), main('quasi-adaptive', 32, 26)),
+    'adequate-buffers': (p) => p.role === 'buffers' && p.meanGapTicks === q.sweepRates[mid],
+    'packet-size-last-improves': (p) => p.role === 'packets' && p.packetBytes <= mb / 4,
+    'packet-size-first-grows-light': (p) => p.role === 'packets' && p.meanGapTicks === gl,
+    'packet-size-ten-percent': (p) => p.role === 'packets',
+  };
+  const gated = checks.map((c) => (uses[c.id] ? gate(c, pts(uses[c.id]!)) : c));
+  const unstable = points.map((p, k) => ({ p, r: results[k]! })).filter((x) => !x.r.stable).map((x) => `${lab(x.p)} (${growthText(x.r)})`);
   const tables: ReportTable[] = (['quasi-adaptive', 'fixed-packet'] as const).map((t) => {
     const cols = VARIANTS.map((x) => v(t, x.key));
     return {
       title: `${TRANSPORT_LABEL[t]}: mean first / last times (ticks), exp(${mb}), ${q.messagesPerNode} messages per node, ${q.delivery} delivery`,
-      columns: ['gap', 'U ideal', 'first 13×32', 'first 26×32', 'first 13×64', 'last 13×32', 'last 26×32', 'last 13×64'],
-      rows: R.map((g, i) => [g, U[i]!, cols[0]![i]!.meanFirst, cols[1]![i]!.meanFirst, cols[2]![i]!.meanFirst, cols[0]![i]!.meanLast, cols[1]![i]!.meanLast, cols[2]![i]!.meanLast]),
+      columns: ['gap', 'U ideal', 'first 13×32', 'first 26×32', 'first 13×64', 'last 13×32', 'last 26×32', 'last 13×64', 'stable'],
+      rows: R.map((g, i) => [g, U[i]!, cols[0]![i]!.meanFirst, cols[1]![i]!.meanFirst, cols[2]![i]!.meanFirst, cols[0]![i]!.meanLast, cols[1]![i]!.meanLast, cols[2]![i]!.meanLast, stabilityText(VARIANTS.map((x, k) => [x.key, cols[k]![i]!] as const))]),
       digits: [0, 3],
+      notes: [`stable: ${STABILITY_RULE}; "no (…)" names the unstable configurations.`],
     };
   });
   tables.push({
@@ -137,17 +154,20 @@ export function assembleTradeoff(q: Ch5Params, points: readonly Ch5Pt[], results
         name: `${f === 'meanFirst' ? 'first' : 'last'} ${x.label}`,
         color: ['#1f77b4', '#d62728', '#2ca02c'][k],
         dashed: f === 'meanLast',
+        marker: (['circle', 'square', 'triangle'] as const)[k],
         points: idx.map((i) => [U[i] ?? NaN, v(t, x.key)[i]![f] ?? NaN] as [number, number]),
+        unstable: idx.map((i) => !v(t, x.key)[i]!.stable),
       })),
     );
   const sweepColors = ['#d62728', '#ff7f0e', '#1f77b4'];
   const fig = `Fig. ${q.figure}`;
+  const quick = q.quick ? ' [--quick]' : '';
   const plots: ReportPlot[] = [
-    { id: 'quasi', title: `${fig}: buffer/packet tradeoff, quasi-adaptive, exp(${mb})`, xLabel: 'ideal link utilisation', yLabel: 'mean time from queueing (ticks)', yLog: true, series: variantSeries('quasi-adaptive') },
-    { id: 'fixed', title: `${fig}: buffer/packet tradeoff, fixed packet, exp(${mb})`, xLabel: 'ideal link utilisation', yLabel: 'mean time from queueing (ticks)', yLog: true, series: variantSeries('fixed-packet') },
+    { id: 'quasi', title: `${fig}: buffer/packet tradeoff, quasi-adaptive, exp(${mb})${quick}`, xLabel: 'ideal link utilisation', yLabel: 'mean time from queueing (ticks)', yLog: true, series: variantSeries('quasi-adaptive') },
+    { id: 'fixed', title: `${fig}: buffer/packet tradeoff, fixed packet, exp(${mb})${quick}`, xLabel: 'ideal link utilisation', yLabel: 'mean time from queueing (ticks)', yLog: true, series: variantSeries('fixed-packet') },
     {
       id: 'buffers',
-      title: `${fig} (extension): buffers per PBU, quasi-adaptive, exp(${mb})`,
+      title: `${fig} (extension): buffers per PBU, quasi-adaptive, exp(${mb})${quick}`,
       xLabel: 'packet buffers per PBU',
       yLabel: 'mean time from queueing (ticks)',
       yLog: true,
@@ -157,12 +177,13 @@ export function assembleTradeoff(q: Ch5Params, points: readonly Ch5Pt[], results
           color: sweepColors[k],
           dashed: f === 'meanLast',
           points: q.bufferSweep.map((b) => [b, get('buffers', g, 'quasi-adaptive', 32, b)[f] ?? NaN] as [number, number]),
+          unstable: q.bufferSweep.map((b) => !get('buffers', g, 'quasi-adaptive', 32, b).stable),
         })),
       ),
     },
     {
       id: 'packets',
-      title: `${fig} (extension): packet size, quasi-adaptive, 13 buffers, exp(${mb})`,
+      title: `${fig} (extension): packet size, quasi-adaptive, 13 buffers, exp(${mb})${quick}`,
       xLabel: 'packet data bytes',
       yLabel: 'mean time from queueing (ticks)',
       xLog: true,
@@ -173,16 +194,18 @@ export function assembleTradeoff(q: Ch5Params, points: readonly Ch5Pt[], results
           color: sweepColors[k],
           dashed: f === 'meanLast',
           points: P.map((p) => [p, pl(g, p, f)] as [number, number]),
+          unstable: P.map((p) => !get('packets', g, 'quasi-adaptive', p, 13).stable),
         })),
       ),
     },
   ];
   const notes = [
     `TLM (harness/tlm), ${q.delivery} delivery, ${q.messagesPerNode} messages per node, workload seed ${q.seed}. The seed's Figs 5.14/5.15 are lost (captions only); the plotted series are [interp] first/last for the three configurations.`,
+    `Stability: ${STABILITY_RULE}. Unstable points: ${unstable.length ? unstable.join('; ') : 'none'}.`,
     `Deadlocks: ${results.filter((r) => r.deadlock).length}; order violations: ${results.reduce((a, r) => a + r.orderViolations, 0)}; undelivered messages: ${results.reduce((a, r) => a + r.messages - r.delivered, 0)}.`,
     `Heaviest load ${R[0]} ticks (U ≈ ${num(U[0], 2)}), lightest ${R[last]} ticks (U ≈ ${num(U[last], 3)}).`,
   ];
   if (q.quick) notes.push('--quick: few messages per node; the numbers are noisy and for testing the pipeline, not for judging the seed.');
-  return { tables, checks, plots, notes, data: { rates: [...R], idealU: U, bufferKnees: knees, bestPacketLast: bestLast, bestPacketFirst: bestFirst, bestPacketFirstPlusLast: bestSum } };
+  return { tables, checks: gated, plots, notes, data: { unstable, rates: [...R], idealU: U, bufferKnees: knees, bestPacketLast: bestLast, bestPacketFirst: bestFirst, bestPacketFirstPlusLast: bestSum } };
 }
 

@@ -26,7 +26,7 @@ import { runTlm } from '../tlm/buzzard-tlm.ts';
 import { TLM_CH5_DEFAULTS, type Delivery } from '../tlm/config.ts';
 import { CH5_RATES } from '../workloads/buzzard.ts';
 import { defineExperiment, type ExperimentCliValues } from './types.ts';
-import { BASE, FULL_MPN, QUICK_MPN, VARIANTS, type Ch5Figure, type Ch5Params, type Ch5Pt, type Ch5Res } from './buzzard-ch5-common.ts';
+import { BASE, FULL_MPN, QUICK_MPN, VARIANTS, growth, isStable, type Ch5Figure, type Ch5Params, type Ch5Pt, type Ch5Res } from './buzzard-ch5-common.ts';
 import { assembleTimes } from './buzzard-ch5-times.ts';
 import { assembleTradeoff } from './buzzard-ch5-tradeoff.ts';
 
@@ -80,8 +80,7 @@ function ch5Points(q: Ch5Params): Ch5Pt[] {
 
 // One workload per (length, rate), cached in the process (workers see their points in any order).
 const cache = new Map<string, Workload>();
-function workload(q: Ch5Params, meanBytes: 512 | 2048, gap: number): Workload {
-  const messagesPerNode = meanBytes === q.meanBytes ? q.messagesPerNode : (q.quick ? QUICK_MPN : FULL_MPN)[meanBytes];
+function workload(q: Ch5Params, meanBytes: 512 | 2048, gap: number, messagesPerNode: number): Workload {
   const key = `${meanBytes}/${gap}/${messagesPerNode}/${q.seed}/${q.cubeDegree}`;
   let w = cache.get(key);
   if (!w) {
@@ -93,8 +92,13 @@ function workload(q: Ch5Params, meanBytes: 512 | 2048, gap: number): Workload {
 }
 
 function runCh5Point(p: Ch5Pt, q: Ch5Params): Ch5Res {
-  const w = workload(q, p.meanBytes, p.meanGapTicks);
-  const r = runTlm(w, { transport: p.transport, packetBytes: p.packetBytes, buffersPerPbu: p.buffersPerPbu, delivery: q.delivery, recordEvents: false });
+  const mpn = p.meanBytes === q.meanBytes ? q.messagesPerNode : (q.quick ? QUICK_MPN : FULL_MPN)[p.meanBytes];
+  const halfMpn = Math.max(1, Math.ceil(mpn / 2));
+  const cfg = { transport: p.transport, packetBytes: p.packetBytes, buffersPerPbu: p.buffersPerPbu, delivery: q.delivery, recordEvents: false } as const;
+  // Stability (buzzard-ch5-common.ts STABILITY_RULE): the same point at half the run length, then the full run.
+  const h = runTlm(workload(q, p.meanBytes, p.meanGapTicks, halfMpn), cfg).stats;
+  const w = workload(q, p.meanBytes, p.meanGapTicks, mpn);
+  const r = runTlm(w, cfg);
   const s = r.stats;
   const hb = r.config.headerBytes;
   // Node input port busy time offered: every packet (worm) arbitrates for O_0, then moves header + data at link rate.
@@ -104,6 +108,8 @@ function runCh5Point(p: Ch5Pt, q: Ch5Params): Ch5Res {
     nipTicks += (m.bytes + hb * pk) * r.config.ticksPerByte + pk * r.config.arbitrationTicks;
   }
   const N = 2 ** w.cubeDegree;
+  const g = { first: growth(s.meanFirst, h.meanFirst), last: growth(s.meanLast, h.meanLast) };
+  const R = s.resources;
   return {
     idealU: s.idealLinkUtilisation,
     measuredU: s.measuredLinkUtilisation,
@@ -120,13 +126,17 @@ function runCh5Point(p: Ch5Pt, q: Ch5Params): Ch5Res {
     deadlock: s.deadlock !== null,
     lastGeneration: s.lastGeneration,
     makespan: s.makespan,
+    half: { messagesPerNode: halfMpn, meanFirst: h.meanFirst, meanLast: h.meanLast },
+    growth: g,
+    stable: isStable(g),
+    resources: { sourceWaitBySlot: R.sourceWaitBySlot, meanSourceWait: R.meanSourceWait, meanInNetworkFirst: R.meanInNetworkFirst, pbuFullFraction: R.pbuFullFraction, linkBusyFraction: R.linkBusyFraction },
   };
 }
 
 function cost(p: Ch5Pt, q: Ch5Params): number {
   const mpn = p.meanBytes === q.meanBytes ? q.messagesPerNode : 1;
   const packets = p.meanBytes / p.packetBytes + 1;
-  return mpn * (p.transport === 'wormhole' ? 2 : packets) * (1 + 2000 / p.meanGapTicks);
+  return 1.5 * mpn * (p.transport === 'wormhole' ? 2 : packets) * (1 + 2000 / p.meanGapTicks); // full + half run
 }
 
 function makeCh5(figure: Ch5Figure) {

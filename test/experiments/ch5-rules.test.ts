@@ -25,6 +25,10 @@ const BASE_RES: Ch5Res = {
   deadlock: false,
   lastGeneration: 1e5,
   makespan: 1.1e5,
+  half: { messagesPerNode: 4, meanFirst: 1000, meanLast: 5000 },
+  growth: { first: 0, last: 0 },
+  stable: true,
+  resources: { sourceWaitBySlot: [], meanSourceWait: 0, meanInNetworkFirst: 0, pbuFullFraction: [], linkBusyFraction: [] },
 };
 
 /**
