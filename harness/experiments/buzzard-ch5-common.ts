@@ -22,7 +22,8 @@ export interface Ch5Params {
   readonly rates: readonly number[];
   readonly messagesPerNode: number;
   readonly seed: number;
-  readonly delivery: Delivery;
+  /** Delivery model per scheme (parseCh5Delivery; default CH5_DELIVERY_DEFAULT). */
+  readonly delivery: Ch5Delivery;
   readonly quick: boolean;
   /** Figs 5.14/5.15: loads of the buffer and packet-size sweeps (heaviest, middle, lightest). */
   readonly sweepRates: readonly number[];
@@ -110,6 +111,45 @@ export function gate(c: SeedCheck, used: readonly { readonly label: string; read
   return { ...c, holds: null, comparable: false, measured: `${c.measured} — not comparable: unstable (past saturation) at ${names.join(', ')}` };
 }
 
+
+/** How packets (worms) leave the network, per scheme (harness/tlm/config.ts Delivery). */
+export interface Ch5Delivery {
+  readonly wormhole: Delivery;
+  readonly packet: Delivery;
+}
+
+/**
+ * Default delivery per scheme, from the seed's reading of its own simulator
+ * (docs/buzzard-ch5.md#delivery-at-the-destination): a wormhole destination
+ * takes up to n messages at once (§5.2, "the maximum number of concurrently
+ * arriving wormhole messages is at most n") and packet routing "can
+ * concurrently receive a far greater number of packets"; §5.7 blames only
+ * "blockage at the source nodes". So each input delivers on its own channel
+ * ('per-link') for every scheme; 'shared-port' (the hardware's one node input
+ * port, §5.4) is the option the RTL-calibrated comparison uses.
+ */
+export const CH5_DELIVERY_DEFAULT: Ch5Delivery = Object.freeze({ wormhole: 'per-link', packet: 'per-link' });
+
+/** `--delivery MODE` (both schemes) or `--delivery wormhole=MODE,packet=MODE` (either may be left out). */
+export function parseCh5Delivery(text: string | undefined): Ch5Delivery {
+  if (text === undefined) return CH5_DELIVERY_DEFAULT;
+  const modes = ['shared-port', 'per-link'];
+  const bad = (): never => {
+    throw new RangeError(`--delivery must be shared-port, per-link, or wormhole=MODE,packet=MODE with MODE shared-port or per-link (got '${text}')`);
+  };
+  if (modes.includes(text)) return { wormhole: text as Delivery, packet: text as Delivery };
+  const out: { wormhole: Delivery; packet: Delivery } = { ...CH5_DELIVERY_DEFAULT };
+  for (const part of text.split(',')) {
+    const m = /^(wormhole|packet)=(.*)$/.exec(part.trim());
+    if (!m || !modes.includes(m[2]!)) bad();
+    out[m![1] as 'wormhole' | 'packet'] = m![2] as Delivery;
+  }
+  return out;
+}
+
+export function deliveryText(d: Ch5Delivery): string {
+  return d.wormhole === d.packet ? `${d.wormhole} delivery` : `delivery wormhole ${d.wormhole}, packets ${d.packet}`;
+}
 
 export const FULL_MPN = { 512: 200, 2048: 100 } as const;
 export const QUICK_MPN = { 512: 8, 2048: 4 } as const;

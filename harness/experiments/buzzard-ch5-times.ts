@@ -7,7 +7,7 @@ import { CH5_RATES } from '../workloads/buzzard.ts';
 import type { Transport } from '../tlm/config.ts';
 import type { Series } from './svg.ts';
 import { num, pct, type ReportPlot, type ReportTable, type SeedCheck } from './types.ts';
-import { BASE, FULL_MPN, QUICK_MPN, STABILITY_RULE, TRANSPORT_COLOR, TRANSPORT_MARKER, bottlenecks, gate, growthText, stabilityText, unstableList, TRANSPORT_LABEL, loadsText, lookup, minMax, near, ratio, rule, sameSet, type Ch5Params, type Ch5Pt, type Ch5Res } from './buzzard-ch5-common.ts';
+import { BASE, FULL_MPN, QUICK_MPN, STABILITY_RULE, TRANSPORT_COLOR, TRANSPORT_MARKER, bottlenecks, gate, growthText, stabilityText, unstableList, TRANSPORT_LABEL, loadsText, lookup, minMax, near, ratio, rule, sameSet, type Ch5Params, type Ch5Pt, type Ch5Res, deliveryText } from './buzzard-ch5-common.ts';
 
 // ------------------------------------------------------------------ Figs 5.12 / 5.13
 
@@ -264,7 +264,7 @@ export function assembleTimes(q: Ch5Params, points: readonly Ch5Pt[], results: r
   const T = (r: Ch5Res, f: 'meanFirst' | 'meanLast'): number | null => r[f];
   const tables: ReportTable[] = [
     {
-      title: `Mean message times from queueing, ticks (exp(${mb}), ${q.cubeDegree}-cube, ${q.messagesPerNode} messages per node, ${q.delivery} delivery)`,
+      title: `Mean message times from queueing, ticks (exp(${mb}), ${q.cubeDegree}-cube, ${q.messagesPerNode} messages per node, ${deliveryText(q.delivery)})`,
       columns: ['gap', 'U ideal', 'NIP load', 'first wh', 'last wh', 'first fixed', 'last fixed', 'first quasi', 'last quasi', 'max last wh', 'max last quasi', 'growth wh', 'growth fixed', 'growth quasi', 'stable'],
       rows: R.map((g, i) => [
         g,
@@ -346,10 +346,10 @@ export function assembleTimes(q: Ch5Params, points: readonly Ch5Pt[], results: r
   ];
   const saturated = R.filter((_, i) => (qa[i]!.nipLoad ?? 0) >= 0.9);
   const notes = [
-    `TLM (harness/tlm), ${q.delivery} delivery, ${q.messagesPerNode} messages per node (${wh[0]!.messages} messages per run), workload seed ${q.seed}; times in ticks from queueing at the source (§10.3 "first" = first ${BASE.packetBytes} data bytes, "last" = last byte).`,
+    `TLM (harness/tlm), ${deliveryText(q.delivery)}, ${q.messagesPerNode} messages per node (${wh[0]!.messages} messages per run), workload seed ${q.seed}; times in ticks from queueing at the source (§10.3 "first" = first ${BASE.packetBytes} data bytes, "last" = last byte).`,
     ...(q.figure === '5.13' ? [`The exp(512) comparison point (lightest load) uses ${(q.quick ? QUICK_MPN : FULL_MPN)[512]} messages per node, as buzzard-fig5.12 does by default.`] : []),
     saturated.length
-      ? `Node input ports offered ≥ 0.9 of their capacity at ${saturated.join(', ')} ticks${q.delivery === 'shared-port' ? ' (shared-port: one per node, so every scheme queues there)' : ''}. Where a load saturates any resource the means grow with the run length (--messages-per-node) instead of settling; compare --delivery per-link.`
+      ? `Node input ports offered ≥ 0.9 of their capacity at ${saturated.join(', ')} ticks${q.delivery.wormhole === 'shared-port' || q.delivery.packet === 'shared-port' ? ' (shared-port: one per node, so every scheme queues there)' : ''}. Where a load saturates any resource the means grow with the run length (--messages-per-node) instead of settling; compare --delivery shared-port / per-link.`
       : 'No load offers the node input ports ≥ 0.9 of their capacity.',
     `Stability: ${STABILITY_RULE}. Unstable points: ${unstableList([['wormhole', wh], ['fixed', fx], ['quasi', qa]], R)}.`,
     ...bottlenecks([['wormhole', wh], ['fixed', fx], ['quasi', qa]], R),

@@ -6,7 +6,7 @@
 import type { Transport } from '../tlm/config.ts';
 import type { Series } from './svg.ts';
 import { num, type ReportPlot, type ReportTable, type SeedCheck } from './types.ts';
-import { STABILITY_RULE, TRANSPORT_LABEL, VARIANTS, gate, growthText, stabilityText, loadsText, lookup, type Ch5Params, type Ch5Pt, type Ch5Res } from './buzzard-ch5-common.ts';
+import { STABILITY_RULE, TRANSPORT_LABEL, VARIANTS, gate, growthText, stabilityText, loadsText, lookup, type Ch5Params, type Ch5Pt, type Ch5Res, deliveryText } from './buzzard-ch5-common.ts';
 
 // ------------------------------------------------------------------ Figs 5.14 / 5.15
 
@@ -126,7 +126,7 @@ export function assembleTradeoff(q: Ch5Params, points: readonly Ch5Pt[], results
   const tables: ReportTable[] = (['quasi-adaptive', 'fixed-packet'] as const).map((t) => {
     const cols = VARIANTS.map((x) => v(t, x.key));
     return {
-      title: `${TRANSPORT_LABEL[t]}: mean first / last times (ticks), exp(${mb}), ${q.messagesPerNode} messages per node, ${q.delivery} delivery`,
+      title: `${TRANSPORT_LABEL[t]}: mean first / last times (ticks), exp(${mb}), ${q.messagesPerNode} messages per node, ${deliveryText(q.delivery)}`,
       columns: ['gap', 'U ideal', 'first 13×32', 'first 26×32', 'first 13×64', 'last 13×32', 'last 26×32', 'last 13×64', 'stable'],
       rows: R.map((g, i) => [g, U[i]!, cols[0]![i]!.meanFirst, cols[1]![i]!.meanFirst, cols[2]![i]!.meanFirst, cols[0]![i]!.meanLast, cols[1]![i]!.meanLast, cols[2]![i]!.meanLast, stabilityText(VARIANTS.map((x, k) => [x.key, cols[k]![i]!] as const))]),
       digits: [0, 3],
@@ -200,7 +200,7 @@ export function assembleTradeoff(q: Ch5Params, points: readonly Ch5Pt[], results
     },
   ];
   const notes = [
-    `TLM (harness/tlm), ${q.delivery} delivery, ${q.messagesPerNode} messages per node, workload seed ${q.seed}. The seed's Figs 5.14/5.15 are lost (captions only); the plotted series are [interp] first/last for the three configurations.`,
+    `TLM (harness/tlm), ${deliveryText(q.delivery)}, ${q.messagesPerNode} messages per node, workload seed ${q.seed}. The seed's Figs 5.14/5.15 are lost (captions only); the plotted series are [interp] first/last for the three configurations.`,
     `Stability: ${STABILITY_RULE}. Unstable points: ${unstable.length ? unstable.join('; ') : 'none'}.`,
     `Deadlocks: ${results.filter((r) => r.deadlock).length}; order violations: ${results.reduce((a, r) => a + r.orderViolations, 0)}; undelivered messages: ${results.reduce((a, r) => a + r.messages - r.delivered, 0)}.`,
     `Heaviest load ${R[0]} ticks (U ≈ ${num(U[0], 2)}), lightest ${R[last]} ticks (U ≈ ${num(U[last], 3)}).`,

@@ -23,10 +23,9 @@
 import type { Workload } from '../workloads/types.ts';
 import { chapter5Workload } from '../tlm/sweep.ts';
 import { runTlm } from '../tlm/buzzard-tlm.ts';
-import { TLM_CH5_DEFAULTS, type Delivery } from '../tlm/config.ts';
 import { CH5_RATES } from '../workloads/buzzard.ts';
 import { defineExperiment, type ExperimentCliValues } from './types.ts';
-import { BASE, FULL_MPN, QUICK_MPN, VARIANTS, growth, isStable, type Ch5Figure, type Ch5Params, type Ch5Pt, type Ch5Res } from './buzzard-ch5-common.ts';
+import { BASE, FULL_MPN, QUICK_MPN, VARIANTS, growth, isStable, parseCh5Delivery, type Ch5Figure, type Ch5Params, type Ch5Pt, type Ch5Res } from './buzzard-ch5-common.ts';
 import { assembleTimes } from './buzzard-ch5-times.ts';
 import { assembleTradeoff } from './buzzard-ch5-tradeoff.ts';
 
@@ -40,8 +39,7 @@ function resolveParams(figure: Ch5Figure, cli: ExperimentCliValues): Ch5Params {
   const meanBytes = figureBytes(figure);
   const mpn = cli.messagesPerNode ?? (cli.quick ? QUICK_MPN : FULL_MPN)[meanBytes];
   if (!(Number.isInteger(mpn) && mpn >= 1 && mpn <= 100_000)) throw new RangeError(`--messages-per-node must be a whole number in 1..100000 (got ${mpn})`);
-  const delivery = (cli.delivery ?? TLM_CH5_DEFAULTS.delivery) as Delivery;
-  if (delivery !== 'shared-port' && delivery !== 'per-link') throw new RangeError(`--delivery must be shared-port or per-link (got '${String(cli.delivery)}')`);
+  const delivery = parseCh5Delivery(cli.delivery);
   const rates = [...CH5_RATES[meanBytes]];
   const tradeoff = figure === '5.14' || figure === '5.15';
   return {
@@ -94,7 +92,7 @@ function workload(q: Ch5Params, meanBytes: 512 | 2048, gap: number, messagesPerN
 function runCh5Point(p: Ch5Pt, q: Ch5Params): Ch5Res {
   const mpn = p.meanBytes === q.meanBytes ? q.messagesPerNode : (q.quick ? QUICK_MPN : FULL_MPN)[p.meanBytes];
   const halfMpn = Math.max(1, Math.ceil(mpn / 2));
-  const cfg = { transport: p.transport, packetBytes: p.packetBytes, buffersPerPbu: p.buffersPerPbu, delivery: q.delivery, recordEvents: false } as const;
+  const cfg = { transport: p.transport, packetBytes: p.packetBytes, buffersPerPbu: p.buffersPerPbu, delivery: p.transport === 'wormhole' ? q.delivery.wormhole : q.delivery.packet, recordEvents: false } as const;
   // Stability (buzzard-ch5-common.ts STABILITY_RULE): the same point at half the run length, then the full run.
   const h = runTlm(workload(q, p.meanBytes, p.meanGapTicks, halfMpn), cfg).stats;
   const w = workload(q, p.meanBytes, p.meanGapTicks, mpn);

@@ -118,6 +118,10 @@ class BuzzardTlm {
   readonly adaptive: boolean;
   readonly rule: boolean;
   readonly rec: boolean;
+  /** Bytes of a packet in before the next PBU may route it (config.forwardStart); −1 = the whole packet. */
+  readonly fwd: number;
+  /** Wormhole source slot frees at τ_1 (config.wormholeSlotFree 'tail-sent'), else at delivery. */
+  readonly slotAtTail: boolean;
   readonly events: TraceEvent[] = [];
   readonly q = new EventQueue(4096);
   now = 0;
@@ -213,6 +217,8 @@ class BuzzardTlm {
     this.adaptive = cfg.transport === 'quasi-adaptive';
     this.rule = cfg.deadlockRule;
     this.rec = cfg.recordEvents;
+    this.fwd = cfg.forwardStart === 'header' ? cfg.headerBytes : cfg.forwardStart === 'packet' ? -1 : cfg.forwardStart;
+    this.slotAtTail = cfg.wormholeSlotFree === 'tail-sent';
 
     this.mT = new Float64Array(M);
     this.mSrc = new Int32Array(M);
@@ -544,7 +550,8 @@ class BuzzardTlm {
     this.busy[qo] += dur;
     if (pkt === 0 && this.oWin[qo] === 0) this.mInj[msg] = this.now;
     const headT = this.now + this.H * this.tpb;
-    if (o > 0) this.q.push(headT, EV_HEAD, this.oDstBuf[qo]!);
+    // The next PBU may route the packet once forwardStart bytes of it are in (config.forwardStart; 'header' = H).
+    if (o > 0) this.q.push(this.now + Math.min(this.fwd < 0 ? dur / this.tpb : this.fwd, dur / this.tpb) * this.tpb, EV_HEAD, this.oDstBuf[qo]!);
     this.q.push(this.now + dur, EV_TXEND, qo);
     if (this.rec) {
       const win = this.oWin[qo]!;
@@ -680,7 +687,7 @@ class BuzzardTlm {
       this.mCur[msg] = x ^ (1 << (o - 1));
       this.q.push(now + this.H * tpb, EV_HEAD, msg);
       const tail = now + Wt - (c - 1) * Ft;
-      if (k === c) this.q.push(tail, EV_SLOTFREE, s); // τ_1
+      if (k === c && this.slotAtTail) this.q.push(tail, EV_SLOTFREE, s); // τ_1
       if (k - c >= 1) this.q.push(tail, EV_RELEASE, this.mPathQ[msg * n1 + k - c - 1]!); // channel k−c at τ_{k−c+1}
       return;
     }
@@ -692,7 +699,8 @@ class BuzzardTlm {
       this.emit(now + this.H * tpb, 'head-arrives', msg, x, 0, 'nip', 0);
       this.emit(firstT, 'first-packet-delivered', msg, x, 0, 'nip', 0);
     }
-    if (c >= d + 1) this.q.push(now + Wt - d * Ft, EV_SLOTFREE, s); // τ_1
+    if (!this.slotAtTail) this.q.push(now + Wt, EV_SLOTFREE, s); // wormholeSlotFree 'delivered': with the last byte
+    else if (c >= d + 1) this.q.push(now + Wt - d * Ft, EV_SLOTFREE, s); // τ_1
     for (let j = Math.max(1, d + 1 - c); j <= d; j++) this.q.push(now + Wt - (d - j) * Ft, EV_RELEASE, this.mPathQ[msg * n1 + j - 1]!); // τ_{j+1}
     this.q.push(now + Wt, EV_RELEASE, qo);
   }

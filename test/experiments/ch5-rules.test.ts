@@ -79,3 +79,18 @@ describe('chapter-5 verdict rules: ±10 percentage points, ranges, sets', () => 
     }
   });
 });
+
+describe('delivery per scheme', () => {
+  it('defaults to per-link for both schemes (docs/buzzard-ch5.md#delivery-at-the-destination); one mode or wormhole=…,packet=… per scheme; bad text is one clear error', async () => {
+    const { parseCh5Delivery, CH5_DELIVERY_DEFAULT } = await import('../../harness/experiments/buzzard-ch5-common.ts');
+    expect(parseCh5Delivery(undefined)).toEqual({ wormhole: 'per-link', packet: 'per-link' });
+    expect(CH5_DELIVERY_DEFAULT).toEqual({ wormhole: 'per-link', packet: 'per-link' });
+    expect(parseCh5Delivery('shared-port')).toEqual({ wormhole: 'shared-port', packet: 'shared-port' });
+    expect(parseCh5Delivery('packet=shared-port')).toEqual({ wormhole: 'per-link', packet: 'shared-port' });
+    expect(parseCh5Delivery('wormhole=shared-port,packet=per-link')).toEqual({ wormhole: 'shared-port', packet: 'per-link' });
+    for (const bad of ['bogus', 'wormhole=x', 'packets=per-link', '']) expect(() => parseCh5Delivery(bad), bad).toThrow(/^--delivery must be/);
+    // the point runs each scheme with its own mode
+    const q = buzzardFig512.params({ quick: true, delivery: 'wormhole=shared-port,packet=per-link' });
+    expect(q.delivery).toEqual({ wormhole: 'shared-port', packet: 'per-link' });
+  });
+});
