@@ -112,6 +112,12 @@ export class Simulator {
   /** Per commit group: the last cycle + 1 its registers were committed (each group once per edge). */
   private readonly groupStamp: Int32Array;
   private commitCount = 0;
+  /** Reader lists (net.combReaderStart/…, cached here for the hot markSlot) and slots with guarded readers. */
+  private readonly cRdStart: Int32Array;
+  private readonly cRd: Int32Array;
+  private readonly sRdStart: Int32Array;
+  private readonly sRd: Int32Array;
+  private readonly guarded: Uint8Array;
   private needSettle = false;
   /** Something was poked since the last clock edge: observers get onStimulus before the next one. */
   private poked = false;
@@ -160,6 +166,14 @@ export class Simulator {
     this.seqDirty = new DirtySet(net.seq.length);
     this.ran = new Int32Array(net.seq.length);
     this.groupStamp = new Int32Array(net.nSeqGroups);
+    this.cRdStart = net.combReaderStart;
+    this.cRd = net.combReaders;
+    this.sRdStart = net.seqReaderStart;
+    this.sRd = net.seqReaders;
+    this.guarded = new Uint8Array(net.size);
+    for (let x = 0; x < net.nWires + net.nRegs; x++) {
+      if (net.combGuardStart[x] !== net.combGuardStart[x + 1] || net.seqGuardStart[x] !== net.seqGuardStart[x + 1]) this.guarded[x] = 1;
+    }
     this.forcedProc = new Uint8Array(net.comb.length);
     this.oldOut = new Float64Array(net.combWrites.length);
     this.names = [...net.byName.keys()];
@@ -525,27 +539,58 @@ export class Simulator {
   }
 
   private markSlot(slot: number): void {
-    const net = this.net;
-    const cs = net.combReaderStart;
-    const cl = net.combReaders;
-    const cd = this.combDirty;
-    for (let k = cs[slot]!, e = cs[slot + 1]!; k < e; k++) cd.add(cl[k]!);
-    const ss = net.seqReaderStart;
-    const sl = net.seqReaders;
-    const sd = this.seqDirty;
-    for (let k = ss[slot]!, e = ss[slot + 1]!; k < e; k++) sd.add(sl[k]!);
-    // Guarded readers: only while their guard register is in one of the
-    // states where they read this slot. A guard about to change in this very
-    // commit wakes them itself, so its value here may be the old one.
-    const cgs = net.combGuardStart;
-    if (cgs[slot] !== cgs[slot + 1]) {
-      const s = this.s;
-      for (let k = cgs[slot]!, e = cgs[slot + 1]!; k < e; k++) if ((net.combGuardMask[k]! >>> s[net.combGuardSlot[k]!]!) & 1) cd.add(net.combGuardProc[k]!);
+    // DirtySet.add, inlined for comb and seq readers: this runs for every
+    // changed register and wire.
+    const cs = this.cRdStart;
+    const cl = this.cRd;
+    const cw = this.combDirty.words;
+    const csum = this.combDirty.summary;
+    let added = 0;
+    for (let k = cs[slot]!, e = cs[slot + 1]!; k < e; k++) {
+      const p = cl[k]!;
+      const w = p >>> 5;
+      const bit = 1 << (p & 31);
+      const old = cw[w]!;
+      if ((old & bit) === 0) {
+        cw[w] = old | bit;
+        csum[w >>> 5]! |= 1 << (w & 31);
+        added++;
+      }
     }
-    const sgs = net.seqGuardStart;
-    if (sgs[slot] !== sgs[slot + 1]) {
-      const s = this.s;
-      for (let k = sgs[slot]!, e = sgs[slot + 1]!; k < e; k++) if ((net.seqGuardMask[k]! >>> s[net.seqGuardSlot[k]!]!) & 1) sd.add(net.seqGuardProc[k]!);
+    this.combDirty.count += added;
+    const ss = this.sRdStart;
+    const sl = this.sRd;
+    const sw = this.seqDirty.words;
+    const ssum = this.seqDirty.summary;
+    added = 0;
+    for (let k = ss[slot]!, e = ss[slot + 1]!; k < e; k++) {
+      const p = sl[k]!;
+      const w = p >>> 5;
+      const bit = 1 << (p & 31);
+      const old = sw[w]!;
+      if ((old & bit) === 0) {
+        sw[w] = old | bit;
+        ssum[w >>> 5]! |= 1 << (w & 31);
+        added++;
+      }
+    }
+    this.seqDirty.count += added;
+    if (this.guarded[slot] === 1) this.markGuarded(slot);
+  }
+
+  /**
+   * Guarded readers of a slot: only while their guard register is in one of
+   * the states where they read it. A guard about to change in this very
+   * commit wakes them itself, so its value here may be the old one.
+   */
+  private markGuarded(slot: number): void {
+    const net = this.net;
+    const s = this.s;
+    for (let k = net.combGuardStart[slot]!, e = net.combGuardStart[slot + 1]!; k < e; k++) {
+      if ((net.combGuardMask[k]! >>> s[net.combGuardSlot[k]!]!) & 1) this.combDirty.add(net.combGuardProc[k]!);
+    }
+    for (let k = net.seqGuardStart[slot]!, e = net.seqGuardStart[slot + 1]!; k < e; k++) {
+      if ((net.seqGuardMask[k]! >>> s[net.seqGuardSlot[k]!]!) & 1) this.seqDirty.add(net.seqGuardProc[k]!);
     }
   }
 
