@@ -31,3 +31,6 @@ export function findExperiment(name: string): AnyExperiment | undefined {
 export function experimentNames(): string[] {
   return EXPERIMENTS.map((e) => e.name);
 }
+// seed 004 §4.1.4: DS-link bandwidth between two T9000-style endpoints (RTL)
+import { dslinkBandwidthExperiment } from './dslink-bandwidth.ts';
+(EXPERIMENTS as AnyExperiment[]).push(dslinkBandwidthExperiment);
