@@ -8,13 +8,17 @@
  * `joinLinks` joins the Data/Strobe wires) or a test stand-in with the same
  * ports. Endpoint links are left open: `endpointLinks[t]` are the switch-side
  * ends of endpoint t's hunt group, for a T9000 (or a bench) to join.
+ * Building checks the configuration (one line per problem, C104ConfigError)
+ * and refuses a labelling that is not deadlock-free unless told otherwise.
  * Readings: docs/c104.md#networks.
  */
 import { Module, type Signal } from '../kernel/module.ts';
 import { C104 } from './c104.ts';
 import { makeC104Config, type C104Config, type C104Options } from './config.ts';
 import { C104_LINKS } from './interval_table.ts';
-import type { CheckedNetwork } from './topology.ts';
+import { checkDeadlockFree, type DeadlockVerdict } from './channel_deps.ts';
+import { C104ConfigError } from './interval_table.ts';
+import { checkNetwork, type CheckedNetwork, type NetworkSpec } from './topology.ts';
 
 /** The port contract of one DS-link end (rtl/dslink/chars.ts). */
 export interface LinkEndPorts extends Module {
@@ -57,10 +61,14 @@ export interface C104NetworkOptions {
   linkEnd: C104LinkEndFactory;
   /** Join the two ends of a cable; default joinEnds (the wires). */
   join?: (where: Module, a: LinkEndPorts, b: LinkEndPorts) => void;
+  /** Refuse a labelling whose channel dependencies have a cycle (one line naming it); default true. Off only for negative controls. */
+  requireDeadlockFree?: boolean;
 }
 
 export class C104Network extends Module {
   readonly net: CheckedNetwork;
+  /** The static channel-dependency check of the labelling (docs/c104.md#deadlock-check). */
+  readonly verdict: DeadlockVerdict;
   readonly switches: C104[] = [];
   readonly configs: C104Config[] = [];
   /** ends[s][k]: the link end of switch s's link k (null: not wired). */
@@ -68,9 +76,11 @@ export class C104Network extends Module {
   /** Per endpoint, the switch-side ends of its hunt group, in the order of its links. */
   readonly endpointLinks: LinkEndPorts[][];
 
-  constructor(parent: Module | null, name: string, net: CheckedNetwork, opts: C104NetworkOptions) {
+  constructor(parent: Module | null, name: string, spec0: NetworkSpec | CheckedNetwork, opts: C104NetworkOptions) {
     super(parent, name);
-    this.net = net;
+    const net = (this.net = 'tables' in spec0 ? spec0 : checkNetwork(spec0));
+    const verdict = (this.verdict = checkDeadlockFree(net));
+    if (!verdict.deadlockFree && (opts.requireDeadlockFree ?? true)) throw new C104ConfigError(`network ${name}: ${verdict.message}`);
     const spec = net.spec;
     spec.switches.forEach((t, s) => {
       const fromProcessor = Array.from({ length: C104_LINKS }, (_, k) => net.peer[s]![k]?.kind === 'terminal');

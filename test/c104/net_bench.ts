@@ -30,12 +30,13 @@ class NetTop extends Module {
   /** Per terminal, per link of its group. */
   readonly ports: TermPort[][] = [];
 
-  constructor(net: CheckedNetwork, opts: C104Options) {
+  constructor(net: CheckedNetwork, opts: C104Options & { requireDeadlockFree?: boolean }) {
     super(null, 'top');
     this.network = new C104Network(this, 'net', net, {
       c104: opts,
       linkEnd: (p, name, buf) => new LinkEndStub(p, name, buf.rxTokens, buf.txTokens),
       join: charJoin,
+      requireDeadlockFree: opts.requireDeadlockFree,
     });
     this.network.endpointLinks.forEach((ends, ti) => {
       this.ports.push(
@@ -84,7 +85,7 @@ export class NetBench {
   readonly startedOn = new Map<string, number[]>();
   sent = 0;
 
-  constructor(spec: NetworkSpec, opts: C104Options = {}) {
+  constructor(spec: NetworkSpec, opts: C104Options & { requireDeadlockFree?: boolean } = {}) {
     this.net = checkNetwork(spec);
     this.top = new NetTop(this.net, { routingDelay: 0, ...opts });
     this.sim = new Simulator(this.top);
