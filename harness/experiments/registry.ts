@@ -5,11 +5,12 @@ import { buzzardFig512, buzzardFig513, buzzardFig514, buzzardFig515 } from './bu
 import { buzzardCollisions } from './collisions.ts';
 import { c104Ch5 } from './c104-ch5.ts';
 import { c104Ch6 } from './c104-ch6.ts';
+import { c104Starvation } from './c104-starvation.ts';
 import { nblTestjig } from './nbl-testjig.ts';
 import { oliverGraphs } from './oliver-graphs.ts';
 import type { AnyExperiment } from './types.ts';
 
-export const EXPERIMENTS: readonly AnyExperiment[] = [buzzardFig512, buzzardFig513, buzzardFig514, buzzardFig515, buzzardCollisions, oliverGraphs, nblTestjig, c104Ch5, c104Ch6];
+export const EXPERIMENTS: readonly AnyExperiment[] = [buzzardFig512, buzzardFig513, buzzardFig514, buzzardFig515, buzzardCollisions, oliverGraphs, nblTestjig, c104Ch5, c104Ch6, c104Starvation];
 
 export function findExperiment(name: string): AnyExperiment | undefined {
   return EXPERIMENTS.find((e) => e.name === name);
