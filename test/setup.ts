@@ -6,4 +6,8 @@
  */
 import fc from 'fast-check';
 
+// The kernel's debug mode (width checks, declared seq writes; docs/kernel.md):
+// on in every test, off by default in the CLI and the bench.
+process.env.ICEMU_DEBUG = '1';
+
 if (process.env.CI) fc.configureGlobal({ seed: 20261121 });

@@ -76,6 +76,8 @@ export interface PresetRun {
 export interface Preset {
   readonly name: string;
   readonly summary: string;
+  /** The declared tolerances the run checks (tests pin each one with a negative control just outside it). */
+  readonly tolerances: readonly Tolerance[];
   run(o?: PresetOptions): PresetRun;
 }
 
@@ -89,8 +91,21 @@ export const ZERO_LOAD_LENGTHS_QUICK = Object.freeze([3, 22, 23, 100]);
 
 const EXACT: MetricName[] = ['queued', 'inject', 'fabric', 'per-hop', 'first', 'last', 'last-first'];
 
+/** Zero load: every metric exact (0 cycles). */
+const ZERO_LOAD_TOLERANCES: readonly Tolerance[] = Object.freeze([
+  { metric: 'missing', max: 0, why: 'every message is delivered on the RTL' },
+  { metric: 'fabric', stat: 'absMax', min: 0, max: 0, why: 'seed §5.4.2: 31 cycles per PBU, no measured term: the S1 reaches the node input port exactly 31·d cycles after it left the source slot' },
+  { metric: 'per-hop', stat: 'absMax', min: 0, max: 0, why: 'seed §5.4.2 / DESIGN.md "Per-hop head timing": 31 cycles per hop' },
+  { metric: 'inject', stat: 'absMax', min: 0, max: 0, why: `measured injection ${RTL_MEASURED.injectionCycles} + seed arbitration 2, packets back to back every bits + 2 cycles (A12)` },
+  { metric: 'queued', stat: 'absMax', min: 0, max: 0, why: `measured: the send instruction is accepted ${RTL_MEASURED.queuedCycles} cycles after it is issued` },
+  { metric: 'first', stat: 'absMax', min: 0, max: 0, why: 'closed form with the measured delivery store δ (1 full word, 2 read-modify-write)' },
+  { metric: 'last', stat: 'absMax', min: 0, max: 0, why: 'as first, for the last packet' },
+  { metric: 'last-first', stat: 'absMax', min: 0, max: 0, why: 'difference of the two' },
+]);
+
 const zeroLoadPreset: Preset = {
   name: 'zero-load',
+  tolerances: ZERO_LOAD_TOLERANCES,
   summary: 'RTL vs its zero-load closed form, one message at a time on a 4-cube (exact, 0 cycles)',
   run(o = {}) {
     const t0 = performance.now();
@@ -103,16 +118,7 @@ const zeroLoadPreset: Preset = {
     const a: SideTrace = { label: 'rtl', unit: 'cycles', events: rtl.events, generation: rtl.generation, info: { cyclesRun: rtl.cyclesRun, wallSeconds: rtl.wallSeconds, anomalies: rtl.anomalies.length, config: rtl.config } };
     const b: SideTrace = { label: 'closed form', unit: 'cycles', events: cf.events, generation: cf.generation, info: { measured: RTL_MEASURED } };
     const comparison = compareTraces(a, b, { workload: w, unit: 'cycles', metrics: EXACT });
-    const tolerances: Tolerance[] = [
-      { metric: 'missing', max: 0, why: 'every message is delivered on the RTL' },
-      { metric: 'fabric', stat: 'absMax', min: 0, max: 0, why: 'seed §5.4.2: 31 cycles per PBU, no measured term: the S1 reaches the node input port exactly 31·d cycles after it left the source slot' },
-      { metric: 'per-hop', stat: 'absMax', min: 0, max: 0, why: 'seed §5.4.2 / DESIGN.md "Per-hop head timing": 31 cycles per hop' },
-      { metric: 'inject', stat: 'absMax', min: 0, max: 0, why: `measured injection ${RTL_MEASURED.injectionCycles} + seed arbitration 2, packets back to back every bits + 2 cycles (A12)` },
-      { metric: 'queued', stat: 'absMax', min: 0, max: 0, why: `measured: the send instruction is accepted ${RTL_MEASURED.queuedCycles} cycles after it is issued` },
-      { metric: 'first', stat: 'absMax', min: 0, max: 0, why: 'closed form with the measured delivery store δ (1 full word, 2 read-modify-write)' },
-      { metric: 'last', stat: 'absMax', min: 0, max: 0, why: 'as first, for the last packet' },
-      { metric: 'last-first', stat: 'absMax', min: 0, max: 0, why: 'difference of the two' },
-    ];
+    const tolerances = ZERO_LOAD_TOLERANCES;
     const check = checkTolerances(comparison, tolerances);
     const fab = comparison.metrics.find((m) => m.metric === 'fabric')!;
     const explanations: Explanation[] = [
@@ -179,6 +185,7 @@ function ch5Preset(spec: Ch5Spec): Preset {
   return {
     name: spec.name,
     summary: spec.summary,
+    tolerances: spec.tolerances,
     run(o = {}) {
       const t0 = performance.now();
       const seed = o.seed ?? 1;

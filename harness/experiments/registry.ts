@@ -2,6 +2,7 @@
  * The named experiments, one per reproduced seed result (`icemu experiment <name>`).
  */
 import { buzzardFig512, buzzardFig513, buzzardFig514, buzzardFig515 } from './buzzard-ch5.ts';
+import { buzzardCh5Light } from './buzzard-ch5-light.ts';
 import { buzzardCollisions } from './collisions.ts';
 import { c104Ch5 } from './c104-ch5.ts';
 import { c104Ch6 } from './c104-ch6.ts';
@@ -10,7 +11,20 @@ import { nblTestjig } from './nbl-testjig.ts';
 import { oliverGraphs } from './oliver-graphs.ts';
 import type { AnyExperiment } from './types.ts';
 
-export const EXPERIMENTS: readonly AnyExperiment[] = [buzzardFig512, buzzardFig513, buzzardFig514, buzzardFig515, buzzardCollisions, oliverGraphs, nblTestjig, c104Ch5, c104Ch6, c104Starvation];
+// One experiment per line, so that work on different experiments merges cleanly.
+export const EXPERIMENTS: readonly AnyExperiment[] = [
+  buzzardFig512,
+  buzzardFig513,
+  buzzardFig514,
+  buzzardFig515,
+  buzzardCh5Light,
+  buzzardCollisions,
+  oliverGraphs,
+  nblTestjig,
+  c104Ch5,
+  c104Ch6,
+  c104Starvation,
+];
 
 export function findExperiment(name: string): AnyExperiment | undefined {
   return EXPERIMENTS.find((e) => e.name === name);

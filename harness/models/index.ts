@@ -20,3 +20,5 @@ export * from './littlefield.ts';
 export * from './buzzard.ts';
 export * from './buzzard-ch3.ts';
 export { checkNumber, type NumberRule } from './validate.ts';
+// seed 004 §4.1.4: DS-link bandwidth Eqs 4.1, 4.2, 4.3 and Tables 4.1/4.2
+export * from './dslink.ts';

@@ -79,83 +79,13 @@
  * once nothing is scheduled).
  */
 import type { TraceEvent, TraceHeader } from '../../traces/events/vocabulary.ts';
+import type { MessageTimes, StuckPbu, TlmResources, TlmResult, TlmStats } from './types.ts';
 import { idealLinkUtilisation } from '../models/buzzard.ts';
 import { describeWorkload, hops, validateWorkload, type Workload } from '../workloads/types.ts';
 import { resolveTlmConfig, type TlmConfig, type Transport } from './config.ts';
 import { EventQueue } from './event-queue.ts';
 
-export interface MessageTimes {
-  /** First packet (first packetBytes data bytes) in the destination's memory, ticks after queueing. NaN if undelivered. */
-  readonly first: number;
-  /** Last byte in the destination's memory, ticks after queueing. NaN if undelivered. */
-  readonly last: number;
-}
-
-export interface TlmDeadlock {
-  /** Time of the last event before the queue ran dry. */
-  readonly at: number;
-  readonly undeliveredMessages: number;
-  /** Packets holding PBU buffers (packet transports). */
-  readonly packetsInBuffers: number;
-  /** The occupied PBUs when the run stopped (packet transports): what every stuck packet waits for. */
-  readonly pbus: readonly StuckPbu[];
-}
-
-export interface StuckPbu {
-  readonly node: number;
-  /** PBU (= incoming dimension) 1..n. */
-  readonly pbu: number;
-  readonly free: number;
-  readonly packets: readonly { readonly msg: number; readonly packet: number; readonly nextPort: number; readonly contrary: boolean }[];
-}
-
-export interface TlmStats {
-  readonly transport: Transport;
-  readonly messages: number;
-  readonly delivered: number;
-  /** Packets (worms count as one) of all messages. */
-  readonly packets: number;
-  /** Messages routed contrary on their first hop (quasi-adaptive). */
-  readonly contraryMessages: number;
-  /** Deliveries out of packet order (0 if the model is right). */
-  readonly orderViolations: number;
-  readonly eventsProcessed: number;
-  /** Time of the last generation (§10.3 utilisation denominator). */
-  readonly lastGeneration: number;
-  /** Time of the last delivery. */
-  readonly makespan: number;
-  readonly meanFirst: number;
-  readonly meanLast: number;
-  readonly maxFirst: number;
-  readonly maxLast: number;
-  /** Mean of last − first (§10.3: indicates bandwidth). */
-  readonly meanLastMinusFirst: number;
-  /** §10.3 ideal link utilisation (A19: n·2^n directed links); null when the last generation is at time 0. */
-  readonly idealLinkUtilisation: number | null;
-  /** Σ link busy / (n·2^n · makespan). */
-  readonly measuredLinkUtilisation: number;
-  readonly deadlock: TlmDeadlock | null;
-}
-
-export interface TlmResult {
-  /** Events sorted by time (stable), when config.recordEvents. */
-  readonly events?: TraceEvent[];
-  /** Trace header for `writeTrace` (model 'tlm', unit of the workload). */
-  readonly header: TraceHeader;
-  /** Per message (index = message id). */
-  readonly perMessage: MessageTimes[];
-  /** Absolute times (ticks) of first and last delivery per message, NaN if undelivered. */
-  readonly firstAt: Float64Array;
-  readonly lastAt: Float64Array;
-  /** Busy ticks per directed link, index x·n + (i − 1) for link (x, dimension i). */
-  readonly linkBusy: Float64Array;
-  /** Held ticks per directed link (from grant to release; equals linkBusy for packet transports). */
-  readonly linkHeld: Float64Array;
-  /** Busy ticks per node input port. */
-  readonly nipBusy: Float64Array;
-  readonly stats: TlmStats;
-  readonly config: TlmConfig;
-}
+export type { MessageTimes, StuckPbu, TlmDeadlock, TlmResources, TlmResult, TlmStats } from './types.ts';
 
 // Event types.
 const EV_GRANT = 1;
@@ -188,6 +118,10 @@ class BuzzardTlm {
   readonly adaptive: boolean;
   readonly rule: boolean;
   readonly rec: boolean;
+  /** Bytes of a packet in before the next PBU may route it (config.forwardStart); −1 = the whole packet. */
+  readonly fwd: number;
+  /** Wormhole source slot frees at τ_1 (config.wormholeSlotFree 'tail-sent'), else at delivery. */
+  readonly slotAtTail: boolean;
   readonly events: TraceEvent[] = [];
   readonly q = new EventQueue(4096);
   now = 0;
@@ -208,6 +142,8 @@ class BuzzardTlm {
   readonly mDelivered: Int32Array;
   readonly mFirst: Float64Array;
   readonly mLast: Float64Array;
+  /** Time the first packet (worm) was granted on its first link (source wait ends). */
+  readonly mInj: Float64Array;
   // Wormhole per message: links granted so far, current head node, path outputs and grant times.
   readonly mHop: Uint8Array;
   readonly mCur: Int32Array;
@@ -229,6 +165,10 @@ class BuzzardTlm {
   readonly pList: Int32Array; // p·B + k: buffer indices in arrival order
   readonly pReady: Int32Array; // p·(n+1) + o: packets (wormhole: heads) ready for output o
   readonly pWait: Int32Array; // wormhole: the worm whose head waits in input unit p
+  // PBU occupancy integrals (resource report): Σ occupied·dt, Σ dt while full, time of the last change.
+  readonly pOccInt: Float64Array;
+  readonly pFullInt: Float64Array;
+  readonly pLastT: Float64Array;
 
   // Buffers (p·B + k).
   readonly bMsg: Int32Array;
@@ -277,6 +217,8 @@ class BuzzardTlm {
     this.adaptive = cfg.transport === 'quasi-adaptive';
     this.rule = cfg.deadlockRule;
     this.rec = cfg.recordEvents;
+    this.fwd = cfg.forwardStart === 'header' ? cfg.headerBytes : cfg.forwardStart === 'packet' ? -1 : cfg.forwardStart;
+    this.slotAtTail = cfg.wormholeSlotFree === 'tail-sent';
 
     this.mT = new Float64Array(M);
     this.mSrc = new Int32Array(M);
@@ -289,6 +231,7 @@ class BuzzardTlm {
     this.mDelivered = new Int32Array(M);
     this.mFirst = new Float64Array(M).fill(NaN);
     this.mLast = new Float64Array(M).fill(NaN);
+    this.mInj = new Float64Array(M).fill(NaN);
     const wm = this.worm ? M : 0;
     this.mHop = new Uint8Array(wm);
     this.mCur = new Int32Array(wm);
@@ -318,6 +261,9 @@ class BuzzardTlm {
     this.pList = new Int32Array(pb);
     this.pReady = new Int32Array(S * n1);
     this.pWait = new Int32Array(this.worm ? S : 0).fill(-1);
+    this.pOccInt = new Float64Array(S);
+    this.pFullInt = new Float64Array(S);
+    this.pLastT = new Float64Array(S);
     this.bMsg = new Int32Array(pb).fill(-1);
     this.bPkt = new Int32Array(pb);
     this.bNext = new Uint8Array(pb);
@@ -378,6 +324,15 @@ class BuzzardTlm {
       if (this.worm) this.tryWorm(o);
       else this.tryPacket(o);
     }
+  }
+
+  /** Accumulate PBU p's occupancy up to now (called before its free count changes). */
+  private pbuTouch(p: number): void {
+    const dt = this.now - this.pLastT[p]!;
+    const free = this.pFree[p]!;
+    this.pOccInt[p] += dt * (this.B - free);
+    if (free === 0) this.pFullInt[p] += dt;
+    this.pLastT[p] = this.now;
   }
 
   /** Payload bytes of packet k of message m. */
@@ -575,6 +530,7 @@ class BuzzardTlm {
       this.bContr[b] = contr;
       this.bReady[b] = 0;
       this.bNext[b] = this.nextPort(x ^ (1 << (o - 1)), this.mDst[msg]!);
+      this.pbuTouch(pdown);
       this.pFree[pdown]--;
       if (contr) this.pContr[pdown]++;
       this.pList[base + this.pLen[pdown]!] = b;
@@ -592,8 +548,10 @@ class BuzzardTlm {
     this.oState[qo] = BUSY;
     const dur = (this.H + this.payload(msg, pkt)) * this.tpb;
     this.busy[qo] += dur;
+    if (pkt === 0 && this.oWin[qo] === 0) this.mInj[msg] = this.now;
     const headT = this.now + this.H * this.tpb;
-    if (o > 0) this.q.push(headT, EV_HEAD, this.oDstBuf[qo]!);
+    // The next PBU may route the packet once forwardStart bytes of it are in (config.forwardStart; 'header' = H).
+    if (o > 0) this.q.push(this.now + Math.min(this.fwd < 0 ? dur / this.tpb : this.fwd, dur / this.tpb) * this.tpb, EV_HEAD, this.oDstBuf[qo]!);
     this.q.push(this.now + dur, EV_TXEND, qo);
     if (this.rec) {
       const win = this.oWin[qo]!;
@@ -650,6 +608,7 @@ class BuzzardTlm {
       for (; k < len - 1; k++) this.pList[base + k] = this.pList[base + k + 1]!;
       this.pLen[p] = len - 1;
       this.bMsg[b] = -1;
+      this.pbuTouch(p);
       this.pFree[p]++;
       if (this.bContr[b]) this.pContr[p]--;
       this.pBusy[p] = 0;
@@ -718,6 +677,7 @@ class BuzzardTlm {
     this.busy[qo] += Wt;
     const s = this.mSrc[msg]! * this.n + this.mDim[msg]! - 1;
     const win = this.oWin[qo]!;
+    if (k === 1) this.mInj[msg] = now;
     if (this.rec) {
       const unit = win === 0 ? 'nop' : `pbu${win}`;
       this.emit(now, 'grant', msg, x, 0, unit, o);
@@ -727,7 +687,7 @@ class BuzzardTlm {
       this.mCur[msg] = x ^ (1 << (o - 1));
       this.q.push(now + this.H * tpb, EV_HEAD, msg);
       const tail = now + Wt - (c - 1) * Ft;
-      if (k === c) this.q.push(tail, EV_SLOTFREE, s); // τ_1
+      if (k === c && this.slotAtTail) this.q.push(tail, EV_SLOTFREE, s); // τ_1
       if (k - c >= 1) this.q.push(tail, EV_RELEASE, this.mPathQ[msg * n1 + k - c - 1]!); // channel k−c at τ_{k−c+1}
       return;
     }
@@ -739,7 +699,8 @@ class BuzzardTlm {
       this.emit(now + this.H * tpb, 'head-arrives', msg, x, 0, 'nip', 0);
       this.emit(firstT, 'first-packet-delivered', msg, x, 0, 'nip', 0);
     }
-    if (c >= d + 1) this.q.push(now + Wt - d * Ft, EV_SLOTFREE, s); // τ_1
+    if (!this.slotAtTail) this.q.push(now + Wt, EV_SLOTFREE, s); // wormholeSlotFree 'delivered': with the last byte
+    else if (c >= d + 1) this.q.push(now + Wt - d * Ft, EV_SLOTFREE, s); // τ_1
     for (let j = Math.max(1, d + 1 - c); j <= d; j++) this.q.push(now + Wt - (d - j) * Ft, EV_RELEASE, this.mPathQ[msg * n1 + j - 1]!); // τ_{j+1}
     this.q.push(now + Wt, EV_RELEASE, qo);
   }
@@ -783,6 +744,49 @@ class BuzzardTlm {
   }
 
   // ------------------------------------------------------------ results
+
+  /** Where messages waited, per dimension (types.ts TlmResources). */
+  private resources(makespan: number, linkBusy: Float64Array, linkHeld: Float64Array): TlmResources {
+    const { n, N, M } = this;
+    const bySlot = new Array<number>(n).fill(0);
+    const waitSum = new Array<number>(n).fill(0);
+    let wSum = 0;
+    let netSum = 0;
+    let cnt = 0;
+    for (let m = 0; m < M; m++) {
+      const inj = this.mInj[m]!;
+      if (Number.isNaN(inj) || Number.isNaN(this.mFirst[m]!)) continue;
+      const d = this.mDim[m]! - 1;
+      bySlot[d]!++;
+      waitSum[d]! += inj - this.mT[m]!;
+      wSum += inj - this.mT[m]!;
+      netSum += this.mFirst[m]! - inj;
+      cnt++;
+    }
+    const full = new Array<number>(n).fill(0);
+    const occ = new Array<number>(n).fill(0);
+    const link = new Array<number>(n).fill(0);
+    const T = makespan > 0 ? makespan : 1;
+    for (let x = 0; x < N; x++) {
+      for (let i = 0; i < n; i++) {
+        const p = x * n + i;
+        const rest = Math.max(0, makespan - this.pLastT[p]!); // since the last change, up to the makespan
+        const free = this.pFree[p]!;
+        full[i]! += (this.pFullInt[p]! + (free === 0 ? rest : 0)) / T / N;
+        occ[i]! += (this.pOccInt[p]! + (this.B - free) * rest) / T / N;
+        link[i]! += (this.worm ? linkHeld[p]! : linkBusy[p]!) / T / N;
+      }
+    }
+    return {
+      messagesBySlot: bySlot,
+      sourceWaitBySlot: waitSum.map((w, i) => (bySlot[i]! > 0 ? w / bySlot[i]! : null)),
+      meanSourceWait: cnt ? wSum / cnt : NaN,
+      meanInNetworkFirst: cnt ? netSum / cnt : NaN,
+      pbuFullFraction: this.worm ? full.map(() => 0) : full,
+      pbuMeanOccupancy: this.worm ? occ.map(() => 0) : occ,
+      linkBusyFraction: link,
+    };
+  }
 
   result(): TlmResult {
     const { n, n1, N, M } = this;
@@ -844,6 +848,7 @@ class BuzzardTlm {
       pbus.push({ node: (p / n) | 0, pbu: (p % n) + 1, free: this.pFree[p]!, packets });
     }
     const deadlock = this.deliveredCount < M ? { at: this.now, undeliveredMessages: M - this.deliveredCount, packetsInBuffers: inBuffers, pbus } : null;
+    const resources = this.resources(makespan, linkBusy, linkHeld);
     const stats: TlmStats = {
       transport: this.cfg.transport,
       messages: M,
@@ -862,6 +867,7 @@ class BuzzardTlm {
       idealLinkUtilisation: ideal,
       measuredLinkUtilisation: makespan > 0 ? busySum / (N * n * makespan) : 0,
       deadlock,
+      resources,
     };
     const header: TraceHeader = {
       format: 'icemu-events',

@@ -20,6 +20,13 @@ export const TRANSPORTS: readonly Transport[] = ['wormhole', 'fixed-packet', 'qu
 
 /** Destination model, see TlmConfig.delivery. */
 export type Delivery = 'shared-port' | 'per-link';
+export const DELIVERIES: readonly Delivery[] = ['shared-port', 'per-link'];
+
+/** Where per-hop packet forwarding may start, see TlmConfig.forwardStart. */
+export type ForwardStart = 'header' | 'packet' | number;
+
+/** When a wormhole source slot frees for its next message, see TlmConfig.wormholeSlotFree. */
+export type WormholeSlotFree = 'tail-sent' | 'delivered';
 
 export interface TlmConfig {
   readonly transport: Transport;
@@ -92,6 +99,24 @@ export interface TlmConfig {
    * saturation for every scheme.
    */
   readonly delivery: Delivery;
+  /**
+   * Packet transports: how much of a packet a PBU must have received before
+   * it may arbitrate for the next output (the packet's head-arrives time).
+   * 'header' (default): the whole header, headerBytes (cut-through, as
+   * above); 'packet': the whole packet, headerBytes + payload
+   * (store-and-forward); a number k: k bytes (capped at the packet's size).
+   * The seed's simulator does not say (docs/buzzard-ch5.md#per-hop-forwarding-start);
+   * `icemu experiment buzzard-ch5-light` sweeps it against §5.7's light-load end points.
+   */
+  readonly forwardStart: ForwardStart;
+  /**
+   * Wormhole: when the source slot may start its next message. 'tail-sent'
+   * (default): when the worm's tail has left the source's first link buffer
+   * (τ_1 in buzzard-tlm.ts); 'delivered': when the message's last byte has
+   * reached the destination (the source holds its slot for the whole
+   * transfer). docs/buzzard-ch5.md#wormhole-source-slot.
+   */
+  readonly wormholeSlotFree: WormholeSlotFree;
   /** Store the event trace (off for big sweeps: only per-message times and link counters are kept). */
   readonly recordEvents: boolean;
   /** Safety stop: abort after this many processed events (default 2^40, i.e. none in practice). */
@@ -107,6 +132,8 @@ export const TLM_CH5_DEFAULTS: Readonly<Omit<TlmConfig, 'transport'>> = Object.f
   buffersPerPbu: 13, // §10.3, A15
   deadlockRule: true, // §7
   delivery: 'shared-port', // §8.3, §8.5 (one O_0 per node); 'per-link' is the [interp] alternative
+  forwardStart: 'header', // [interp] cut-through after the header (§8.2 step 7), docs/buzzard-ch5.md#per-hop-forwarding-start
+  wormholeSlotFree: 'tail-sent', // [interp] docs/buzzard-ch5.md#wormhole-source-slot
   recordEvents: true,
   maxEvents: 2 ** 40,
 });
@@ -132,7 +159,9 @@ export function resolveTlmConfig(c: Partial<TlmConfig> & { readonly transport: T
     headerBytes: integerIn(s, 'headerBytes', v.headerBytes, 0, 1 << 16, 'bytes'),
     buffersPerPbu: integerIn(s, 'buffersPerPbu', v.buffersPerPbu, 1, 4096, 'packet buffers'),
     deadlockRule: bool(s, 'deadlockRule', v.deadlockRule),
-    delivery: oneOf(s, 'delivery', v.delivery, ['shared-port', 'per-link'] as const),
+    delivery: oneOf(s, 'delivery', v.delivery, DELIVERIES),
+    forwardStart: typeof v.forwardStart === 'number' ? integerIn(s, 'forwardStart', v.forwardStart, 0, 1 << 20, "bytes (or 'header' / 'packet')") : oneOf(s, 'forwardStart', v.forwardStart, ['header', 'packet'] as const),
+    wormholeSlotFree: oneOf(s, 'wormholeSlotFree', v.wormholeSlotFree, ['tail-sent', 'delivered'] as const),
     recordEvents: bool(s, 'recordEvents', v.recordEvents),
     maxEvents: integerIn(s, 'maxEvents', v.maxEvents, 1, 2 ** 53),
   };

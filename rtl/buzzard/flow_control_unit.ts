@@ -36,7 +36,8 @@
  *                     wire's block)
  *
  * Link statistics (32-bit registers, counting modulo 2^32), for the outgoing
- * link, for link utilisation (spec §10.3, A19):
+ * link, for link utilisation (spec §10.3, A19); busyCycles and holdCycles
+ * are kernel statistics counters (edge time stamps in the fast mode):
  *  busyCycles  cycles with a packet on the wire (xbusy = 1): bits carried,
  *              stretched sync 1s included
  *  holdCycles  of those, cycles in which the receiver blocked (txBlock = 1)
@@ -74,8 +75,11 @@ export class FlowControlUnit extends Module {
     const bit = (this.bit = this.output('bit'));
     const block = (this.block = this.input('block'));
     const rxBlock = (this.rxBlock = this.output('rxBlock'));
-    const busyCycles = (this.busyCycles = this.reg('busyCycles', 32));
-    const holdCycles = (this.holdCycles = this.reg('holdCycles', 32));
+    // Statistics counters (kernel Module.statCounter): kept as edge time
+    // stamps in the fast mode, so a busy link does not wake this unit every
+    // cycle (docs/kernel.md "Counters"); the values seen are the same.
+    const busyCycles = (this.busyCycles = this.statCounter('busyCycles', 32));
+    const holdCycles = (this.holdCycles = this.statCounter('holdCycles', 32));
     const packets = (this.packets = this.reg('packets', 32));
     const busyPrev = (this.busyPrev = this.reg('busyPrev'));
 
@@ -91,12 +95,13 @@ export class FlowControlUnit extends Module {
         const s = this.s;
         const busy = s[xbusy.i] === 1;
         s[busyPrev.n] = busy ? 1 : 0;
-        if (!busy) return;
-        s[busyCycles.n] = (s[busyCycles.i]! + 1) % TWO32;
-        if (s[txBlock.i] === 1) s[holdCycles.n] = (s[holdCycles.i]! + 1) % TWO32;
-        if (s[busyPrev.i] === 0) s[packets.n] = (s[packets.i]! + 1) % TWO32;
+        this.tally(busyCycles, busy);
+        this.tally(holdCycles, busy && s[txBlock.i] === 1);
+        if (busy && s[busyPrev.i] === 0) s[packets.n] = (s[packets.i]! + 1) % TWO32;
       },
-      { reads: [xbusy, txBlock, busyCycles, holdCycles, packets, busyPrev], name: 'stats' },
+      // Not the counters: no process may read them, and what decides whether
+      // they count (xbusy, txBlock) is here.
+      { reads: [xbusy, txBlock, packets, busyPrev], name: 'stats' },
     );
   }
 }

@@ -368,7 +368,12 @@ export class NodeOutputPort extends Module {
           s[pfAvail.n] = avNext ? 1 : 0;
           s[refill.n] = rfNext;
         },
-        { reads: [state, hold, xgnt, pfLoad, pfData, pfCount, pfAvail, refill, pktDone, refused, pf, cnt, cntLoad, sr, hdr, words], name: `slot${j}` },
+        {
+          reads: [state, hold, xgnt, pfLoad, pfData, pfCount, pfAvail, refill, pktDone, refused, pf, cnt, cntLoad, sr, hdr, words],
+          // Its own slot's registers only: the commit visits these, not all n slots' (docs/kernel.md "Commit").
+          writes: [pfAvail, refill, pktDone, refused, state, pf, cnt, cntLoad, sr, hdr, words],
+          name: `slot${j}`,
+        },
       );
     }
     this.slots = slots;

@@ -355,7 +355,14 @@ export class PacketBufferUnit extends Module {
       },
       {
         writes: [camKey, camOp, camAddr, camWdata],
-        reads: [outState, xgidx, outPort, inState, inShift, outNext, outRow, outCamRow, freeFlag, xrelease, txPhase],
+        reads: [outState, xgidx, outPort, inState, outNext, outRow, outCamRow, freeFlag, xrelease],
+        // Exact sensitivity (docs/kernel.md): the shift register feeds the CAM
+        // only in the camLoad cycle, and the framing phase matters only in
+        // step 6; otherwise every incoming bit would wake this process.
+        readsWhen: [
+          { when: inState, is: [IN_LOAD], reads: [inShift] },
+          { when: outState, is: [OUT_FIN], reads: [txPhase] },
+        ],
         name: 'camPort',
       },
     );

@@ -45,6 +45,17 @@ export interface Netlist {
   /** Per seq process: the register range [seqRegLo, seqRegHi) of its module (register indices, not slots). */
   seqRegLo: Int32Array;
   seqRegHi: Int32Array;
+  /**
+   * CSR: the registers seq process p may write (register indices):
+   * seqWriteList[seqWriteStart[p] .. seqWriteStart[p+1]). Its declared
+   * `writes`, or else every register of its module. Processes of one module
+   * without declared writes share a commit group (seqGroup), so a commit
+   * visits their range once however many of them ran.
+   */
+  seqWriteStart: Int32Array;
+  seqWriteList: Int32Array;
+  seqGroup: Int32Array;
+  nSeqGroups: number;
   /** CSR: comb process p writes slots combWrites[combWriteStart[p] .. combWriteStart[p+1]). */
   combWriteStart: Int32Array;
   combWrites: Int32Array;
@@ -53,6 +64,19 @@ export interface Netlist {
   combReaders: Int32Array;
   seqReaderStart: Int32Array;
   seqReaders: Int32Array;
+  /**
+   * Guarded readers (GuardedReads), CSR over current-value slots: entry k of
+   * slot x wakes process guardProc[k] when bit s[guardSlot[k]] of
+   * guardMask[k] is set. Comb and seq readers in separate lists.
+   */
+  combGuardStart: Int32Array;
+  combGuardProc: Int32Array;
+  combGuardSlot: Int32Array;
+  combGuardMask: Int32Array;
+  seqGuardStart: Int32Array;
+  seqGuardProc: Int32Array;
+  seqGuardSlot: Int32Array;
+  seqGuardMask: Int32Array;
   /** Per memory: comb and seq readers. */
   memCombReaders: Int32Array[];
   memSeqReaders: Int32Array[];
@@ -232,8 +256,21 @@ export function elaborate(root: Module): Netlist {
   const readSlots = (p: ProcessDecl): { slots: number[]; mems: Memory[] } => {
     const m = p.module;
     let reads = p.reads;
+    if (p.readsWhen.length) {
+      if (!reads) throw new ElaborationError('bad-process', `${m.path}.${p.name}: readsWhen needs an explicit reads list`);
+      reads = [...reads, ...p.readsWhen.map((g) => g.when)];
+      for (const g of p.readsWhen) {
+        if (g.when.module !== m || g.when.kind !== 'reg' || g.when.width > 5) {
+          throw new ElaborationError('bad-process', `${m.path}.${p.name}: readsWhen guard ${g.when.path} must be a register of its module, at most 5 bits wide`);
+        }
+        for (const r of g.reads) {
+          if (r.module !== m) throw new ElaborationError('bad-process', `${m.path}.${p.name} reads ${r.path}, which belongs to another module (a unit sees only its own ports)`);
+          if (slotCombDriver[r.i]! >= 0) throw new ElaborationError('bad-process', `${m.path}.${p.name}: guarded read ${r.path} is driven by comb logic; guard register or input reads only`);
+        }
+      }
+    }
     if (!reads) {
-      const own = new Set(p.writes);
+      const own = new Set(p.kind === 'comb' ? p.writes : []);
       reads = [...m.signals.filter((s) => !own.has(s)), ...m.memories];
     }
     const slots: number[] = [];
@@ -310,6 +347,46 @@ export function elaborate(root: Module): Netlist {
     seqRegHi[k] = regs.length ? Math.max(...regs) + 1 : 0;
     if (regs.length && seqRegHi[k]! - seqRegLo[k]! !== regs.length) throw new Error(`internal: registers of ${p.module.path} are not contiguous`);
   });
+  const seqWriteStart = new Int32Array(seq.length + 1);
+  const seqWriteArr: number[] = [];
+  const seqGroup = new Int32Array(seq.length);
+  const moduleGroup = new Map<Module, number>();
+  let nSeqGroups = 0;
+  seq.forEach((p, k) => {
+    seqWriteStart[k] = seqWriteArr.length;
+    if (p.writes.length) {
+      for (const w of p.writes) {
+        if (w.module !== p.module || w.kind !== 'reg') {
+          throw new ElaborationError('bad-process', `${p.module.path}.${p.name} declares it writes ${w.path}, which is not a register of its module`);
+        }
+        seqWriteArr.push(w.i - regBase);
+      }
+      seqGroup[k] = nSeqGroups++;
+    } else {
+      for (let r = seqRegLo[k]!; r < seqRegHi[k]!; r++) seqWriteArr.push(r);
+      let g = moduleGroup.get(p.module);
+      if (g === undefined) moduleGroup.set(p.module, (g = nSeqGroups++));
+      seqGroup[k] = g;
+    }
+  });
+  seqWriteStart[seq.length] = seqWriteArr.length;
+  const guards = (procs: ProcessDecl[]): { start: Int32Array; proc: Int32Array; slot: Int32Array; mask: Int32Array } => {
+    const entries: [number, number, number, number][] = []; // slot, proc, guard slot, mask
+    procs.forEach((p, k) => {
+      for (const g of p.readsWhen) {
+        let mask = 0;
+        for (const v of g.is) mask |= 1 << v;
+        for (const r of g.reads) entries.push([r.i, k, g.when.i, mask]);
+      }
+    });
+    entries.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    const start = new Int32Array(nSlots + 1);
+    for (const e of entries) start[e[0] + 1]!++;
+    for (let x = 0; x < nSlots; x++) start[x + 1]! += start[x]!;
+    return { start, proc: Int32Array.from(entries.map((e) => e[1])), slot: Int32Array.from(entries.map((e) => e[2])), mask: Int32Array.from(entries.map((e) => e[3])) };
+  };
+  const cg = guards(combOrdered);
+  const sg = guards(seq);
   const cr = csr(combReadsOrdered);
   const sr = csr(seqReadSets);
   memories.forEach((m, k) => (m.id = k));
@@ -346,12 +423,24 @@ export function elaborate(root: Module): Netlist {
     seq,
     seqRegLo,
     seqRegHi,
+    seqWriteStart,
+    seqWriteList: Int32Array.from(seqWriteArr),
+    seqGroup,
+    nSeqGroups,
     combWriteStart,
     combWrites: Int32Array.from(combWritesList),
     combReaderStart: cr.start,
     combReaders: cr.list,
     seqReaderStart: sr.start,
     seqReaders: sr.list,
+    combGuardStart: cg.start,
+    combGuardProc: cg.proc,
+    combGuardSlot: cg.slot,
+    combGuardMask: cg.mask,
+    seqGuardStart: sg.start,
+    seqGuardProc: sg.proc,
+    seqGuardSlot: sg.slot,
+    seqGuardMask: sg.mask,
     memCombReaders,
     memSeqReaders,
     byName,

@@ -18,6 +18,7 @@
  * `this.s` through slot indices (`sig.i`, and `reg.n` for a register's next
  * value), which are assigned at elaboration.
  */
+import type { CounterSet } from './counters.ts';
 import { ElaborationError, SimError } from './errors.ts';
 import { isValidLocalName } from './names.ts';
 
@@ -37,6 +38,8 @@ export class Signal {
   n = -1;
   /** Hierarchical name; set at elaboration. */
   path = '';
+  /** Index among the design's counter registers (Module.statCounter), or -1. */
+  counterId = -1;
   readonly mask: number;
   constructor(
     readonly module: Module,
@@ -111,15 +114,38 @@ export class Memory {
   }
 }
 
+/**
+ * Guarded reads (exact sensitivity, docs/kernel.md): the process reads
+ * `reads` only while the register `when` holds one of the values `is` (a
+ * state register, at most 5 bits). A change of one of `reads` wakes the
+ * process only while that holds; `when` itself is a read, so entering one of
+ * those states wakes it too. Plain mode ignores the guard (it runs everything).
+ */
+export interface GuardedReads {
+  when: Signal;
+  is: readonly number[];
+  reads: readonly Signal[];
+}
+
 export interface CombOptions {
   writes: readonly Signal[];
   reads?: readonly (Signal | Memory)[];
+  /** Reads that matter only in some states (see GuardedReads); only with `reads`. */
+  readsWhen?: readonly GuardedReads[];
   /** Name used in loop reports and profiles. */
   name?: string;
 }
 
 export interface SeqOptions {
   reads?: readonly (Signal | Memory)[];
+  /** Reads that matter only in some states (see GuardedReads); only with `reads`. */
+  readsWhen?: readonly GuardedReads[];
+  /**
+   * The registers this process writes (default: every register of its
+   * module). Declaring them lets the commit visit only those when the
+   * process ran (docs/kernel.md "Commit"); the debug mode checks the claim.
+   */
+  writes?: readonly Signal[];
   name?: string;
 }
 
@@ -130,6 +156,7 @@ export interface ProcessDecl {
   name: string;
   writes: readonly Signal[];
   reads: readonly (Signal | Memory)[] | undefined;
+  readsWhen: readonly GuardedReads[];
 }
 
 export interface Connection {
@@ -162,6 +189,10 @@ export class Module {
   elaborated = false;
   /** Current cycle, for assertion messages; the simulator sets this. */
   cycleRef: { cycle: number } = { cycle: 0 };
+  /** Statistics counter registers declared here (Module.statCounter). */
+  readonly statCounters: Signal[] = [];
+  /** The simulator's counters (set at elaboration). */
+  counterSink: CounterSet | null = null;
 
   constructor(
     readonly parent: Module | null,
@@ -223,6 +254,21 @@ export class Module {
   reg(name: string, width = 1, reset = 0, options: SignalOptions = {}): Signal {
     return this.addSignal(name, 'reg', width, reset, options);
   }
+  /**
+   * A statistics counter register (rtl/kernel/counters.ts, docs/kernel.md
+   * "Counters"): it counts the edges at which a seq process of this module
+   * calls `tally(reg, true)`, modulo 2^width, and is kept as edge time stamps
+   * in the fast mode. No process may read it.
+   */
+  statCounter(name: string, width = 32): Signal {
+    const r = this.reg(name, width, 0);
+    this.statCounters.push(r);
+    return r;
+  }
+  /** From a seq process: counter `reg` counts this edge if `on` (in the fast mode: every edge until tally(reg, false)). */
+  tally(reg: Signal, on: boolean): void {
+    this.counterSink!.count(reg.counterId, on);
+  }
   /** Arrays of ports/registers named `name0..name{count-1}`. */
   inputs(name: string, count: number, width = 1): Signal[] {
     return Array.from({ length: count }, (_, k) => this.input(`${name}${k}`, width));
@@ -248,11 +294,11 @@ export class Module {
 
   comb(fn: () => void, opts: CombOptions): void {
     this.checkOpen('comb');
-    this.processes.push({ kind: 'comb', module: this, fn, name: opts.name ?? `comb${this.processes.length}`, writes: opts.writes, reads: opts.reads });
+    this.processes.push({ kind: 'comb', module: this, fn, name: opts.name ?? `comb${this.processes.length}`, writes: opts.writes, reads: opts.reads, readsWhen: opts.readsWhen ?? [] });
   }
   seq(fn: () => void, opts: SeqOptions = {}): void {
     this.checkOpen('seq');
-    this.processes.push({ kind: 'seq', module: this, fn, name: opts.name ?? `seq${this.processes.length}`, writes: [], reads: opts.reads });
+    this.processes.push({ kind: 'seq', module: this, fn, name: opts.name ?? `seq${this.processes.length}`, writes: opts.writes ?? [], reads: opts.reads, readsWhen: opts.readsWhen ?? [] });
   }
 
   /** Join two signals into one net (ports of this module or of its children). */

@@ -18,9 +18,10 @@
  * whole quiescent stretches up to the next scheduled stimulus. The two give
  * bit-identical traces (test/kernel/activity.test.ts).
  */
+import { CounterSet, type CounterState } from './counters.ts';
 import { DirtySet } from './dirty_set.ts';
 import { elaborate, type Netlist } from './elaborate.ts';
-import { SimError } from './errors.ts';
+import { ElaborationError, SimError } from './errors.ts';
 import { Memory, Module, Signal } from './module.ts';
 import { globToRegExp, isGlob, nearestNames } from './names.ts';
 
@@ -31,6 +32,13 @@ export interface SimOptions {
   mode?: SimMode;
   /** Skip quiescent stretches (activity mode only). Default true. */
   fastForward?: boolean;
+  /**
+   * Debug mode: check that every value a process or commit produces fits its
+   * signal's width, and that a seq process with declared `writes` wrote
+   * nothing else. Default: on when the environment variable ICEMU_DEBUG is
+   * '1' (the test set-up sets it), off otherwise (docs/kernel.md "Debug mode").
+   */
+  checks?: boolean;
 }
 
 export interface Observer {
@@ -68,6 +76,7 @@ export interface Snapshot {
   readonly forces: Force[];
   readonly stimuli: Stimulus[];
   readonly extras: unknown[];
+  readonly counters: CounterState;
 }
 
 /** Extra state (e.g. a workload RNG) saved and restored with the design. */
@@ -80,13 +89,18 @@ export interface StateProvider {
 export class Simulator {
   readonly net: Netlist;
   readonly s: Float64Array;
-  readonly mode: SimMode;
-  readonly fastForward: boolean;
+  private _mode: SimMode;
+  private _fastForward: boolean;
+  private readonly wantFastForward: boolean;
   readonly clock = { cycle: 0 };
   /** Processes evaluated so far (a measure of work, for benchmarks). */
   evaluations = 0;
   /** Cycles skipped by fast-forward. */
   skipped = 0;
+  /** Debug mode (SimOptions.checks). */
+  readonly checks: boolean;
+  /** Statistics counters (Module.statCounter), kept as edge time stamps in the fast mode. */
+  private readonly counters: CounterSet;
 
   private readonly combFns: (() => void)[];
   private readonly seqFns: (() => void)[];
@@ -95,6 +109,9 @@ export class Simulator {
   /** Seq processes run this cycle (activity mode), for the restricted commit. */
   private readonly ran: Int32Array;
   private nRan = 0;
+  /** Per commit group: the last cycle + 1 its registers were committed (each group once per edge). */
+  private readonly groupStamp: Int32Array;
+  private commitCount = 0;
   private needSettle = false;
   /** Something was poked since the last clock edge: observers get onStimulus before the next one. */
   private poked = false;
@@ -109,8 +126,10 @@ export class Simulator {
   private readonly names: string[];
 
   constructor(root: Module, opts: SimOptions = {}) {
-    this.mode = opts.mode ?? 'activity';
-    this.fastForward = this.mode === 'activity' && (opts.fastForward ?? true);
+    this._mode = opts.mode ?? 'activity';
+    this.wantFastForward = opts.fastForward ?? true;
+    this.checks = opts.checks ?? (typeof process !== 'undefined' && process.env?.ICEMU_DEBUG === '1');
+    this._fastForward = this._mode === 'activity' && this.wantFastForward;
     this.net = elaborate(root);
     const net = this.net;
     this.s = new Float64Array(net.size);
@@ -123,12 +142,24 @@ export class Simulator {
       mem.cycleOf = () => this.clock.cycle;
       mem.pendingSink = this.pendingMems;
     }
+    const counterRegs = net.modules.flatMap((m) => m.statCounters);
+    counterRegs.forEach((r, k) => {
+      r.counterId = k;
+      const x = r.i;
+      if (net.combReaderStart[x] !== net.combReaderStart[x + 1] || net.seqReaderStart[x] !== net.seqReaderStart[x + 1] || net.combGuardStart[x] !== net.combGuardStart[x + 1] || net.seqGuardStart[x] !== net.seqGuardStart[x + 1]) {
+        throw new ElaborationError('bad-process', `counter register ${r.path} is read by a process (give that process an explicit reads list without it): counters wake nobody in the fast mode`);
+      }
+    });
+    this.counters = new CounterSet(counterRegs, this.s, this.clock);
+    this.counters.perCycle = this._mode === 'plain';
+    for (const m of net.modules) m.counterSink = this.counters;
     for (const m of net.modules) m.onElaborated();
     this.combFns = net.comb.map((p) => p.fn);
     this.seqFns = net.seq.map((p) => p.fn);
     this.combDirty = new DirtySet(net.comb.length);
     this.seqDirty = new DirtySet(net.seq.length);
     this.ran = new Int32Array(net.seq.length);
+    this.groupStamp = new Int32Array(net.nSeqGroups);
     this.forcedProc = new Uint8Array(net.comb.length);
     this.oldOut = new Float64Array(net.combWrites.length);
     this.names = [...net.byName.keys()];
@@ -137,6 +168,37 @@ export class Simulator {
 
   get cycle(): number {
     return this.clock.cycle;
+  }
+
+  /** 'activity' (the fast mode) or 'plain' (the reference mode: every process every cycle). */
+  get mode(): SimMode {
+    return this._mode;
+  }
+  get fastForward(): boolean {
+    return this._fastForward;
+  }
+
+  /**
+   * Switch between the fast and the reference mode between two cycles; the
+   * state carries over, so a run can warm up fast and continue in the
+   * reference mode (bench), or a debugger can cross-check a stretch. Entering
+   * the activity mode evaluates everything once (every process is dirty).
+   */
+  setMode(mode: SimMode): void {
+    if (mode !== 'activity' && mode !== 'plain') throw new SimError('bad-argument', `setMode: '${String(mode)}' is not 'activity' or 'plain'`);
+    if (mode === this._mode) return;
+    this._mode = mode;
+    this._fastForward = mode === 'activity' && this.wantFastForward;
+    if (mode === 'plain') this.counters.stopAll(true);
+    this.counters.perCycle = mode === 'plain';
+    if (mode === 'activity') {
+      this.seqDirty.fill();
+      this.combDirty.fill();
+      this.needSettle = true;
+    } else {
+      this.seqDirty.clear();
+      this.combDirty.clear();
+    }
   }
 
   /** Return every register and memory to its reset value; cycle 0. Stimuli and forces are dropped. */
@@ -158,6 +220,7 @@ export class Simulator {
     this.forces = [];
     this.forcedProc.fill(0);
     this.stimuli = [];
+    this.counters.stopAll(false);
     this.clock.cycle = 0;
     this.settleAll();
     this.seqDirty.fill();
@@ -174,7 +237,7 @@ export class Simulator {
     if (!(Number.isInteger(n) && n >= 0)) throw new SimError('bad-argument', `step: cycle count ${n} is not a whole number >= 0`);
     let left = n;
     while (left > 0) {
-      if (this.fastForward && this.seqDirty.count === 0 && !this.needSettle && !this.poked && this.forces.length === 0) {
+      if (this.fastForward && this.seqDirty.count === 0 && !this.needSettle && !this.poked && this.forces.length === 0 && !this.counters.anyActive) {
         const next = this.stimuli.length ? this.stimuli[0]!.cycle : Infinity;
         const target = Math.min(this.clock.cycle + left, next);
         const skip = target - this.clock.cycle;
@@ -210,7 +273,7 @@ export class Simulator {
 
   /** True when nothing will change until the next stimulus (activity mode only). */
   get quiescent(): boolean {
-    return this.mode === 'activity' && this.seqDirty.count === 0 && !this.needSettle && !this.poked && this.forces.length === 0;
+    return this._mode === 'activity' && this.seqDirty.count === 0 && !this.needSettle && !this.poked && this.forces.length === 0 && !this.counters.anyActive;
   }
 
   private stepOnce(): void {
@@ -219,15 +282,17 @@ export class Simulator {
     if (this.poked) {
       // Reported even when a peek already settled the poked values.
       this.poked = false;
+      this.counters.materialize();
       for (const o of this.observers) o.onStimulus?.(this);
     }
-    if (this.mode === 'activity') {
+    if (this._mode === 'activity') {
       this.runDirtySeq();
       this.commitActive();
     } else {
       const fns = this.seqFns;
       const n = fns.length;
-      for (let p = 0; p < n; p++) fns[p]!();
+      if (this.checks) for (let p = 0; p < n; p++) this.runSeqChecked(p);
+      else for (let p = 0; p < n; p++) fns[p]!();
       this.evaluations += n;
       this.commitPlain();
     }
@@ -235,12 +300,13 @@ export class Simulator {
     this.settle();
     this.clock.cycle++;
     const obs = this.observers;
+    if (obs.length) this.counters.materialize();
     for (let k = 0; k < obs.length; k++) obs[k]!.onCycle?.(this);
   }
 
   private settle(): void {
     this.needSettle = false;
-    if (this.mode === 'activity') this.settleActive();
+    if (this._mode === 'activity') this.settleActive();
     else this.settleAll();
   }
 
@@ -258,6 +324,7 @@ export class Simulator {
       if (forced && this.forcedProc[p]) this.applyForces(p);
     }
     this.evaluations += n;
+    if (!this.checks) return;
     const s = this.s;
     const mask = this.net.slotMask;
     const W = this.net.nWires;
@@ -313,7 +380,8 @@ export class Simulator {
           const low = bits & -bits;
           bits ^= low;
           const p = (wi << 5) + (31 - Math.clz32(low));
-          fns[p]!();
+          if (this.checks) this.runSeqChecked(p);
+          else fns[p]!();
           ran[nRan++] = p;
         }
         sb ^= wlow;
@@ -340,7 +408,7 @@ export class Simulator {
       const slot = wl[k]!;
       const v = s[slot]!;
       if (v !== old[k]) {
-        if (!(v >= 0 && v <= mask[slot]! && (v >>> 0) === v)) this.tooWide(slot, v);
+        if (this.checks && !(v >= 0 && v <= mask[slot]! && (v >>> 0) === v)) this.tooWide(slot, v);
         this.markSlot(slot);
       }
     }
@@ -353,26 +421,72 @@ export class Simulator {
   }
 
   /**
-   * Commit (activity mode): only registers of modules whose seq process ran
-   * can have a new next value (a seq process writes only its own module's
-   * registers; a poke sets current and next together), so visit just those
-   * and wake the readers of what changed.
+   * Commit (activity mode): only registers a seq process that ran may write
+   * can have a new next value (a seq process writes only its own registers,
+   * its declared `writes` or else its module's; a poke sets current and next
+   * together), so visit just those, once per commit group, and wake the
+   * readers of what changed (docs/kernel.md "Commit").
    */
   private commitActive(): void {
     if (this.nRan * 4 > this.ran.length) {
       // Most of the design ran: one sweep over all registers is cheaper than
-      // many short ranges, and equal (the others' next values equal their current).
+      // many short lists, and equal (the others' next values equal their current).
       this.commitRange(0, this.net.nRegs, true);
     } else {
-      const lo = this.net.seqRegLo;
-      const hi = this.net.seqRegHi;
+      const net = this.net;
+      const s = this.s;
+      const base = net.regBase;
+      const nb = net.nextBase;
+      const ws = net.seqWriteStart;
+      const wl = net.seqWriteList;
+      const group = net.seqGroup;
+      const stamp = this.groupStamp;
+      // A commit counter, not the cycle: a restored snapshot turns the cycle back.
+      const now = ++this.commitCount;
       const ran = this.ran;
+      const checks = this.checks;
       for (let k = 0; k < this.nRan; k++) {
         const p = ran[k]!;
-        this.commitRange(lo[p]!, hi[p]!, true);
+        const g = group[p]!;
+        if (stamp[g] === now) continue;
+        stamp[g] = now;
+        for (let j = ws[p]!, e = ws[p + 1]!; j < e; j++) {
+          const r = wl[j]!;
+          const v = s[nb + r]!;
+          if (v !== s[base + r]) {
+            if (checks) this.checkWidth(base + r, v);
+            s[base + r] = v;
+            this.markSlot(base + r);
+          }
+        }
       }
     }
     this.commitMemories(true);
+  }
+
+  /** Debug mode: run seq process p and check that it wrote no register of its module beyond its declared writes. */
+  private runSeqChecked(p: number): void {
+    const net = this.net;
+    const decl = net.seq[p]!;
+    if (!decl.writes.length) {
+      this.seqFns[p]!();
+      return;
+    }
+    const lo = net.seqRegLo[p]!;
+    const hi = net.seqRegHi[p]!;
+    const before = this.s.slice(net.nextBase + lo, net.nextBase + hi);
+    this.seqFns[p]!();
+    const own = new Set<number>();
+    for (let j = net.seqWriteStart[p]!; j < net.seqWriteStart[p + 1]!; j++) own.add(net.seqWriteList[j]!);
+    for (let r = lo; r < hi; r++) {
+      if (!own.has(r) && this.s[net.nextBase + r] !== before[r - lo]) {
+        throw new SimError('unit-assertion', `${decl.module.path}.${decl.name} wrote register ${net.regSignals[r]!.path}, which it does not declare in its writes`, this.clock.cycle);
+      }
+    }
+  }
+
+  private checkWidth(slot: number, v: number): void {
+    if (!(v >= 0 && v <= this.net.slotMask[slot]! && (v >>> 0) === v)) this.tooWide(slot, v);
   }
 
   private commitRange(from: number, to: number, mark: boolean): void {
@@ -384,7 +498,7 @@ export class Simulator {
     for (let r = from; r < to; r++) {
       const v = s[nb + r]!;
       if (v !== s[base + r]) {
-        if (!(v >= 0 && v <= mask[base + r]! && (v >>> 0) === v)) this.tooWideReg(r, v);
+        if (this.checks && !(v >= 0 && v <= mask[base + r]! && (v >>> 0) === v)) this.tooWideReg(r, v);
         s[base + r] = v;
         if (mark) this.markSlot(base + r);
       }
@@ -420,6 +534,19 @@ export class Simulator {
     const sl = net.seqReaders;
     const sd = this.seqDirty;
     for (let k = ss[slot]!, e = ss[slot + 1]!; k < e; k++) sd.add(sl[k]!);
+    // Guarded readers: only while their guard register is in one of the
+    // states where they read this slot. A guard about to change in this very
+    // commit wakes them itself, so its value here may be the old one.
+    const cgs = net.combGuardStart;
+    if (cgs[slot] !== cgs[slot + 1]) {
+      const s = this.s;
+      for (let k = cgs[slot]!, e = cgs[slot + 1]!; k < e; k++) if ((net.combGuardMask[k]! >>> s[net.combGuardSlot[k]!]!) & 1) cd.add(net.combGuardProc[k]!);
+    }
+    const sgs = net.seqGuardStart;
+    if (sgs[slot] !== sgs[slot + 1]) {
+      const s = this.s;
+      for (let k = sgs[slot]!, e = sgs[slot + 1]!; k < e; k++) if ((net.seqGuardMask[k]! >>> s[net.seqGuardSlot[k]!]!) & 1) sd.add(net.seqGuardProc[k]!);
+    }
   }
 
   private markMemory(m: Memory): void {
@@ -501,6 +628,7 @@ export class Simulator {
   peek(x: string | Signal): number {
     const sig = typeof x === 'string' ? this.signal(x) : x;
     this.settleIfNeeded();
+    this.counters.materialize();
     return this.s[sig.i]!;
   }
 
@@ -522,6 +650,7 @@ export class Simulator {
     const driver = this.net.slotDriver[slot];
     if (driver === 'tie') throw new SimError('bad-poke', `poke ${sig.path}: the net is tied to a constant`, this.clock.cycle);
     if (driver === 'reg') this.s[slot + this.net.nRegs] = value;
+    if (sig.counterId >= 0 || this.net.slotSignal[slot]!.counterId >= 0) this.counters.poked(slot, value);
     if (driver === 'comb') {
       const proc = this.net.slotCombDriver[slot]!;
       this.forces = this.forces.filter((f) => f.slot !== slot);
@@ -611,6 +740,7 @@ export class Simulator {
 
   /** The whole machine state: state vector, memories, pending stimulus, forces, providers. */
   save(): Snapshot {
+    this.counters.materialize();
     return {
       cycle: this.clock.cycle,
       state: this.s.slice(),
@@ -622,6 +752,7 @@ export class Simulator {
       forces: this.forces.map((f) => ({ ...f })),
       stimuli: this.stimuli.slice(),
       extras: this.providers.map((p) => p.save()),
+      counters: this.counters.save(),
     };
   }
 
@@ -645,6 +776,7 @@ export class Simulator {
     this.stimuli = snap.stimuli.slice();
     this.clock.cycle = snap.cycle;
     this.providers.forEach((p, k) => p.restore(snap.extras[k]));
+    this.counters.restore(snap.counters);
   }
 
   /**
@@ -653,6 +785,7 @@ export class Simulator {
    */
   stateHash(): string {
     this.settleIfNeeded();
+    this.counters.materialize();
     let h1 = 0x811c9dc5 ^ this.clock.cycle;
     let h2 = 0x01000193 ^ Math.floor(this.clock.cycle / 0x100000000);
     const mix = (v: number): void => {
@@ -674,6 +807,7 @@ export class Simulator {
   /** Values of all current slots (for trace comparison in tests). */
   values(): Float64Array {
     this.settleIfNeeded();
+    this.counters.materialize();
     return this.s.slice(0, this.net.nWires + this.net.nRegs);
   }
 }

@@ -274,7 +274,9 @@ export class Crossbar extends Module {
           s[iout[i]!.n] = j;
         }
       },
-      { name: 'connect' },
+      // What it truly reads (docs/kernel.md "Exact sensitivity"): not the data
+      // inputs, whose every bit would otherwise wake it.
+      { reads: [...req, ...release, ...iconn, ...iout, ...aany, ...aidx], name: 'connect' },
     );
   }
 

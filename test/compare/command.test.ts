@@ -90,6 +90,7 @@ describe('icemu compare', () => {
     const broken: Preset = {
       name: 'zero-load-broken',
       summary: 'test preset',
+      tolerances: [{ metric: 'per-hop', stat: 'p50', min: 1, max: 1, why: 'wrong on purpose' }],
       run(o) {
         const r = real.run(o);
         const tol: Tolerance[] = [{ metric: 'per-hop', stat: 'p50', min: 1, max: 1, why: 'wrong on purpose' }];

@@ -82,6 +82,18 @@ describe('zero-load preset: RTL vs closed form', () => {
       expect(f.value).toBe(1);
       expect(f.message).toMatch(/worst: message 0/);
     }
+
+    // Negative control just outside the exact fabric and per-hop tolerances: the closed form's head reaching the
+    // node input port 1 cycle late (one packet) or 1 cycle early (another) fails both, by exactly 1 cycle.
+    const nipHeads = sides.b.events.filter((e) => e.kind === 'head-arrives' && e.unit === 'nip');
+    expect(nipHeads.length).toBeGreaterThan(2);
+    for (const [victim, dt] of [[nipHeads[1]!, 1], [nipHeads.at(-1)!, -1]] as const) {
+      const shifted = sides.b.events.map((e) => (e === victim ? { ...e, t: e.t + dt } : e));
+      const c3 = compareTraces(sides.a, { ...sides.b, events: shifted }, { workload: w, unit: 'cycles', metrics: ['fabric', 'per-hop'] });
+      const r3 = checkTolerances(c3, result.tolerances.filter((t) => t.metric === 'fabric' || t.metric === 'per-hop'));
+      expect(r3.failures.map((f) => [f.tolerance.metric, f.value])).toEqual([['fabric', 1], ['per-hop', 1]]);
+      expect(r3.failures[0]!.message).toMatch(new RegExp(`worst: message ${victim.msg} packet ${victim.packet}`));
+    }
   });
 
   it('1–2-byte messages: the RTL is 0 or 1 cycle earlier than the closed form (match-bound delivery, measured)', () => {

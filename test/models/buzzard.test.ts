@@ -182,6 +182,13 @@ describe('seed 002 §4.5 wormhole vs packet', () => {
     );
     expect(wormholeMessageTime({ M: 100, h: 3, beta: 5 })).toBe(115);
   });
+  it('exact values (by hand): pipelined M + hα, not pipelined (M/p)(p + hα)', () => {
+    expect(packetMessageTime({ M: 512, p: 32, h: 3, alpha: 2 })).toBe(518);
+    expect(packetMessageTime({ M: 512, p: 32, h: 3, alpha: 2, pipelined: false })).toBe(608); // 16 · 38
+    expect(packetMessageTime({ M: 100, p: 10, h: 0, alpha: 7 })).toBe(100);
+    expect(packetMessageTime({ M: 96, p: 32, h: 6, alpha: 0.5, pipelined: false })).toBe(105); // 3 · 35
+    expect(packetMessageTime({ M: 0, p: 32, h: 4, alpha: 3 })).toBe(12);
+  });
   it('Fig. 4.28: wormhole t_s = M_s + h·t_l grows with the long message; packet t_s = M_s + 2h does not', () => {
     const a = fig428Example({ Ml: 1000, Ms: 10, h: 3 });
     expect(a).toEqual({ wormhole: { tl: 1003, ts: 10 + 3 * 1003 }, packet: { tl: 1003, ts: 16 } });

@@ -106,10 +106,13 @@ describe('REPL back (reverse step)', () => {
               }
               continue;
             }
+            const before = eng.cycle;
             const r = await eng.exec(cmd);
             expect(r.error, `${cmd}: ${r.error}`).toBeUndefined();
             const now = eng.cycle;
             if (cmd.startsWith('back')) {
+              // the cycle reached is exactly now − n, not merely some recorded state
+              expect(now, `${cmd} from cycle ${before}`).toBe(before - Number(cmd.slice(5)));
               expect(eng.sim.stateHash(), `${cmd} to cycle ${now}`).toBe(timeline.get(now));
               timeline = new Map([...timeline].filter(([c]) => c <= now));
             } else if (cmd === 'restore k') {

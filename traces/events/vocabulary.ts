@@ -18,6 +18,9 @@ export const EVENT_KINDS = [
   'packet-forwarded', // a packet's first bit left a PBU towards the next node or the node input port
   'first-packet-delivered', // the first packet of a message was in the destination's node memory
   'message-complete', // the last byte of a message was in the destination's node memory
+  'link-error', // a DS-link end entered a named error state (fields error, lost); msg is 0: about no message
+  'link-up', // a DS-link end reached Run; msg is 0
+  'ack', // an acknowledgement of packet `packet` reached the sender (T9000 endpoints, docs/t9000.md#events)
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
@@ -35,6 +38,10 @@ export interface TraceEvent {
   unit?: string;
   /** Port: the link dimension 1..n or 0 for the node's own port. */
   port?: number;
+  /** link-error: the error kind (disconnect, parity, escape, credit). */
+  error?: string;
+  /** link-error: characters the end lost (its transmit buffer, a partly sent token, a received one not yet checked). */
+  lost?: number;
 }
 
 export type TimeUnit = 'cycles' | 'ticks' | 'us' | 'ns';
@@ -71,10 +78,11 @@ export function validateEvent(e: unknown): string | null {
   for (const f of ['msg', 'node'] as const) {
     if (!Number.isInteger(o[f]) || (o[f] as number) < 0) return `field '${f}': expected a whole number >= 0, got ${JSON.stringify(o[f])}`;
   }
-  for (const f of ['packet', 'port'] as const) {
+  for (const f of ['packet', 'port', 'lost'] as const) {
     if (o[f] !== undefined && (!Number.isInteger(o[f]) || (o[f] as number) < 0)) return `field '${f}': expected a whole number >= 0, got ${JSON.stringify(o[f])}`;
   }
   if (o.unit !== undefined && typeof o.unit !== 'string') return `field 'unit': expected a string`;
+  if (o.error !== undefined && typeof o.error !== 'string') return `field 'error': expected a string`;
   return null;
 }
 

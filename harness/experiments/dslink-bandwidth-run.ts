@@ -1,0 +1,81 @@
+/**
+ * One point of `icemu experiment dslink-bandwidth` (docs/t9000.md#bandwidth-experiment):
+ * two T9000-style endpoints joined by one link, a process on one side (uni)
+ * or on both sides (bi) repeating a blocking send of m-byte messages on its
+ * own virtual link, a process on the other side repeating a blocking receive
+ * (seed 004 §4.1.4.1). Lock-step: every process starts at cycle 0. Staggered:
+ * endpoint b's sender starts STAGGER_CYCLES later ("a short interval after",
+ * docs/t9000.md#bandwidth-experiment). Senders keep two sends queued (a
+ * zero-cost CPU turnaround, as the thesis's processes have).
+ *
+ * Measured data bandwidth per direction = 8·m bits per message over the
+ * steady-state interval between the warm-up-th and the last delivery, at
+ * 10 ns per cycle (100 Mbit/s link clock): Mbit/s = 100 · bits / cycles.
+ */
+import type { LinkEndFactory } from '../../rtl/t9000/endpoint.ts';
+import { makeT9000Pair } from '../rtl/t9000_pair.ts';
+
+export type Direction = 'uni' | 'bi';
+export type Start = 'lockstep' | 'staggered';
+
+export interface BandwidthPoint {
+  readonly m: number;
+  readonly direction: Direction;
+  readonly start: Start;
+}
+
+export interface BandwidthResult {
+  /** Measured data bandwidth per direction (mean of both in 'bi'), Mbit/s. */
+  readonly mbps: number;
+  /** Per direction: a→b, and b→a in 'bi'. */
+  readonly perDirection: readonly number[];
+  readonly messages: number;
+  readonly cycles: number;
+  /** Every delivery byte-exact. */
+  readonly intact: boolean;
+}
+
+export interface BandwidthRunOptions {
+  /** Link bit cycles to measure over (at least); the message count follows from m. */
+  readonly windowCycles: number;
+  /** Deliveries skipped before measuring. */
+  readonly warmup: number;
+  readonly links: LinkEndFactory;
+}
+
+/**
+ * Start offset of endpoint b's sender in staggered runs: 40 cycles (400 ns,
+ * four data tokens), longer than a header plus an ack (24 cycles), so the
+ * first acks are not caught behind a packet in step with them.
+ */
+export const STAGGER_CYCLES = 40;
+
+export function runBandwidthPoint(p: BandwidthPoint, o: BandwidthRunOptions): BandwidthResult {
+  const n = Math.max(1, Math.ceil(p.m / 32));
+  const perMessage = 10 * p.m + 15 * n;
+  const count = o.warmup + Math.max(20, Math.ceil(o.windowCycles / perMessage));
+  const pair = makeT9000Pair(2, { sendAreaBytes: 1024, rxSlots: Math.max(2, n + 1) }, { links: o.links, workload: { experiment: 'dslink-bandwidth', ...p } });
+  const { driver, sim, rec } = pair;
+  const stagger = p.start === 'staggered' ? STAGGER_CYCLES : 0;
+  const data = (salt: number) => Array.from({ length: p.m }, (_, j) => (j * 31 + salt) & 0xff);
+  // a → b on VL 0; b → a on VL 1 (bi)
+  driver.receiveLoop(1, 0, count, 0);
+  driver.sendLoop(0, 0, count, 0, () => data(1), true, 2);
+  if (p.direction === 'bi') {
+    driver.receiveLoop(0, 1, count, 0);
+    driver.sendLoop(1, 1, count, stagger, () => data(2), true, 2);
+  }
+  const dirs = p.direction === 'bi' ? 2 : 1;
+  const bound = 4 * count * (perMessage + 60) + 10_000;
+  const r = sim.runUntil(() => rec.deliveries.length >= dirs * count, bound);
+  if (!r.reached) throw new Error(`dslink-bandwidth: m = ${p.m} ${p.direction} ${p.start}: ${rec.deliveries.length} of ${dirs * count} messages delivered within ${bound} cycles`);
+  const perDirection: number[] = [];
+  for (const node of p.direction === 'bi' ? [1, 0] : [1]) {
+    const t = rec.deliveries.filter((d) => d.node === node).map((d) => d.cycle);
+    const k0 = o.warmup - 1;
+    const msgs = t.length - 1 - k0;
+    perDirection.push((100 * 8 * p.m * msgs) / (t[t.length - 1]! - t[k0]!));
+  }
+  const intact = rec.deliveries.every((d) => d.bytes.length === p.m && d.bytes.every((b, j) => b === data(d.node === 1 ? 1 : 2)[j]));
+  return { mbps: perDirection.reduce((a, b) => a + b, 0) / perDirection.length, perDirection, messages: count, cycles: sim.cycle, intact };
+}

@@ -1,0 +1,184 @@
+/**
+ * The process driver of T9000-style endpoints (docs/t9000.md#process-driver):
+ * it stands where the T9000's CPU stands and issues the sends and receives a
+ * workload schedules, through the simulator's stimulus (like CubeDriver for
+ * Buzzard): a send writes the message bytes into the endpoint's send area,
+ * appends (address, length) to the virtual link's send queue and raises
+ * `vlc.sendPosted{v}`; a receive raises `vlc.recvPosted{v}`.
+ *
+ * Channels: the driver is told which (endpoint, virtual link) pairs are the
+ * two ends of one virtual link, so a message sent on one end is known to be
+ * delivered on the other (the event recorder, t9000_events.ts, uses this).
+ *
+ * Loops (`sendLoop`, `receiveLoop`) model a process that repeats a blocking
+ * send (or receive): the next one is issued in the cycle after the previous
+ * one completed (the recorder calls `onSendDone` / `onDelivered`).
+ */
+import type { Simulator } from '../../rtl/kernel/index.ts';
+import type { T9000Endpoint } from '../../rtl/t9000/endpoint.ts';
+
+export interface ChannelEnd {
+  node: number;
+  vl: number;
+}
+
+export interface T9000Message {
+  id: number;
+  src: ChannelEnd;
+  dest: ChannelEnd;
+  data: number[];
+  /** Cycle the send was issued (message-queued). */
+  cycle: number;
+  /** Index of this message among the sends on its source VL. */
+  seq: number;
+  addr: number;
+}
+
+interface Loop {
+  remaining: number;
+  make: () => number[];
+  addr: number;
+}
+
+const key = (e: ChannelEnd): string => `${e.node}:${e.vl}`;
+
+export class T9000Driver {
+  readonly messages: T9000Message[] = [];
+  /** Messages per source VL, in send order. */
+  readonly bySource = new Map<string, T9000Message[]>();
+  private readonly peer = new Map<string, ChannelEnd>();
+  private readonly heap: number[];
+  private readonly posted = new Map<string, number>();
+  private readonly recvPosted = new Map<string, number>();
+  private readonly sendLoops = new Map<string, Loop>();
+  private readonly recvLoops = new Map<string, number>();
+
+  constructor(
+    readonly sim: Simulator,
+    readonly nodes: readonly T9000Endpoint[],
+  ) {
+    this.heap = nodes.map(() => 0);
+  }
+
+  node(a: number): T9000Endpoint {
+    const n = this.nodes[a];
+    if (!n) throw new RangeError(`t9000 driver: node ${a} is outside 0..${this.nodes.length - 1}`);
+    return n;
+  }
+
+  private checkVl(e: ChannelEnd): void {
+    const V = this.node(e.node).cfg.virtualLinks.length;
+    if (!(Number.isInteger(e.vl) && e.vl >= 0 && e.vl < V)) throw new RangeError(`t9000 driver: virtual link ${e.vl} of node ${e.node} is outside 0..${V - 1}`);
+  }
+
+  /** Declare a virtual link between two ends (both directions). */
+  channel(a: ChannelEnd, b: ChannelEnd): void {
+    this.checkVl(a);
+    this.checkVl(b);
+    this.peer.set(key(a), b);
+    this.peer.set(key(b), a);
+  }
+
+  peerOf(e: ChannelEnd): ChannelEnd {
+    const p = this.peer.get(key(e));
+    if (!p) throw new RangeError(`t9000 driver: node ${e.node} virtual link ${e.vl} is not one end of a declared channel`);
+    return p;
+  }
+
+  /** Bump-allocate `bytes` in node a's send area (wrapping; the caller keeps live messages apart). */
+  alloc(a: number, bytes: number): number {
+    const size = this.node(a).cfg.sendAreaBytes;
+    if (bytes > size) throw new RangeError(`t9000 driver: message of ${bytes} bytes exceeds node ${a}'s send area (${size} bytes)`);
+    let at = this.heap[a]!;
+    if (at + bytes > size) at = 0;
+    this.heap[a] = at + bytes;
+    return at;
+  }
+
+  /**
+   * Schedule a send of `data` on (node, vl) at `cycle`. `addr` reuses a buffer
+   * already holding the bytes (a process sending one buffer again).
+   */
+  send(node: number, vl: number, data: number[], cycle: number, addr?: number): T9000Message {
+    const src = { node, vl };
+    const dest = this.peerOf(src);
+    if (data.length > 65535) throw new RangeError(`t9000 driver: message length ${data.length} is outside 0..65535`);
+    const ep = this.node(node);
+    const k = key(src);
+    const list = this.bySource.get(k) ?? [];
+    this.bySource.set(k, list);
+    const at = addr ?? this.alloc(node, data.length);
+    const msg: T9000Message = { id: this.messages.length, src, dest, data, cycle, seq: list.length, addr: at };
+    this.messages.push(msg);
+    list.push(msg);
+    this.sim.schedule(cycle, (sim) => {
+      const vlc = ep.vlc;
+      const n = (this.posted.get(k) ?? 0) + 1;
+      const done = sim.peek(vlc.sDone[vl]!);
+      const Q = ep.cfg.sendQueueDepth;
+      if (n - 1 - done >= Q) throw new RangeError(`t9000 driver: node ${node} virtual link ${vl} has ${Q} sends queued (sendQueueDepth); cannot queue message ${msg.id}`);
+      if (addr === undefined) for (let j = 0; j < data.length; j++) sim.pokeMem(ep.nodeMem.mem, at + j, data[j]!);
+      sim.pokeMem(vlc.sendQ, vl * Q + ((n - 1) % Q), at * 65536 + data.length);
+      sim.poke(vlc.sendPosted[vl]!, n % 2 ** 24);
+      this.posted.set(k, n);
+    });
+    return msg;
+  }
+
+  /** Schedule a receive on (node, vl) at `cycle`. */
+  receive(node: number, vl: number, cycle: number): void {
+    this.checkVl({ node, vl });
+    const vlc = this.node(node).vlc;
+    const k = key({ node, vl });
+    this.sim.schedule(cycle, (sim) => {
+      const n = (this.recvPosted.get(k) ?? 0) + 1;
+      this.recvPosted.set(k, n);
+      sim.poke(vlc.recvPosted[vl]!, n % 2 ** 24);
+    });
+  }
+
+  /**
+   * A process sending `count` messages made by `make` on (node, vl), the first
+   * at `cycle`. `ahead` = sends kept queued on the VL: 1 is a blocking send
+   * (the next is issued in the cycle after the previous completed); 2 lets the
+   * endpoint start the next message in the very cycle the previous one's last
+   * ack arrives (a zero-cost CPU turnaround, docs/t9000.md#process-driver).
+   * `reuseBuffer`: every message is sent from the first one's buffer.
+   */
+  sendLoop(node: number, vl: number, count: number, cycle: number, make: () => number[], reuseBuffer = false, ahead = 1): void {
+    if (count <= 0) return;
+    if (!(Number.isInteger(ahead) && ahead >= 1 && ahead <= this.node(node).cfg.sendQueueDepth)) {
+      throw new RangeError(`t9000 driver: ahead ${ahead} is outside 1..${this.node(node).cfg.sendQueueDepth} (sendQueueDepth)`);
+    }
+    const first = make();
+    const m = this.send(node, vl, first, cycle);
+    const lp: Loop = { remaining: count - 1, make: reuseBuffer ? () => first : make, addr: reuseBuffer ? m.addr : -1 };
+    this.sendLoops.set(key({ node, vl }), lp);
+    for (let k = 1; k < ahead && lp.remaining > 0; k++, lp.remaining--) this.send(node, vl, lp.make(), cycle, lp.addr >= 0 ? lp.addr : undefined);
+  }
+
+  /** A process repeating a blocking receive `count` times, the first at `cycle`. */
+  receiveLoop(node: number, vl: number, count: number, cycle: number): void {
+    if (count <= 0) return;
+    this.receive(node, vl, cycle);
+    this.recvLoops.set(key({ node, vl }), count - 1);
+  }
+
+  /** Called by the recorder in the cycle a send on (node, vl) completed. */
+  onSendDone(node: number, vl: number, cycle: number): void {
+    const k = key({ node, vl });
+    const lp = this.sendLoops.get(k);
+    if (!lp || lp.remaining <= 0) return;
+    lp.remaining--;
+    this.send(node, vl, lp.make(), cycle, lp.addr >= 0 ? lp.addr : undefined);
+  }
+
+  /** Called by the recorder in the cycle a message was delivered on (node, vl). */
+  onDelivered(node: number, vl: number, cycle: number): void {
+    const k = key({ node, vl });
+    const r = this.recvLoops.get(k);
+    if (r === undefined || r <= 0) return;
+    this.recvLoops.set(k, r - 1);
+    this.receive(node, vl, cycle);
+  }
+}

@@ -1,0 +1,211 @@
+/**
+ * Event recorder for T9000-style endpoints (docs/t9000.md#events): an
+ * observer that turns running endpoints into the shared event vocabulary
+ * (traces/events/vocabulary.ts) with cycle stamps, for the messages a
+ * T9000Driver issued, and collects the bytes of every delivered message.
+ * It reads the state vector and never writes it.
+ *
+ * Identification: the hardware carries no message ids; packets of one
+ * virtual link are stop-and-wait and stay in order, so the k-th data packet
+ * a transmit port starts for VL v is packet k of v's sends in order, and the
+ * same holds for headers and acks arriving on the far side.
+ *
+ * Stamps (cycle t = the committed, settled cycle the observer sees):
+ *   message-queued          the cycle the driver issued the send
+ *   packet-injected         the first cycle after the packet's first header
+ *                           character was taken by the link end (TxPort dataPkts
+ *                           counts it); node = source, port = link, unit 'tx'
+ *   head-arrives            the first cycle after the character following the
+ *                           header was taken (the endpoint then knows it is a
+ *                           data packet); node = destination, unit 'rx'
+ *   ack                     the first cycle after the ack's EOP was taken at the
+ *                           sender; node = source
+ *   first-packet-delivered  the first cycle after packet 0's EOP/EOM was taken
+ *                           (its bytes are in the receive area)
+ *   message-complete        the first cycle in which the virtual link control
+ *                           counts the message delivered (EOM in, receive posted)
+ */
+import type { Observer, Simulator } from '../../rtl/kernel/index.ts';
+import type { T9000Endpoint } from '../../rtl/t9000/endpoint.ts';
+import { writeTrace, type EventKind, type TraceEvent, type TraceHeader } from '../../traces/events/vocabulary.ts';
+import type { T9000Driver, T9000Message } from './t9000_driver.ts';
+
+export interface Delivery {
+  msg: number;
+  node: number;
+  vl: number;
+  bytes: number[];
+  cycle: number;
+}
+
+interface VlShadow {
+  /** Next message index (in the source VL's send order) / packet within it, per role. */
+  txMsg: number;
+  txPkt: number;
+  ackMsg: number;
+  ackPkt: number;
+  rxMsg: number;
+  rxPkt: number;
+  endMsg: number;
+  endPkt: number;
+  delivered: number;
+  sDone: number;
+  rDone: number;
+}
+
+export class T9000Recorder implements Observer {
+  readonly events: TraceEvent[] = [];
+  readonly deliveries: Delivery[] = [];
+  readonly anomalies: string[] = [];
+  readonly header: TraceHeader;
+  private readonly shadow: VlShadow[][];
+  private readonly prev: { dataPkts: number; acksIn: number; dataHdrs: number }[][];
+  private readonly packetBytes: number[];
+  private lastCycle = -1;
+  private queuedSeen = 0;
+  private readonly detachFn: () => void;
+
+  constructor(
+    readonly sim: Simulator,
+    readonly driver: T9000Driver,
+    workload: Record<string, unknown> = {},
+  ) {
+    const nodes = driver.nodes;
+    this.header = { format: 'icemu-events', version: 1, model: 'rtl', unit: 'cycles', workload: { system: 't9000', ...workload } };
+    this.packetBytes = nodes.map((n) => n.cfg.packetBytes);
+    this.shadow = nodes.map((n) =>
+      n.cfg.virtualLinks.map(() => ({ txMsg: 0, txPkt: 0, ackMsg: 0, ackPkt: 0, rxMsg: 0, rxPkt: 0, endMsg: 0, endPkt: 0, delivered: 0, sDone: 0, rDone: 0 })),
+    );
+    this.prev = nodes.map((n) => n.tx.map(() => ({ dataPkts: 0, acksIn: 0, dataHdrs: 0 })));
+    this.detachFn = sim.observe(this);
+  }
+
+  detach(): void {
+    this.detachFn();
+  }
+
+  write(path: string): void {
+    writeTrace(path, this.header, this.events);
+  }
+
+  private packets(m: T9000Message): number {
+    return Math.max(1, Math.ceil(m.data.length / this.packetBytes[m.src.node]!));
+  }
+
+  private emit(t: number, kind: EventKind, msg: T9000Message | undefined, node: number, extra: Partial<TraceEvent> = {}): void {
+    if (!msg) {
+      this.anomalies.push(`cycle ${t}: ${kind} at node ${node} for a packet no driver message accounts for`);
+      return;
+    }
+    this.events.push({ t, kind, msg: msg.id, node, ...extra });
+  }
+
+  /** The message a source-ordered counter points at on the channel whose *source* is (node, vl). */
+  private srcMsg(node: number, vl: number, idx: number): T9000Message | undefined {
+    return this.driver.bySource.get(`${node}:${vl}`)?.[idx];
+  }
+
+  onCycle(sim: Simulator): void {
+    const t = sim.cycle;
+    if (t <= this.lastCycle) {
+      this.anomalies.push(`time went back to cycle ${t}: shadow state is no longer valid`);
+    }
+    this.lastCycle = t;
+    const msgs = this.driver.messages;
+    while (this.queuedSeen < msgs.length && msgs[this.queuedSeen]!.cycle < t) {
+      const m = msgs[this.queuedSeen++]!;
+      this.events.push({ t: m.cycle, kind: 'message-queued', msg: m.id, node: m.src.node, unit: 'vlc', port: this.driver.node(m.src.node).cfg.virtualLinks[m.src.vl]!.link });
+    }
+    const s = sim.s;
+    this.driver.nodes.forEach((ep, node) => {
+      const sh = this.shadow[node]!;
+      ep.tx.forEach((tx, k) => {
+        const pv = this.prev[node]![k]!;
+        const rx = ep.rx[k]!;
+        const dp = s[tx.dataPkts.i]!;
+        if (dp !== pv.dataPkts) {
+          pv.dataPkts = dp;
+          const v = s[tx.vl.i]!;
+          const w = sh[v]!;
+          const m = this.srcMsg(node, v, w.txMsg);
+          this.emit(t, 'packet-injected', m, node, { packet: w.txPkt, unit: 'tx', port: k });
+          if (m && ++w.txPkt >= this.packets(m)) {
+            w.txMsg++;
+            w.txPkt = 0;
+          }
+        }
+        const ai = s[rx.acksIn.i]!;
+        if (ai !== pv.acksIn) {
+          pv.acksIn = ai;
+          const v = s[rx.rxVl.i]!;
+          const w = sh[v]!;
+          const m = this.srcMsg(node, v, w.ackMsg);
+          this.emit(t, 'ack', m, node, { packet: w.ackPkt, unit: 'rx', port: k });
+          if (m && ++w.ackPkt >= this.packets(m)) {
+            w.ackMsg++;
+            w.ackPkt = 0;
+          }
+        }
+        const dh = s[rx.dataHdrs.i]!;
+        if (dh !== pv.dataHdrs) {
+          pv.dataHdrs = dh;
+          const v = s[rx.rxVl.i]!;
+          const w = sh[v]!;
+          const src = this.driver.peerOf({ node, vl: v });
+          const m = this.srcMsg(src.node, src.vl, w.rxMsg);
+          this.emit(t, 'head-arrives', m, node, { packet: w.rxPkt, unit: 'rx', port: k });
+          if (m && ++w.rxPkt >= this.packets(m)) {
+            w.rxMsg++;
+            w.rxPkt = 0;
+          }
+        }
+        // a packet's end marker is popped at the edge closing this cycle: stamp t + 1
+        if (s[rx.evEnd.i]! !== 0) {
+          const v = s[rx.rxVl.i]!;
+          const w = sh[v]!;
+          const src = this.driver.peerOf({ node, vl: v });
+          const m = this.srcMsg(src.node, src.vl, w.endMsg);
+          if (w.endPkt === 0) this.emit(t + 1, 'first-packet-delivered', m, node, { packet: 0, unit: 'rx', port: k });
+          if (m && ++w.endPkt >= this.packets(m)) {
+            w.endMsg++;
+            w.endPkt = 0;
+          }
+        }
+      });
+      const vlc = ep.vlc;
+      sh.forEach((w, v) => {
+        const sd = s[vlc.sDone[v]!.i]!;
+        while (w.sDone !== sd) {
+          w.sDone = (w.sDone + 1) % 2 ** 24;
+          this.driver.onSendDone(node, v, t);
+        }
+        const rd = s[vlc.rDone[v]!.i]!;
+        while (w.rDone !== rd) {
+          w.rDone = (w.rDone + 1) % 2 ** 24;
+          this.deliver(sim, ep, node, v, w, t);
+        }
+      });
+    });
+  }
+
+  private deliver(sim: Simulator, ep: T9000Endpoint, node: number, v: number, w: VlShadow, t: number): void {
+    const src = this.driver.peerOf({ node, vl: v });
+    const m = this.srcMsg(src.node, src.vl, w.delivered++);
+    const len = sim.peek(ep.vlc.rLastLen[v]!);
+    const start = sim.peek(ep.vlc.rLastStart[v]!);
+    const cfg = ep.cfg;
+    const bytes: number[] = [];
+    for (let j = 0; j < len; j++) {
+      const slot = (start + Math.floor(j / cfg.packetBytes)) % cfg.rxSlots;
+      bytes.push(sim.peekMem(ep.nodeMem.mem, cfg.sendAreaBytes + (v * cfg.rxSlots + slot) * 32 + (j % cfg.packetBytes)));
+    }
+    this.emit(t, 'message-complete', m, node, { unit: 'vlc', port: cfg.virtualLinks[v]!.link });
+    this.deliveries.push({ msg: m ? m.id : -1, node, vl: v, bytes, cycle: t });
+    this.driver.onDelivered(node, v, t);
+  }
+
+  /** Events sorted by time (stable). */
+  sorted(): TraceEvent[] {
+    return [...this.events].sort((a, b) => a.t - b.t);
+  }
+}

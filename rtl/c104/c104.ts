@@ -1,0 +1,136 @@
+/**
+ * The INMOS C104 routing switch: 32 link slices, each with the routing logic
+ * of its input (input_router.ts), joined by a non-blocking 32×32 crossbar
+ * (rtl/lib/crossbar.ts) with per-output arbitration among waiting inputs
+ * (seed 004 §3.1.1.3, §4.2.3–4.2.4; spec §3 and §16 V7–V10).
+ *
+ * The switch sits behind 32 DS-link ends (rtl/dslink/chars.ts contract): the
+ * routing logic of link k reads the end's receive side (its buffer is the
+ * slice's input buffer), and the crossbar output k pushes into the end's
+ * transmit side (its buffer is the slice's output buffer). Buffer sizes are
+ * therefore the link ends' (config inputBufferTokens/outputBufferTokens).
+ *
+ * Ports, per link k (all 32; links the table does not mark connected are
+ * tied off inside: nothing arrives, nothing may leave):
+ *   rxValid{k} (in), rxChar{k}[9] (in), rxPop{k} (out)    receive side of link end k
+ *   txValid{k} (out), txChar{k}[9] (out), txReady{k} (in) transmit side of link end k
+ *   tag{k}[16] (in, only with option `tags`)               side-band packet tag for
+ *                                                           'hops-first'/'oldest-first'
+ * Children: in0..in31 (InputRouter), xbar (Crossbar, width 10: valid + char,
+ * FIFO arbiters of latency 0), and `sel` (PolicySelector) for the thesis
+ * policies. Readings: docs/c104.md#the-switch, docs/c104.md#arbitration.
+ */
+import { Module, type Signal } from '../kernel/module.ts';
+import { CHAR_BITS } from '../dslink/chars.ts';
+import { Crossbar } from '../lib/crossbar.ts';
+import type { C104Config } from './config.ts';
+import { C104_LINKS, type CompiledTable } from './interval_table.ts';
+import { InputRouter, XBAR_VALID } from './input_router.ts';
+import { PolicySelector } from './policy_selector.ts';
+
+export interface C104Options {
+  /** Which links are wired (ports of the others are tied off); default all. */
+  connected?: readonly boolean[];
+  /** Expose tag{k} inputs (side-band packet tags); default off (tags 0). */
+  tags?: boolean;
+}
+
+export class C104 extends Module {
+  readonly config: C104Config;
+  readonly table: CompiledTable;
+  readonly rxValid: Signal[] = [];
+  readonly rxChar: Signal[] = [];
+  readonly rxPop: Signal[] = [];
+  readonly txValid: Signal[] = [];
+  readonly txChar: Signal[] = [];
+  readonly txReady: Signal[] = [];
+  readonly tag: Signal[] = [];
+  readonly routers: InputRouter[] = [];
+  readonly xbar: Crossbar;
+  readonly selector: PolicySelector | null;
+
+  constructor(parent: Module | null, name: string, table: CompiledTable, config: C104Config, opts: C104Options = {}) {
+    super(parent, name);
+    this.config = config;
+    this.table = table;
+    const N = C104_LINKS;
+    const connected = opts.connected ?? new Array<boolean>(N).fill(true);
+    // The real C104 (FIFO, no ack priority) and the unfair control use rtl/lib's arbiters alone.
+    const lib = (config.policy === 'fifo' || config.policy === 'fixed-priority') && !config.ackPriority;
+    const xbar = (this.xbar = new Crossbar(this, 'xbar', {
+      inputs: N,
+      outputs: N,
+      width: CHAR_BITS + 1,
+      policy: config.policy === 'fixed-priority' ? 'fixed-priority' : 'fifo',
+      latency: 0,
+    }));
+    const sel = (this.selector = lib ? null : new PolicySelector(this, 'sel', N, config.policy, config.seed));
+
+    for (let k = 0; k < N; k++) {
+      const rxValid = this.input(`rxValid${k}`);
+      const rxChar = this.input(`rxChar${k}`, CHAR_BITS);
+      const rxPop = this.output(`rxPop${k}`);
+      const txValid = this.output(`txValid${k}`);
+      const txChar = this.output(`txChar${k}`, CHAR_BITS);
+      const txReady = this.input(`txReady${k}`);
+      this.rxValid.push(rxValid);
+      this.rxChar.push(rxChar);
+      this.rxPop.push(rxPop);
+      this.txValid.push(txValid);
+      this.txChar.push(txChar);
+      this.txReady.push(txReady);
+      if (!connected[k]) {
+        this.tie(rxValid, 0);
+        this.tie(rxChar, 0);
+        this.tie(txReady, 0);
+      }
+      const r = new InputRouter(this, `in${k}`, k, table, config);
+      this.routers.push(r);
+      this.connect(rxValid, r.rxValid);
+      this.connect(rxChar, r.rxChar);
+      this.connect(r.rxPop, rxPop);
+      if (opts.tags) {
+        const tag = this.input(`tag${k}`, 16);
+        this.tag.push(tag);
+        this.connect(tag, r.tag);
+      } else {
+        this.tie(r.tag, 0);
+      }
+      this.connect(r.din, xbar.din[k]!);
+      this.connect(r.release, xbar.release[k]!);
+      this.connect(xbar.gnt[k]!, r.gnt);
+      this.connect(xbar.gidx[k]!, r.gidx);
+      this.connect(xbar.fc[k]!, r.fc);
+      // Output k: blocked while the link end's transmit buffer is full.
+      const blocked = this.wire(`blocked${k}`);
+      this.connect(blocked, xbar.blocked[k]!);
+      const dout = this.wire(`xd${k}`, CHAR_BITS + 1);
+      this.connect(xbar.dout[k]!, dout);
+      this.comb(
+        () => {
+          const s = this.s;
+          s[blocked.i] = s[txReady.i] === 1 ? 0 : 1;
+        },
+        { writes: [blocked], reads: [txReady], name: `blk${k}` },
+      );
+      this.comb(
+        () => {
+          const s = this.s;
+          const d = s[dout.i]!;
+          s[txValid.i] = d & XBAR_VALID ? 1 : 0;
+          s[txChar.i] = d & (XBAR_VALID - 1);
+        },
+        { writes: [txValid, txChar], reads: [dout], name: `tx${k}` },
+      );
+      if (sel) {
+        this.connect(r.req, sel.reqIn[k]!);
+        this.connect(r.prio, sel.prio[k]!);
+        this.connect(sel.reqOut[k]!, xbar.req[k]!);
+        this.connect(xbar.valid[k]!, sel.busy[k]!);
+        this.connect(blocked, sel.blocked[k]!);
+      } else {
+        this.connect(r.req, xbar.req[k]!);
+      }
+    }
+  }
+}

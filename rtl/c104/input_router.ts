@@ -1,0 +1,237 @@
+/**
+ * The routing logic of one C104 input link ("routing logic duplicated on
+ * each input link", seed 004 §3.1.1.3). It reads characters from the link
+ * end's receive side (whose buffer is the slice's input buffer), takes the
+ * header into its own registers, applies header deletion / random header
+ * generation (place 'input'), looks the header up in the interval table,
+ * requests the packet's hunt group at the crossbar, and once connected sends
+ * the header bytes it holds and then streams the packet from the receive
+ * buffer until EOP or EOM (wormhole). Readings: docs/c104.md#the-switch.
+ *
+ * Ports (I = 5 bits of output index):
+ *  link side  rxValid, rxChar[9] (in), rxPop (out)   the DsLinkEnd receive contract (rtl/dslink/chars.ts)
+ *  crossbar   din[10] (out) {valid, char}; req[32] (out) the hunt group's links;
+ *             release (out); gnt, gidx[I], fc (in)
+ *  arbitration prio[18] (out): ack << 17 | fromNetwork << 16 | tag, read by the policy selector
+ *             tag[16] (in): side-band packet tag (hops or age), sampled with the header
+ *
+ * States: 0 HEAD (taking header bytes), 1 ROUTE (lookup + routing delay,
+ * and the ack look-ahead), 2 REQ (requesting), 3 CONN (connected).
+ *
+ * Timing: the header's last byte is taken at the edge of cycle t; the
+ * request is visible from cycle t + 2 + routingDelay (one cycle ROUTE minimum:
+ * the lookup); granted in the cycle it is visible if an output of the group is
+ * free; the first character crosses the crossbar the cycle after the grant.
+ * The input takes one character per cycle from its buffer while connected and
+ * the output has room.
+ */
+import { Module, type Signal } from '../kernel/module.ts';
+import { CHAR_BITS, isData, isEnd } from '../dslink/chars.ts';
+import { rngState, xorshift32, type C104Config } from './config.ts';
+import { lookupGroup, type CompiledTable } from './interval_table.ts';
+
+export const ROUTER_STATES = ['head', 'route', 'req', 'conn'] as const;
+const HEAD = 0;
+const ROUTE = 1;
+const REQ = 2;
+const CONN = 3;
+/** Valid bit of the 10-bit crossbar data word. */
+export const XBAR_VALID = 1 << CHAR_BITS;
+
+export class InputRouter extends Module {
+  readonly rxValid: Signal;
+  readonly rxChar: Signal;
+  readonly rxPop: Signal;
+  readonly din: Signal;
+  readonly req: Signal;
+  readonly release: Signal;
+  readonly gnt: Signal;
+  readonly gidx: Signal;
+  readonly fc: Signal;
+  readonly tag: Signal;
+  readonly prio: Signal;
+  readonly st: Signal;
+  /** The header the packet is routed on (registered). */
+  readonly hdr: Signal;
+  /** Header bytes still to send once connected, first in the low byte; `repN` of them. */
+  readonly rep: Signal;
+  readonly repN: Signal;
+  /** Requested links (the group's mask). */
+  readonly gm: Signal;
+  /** Packets routed (for observers and tests). */
+  readonly packets: Signal;
+
+  constructor(parent: Module, name: string, link: number, table: CompiledTable, cfg: C104Config) {
+    super(parent, name);
+    const h = table.headerBytes;
+    const inDelete = table.place === 'input' && table.deleteHeader[link]!;
+    const inRandom = table.place === 'input' ? table.randomHeader[link]! : null;
+    const need = inDelete ? 2 * h : h;
+    const delay = cfg.routingDelay;
+    const lookAhead = cfg.ackPriority;
+    const fromNet = cfg.fromProcessor[link] ? 0 : 1;
+
+    const rxValid = (this.rxValid = this.input('rxValid'));
+    const rxChar = (this.rxChar = this.input('rxChar', CHAR_BITS));
+    const rxPop = (this.rxPop = this.output('rxPop'));
+    const din = (this.din = this.output('din', CHAR_BITS + 1));
+    const req = (this.req = this.output('req', 32));
+    const release = (this.release = this.output('release'));
+    const gnt = (this.gnt = this.input('gnt'));
+    const gidx = (this.gidx = this.input('gidx', 5));
+    const fc = (this.fc = this.input('fc'));
+    const tag = (this.tag = this.input('tag', 16));
+    const prio = (this.prio = this.output('prio', 18));
+
+    const st = (this.st = this.reg('st', 2, HEAD, { enum: ROUTER_STATES }));
+    const nb = this.reg('nb', 3, 0);
+    const hdr = (this.hdr = this.reg('hdr', 16, 0));
+    const rep = (this.rep = this.reg('rep', 32, 0));
+    const repN = (this.repN = this.reg('repN', 3, 0));
+    const cnt = this.reg('cnt', 8, 0);
+    const gm = (this.gm = this.reg('gm', 32, 0));
+    const pr = this.reg('pr', 18, 0);
+    const rng = this.reg('rng', 32, rngState(cfg.seed, link));
+    const packets = (this.packets = this.reg('packets', 32, 0));
+
+    // Requests (from registers only: the crossbar's grant and flow control depend on them).
+    this.comb(
+      () => {
+        const s = this.s;
+        s[req.i] = s[st.i] === REQ ? s[gm.i]! : 0;
+        s[prio.i] = s[pr.i]!;
+      },
+      { writes: [req, prio], reads: [st, gm, pr], name: 'request' },
+    );
+    // Data towards the crossbar and the pops from the receive buffer.
+    this.comb(
+      () => {
+        const s = this.s;
+        const state = s[st.i]!;
+        const v = s[rxValid.i]!;
+        const ch = s[rxChar.i]!;
+        let pop = 0;
+        let rel = 0;
+        let d = 0;
+        if (state === HEAD) {
+          pop = v;
+        } else if (state === CONN) {
+          if (s[repN.i]! > 0) {
+            d = XBAR_VALID | (s[rep.i]! & 0xff);
+          } else {
+            d = v === 1 ? XBAR_VALID | ch : 0;
+            if (v === 1 && s[fc.i] === 0) {
+              pop = 1;
+              rel = isEnd(ch) ? 1 : 0;
+            }
+          }
+        }
+        s[rxPop.i] = pop;
+        s[release.i] = rel;
+        s[din.i] = d;
+      },
+      { writes: [rxPop, release, din], reads: [st, rxValid, rxChar, repN, rep, fc], name: 'stream' },
+    );
+
+    const bytesOf = (value: number): number => (h === 1 ? value : ((value >>> 8) & 0xff) | ((value & 0xff) << 8));
+    const randomIn = (lo: number, hi: number): number => {
+      const x = xorshift32(this.s[rng.i]!);
+      this.s[rng.n] = x;
+      return lo + (x % (hi - lo + 1));
+    };
+
+    this.seq(
+      () => {
+        const s = this.s;
+        const state = s[st.i]!;
+        if (state === HEAD) {
+          if (s[rxValid.i] !== 1) return;
+          const ch = s[rxChar.i]!;
+          if (!isData(ch)) this.fail(`link ${link}: the packet ended inside its header (${need} header byte(s) expected)`);
+          const k = s[nb.i]!;
+          let value = s[hdr.i]!;
+          let r = s[rep.i]!;
+          let n = s[repN.i]!;
+          if (k >= need - h) {
+            // A byte of the header the packet is routed on: keep it to send on.
+            value = k === need - h ? ch : ((value << 8) | ch) & 0xffff;
+            r = r + ch * 2 ** (8 * n);
+            n++;
+          }
+          if (k + 1 < need) {
+            s[nb.n] = k + 1;
+            s[hdr.n] = value;
+            s[rep.n] = r;
+            s[repN.n] = n;
+            return;
+          }
+          if (inRandom) {
+            value = randomIn(inRandom.lo, inRandom.hi);
+            r = bytesOf(value) + r * 2 ** (8 * h);
+            n += h;
+          }
+          const g = lookupGroup(table, value);
+          if (g < 0) this.fail(`link ${link}: header ${value} is past the last label ${table.labels - 1}`);
+          s[nb.n] = 0;
+          s[hdr.n] = value;
+          s[rep.n] = r;
+          s[repN.n] = n;
+          s[gm.n] = table.groupMask[g]!;
+          s[cnt.n] = 0;
+          s[st.n] = ROUTE;
+          s[pr.n] = fromNet << 16 | s[tag.i]!;
+          return;
+        }
+        if (state === ROUTE) {
+          const c = s[cnt.i]!;
+          if (c < delay) {
+            s[cnt.n] = c + 1;
+            return;
+          }
+          if (lookAhead) {
+            if (s[rxValid.i] !== 1) return;
+            if (isEnd(s[rxChar.i]!)) s[pr.n] = s[pr.i]! | (1 << 17);
+          }
+          s[st.n] = REQ;
+          return;
+        }
+        if (state === REQ) {
+          if (s[gnt.i] !== 1) return;
+          s[st.n] = CONN;
+          s[packets.n] = s[packets.i]! + 1;
+          if (table.place === 'output') {
+            const out = s[gidx.i]!;
+            let r = s[rep.i]!;
+            let n = s[repN.i]!;
+            if (table.deleteHeader[out]) {
+              r = Math.floor(r / 2 ** (8 * h));
+              n -= h;
+            }
+            const rh = table.randomHeader[out];
+            if (rh) {
+              r = bytesOf(randomIn(rh.lo, rh.hi)) + r * 2 ** (8 * h);
+              n += h;
+            }
+            s[rep.n] = r;
+            s[repN.n] = n;
+          }
+          return;
+        }
+        // CONN: one character crosses when valid and the output has room.
+        if (s[fc.i] === 1) return;
+        const n = s[repN.i]!;
+        if (n > 0) {
+          s[rep.n] = Math.floor(s[rep.i]! / 256);
+          s[repN.n] = n - 1;
+          return;
+        }
+        if (s[rxValid.i] === 1 && isEnd(s[rxChar.i]!)) {
+          s[st.n] = HEAD;
+          s[pr.n] = 0;
+          s[gm.n] = 0;
+        }
+      },
+      { name: 'fsm' },
+    );
+  }
+}

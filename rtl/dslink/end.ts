@@ -1,0 +1,183 @@
+/**
+ * One end of a DS-link: the port contract of rtl/dslink/chars.ts, built from
+ * the units of SpaceWire Light's split (docs/dslink.md#units):
+ *
+ *   txBuf  (lib Fifo)        transmit buffer, normal characters from the core
+ *   tokens (DsTxTokens)      what to send next: FCT > normal > NULL, parity
+ *   ser    (DsTxSerialiser)  bits → Data/Strobe wires  (reference mode)
+ *   deser  (DsRxDeserialiser) wires → bits → framed tokens, sync, disconnect
+ *   dec    (DsRxDecoder)     parity, escape, NULL; checked delivery
+ *   credit (DsCredit)        FCT flow control in both directions
+ *   fsm    (DsLinkFsm)       link start-up, errors, lost counts, flush
+ *   rxBuf  (lib Fifo)        receive buffer, normal characters for the core
+ *
+ * Contract ports (chars.ts, unchanged): dOut, sOut, dIn, sIn; txValid,
+ * txChar[9], txReady; rxValid, rxChar[9], rxPop; running.
+ * Added ports:
+ *   linkStart (input, only with config linkStart: 'port')
+ *   linkState[4] (output, enum LINK_STATES), txCredit (output: credit held),
+ *   errCount[16] (output: link errors so far)
+ * txReady is also 0 in a named error state and while the transmit buffer is
+ * flushed after an error in Run (docs/dslink.md#errors).
+ */
+import { Module, type Signal } from '../kernel/module.ts';
+import { bitsToHold } from '../lib/check.ts';
+import { Fifo } from '../lib/fifo.ts';
+import { CHAR_BITS } from './chars.ts';
+import { checkDsLinkConfig, timing, type DsLinkConfig } from './config.ts';
+import { DsCredit } from './credit.ts';
+import { DsLinkFsm, LINK_STATES } from './link_fsm.ts';
+import { DsRxDecoder } from './rx_decoder.ts';
+import { DsRxDeserialiser } from './rx_deserialiser.ts';
+import { RX_TOKEN_PORTS } from './rx_token_link.ts';
+import { DsTxSerialiser } from './tx_serialiser.ts';
+import { DsTxTokens } from './tx_tokens.ts';
+
+export class DsLinkEnd extends Module {
+  readonly cfg: DsLinkConfig;
+  // contract ports
+  readonly dOut: Signal;
+  readonly sOut: Signal;
+  readonly dIn: Signal;
+  readonly sIn: Signal;
+  readonly txValid: Signal;
+  readonly txChar: Signal;
+  readonly txReady: Signal;
+  readonly rxValid: Signal;
+  readonly rxChar: Signal;
+  readonly rxPop: Signal;
+  readonly running: Signal;
+  // added ports
+  readonly linkStart: Signal | null;
+  readonly linkState: Signal;
+  readonly txCredit: Signal;
+  readonly errCount: Signal;
+  // units
+  readonly txBuf: Fifo;
+  readonly rxBuf: Fifo;
+  readonly tokens: DsTxTokens;
+  readonly ser: DsTxSerialiser;
+  readonly deser: DsRxDeserialiser;
+  readonly dec: DsRxDecoder;
+  readonly credit: DsCredit;
+  readonly fsm: DsLinkFsm;
+
+  constructor(parent: Module | null, name: string, config: Partial<DsLinkConfig> = {}) {
+    super(parent, name);
+    const cfg = (this.cfg = checkDsLinkConfig(config));
+    const tm = timing(cfg);
+
+    const dOut = (this.dOut = this.output('dOut'));
+    const sOut = (this.sOut = this.output('sOut'));
+    const dIn = (this.dIn = this.input('dIn'));
+    const sIn = (this.sIn = this.input('sIn'));
+    const txValid = (this.txValid = this.input('txValid'));
+    const txChar = (this.txChar = this.input('txChar', CHAR_BITS));
+    const txReady = (this.txReady = this.output('txReady'));
+    const rxValid = (this.rxValid = this.output('rxValid'));
+    const rxChar = (this.rxChar = this.output('rxChar', CHAR_BITS));
+    const rxPop = (this.rxPop = this.input('rxPop'));
+    const running = (this.running = this.output('running'));
+    this.linkStart = cfg.linkStart === 'port' ? this.input('linkStart') : null;
+    const linkState = (this.linkState = this.output('linkState', 4, { enum: LINK_STATES }));
+    const txCredit = (this.txCredit = this.output('txCredit', bitsToHold(cfg.creditCap)));
+    const errCount = (this.errCount = this.output('errCount', 16));
+    const txPush = this.wire('txPush');
+    const txPop = this.wire('txPop');
+    const rxPush = this.wire('rxPush');
+
+    const txBuf = (this.txBuf = new Fifo(this, 'txBuf', { width: CHAR_BITS, depth: cfg.txBufferTokens }));
+    const rxBuf = (this.rxBuf = new Fifo(this, 'rxBuf', { width: CHAR_BITS, depth: cfg.rxBufferTokens }));
+    const tokens = (this.tokens = new DsTxTokens(this, 'tokens', { ignoreCredit: cfg.ignoreCredit }));
+    const ser = (this.ser = new DsTxSerialiser(this, 'ser'));
+    const deser = (this.deser = new DsRxDeserialiser(this, 'deser', { disconnectCycles: tm.disconnectCycles }));
+    const dec = (this.dec = new DsRxDecoder(this, 'dec', { checkParity: cfg.checkParity }));
+    const credit = (this.credit = new DsCredit(this, 'credit', { rxDepth: cfg.rxBufferTokens, creditCap: cfg.creditCap }));
+    const fsm = (this.fsm = new DsLinkFsm(this, 'fsm', { timing: tm, txDepth: cfg.txBufferTokens, autoStart: cfg.autoStart }));
+
+    // wires
+    this.connect(ser.data, dOut);
+    this.connect(ser.strobe, sOut);
+    this.connect(dIn, deser.dIn);
+    this.connect(sIn, deser.sIn);
+    // transmit: core → txBuf → tokens → ser
+    this.connect(txChar, txBuf.din);
+    this.connect(txPush, txBuf.push);
+    this.connect(txPop, txBuf.pop);
+    this.connect(txBuf.empty, tokens.txEmpty);
+    this.connect(txBuf.dout, tokens.txChar);
+    this.connect(ser.take, tokens.take);
+    this.connect(tokens.tokBits, ser.tokBits);
+    this.connect(tokens.tokLen, ser.tokLen);
+    this.connect(fsm.txEnable, ser.enable);
+    this.connect(fsm.txEnable, tokens.enable);
+    this.connect(fsm.fctAllowed, tokens.fctAllowed);
+    this.connect(fsm.run, tokens.run);
+    this.connect(credit.fctOwed, tokens.fctOwed);
+    this.connect(credit.creditOk, tokens.creditOk);
+    // receive: deser → dec → rxBuf → core
+    this.connect(fsm.rxEnable, deser.enable);
+    this.connect(fsm.rxEnable, dec.enable);
+    for (const [k] of RX_TOKEN_PORTS) this.connect(deser.out[k], dec.in[k]);
+    this.connect(dec.char, rxBuf.din);
+    this.connect(rxPush, rxBuf.push);
+    this.connect(rxPop, rxBuf.pop);
+    this.connect(rxBuf.dout, rxChar);
+    // credit
+    this.connect(fsm.creditClear, credit.clear);
+    this.connect(dec.gotFct, credit.gotFct);
+    this.connect(dec.gotChar, credit.gotChar);
+    this.connect(tokens.sendFct, credit.sendFct);
+    this.connect(tokens.sendNormal, credit.sendNormal);
+    this.connect(rxBuf.count, credit.rxCount);
+    // link state machine
+    if (this.linkStart) this.connect(this.linkStart, fsm.linkStart);
+    else this.tie(fsm.linkStart, 1);
+    this.connect(dec.gotNull, fsm.gotNull);
+    this.connect(dec.gotFct, fsm.gotFct);
+    this.connect(dec.gotChar, fsm.gotChar);
+    this.connect(deser.disc, fsm.disc);
+    this.connect(dec.errParity, fsm.errParity);
+    this.connect(dec.errEscape, fsm.errEscape);
+    this.connect(credit.errCredit, fsm.errCredit);
+    this.connect(credit.errOverrun, fsm.errOverrun);
+    this.connect(txBuf.count, fsm.txCount);
+    this.connect(tokens.normalOnWire, fsm.normalOnWire);
+    this.connect(ser.left, fsm.serLeft);
+    this.connect(dec.pendKind, fsm.pendKind);
+    this.connect(fsm.running, running);
+    this.connect(fsm.state, linkState);
+    this.connect(credit.txCredit, txCredit);
+    this.connect(fsm.errCount, errCount);
+
+    // Glue logic sees the units' status through wires of its own.
+    const w = (sig: Signal, nm: string): Signal => {
+      const x = this.wire(nm, sig.width);
+      this.connect(sig, x);
+      return x;
+    };
+    const txFull = w(txBuf.full, 'txFull');
+    const txBlock = w(fsm.txBlock, 'txBlock');
+    const sendNormal = w(tokens.sendNormal, 'sendNormal');
+    const flushPop = w(fsm.flushPop, 'flushPop');
+    const gotChar = w(dec.gotChar, 'gotChar');
+    const rxAccept = w(credit.rxAccept, 'rxAccept');
+    const rxEmpty = w(rxBuf.empty, 'rxEmpty');
+    this.comb(
+      () => {
+        const s = this.s;
+        const ready = s[txFull.i] === 0 && s[txBlock.i] === 0 ? 1 : 0;
+        s[txReady.i] = ready;
+        s[txPush.i] = ready === 1 && s[txValid.i] === 1 ? 1 : 0;
+        s[txPop.i] = s[sendNormal.i] === 1 || s[flushPop.i] === 1 ? 1 : 0;
+        s[rxPush.i] = s[gotChar.i] === 1 && s[rxAccept.i] === 1 ? 1 : 0;
+        s[rxValid.i] = s[rxEmpty.i] === 1 ? 0 : 1;
+      },
+      {
+        writes: [txReady, txPush, txPop, rxPush, rxValid],
+        reads: [txFull, txBlock, txValid, sendNormal, flushPop, gotChar, rxAccept, rxEmpty],
+        name: 'glue',
+      },
+    );
+  }
+}

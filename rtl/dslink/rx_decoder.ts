@@ -1,0 +1,151 @@
+/**
+ * Receive token decoder of a DS-link end (the token half of SpaceWire Light's
+ * spwrecv): checks parity, pairs ESC with FCT into NULL, detects escape
+ * errors, and releases each token only once its parity is checked
+ * (docs/dslink.md#parity, #checked-delivery, #errors).
+ *
+ * Parity (spec §16 V3): when a token's P and F arrive (hdrV), P xor F xor the
+ * parity of the previous token's data/control bits must be 1. That check
+ * covers the previous token's bits, so the previous token is held (`pend`)
+ * until then and released only if it passes: no character reaches the
+ * receive buffer unchecked, at a cost of 2 bit times of latency.
+ * Escape (docs/dslink.md#errors): ESC must be followed by FCT (= NULL); ESC
+ * followed by ESC, EOP, EOM or a data token is an escape error.
+ * After an error the decoder releases nothing more until it is disabled; the
+ * held token stays visible in `pendKind` so the link can count it as lost.
+ *
+ * Ports:
+ *  inputs   enable; in: hdrV, hdrP, hdrF, tokV, tokCtl, tokPay[8], syncV
+ *           (the deserialiser's token-level interface, rx_token_link.ts)
+ *  outputs (registers, one-cycle pulses)
+ *           gotNull, gotFct, gotChar, char[9] (the released character)
+ *           errParity, errEscape
+ *  registers prevPar, esc, dead, pendKind (enum none/NULL/FCT/char), pendVal[9],
+ *           tok[9] (enum TOKEN_NAMES: the last token released, for VCD/REPL)
+ */
+import { Module, type Signal } from '../kernel/module.ts';
+import { declareRxTokenLink, type RxTokenLink } from './rx_token_link.ts';
+import { CTL_ESC, CTL_FCT, TOKEN_NAMES, TOK_BITS, TOK_FCT, TOK_NONE, TOK_NULL, ctlToken, parity } from './tokens.ts';
+
+export const PEND_NAMES = ['none', 'NULL', 'FCT', 'char'] as const;
+export const PEND_NONE = 0;
+export const PEND_NULL = 1;
+export const PEND_FCT = 2;
+export const PEND_CHAR = 3;
+
+export class DsRxDecoder extends Module {
+  readonly enable: Signal;
+  /** Inputs from the deserialiser: rx_token_link.ts. */
+  readonly in: RxTokenLink;
+  readonly gotNull: Signal;
+  readonly gotFct: Signal;
+  readonly gotChar: Signal;
+  readonly char: Signal;
+  readonly errParity: Signal;
+  readonly errEscape: Signal;
+  readonly prevPar: Signal;
+  readonly esc: Signal;
+  readonly dead: Signal;
+  readonly pendKind: Signal;
+  readonly pendVal: Signal;
+  readonly tok: Signal;
+
+  constructor(parent: Module | null, name: string, opts: { checkParity: boolean }) {
+    super(parent, name);
+    const enable = (this.enable = this.input('enable'));
+    const { hdrV, hdrP, hdrF, tokV, tokCtl, tokPay, syncV } = (this.in = declareRxTokenLink((n, w) => this.input(n, w)));
+    const gotNull = (this.gotNull = this.reg('gotNull'));
+    const gotFct = (this.gotFct = this.reg('gotFct'));
+    const gotChar = (this.gotChar = this.reg('gotChar'));
+    const char = (this.char = this.reg('char', 9));
+    const errParity = (this.errParity = this.reg('errParity'));
+    const errEscape = (this.errEscape = this.reg('errEscape'));
+    const prevPar = (this.prevPar = this.reg('prevPar'));
+    const esc = (this.esc = this.reg('esc'));
+    const dead = (this.dead = this.reg('dead'));
+    const pendKind = (this.pendKind = this.reg('pendKind', 2, PEND_NONE, { enum: PEND_NAMES }));
+    const pendVal = (this.pendVal = this.reg('pendVal', 9));
+    const tok = (this.tok = this.reg('tok', TOK_BITS, TOK_NONE, { enum: TOKEN_NAMES }));
+    const checkParity = opts.checkParity;
+    const pulses = [gotNull, gotFct, gotChar, errParity, errEscape];
+
+    this.seq(
+      () => {
+        const s = this.s;
+        for (const p of pulses) s[p.n] = 0;
+        if (s[enable.i] !== 1) {
+          s[prevPar.n] = 0;
+          s[esc.n] = 0;
+          s[dead.n] = 0;
+          s[pendKind.n] = PEND_NONE;
+          s[pendVal.n] = 0;
+          s[tok.n] = TOK_NONE;
+          return;
+        }
+        if (s[dead.i] === 1) return;
+        if (s[syncV.i] === 1) {
+          // The first NULL: its bits were matched whole; it is held like any token.
+          s[pendKind.n] = PEND_NULL;
+          s[prevPar.n] = 0;
+          s[esc.n] = 0;
+          return;
+        }
+        if (s[hdrV.i] === 1) {
+          if (checkParity && (s[prevPar.i]! ^ s[hdrP.i]! ^ s[hdrF.i]!) !== 1) {
+            s[errParity.n] = 1;
+            s[dead.n] = 1;
+            return;
+          }
+          const k = s[pendKind.i]!;
+          if (k === PEND_NULL) {
+            s[gotNull.n] = 1;
+            s[tok.n] = TOK_NULL;
+          } else if (k === PEND_FCT) {
+            s[gotFct.n] = 1;
+            s[tok.n] = TOK_FCT;
+          } else if (k === PEND_CHAR) {
+            const v = s[pendVal.i]!;
+            s[gotChar.n] = 1;
+            s[char.n] = v;
+            s[tok.n] = v;
+          }
+          s[pendKind.n] = PEND_NONE;
+          return;
+        }
+        if (s[tokV.i] !== 1) return;
+        const pay = s[tokPay.i]!;
+        const isEsc = s[esc.i] === 1;
+        if (s[tokCtl.i] === 1) {
+          const c = pay & 3;
+          s[prevPar.n] = parity(c);
+          if (isEsc) {
+            if (c === CTL_FCT) {
+              s[pendKind.n] = PEND_NULL;
+              s[esc.n] = 0;
+            } else {
+              s[errEscape.n] = 1;
+              s[dead.n] = 1;
+            }
+          } else if (c === CTL_ESC) {
+            s[esc.n] = 1;
+          } else if (c === CTL_FCT) {
+            s[pendKind.n] = PEND_FCT;
+          } else {
+            s[pendKind.n] = PEND_CHAR;
+            s[pendVal.n] = ctlToken(c);
+          }
+        } else {
+          s[prevPar.n] = parity(pay);
+          if (isEsc) {
+            s[errEscape.n] = 1;
+            s[dead.n] = 1;
+          } else {
+            s[pendKind.n] = PEND_CHAR;
+            s[pendVal.n] = pay;
+          }
+        }
+      },
+      { name: 'decode' },
+    );
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * Receive deserialiser of a DS-link end (the bit half of SpaceWire Light's
+ * spwrecv): recovers bits from the Data and Strobe wires, finds the first
+ * NULL, frames tokens and detects a disconnect (docs/dslink.md#data-and-strobe,
+ * #synchronisation, #errors).
+ *
+ * Bit recovery: a bit arrives in a cycle where D xor S differs from the
+ * previous cycle's (the receiver's bit clock is D xor S, spec §16 V1); its
+ * value is D. A cycle in which both wires change carries no clock edge.
+ * Synchronisation: until the first NULL, the last 7 bits are compared with a
+ * NULL after its first bit (1 1 1 0 1 0 0, spec §16 V4); from then on tokens
+ * are framed by their flag bit (4 or 10 bits).
+ * Disconnect: once a bit has been seen since enable, no bit for
+ * `disconnectCycles` cycles (spec §16 V6).
+ *
+ * This is the bit-by-bit reference mode of the receiver; tokens and their
+ * parity/escape meaning are rx_decoder.ts's (docs/dslink.md#reference-mode).
+ *
+ * Ports:
+ *  inputs   dIn, sIn    the wires;  enable (the link state machine)
+ *  outputs (registers, one-cycle pulses unless noted)
+ *           out: hdrV, hdrP, hdrF, tokV, tokCtl, tokPay[8], syncV
+ *                              the token-level interface (rx_token_link.ts)
+ *           disc               disconnect
+ *           gotBit (level)     a bit has arrived since enable
+ *  registers xPrev (D xor S last cycle, tracked even when disabled), synced,
+ *           hist[7], cnt[4] (bits of the current token so far), pBit, flag,
+ *           acc[8], discCnt
+ */
+import { bitsToHold } from '../lib/check.ts';
+import { Module, type Signal } from '../kernel/module.ts';
+import { declareRxTokenLink, type RxTokenLink } from './rx_token_link.ts';
+import { NULL_SYNC_BITS, NULL_SYNC_MASK } from './tokens.ts';
+
+export class DsRxDeserialiser extends Module {
+  readonly dIn: Signal;
+  readonly sIn: Signal;
+  readonly enable: Signal;
+  /** Outputs to the decoder (registers): rx_token_link.ts. */
+  readonly out: RxTokenLink;
+  readonly disc: Signal;
+  readonly gotBit: Signal;
+  readonly xPrev: Signal;
+  readonly synced: Signal;
+  readonly hist: Signal;
+  readonly cnt: Signal;
+  readonly pBit: Signal;
+  readonly flag: Signal;
+  readonly acc: Signal;
+  readonly discCnt: Signal;
+
+  constructor(parent: Module | null, name: string, opts: { disconnectCycles: number }) {
+    super(parent, name);
+    const discMax = opts.disconnectCycles;
+    const dIn = (this.dIn = this.input('dIn'));
+    const sIn = (this.sIn = this.input('sIn'));
+    const enable = (this.enable = this.input('enable'));
+    const { hdrV, hdrP, hdrF, tokV, tokCtl, tokPay, syncV } = (this.out = declareRxTokenLink((n, w) => this.reg(n, w)));
+    const disc = (this.disc = this.reg('disc'));
+    const gotBit = (this.gotBit = this.reg('gotBit'));
+    const xPrev = (this.xPrev = this.reg('xPrev'));
+    const synced = (this.synced = this.reg('synced'));
+    const hist = (this.hist = this.reg('hist', 7));
+    const cnt = (this.cnt = this.reg('cnt', 4));
+    const pBit = (this.pBit = this.reg('pBit'));
+    const flag = (this.flag = this.reg('flag'));
+    const acc = (this.acc = this.reg('acc', 8));
+    const discCnt = (this.discCnt = this.reg('discCnt', bitsToHold(discMax)));
+    const state = [hdrV, tokV, syncV, disc, gotBit, synced, hist, cnt, pBit, flag, acc, discCnt];
+    const pulses = [hdrV, tokV, syncV, disc];
+
+    this.seq(
+      () => {
+        const s = this.s;
+        const d = s[dIn.i]!;
+        const x = d ^ s[sIn.i]!;
+        s[xPrev.n] = x;
+        for (const p of pulses) s[p.n] = 0;
+        if (s[enable.i] !== 1) {
+          for (const r of state) s[r.n] = 0;
+          return;
+        }
+        if (x === s[xPrev.i]) {
+          if (s[gotBit.i] === 1) {
+            const dc = s[discCnt.i]! + 1;
+            if (dc >= discMax) s[disc.n] = 1;
+            else s[discCnt.n] = dc;
+          }
+          return;
+        }
+        s[discCnt.n] = 0;
+        s[gotBit.n] = 1;
+        if (s[synced.i] !== 1) {
+          const h = (s[hist.i]! >>> 1) | (d << 6);
+          s[hist.n] = h;
+          if ((h & NULL_SYNC_MASK) === NULL_SYNC_BITS) {
+            s[synced.n] = 1;
+            s[cnt.n] = 0;
+            s[syncV.n] = 1;
+          }
+          return;
+        }
+        const c = s[cnt.i]!;
+        if (c === 0) {
+          s[pBit.n] = d;
+          s[cnt.n] = 1;
+        } else if (c === 1) {
+          s[hdrV.n] = 1;
+          s[hdrP.n] = s[pBit.i]!;
+          s[hdrF.n] = d;
+          s[flag.n] = d;
+          s[acc.n] = 0;
+          s[cnt.n] = 2;
+        } else {
+          const a = s[acc.i]! | (d << (c - 2));
+          const len = s[flag.i] === 1 ? 4 : 10;
+          if (c + 1 === len) {
+            s[tokV.n] = 1;
+            s[tokCtl.n] = s[flag.i]!;
+            s[tokPay.n] = a;
+            s[cnt.n] = 0;
+            s[acc.n] = 0;
+          } else {
+            s[acc.n] = a;
+            s[cnt.n] = c + 1;
+          }
+        }
+      },
+      { name: 'bits' },
+    );
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * Transmit serialiser of a DS-link end (docs/dslink.md#data-and-strobe): shifts a
+ * token out one bit per cycle and drives the Data and Strobe wires, Strobe
+ * toggling whenever Data does not (spec §16 V1).
+ *
+ * This is the bit-by-bit **reference mode** of the transmitter. Everything
+ * above the bits (what to send next, credit, parity) is in tx_tokens.ts, so a
+ * kernel serial line can replace this unit alone (docs/dslink.md#reference-mode).
+ *
+ * Ports:
+ *  inputs   enable      the link state machine lets the transmitter run
+ *           tokBits[10] next token's bits, bit 0 first on the wire (tx_tokens)
+ *           tokLen[4]   its length: 4, 8 (NULL) or 10
+ *  outputs  take        (comb) the next token is loaded at this clock edge:
+ *                       enabled and the bit on the wire now is the current
+ *                       token's last (or the wire is idle). Tokens follow
+ *                       each other with no gap.
+ *           data, strobe  the wires (registers)
+ *  registers sh[10]     bits still to send after the one on the wire
+ *           left[4]     how many
+ *           busy        a token is on the wire
+ * Disabled: the wires go to 0 at the next edge and stay there (SpaceWire
+ * "silence"; the far end sees a disconnect).
+ */
+import { Module, type Signal } from '../kernel/module.ts';
+
+export class DsTxSerialiser extends Module {
+  readonly enable: Signal;
+  readonly tokBits: Signal;
+  readonly tokLen: Signal;
+  readonly take: Signal;
+  readonly data: Signal;
+  readonly strobe: Signal;
+  readonly sh: Signal;
+  readonly left: Signal;
+  readonly busy: Signal;
+
+  constructor(parent: Module | null, name: string) {
+    super(parent, name);
+    const enable = (this.enable = this.input('enable'));
+    const tokBits = (this.tokBits = this.input('tokBits', 10));
+    const tokLen = (this.tokLen = this.input('tokLen', 4));
+    const take = (this.take = this.output('take'));
+    const d = (this.data = this.reg('data'));
+    const s = (this.strobe = this.reg('strobe'));
+    const sh = (this.sh = this.reg('sh', 10));
+    const left = (this.left = this.reg('left', 4));
+    const busy = (this.busy = this.reg('busy'));
+
+    this.comb(
+      () => {
+        const st = this.s;
+        st[take.i] = st[enable.i] === 1 && st[left.i] === 0 ? 1 : 0;
+      },
+      { writes: [take], reads: [enable, left], name: 'take' },
+    );
+
+    this.seq(
+      () => {
+        const st = this.s;
+        if (st[enable.i] !== 1) {
+          st[d.n] = 0;
+          st[s.n] = 0;
+          st[sh.n] = 0;
+          st[left.n] = 0;
+          st[busy.n] = 0;
+          return;
+        }
+        const l = st[left.i]!;
+        let bit: number;
+        if (l === 0) {
+          const bits = st[tokBits.i]!;
+          bit = bits & 1;
+          st[sh.n] = bits >>> 1;
+          st[left.n] = st[tokLen.i]! - 1;
+        } else {
+          const v = st[sh.i]!;
+          bit = v & 1;
+          st[sh.n] = v >>> 1;
+          st[left.n] = l - 1;
+        }
+        st[busy.n] = 1;
+        const pd = st[d.i]!;
+        st[d.n] = bit;
+        if (bit === pd) st[s.n] = st[s.i]! ^ 1;
+      },
+      { reads: [enable, tokBits, tokLen, d, s, sh, left], name: 'shift' },
+    );
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * A T9000-style endpoint (docs/t9000.md): virtual link control, node
+ * memory, and per physical link a transmit port (queues + packetiser), a
+ * receive port and a DS-link end. Its boundary to the outside world is the
+ * link ends' wires (dOut, sOut, dIn, sIn; rtl/dslink/chars.ts), so a C104
+ * link slice or another endpoint connects there.
+ *
+ * The link end is made by a factory, so the endpoint is built the same way
+ * against the real DsLinkEnd (rtl/dslink) or a test stand-in with the same
+ * ports (test/t9000/link_stub.ts).
+ *
+ *   const ep = new T9000Endpoint(top, 'a', cfg, (p, name) => new DsLinkEnd(p, name, linkCfg));
+ *   joinLinks(top, a.links[0], b.links[0]);
+ */
+import { Module, type Signal } from '../kernel/module.ts';
+import { memoryBytes, t9000Config, type T9000Config, type VlcbConfig } from './config.ts';
+import { NodeMemory } from './node_memory.ts';
+import { RxPort } from './rx_port.ts';
+import { TxPort } from './tx_port.ts';
+import { VirtualLinkControl } from './vlc.ts';
+
+/** The port contract of one DS-link end (rtl/dslink/chars.ts). */
+export interface DsLinkEndPorts extends Module {
+  readonly txValid: Signal;
+  readonly txChar: Signal;
+  readonly txReady: Signal;
+  readonly rxValid: Signal;
+  readonly rxChar: Signal;
+  readonly rxPop: Signal;
+  readonly running: Signal;
+  readonly dOut: Signal;
+  readonly sOut: Signal;
+  readonly dIn: Signal;
+  readonly sIn: Signal;
+}
+
+export type LinkEndFactory = (parent: Module, name: string, index: number) => DsLinkEndPorts;
+
+/** Join two link ends: A.dOut→B.dIn, A.sOut→B.sIn and the reverse (chars.ts). */
+export function joinLinks(where: Module, a: DsLinkEndPorts, b: DsLinkEndPorts): void {
+  where.connect(a.dOut, b.dIn);
+  where.connect(a.sOut, b.sIn);
+  where.connect(b.dOut, a.dIn);
+  where.connect(b.sOut, a.sIn);
+}
+
+export class T9000Endpoint extends Module {
+  readonly cfg: Readonly<T9000Config>;
+  readonly nodeMem: NodeMemory;
+  readonly vlc: VirtualLinkControl;
+  readonly tx: TxPort[] = [];
+  readonly rx: RxPort[] = [];
+  readonly links: DsLinkEndPorts[] = [];
+
+  constructor(parent: Module | null, name: string, config: Partial<T9000Config> & { virtualLinks: readonly VlcbConfig[] }, linkEnd: LinkEndFactory) {
+    super(parent, name);
+    const cfg = (this.cfg = t9000Config(config));
+    const L = cfg.links;
+    const mem = (this.nodeMem = new NodeMemory(this, 'mem', memoryBytes(cfg), L));
+    const vlc = (this.vlc = new VirtualLinkControl(this, 'vlc', cfg));
+    for (let k = 0; k < L; k++) {
+      const tx = new TxPort(this, `tx${k}`, cfg);
+      const rx = new RxPort(this, `rx${k}`, cfg);
+      const ln = linkEnd(this, `link${k}`, k);
+      this.tx.push(tx);
+      this.rx.push(rx);
+      this.links.push(ln);
+      const vp = vlc.link[k]!;
+      // transmit: virtual link control → queues → packetiser → link end
+      this.connect(vp.ackPush, tx.ackPush);
+      this.connect(vp.ackEntry, tx.ackEntry);
+      this.connect(vp.dataPush, tx.dataPush);
+      this.connect(vp.dataEntry, tx.dataEntry);
+      this.connect(tx.txValid, ln.txValid);
+      this.connect(tx.txChar, ln.txChar);
+      this.connect(ln.txReady, tx.txReady);
+      this.connect(tx.rdAddr, mem.rdAddr[k]!);
+      this.connect(mem.rdData[k]!, tx.rdData);
+      this.connect(tx.txDone, vp.txDone);
+      this.connect(tx.txDoneVl, vp.txDoneVl);
+      // receive: link end → depacketiser → memory and virtual link control
+      this.connect(ln.rxValid, rx.rxValid);
+      this.connect(ln.rxChar, rx.rxChar);
+      this.connect(rx.rxPop, ln.rxPop);
+      this.connect(rx.wrEn, mem.wrEn[k]!);
+      this.connect(rx.wrAddr, mem.wrAddr[k]!);
+      this.connect(rx.wrData, mem.wrData[k]!);
+      this.connect(rx.evHdr, vp.evHdr);
+      this.connect(rx.evAck, vp.evAck);
+      this.connect(rx.evEnd, vp.evEnd);
+      this.connect(rx.evEom, vp.evEom);
+      this.connect(rx.evLen, vp.evLen);
+      this.connect(rx.curVl, vp.rxVl);
+      this.connect(vp.rxBase, rx.rxBase);
+      this.connect(vp.sendOutstanding, rx.sendOutstanding);
+    }
+  }
+}

@@ -1,0 +1,258 @@
+/**
+ * Transmit port of one physical link (docs/t9000.md#transmit-port): the
+ * link's ack queue and data queue (seed 004 §3.1.1.1: "data and
+ * acknowledgement packets are queued separately at each link, and
+ * acknowledgements take priority"), and the packetiser that turns the entry
+ * at the head into characters for the DS-link end: the header (s bytes, most
+ * significant first), the data bytes read from node memory, then EOP, or EOM
+ * on the last packet of a message. An ack is header + EOP. A packet, once
+ * started, runs to its end: nothing is interleaved with it on this link.
+ *
+ * With `ackPriority: false` (seed §5.4.4.2 `--noackpri`) acks and data share
+ * one FIFO (`dataQ`); the virtual link control then never pushes both in one
+ * cycle.
+ *
+ * Ports:
+ *   queue in    ackPush, ackEntry[32], dataPush, dataEntry[32] (config.ts packEntry)
+ *   link        txValid, txChar[9] (out, combinational), txReady (in): rtl/dslink/chars.ts
+ *   memory      rdAddr[16] (register), rdData[8] (in)
+ *   done        txDone (register: 1 for the cycle after a data packet's last
+ *               character was taken), txDoneVl[8]
+ * Observation registers: st (IDLE, WAIT, HDR, DATA, END), vl, isAck,
+ *   dataPkts / acksSent (counts of packets whose first header character was taken).
+ *
+ * Timing: a queue entry is popped in the cycle IDLE sees it; WAIT lasts
+ * packetStartupCycles (data) or ackDelayCycles (acks); then one character
+ * per cycle as fast as the link takes them (txReady).
+ */
+import { Module, type Signal } from '../kernel/module.ts';
+import { Fifo } from '../lib/fifo.ts';
+import { CHAR_EOM, CHAR_EOP } from '../dslink/chars.ts';
+import { unpackEntry, type T9000Config } from './config.ts';
+import { ADDR_BITS } from './node_memory.ts';
+
+export const TX_STATES = ['IDLE', 'WAIT', 'HDR', 'DATA', 'END'] as const;
+const IDLE = 0;
+const WAIT = 1;
+const HDR = 2;
+const DATA = 3;
+const END = 4;
+
+export class TxPort extends Module {
+  readonly ackPush: Signal;
+  readonly ackEntry: Signal;
+  readonly dataPush: Signal;
+  readonly dataEntry: Signal;
+  readonly txValid: Signal;
+  readonly txChar: Signal;
+  readonly txReady: Signal;
+  readonly rdAddr: Signal;
+  readonly rdData: Signal;
+  readonly txDone: Signal;
+  readonly txDoneVl: Signal;
+  readonly st: Signal;
+  readonly vl: Signal;
+  readonly isAck: Signal;
+  readonly dataPkts: Signal;
+  readonly acksSent: Signal;
+  readonly ackQ: Fifo | null;
+  readonly dataQ: Fifo;
+
+  constructor(parent: Module, name: string, cfg: Readonly<T9000Config>) {
+    super(parent, name);
+    const V = cfg.virtualLinks.length;
+    const S = cfg.headerBytes;
+    const headers = cfg.virtualLinks.map((v) => v.header);
+    const pri = cfg.ackPriority;
+    const ackQ = (this.ackQ = pri ? new Fifo(this, 'ackQ', { width: 32, depth: V }) : null);
+    const dataQ = (this.dataQ = new Fifo(this, 'dataQ', { width: 32, depth: pri ? V : 2 * V }));
+
+    const ackPush = (this.ackPush = this.input('ackPush'));
+    const ackEntry = (this.ackEntry = this.input('ackEntry', 32));
+    const dataPush = (this.dataPush = this.input('dataPush'));
+    const dataEntry = (this.dataEntry = this.input('dataEntry', 32));
+    const txValid = (this.txValid = this.output('txValid'));
+    const txChar = (this.txChar = this.output('txChar', 9));
+    const txReady = (this.txReady = this.input('txReady'));
+    const rdAddr = (this.rdAddr = this.reg('rdAddr', ADDR_BITS));
+    const rdData = (this.rdData = this.input('rdData', 8));
+    const txDone = (this.txDone = this.reg('txDone'));
+    const txDoneVl = (this.txDoneVl = this.reg('txDoneVl', 8));
+    const st = (this.st = this.reg('st', 3, IDLE, { enum: TX_STATES }));
+    const cnt = this.reg('cnt', 20);
+    const vl = (this.vl = this.reg('vl', 8));
+    const isAck = (this.isAck = this.reg('isAck'));
+    const last = this.reg('last');
+    const left = this.reg('left', 6);
+    const dataPkts = (this.dataPkts = this.reg('dataPkts', 24));
+    const acksSent = (this.acksSent = this.reg('acksSent', 24));
+
+    // Queue heads and bypass: an entry pushed into an empty queue while the
+    // packetiser is idle is taken straight away (no queue cycle); an idle
+    // packetiser offers the entry's first header character in the same cycle.
+    const ackEmpty = ackQ ? this.wire('ackEmpty') : null;
+    const ackDout = ackQ ? this.wire('ackDout', 32) : null;
+    const dataEmpty = this.wire('dataEmpty');
+    const dataDout = this.wire('dataDout', 32);
+    const popAck = this.wire('popAck');
+    const popData = this.wire('popData');
+    const ackQPush = this.wire('ackQPush');
+    const dataQPush = this.wire('dataQPush');
+    const dataQDin = this.wire('dataQDin', 32);
+    const start = this.wire('start');
+    const startEntry = this.wire('startEntry', 32);
+    if (ackQ) {
+      this.connect(ackQ.empty, ackEmpty!);
+      this.connect(ackQ.dout, ackDout!);
+      this.connect(ackQPush, ackQ.push);
+      this.connect(ackEntry, ackQ.din);
+      this.connect(popAck, ackQ.pop);
+    }
+    this.connect(dataQ.empty, dataEmpty);
+    this.connect(dataQ.dout, dataDout);
+    this.connect(dataQPush, dataQ.push);
+    this.connect(dataQDin, dataQ.din);
+    this.connect(popData, dataQ.pop);
+
+    this.comb(
+      () => {
+        const s = this.s;
+        const idle = s[st.i]! === IDLE;
+        const aPush = s[ackPush.i]! !== 0;
+        const dPush = s[dataPush.i]! !== 0;
+        let pa = 0;
+        let pd = 0;
+        let go = 0;
+        let entry = 0;
+        let aq = aPush ? 1 : 0;
+        let dq = 0;
+        let ddin = 0;
+        if (pri) {
+          dq = dPush ? 1 : 0;
+          ddin = s[dataEntry.i]!;
+          if (idle) {
+            if (s[ackEmpty!.i]! === 0) [pa, go, entry] = [1, 1, s[ackDout!.i]!];
+            else if (aPush) [aq, go, entry] = [0, 1, s[ackEntry.i]!];
+            else if (s[dataEmpty.i]! === 0) [pd, go, entry] = [1, 1, s[dataDout.i]!];
+            else if (dPush) [dq, go, entry] = [0, 1, s[dataEntry.i]!];
+          }
+        } else {
+          if (aPush && dPush) this.fail('ack and data pushed in one cycle into the shared queue (ackPriority off)');
+          dq = aPush || dPush ? 1 : 0;
+          ddin = aPush ? s[ackEntry.i]! : s[dataEntry.i]!;
+          aq = 0;
+          if (idle) {
+            if (s[dataEmpty.i]! === 0) [pd, go, entry] = [1, 1, s[dataDout.i]!];
+            else if (dq) [dq, go, entry] = [0, 1, ddin];
+          }
+        }
+        s[popAck.i] = pa;
+        s[popData.i] = pd;
+        s[ackQPush.i] = aq;
+        s[dataQPush.i] = dq;
+        s[dataQDin.i] = ddin;
+        s[start.i] = go;
+        s[startEntry.i] = entry;
+      },
+      {
+        writes: [popAck, popData, ackQPush, dataQPush, dataQDin, start, startEntry],
+        reads: [st, ackPush, ackEntry, dataPush, dataEntry, dataEmpty, dataDout, ...(ackQ ? [ackEmpty!, ackDout!] : [])],
+        name: 'pick',
+      },
+    );
+
+    const startup = cfg.packetStartupCycles;
+    const ackDelay = cfg.ackDelayCycles;
+    const waitOf = (e: number): number => (e >= 2 ** 31 ? ackDelay : startup);
+    this.comb(
+      () => {
+        const s = this.s;
+        const q = s[st.i]!;
+        let ch = 0;
+        let v = 1;
+        if (q === IDLE) {
+          const e = s[startEntry.i]!;
+          if (s[start.i]! !== 0 && waitOf(e) === 0) {
+            const h = headers[Math.floor(e / 2 ** 23) % 256] ?? 0;
+            ch = S === 2 ? (h >>> 8) & 0xff : h & 0xff;
+          } else v = 0;
+        } else if (q === HDR) {
+          const h = headers[s[vl.i]!]!;
+          ch = S === 2 && s[cnt.i]! === 0 ? (h >>> 8) & 0xff : h & 0xff;
+        } else if (q === DATA) ch = s[rdData.i]!;
+        else if (q === END) ch = s[isAck.i]! !== 0 || s[last.i]! === 0 ? CHAR_EOP : CHAR_EOM;
+        else v = 0;
+        s[txValid.i] = v;
+        s[txChar.i] = ch;
+      },
+      { writes: [txValid, txChar], reads: [st, vl, cnt, rdData, isAck, last, start, startEntry], name: 'char' },
+    );
+
+    /** After the last header character: data, or the end marker. */
+    const afterHeader = (_s: Float64Array, ack: boolean, left: number): number => (!ack && left > 0 ? DATA : END);
+    this.seq(
+      () => {
+        const s = this.s;
+        if (s[txDone.i]! !== 0) s[txDone.n] = 0;
+        const q = s[st.i]!;
+        if (q === IDLE) {
+          if (s[start.i]! === 0) return;
+          const raw = s[startEntry.i]!;
+          const e = unpackEntry(raw);
+          if (e.vl >= V) this.fail(`queue entry names virtual link ${e.vl}, outside 0..${V - 1}`);
+          s[vl.n] = e.vl;
+          s[isAck.n] = e.ack ? 1 : 0;
+          s[last.n] = e.last ? 1 : 0;
+          s[left.n] = e.len;
+          s[rdAddr.n] = e.addr;
+          const wait = waitOf(raw);
+          s[cnt.n] = wait;
+          if (wait > 0) {
+            s[st.n] = WAIT;
+            return;
+          }
+          s[cnt.n] = 0;
+          s[st.n] = HDR;
+          if (s[txReady.i]! === 0) return;
+          // the first header character went with the start
+          if (e.ack) s[acksSent.n] = (s[acksSent.i]! + 1) % 2 ** 24;
+          else s[dataPkts.n] = (s[dataPkts.i]! + 1) % 2 ** 24;
+          if (S === 1) s[st.n] = afterHeader(s, e.ack, e.len);
+          else s[cnt.n] = 1;
+          return;
+        }
+        if (q === WAIT) {
+          const c = s[cnt.i]! - 1;
+          s[cnt.n] = c;
+          if (c === 0) s[st.n] = HDR;
+          return;
+        }
+        if (s[txReady.i]! === 0) return;
+        if (q === HDR) {
+          const c = s[cnt.i]!;
+          if (c === 0) {
+            if (s[isAck.i]! !== 0) s[acksSent.n] = (s[acksSent.i]! + 1) % 2 ** 24;
+            else s[dataPkts.n] = (s[dataPkts.i]! + 1) % 2 ** 24;
+          }
+          if (c + 1 < S) s[cnt.n] = c + 1;
+          else {
+            s[cnt.n] = 0;
+            s[st.n] = afterHeader(s, s[isAck.i]! !== 0, s[left.i]!);
+          }
+        } else if (q === DATA) {
+          s[rdAddr.n] = (s[rdAddr.i]! + 1) % 2 ** ADDR_BITS;
+          const l = s[left.i]! - 1;
+          s[left.n] = l;
+          if (l === 0) s[st.n] = END;
+        } else if (q === END) {
+          s[st.n] = IDLE;
+          if (s[isAck.i]! === 0) {
+            s[txDone.n] = 1;
+            s[txDoneVl.n] = s[vl.i]!;
+          }
+        }
+      },
+      { reads: [start, startEntry, txReady, txDone, st, cnt, vl, isAck, last, left, rdAddr, dataPkts, acksSent], name: 'packetiser' },
+    );
+  }
+}

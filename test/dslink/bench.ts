@@ -1,0 +1,139 @@
+/**
+ * Test bench for DS-link ends: a character source and a sink with a stall
+ * pattern on the core side of each end, around a DsLinkPair.
+ */
+import { Module, Simulator, type Signal } from '../../rtl/kernel/index.ts';
+import type { DsLinkConfig } from '../../rtl/dslink/config.ts';
+import type { DsLinkEnd } from '../../rtl/dslink/end.ts';
+import { DsLinkPair } from '../../rtl/dslink/pair.ts';
+
+/** Pushes `chars` in order into an end's transmit side whenever txReady. */
+export class CharSource extends Module {
+  readonly idx: Signal;
+  constructor(parent: Module, name: string, end: DsLinkEnd, chars: readonly number[]) {
+    super(parent, name);
+    const txValid = this.output('txValid');
+    const txChar = this.output('txChar', 9);
+    const txReady = this.input('txReady');
+    const idx = (this.idx = this.reg('idx', 32));
+    parent.connect(txValid, end.txValid);
+    parent.connect(txChar, end.txChar);
+    parent.connect(end.txReady, txReady);
+    this.comb(
+      () => {
+        const s = this.s;
+        const k = s[idx.i]!;
+        s[txValid.i] = k < chars.length ? 1 : 0;
+        s[txChar.i] = k < chars.length ? chars[k]! : 0;
+      },
+      { writes: [txValid, txChar], reads: [idx], name: 'out' },
+    );
+    this.seq(
+      () => {
+        const s = this.s;
+        const k = s[idx.i]!;
+        if (k < chars.length && s[txReady.i] === 1) s[idx.n] = k + 1;
+      },
+      { reads: [idx, txReady], name: 'next' },
+    );
+  }
+}
+
+/**
+ * Pops an end's receive side when `pattern[cycle mod length]` is true (true
+ * everywhere = never stalls) and records what it popped.
+ */
+export class CharSink extends Module {
+  readonly got: { ch: number; cycle: number }[] = [];
+  readonly cyc: Signal;
+  constructor(parent: Module, name: string, end: DsLinkEnd, pattern: readonly boolean[] = [true]) {
+    super(parent, name);
+    const rxPop = this.output('rxPop');
+    const rxValid = this.input('rxValid');
+    const rxChar = this.input('rxChar', 9);
+    const cyc = (this.cyc = this.reg('cyc', 32));
+    parent.connect(rxPop, end.rxPop);
+    parent.connect(end.rxValid, rxValid);
+    parent.connect(end.rxChar, rxChar);
+    const n = pattern.length;
+    this.comb(
+      () => {
+        const s = this.s;
+        s[rxPop.i] = s[rxValid.i] === 1 && pattern[s[cyc.i]! % n] ? 1 : 0;
+      },
+      { writes: [rxPop], reads: [rxValid, cyc], name: 'pop' },
+    );
+    this.seq(
+      () => {
+        const s = this.s;
+        s[cyc.n] = (s[cyc.i]! + 1) % 4294967296;
+        if (s[rxValid.i] === 1 && pattern[s[cyc.i]! % n]) this.got.push({ ch: s[rxChar.i]!, cycle: s[cyc.i]! });
+      },
+      { reads: [cyc, rxValid, rxChar], name: 'take' },
+    );
+  }
+}
+
+/** Drives an end's linkStart input: 0 before cycle `at`, 1 from then on. */
+export class Starter extends Module {
+  constructor(parent: Module, name: string, end: DsLinkEnd, at: number) {
+    super(parent, name);
+    const start = this.output('start');
+    const cyc = this.reg('cyc', 32);
+    if (!end.linkStart) throw new Error(`${end.name}: config linkStart must be 'port' for a Starter`);
+    parent.connect(start, end.linkStart);
+    this.comb(
+      () => {
+        this.s[start.i] = this.s[cyc.i]! >= at ? 1 : 0;
+      },
+      { writes: [start], reads: [cyc], name: 'out' },
+    );
+    this.seq(
+      () => {
+        const c = this.s[cyc.i]!;
+        if (c < at) this.s[cyc.n] = c + 1;
+      },
+      { reads: [cyc], name: 'count' },
+    );
+  }
+}
+
+export interface BenchOptions {
+  /** Start cycles of a and b (then their config gets linkStart: 'port'). */
+  startA?: number;
+  startB?: number;
+  a?: Partial<DsLinkConfig>;
+  b?: Partial<DsLinkConfig>;
+  faults?: boolean;
+  /** Characters a sends to b, and b to a. */
+  aToB?: readonly number[];
+  bToA?: readonly number[];
+  /** Pop patterns of a's and b's sinks. */
+  popA?: readonly boolean[];
+  popB?: readonly boolean[];
+}
+
+export class Bench extends Module {
+  readonly pair: DsLinkPair;
+  readonly srcA: CharSource;
+  readonly srcB: CharSource;
+  readonly sinkA: CharSink;
+  readonly sinkB: CharSink;
+  constructor(opts: BenchOptions = {}) {
+    super(null, 'top');
+    const a = opts.startA === undefined ? opts.a : { ...opts.a, linkStart: 'port' as const };
+    const b = opts.startB === undefined ? opts.b : { ...opts.b, linkStart: 'port' as const };
+    const pair = (this.pair = new DsLinkPair(this, 'link', { a, b, faults: opts.faults }));
+    if (opts.startA !== undefined) new Starter(this, 'startA', pair.a, opts.startA);
+    if (opts.startB !== undefined) new Starter(this, 'startB', pair.b, opts.startB);
+    this.srcA = new CharSource(this, 'srcA', pair.a, opts.aToB ?? []);
+    this.srcB = new CharSource(this, 'srcB', pair.b, opts.bToA ?? []);
+    this.sinkA = new CharSink(this, 'sinkA', pair.a, opts.popA);
+    this.sinkB = new CharSink(this, 'sinkB', pair.b, opts.popB);
+  }
+}
+
+export function makeBench(opts: BenchOptions = {}, mode: 'plain' | 'activity' = 'activity'): { bench: Bench; sim: Simulator } {
+  const bench = new Bench(opts);
+  return { bench, sim: new Simulator(bench, { mode }) };
+}

@@ -1,0 +1,255 @@
+/**
+ * T9000-style endpoint (rtl/t9000) between two endpoints joined by one link
+ * (the test stand-in link end, test/t9000/link_stub.ts, until the real
+ * DsLinkEnd is in main): delivery, acknowledgement and queueing rules of
+ * docs/t9000.md, each with a control that must fail.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { makePair, stubLinks, type Pair } from './pair.ts';
+import type { T9000Config } from '../../rtl/t9000/config.ts';
+import { t9000Config, MEASURED_TIMING } from '../../rtl/t9000/config.ts';
+import type { TraceEvent } from '../../traces/events/vocabulary.ts';
+
+interface Op {
+  from: 0 | 1;
+  vl: number;
+  len: number;
+  sendAt: number;
+  recvAt: number;
+  seed: number;
+}
+
+const VLS = 3;
+const opArb = fc.record({
+  from: fc.constantFrom(0 as const, 1 as const),
+  vl: fc.integer({ min: 0, max: VLS - 1 }),
+  len: fc.oneof(fc.constantFrom(0, 1, 31, 32, 33, 64, 65), fc.integer({ min: 0, max: 100 })),
+  sendAt: fc.integer({ min: 0, max: 3000 }),
+  recvAt: fc.integer({ min: 0, max: 3000 }),
+  seed: fc.integer({ min: 0, max: 255 }),
+});
+
+function bytesOf(op: Op, k: number): number[] {
+  return Array.from({ length: op.len }, (_, j) => (op.seed + 7 * j + 13 * k) & 0xff);
+}
+
+/** Run a list of ops; returns the pair after the run and the data sent, per message id. */
+function runOps(ops: Op[], cfg: Partial<T9000Config> = {}, cycles = 40_000): { p: Pair; sent: number[][] } {
+  const p = makePair(VLS, { sendAreaBytes: 8192, rxSlots: 4, ...cfg });
+  const sent: number[][] = [];
+  // sends on one VL must be issued in time order to be in order: sort by sendAt (stable)
+  const order = ops.map((o, k) => ({ o, k })).sort((x, y) => x.o.sendAt - y.o.sendAt);
+  for (const { o, k } of order) {
+    const m = p.driver.send(o.from, o.vl, bytesOf(o, k), o.sendAt);
+    sent[m.id] = m.data;
+    p.driver.receive(1 - o.from, o.vl, o.recvAt);
+  }
+  p.sim.step(cycles);
+  return { p, sent };
+}
+
+/** Exactly once, byte-exact, in order per virtual link (as the property states it). */
+function deliveredExactlyOnceInOrder(p: Pair, sent: number[][]): boolean {
+  const seen = new Set<number>();
+  const lastPerVl = new Map<string, number>();
+  for (const d of p.rec.deliveries) {
+    if (d.msg < 0 || seen.has(d.msg)) return false;
+    seen.add(d.msg);
+    const m = p.driver.messages[d.msg]!;
+    if (m.dest.node !== d.node || m.dest.vl !== d.vl) return false;
+    const want = sent[d.msg]!;
+    if (d.bytes.length !== want.length || d.bytes.some((b, j) => b !== want[j])) return false;
+    const key = `${d.node}:${d.vl}`;
+    const prev = lastPerVl.get(key) ?? -1;
+    if (m.seq !== prev + 1) return false;
+    lastPerVl.set(key, m.seq);
+  }
+  return seen.size === sent.length && p.rec.anomalies.length === 0;
+}
+
+/** Packet k+1 of a message is injected only after packet k's ack arrived (one outstanding per VL). */
+function stopAndWait(events: readonly TraceEvent[]): boolean {
+  const ackAt = new Map<string, number>();
+  for (const e of events) if (e.kind === 'ack') ackAt.set(`${e.msg}/${e.packet}`, e.t);
+  for (const e of events) {
+    if (e.kind !== 'packet-injected' || !e.packet) continue;
+    const a = ackAt.get(`${e.msg}/${e.packet - 1}`);
+    if (a === undefined || a > e.t) return false;
+  }
+  return true;
+}
+
+describe('T9000 endpoint pair: delivery', () => {
+  it('random messages on random virtual links, both directions, receives early or late: delivered exactly once, byte-exact, in order per VL; stop-and-wait holds', () => {
+    fc.assert(
+      fc.property(fc.array(opArb, { minLength: 1, maxLength: 8 }), (ops) => {
+        const { p, sent } = runOps(ops);
+        return deliveredExactlyOnceInOrder(p, sent) && stopAndWait(p.rec.events);
+      }),
+      { numRuns: 20 },
+    );
+  });
+
+  it('negative control: an endpoint that drops the one-outstanding-packet rule breaks the property', () => {
+    // each half of the property catches the fault on its own (no unit assertion stops these runs)
+    const check = (prop: (p: Pair, sent: number[][]) => boolean) =>
+      fc.check(
+        fc.property(fc.array(opArb, { minLength: 1, maxLength: 8 }), (ops) => {
+          const { p, sent } = runOps(ops, { fault: 'no-stop-and-wait' });
+          return prop(p, sent);
+        }),
+        { numRuns: 60, seed: 9 },
+      );
+    const delivery = check(deliveredExactlyOnceInOrder);
+    expect(delivery.failed).toBe(true);
+    expect(String(delivery.errorInstance)).toMatch(/returning false/);
+    const order = check((p) => stopAndWait(p.rec.events));
+    expect(order.failed).toBe(true);
+    expect(String(order.errorInstance)).toMatch(/returning false/);
+  });
+
+  it('negative control: the delivery check itself sees a reordered pair of deliveries', () => {
+    const ops: Op[] = [
+      { from: 0, vl: 1, len: 5, sendAt: 0, recvAt: 0, seed: 1 },
+      { from: 0, vl: 1, len: 6, sendAt: 10, recvAt: 10, seed: 2 },
+    ];
+    const { p, sent } = runOps(ops, {}, 5000);
+    expect(deliveredExactlyOnceInOrder(p, sent)).toBe(true);
+    p.rec.deliveries.reverse();
+    expect(deliveredExactlyOnceInOrder(p, sent)).toBe(false);
+  });
+
+  it('activity and plain simulation give the same events', () => {
+    const ops: Op[] = [
+      { from: 0, vl: 0, len: 70, sendAt: 0, recvAt: 200, seed: 3 },
+      { from: 1, vl: 2, len: 33, sendAt: 5, recvAt: 0, seed: 4 },
+      { from: 0, vl: 2, len: 0, sendAt: 9, recvAt: 9, seed: 5 },
+    ];
+    const run = (mode: 'activity' | 'plain') => {
+      const p = makePair(VLS, {}, { mode });
+      ops.forEach((o, k) => {
+        p.driver.send(o.from, o.vl, bytesOf(o, k), o.sendAt);
+        p.driver.receive(1 - o.from, o.vl, o.recvAt);
+      });
+      p.sim.step(3000);
+      return p.rec.sorted();
+    };
+    const a = run('activity');
+    expect(a.filter((e) => e.kind === 'message-complete')).toHaveLength(3);
+    expect(run('plain')).toEqual(a);
+  });
+});
+
+describe('T9000 endpoint pair: acknowledgements', () => {
+  const first = (p: Pair, kind: string, msg = 0) => p.rec.events.find((e) => e.kind === kind && e.msg === msg)!.t;
+
+  it('an ack is deferred until the receive is posted, and sent at once when it already is', () => {
+    const late = makePair(1);
+    late.driver.send(0, 0, [1, 2, 3, 4, 5, 6, 7, 8], 0);
+    late.driver.receive(1, 0, 600);
+    late.sim.step(2000);
+    expect(first(late, 'head-arrives')).toBeLessThan(100);
+    expect(first(late, 'ack')).toBeGreaterThan(600);
+    expect(first(late, 'message-complete')).toBeGreaterThanOrEqual(600);
+
+    const early = makePair(1);
+    early.driver.receive(1, 0, 0);
+    early.driver.send(0, 0, [1, 2, 3, 4, 5, 6, 7, 8], 0);
+    early.sim.step(2000);
+    // header (10 cycles) in; the ack is header + EOP back: well before the 8-byte packet has even arrived
+    expect(first(early, 'ack')).toBeLessThan(first(early, 'message-complete'));
+    expect(first(early, 'ack') - first(early, 'head-arrives')).toBeLessThan(40);
+  });
+
+  it('a multi-packet message: no second packet until the receive is posted (first packet not acked)', () => {
+    const p = makePair(1);
+    p.driver.send(0, 0, Array.from({ length: 80 }, (_, j) => j), 0);
+    p.driver.receive(1, 0, 1500);
+    p.sim.step(4000);
+    const inj = p.rec.events.filter((e) => e.kind === 'packet-injected').map((e) => e.t);
+    expect(inj).toHaveLength(3);
+    expect(inj[1]).toBeGreaterThan(1500);
+  });
+
+  /**
+   * B has three VLs streaming 32-byte packets to A; A's single message to B
+   * needs an ack from B. With ack priority the ack leaves after B's current
+   * packet; without it waits behind the queued data packets.
+   */
+  function ackLatency(ackPriority: boolean): number {
+    const p = makePair(4, { ackPriority });
+    for (let v = 1; v < 4; v++) {
+      p.driver.receive(0, v, 0);
+      p.driver.send(1, v, Array.from({ length: 32 }, (_, j) => j + v), 0);
+    }
+    p.driver.receive(1, 0, 0);
+    p.driver.send(0, 0, [9, 9, 9], 20);
+    p.sim.step(3000);
+    const done = p.rec.deliveries.length;
+    if (done !== 4) throw new Error(`expected 4 deliveries, got ${done}`);
+    const msgA = p.driver.messages.find((m) => m.src.node === 0)!.id;
+    return first(p, 'ack', msgA) - first(p, 'head-arrives', msgA);
+  }
+  it('ack priority on: the ack overtakes queued data packets; off: it waits behind them', () => {
+    const on = ackLatency(true);
+    const off = ackLatency(false);
+    // one 32-byte packet is 334 bits on the wire
+    expect(on).toBeLessThan(400);
+    expect(off).toBeGreaterThan(on + 2 * 300);
+  });
+});
+
+describe('T9000 endpoint: modes and timing', () => {
+  function period(cfg: Partial<T9000Config>, m = 4, count = 20, txBuffer = 8): number {
+    const p = makePair(1, cfg, { links: stubLinks({ txBuffer }) });
+    p.driver.receiveLoop(1, 0, count, 0);
+    p.driver.sendLoop(0, 0, count, 0, () => Array.from({ length: m }, (_, j) => j));
+    p.sim.step(count * (m * 10 + 200 + (cfg.packetStartupCycles ?? 0) + (cfg.messageOverheadCycles ?? 0)));
+    const done = p.rec.events.filter((e) => e.kind === 'message-complete').map((e) => e.t);
+    expect(done).toHaveLength(count);
+    return (done[count - 1]! - done[4]!) / (count - 5);
+  }
+  it('stream: back-to-back 4-byte packets (10s + 10m + 4 = 54 cycles each over the stand-in link)', () => {
+    expect(period({})).toBe(54);
+  });
+  it('handshake: the next message waits for the ack, its last packet to be handed to the link and the per-message overhead', () => {
+    // a one-character transmit buffer: "handed to the link" is then one character before the wire (docs/t9000.md#message-modes)
+    const st = period({}, 4, 20, 1);
+    const hs = period({ messageMode: 'handshake', messageOverheadCycles: 20 }, 4, 20, 1);
+    const hs0 = period({ messageMode: 'handshake', messageOverheadCycles: 0 }, 4, 20, 1);
+    expect(st).toBe(54);
+    expect(hs0).toBeLessThan(st + 5);
+    expect(hs - hs0).toBeGreaterThanOrEqual(20 - 14); // the overhead may overlap the EOP still on the wire
+    expect(hs).toBeGreaterThan(st);
+  });
+  it('packet start-up β delays every data packet (measured preset: 330 cycles)', () => {
+    const st = period({});
+    const meas = period({ ...MEASURED_TIMING });
+    // β may overlap the previous packet's characters still in the link's transmit buffer (≤ one 4-byte packet)
+    expect(meas).toBeGreaterThanOrEqual(330 + st - 54 + 6);
+    expect(meas).toBeLessThanOrEqual(330 + st);
+  });
+  it('two-byte headers cost 10 cycles more per packet', () => {
+    expect(period({}, 8)).toBe(94);
+    expect(period({ headerBytes: 2 }, 8)).toBe(104);
+  });
+});
+
+describe('T9000 config', () => {
+  const vls = [{ link: 0, header: 0 }];
+  it('defaults follow the seed; bad fields are named with their range', () => {
+    const c = t9000Config({ virtualLinks: vls });
+    expect(c.links).toBe(4);
+    expect(c.packetBytes).toBe(32);
+    expect(c.ackPriority).toBe(true);
+    expect(c.packetStartupCycles).toBe(0);
+    expect(() => t9000Config({ virtualLinks: vls, links: 5 })).toThrow('t9000.links: 5 is outside 1..4');
+    expect(() => t9000Config({ virtualLinks: [{ link: 1, header: 0 }], links: 1 })).toThrow('t9000.virtualLinks[0].link: 1 is outside 0..0');
+    expect(() => t9000Config({ virtualLinks: [{ link: 0, header: 256 }] })).toThrow('t9000.virtualLinks[0].header: 256 is outside 0..255');
+    expect(() => t9000Config({ virtualLinks: vls, headerBytes: 3 as 1 })).toThrow(/t9000.headerBytes: 3 is not one of 1, 2/);
+    expect(() => t9000Config({ virtualLinks: vls, messageMode: 'burst' as 'stream' })).toThrow(/t9000.messageMode/);
+    expect(() => t9000Config({ virtualLinks: [] })).toThrow(/t9000.virtualLinks: 0 control blocks is outside 1..255/);
+    expect(() => t9000Config({ virtualLinks: vls, packetBytes: 33 })).toThrow('t9000.packetBytes: 33 is outside 1..32');
+  });
+});
