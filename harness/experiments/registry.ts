@@ -7,6 +7,7 @@ import { buzzardCollisions } from './collisions.ts';
 import { c104Ch5 } from './c104-ch5.ts';
 import { c104Ch6 } from './c104-ch6.ts';
 import { c104Starvation } from './c104-starvation.ts';
+import { dslinkPacket } from './dslink-packet.ts';
 import { nblTestjig } from './nbl-testjig.ts';
 import { oliverGraphs } from './oliver-graphs.ts';
 import type { AnyExperiment } from './types.ts';
@@ -24,6 +25,7 @@ export const EXPERIMENTS: readonly AnyExperiment[] = [
   c104Ch5,
   c104Ch6,
   c104Starvation,
+  dslinkPacket,
 ];
 
 export function findExperiment(name: string): AnyExperiment | undefined {

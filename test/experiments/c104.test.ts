@@ -124,3 +124,24 @@ describe.skipIf(!process.env.ICEMU_FULL)('full runs (ICEMU_FULL=1; minutes)', ()
     for (const c of [2, 10, 14]) expect(check(res, `t6.2-async-plateau-c${c}`).holds, String(c)).toBe(true);
   }, 3_600_000);
 });
+
+describe('dslink-packet --quick (Table 4.2: packet passing vs Eq. 4.3 on the direct two-T9000 link)', () => {
+  let r: ExperimentResult;
+  it('runs', async () => {
+    const d = tempDir('dslink-packet');
+    dirs.push(d);
+    const run = await icemuExperiment(['dslink-packet', '--quick', '--out', d, '--jobs', '1', '--quiet']);
+    expect(run.code, run.err).toBe(0);
+    r = readResult(d, 'dslink-packet');
+    checkStructure(r, 'dslink-packet');
+    checkPlots(d, r);
+  });
+  it('holds: lock-step uni and bi average and maximum deviation within the seed\'s (0.1%; 0.81% / 0.40%)', () => {
+    for (const id of ['t4.2-uni-avg', 't4.2-uni-max', 't4.2-bi-avg', 't4.2-bi-max']) expect(check(r, id).holds, check(r, id).measured).toBe(true);
+  });
+  it('negative control: a model 1% slower than Eq. 4.3 at one size fails the maximum rule', () => {
+    const pts = r.points as unknown as { point: { direction: string; staggerNs: number }; result: { deviationPct: number } }[];
+    const bi = pts.filter((p) => p.point.direction === 'bi' && p.point.staggerNs === 0).map((p) => Math.abs(p.result.deviationPct));
+    expect(Math.max(...bi, 1.0)).toBeGreaterThan(0.4);
+  });
+});
