@@ -6,6 +6,9 @@ import { buzzardCh5Light } from './buzzard-ch5-light.ts';
 import { buzzardCollisions } from './collisions.ts';
 import { c104Ch5 } from './c104-ch5.ts';
 import { c104Ch6 } from './c104-ch6.ts';
+import { c104Starvation } from './c104-starvation.ts';
+import { dslinkPacket } from './dslink-packet.ts';
+import { c104Policies } from './c104-policies.ts';
 import { nblTestjig } from './nbl-testjig.ts';
 import { oliverGraphs } from './oliver-graphs.ts';
 import type { AnyExperiment } from './types.ts';
@@ -22,6 +25,9 @@ export const EXPERIMENTS: readonly AnyExperiment[] = [
   nblTestjig,
   c104Ch5,
   c104Ch6,
+  c104Starvation,
+  dslinkPacket,
+  c104Policies,
 ];
 
 export function findExperiment(name: string): AnyExperiment | undefined {

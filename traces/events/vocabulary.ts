@@ -4,7 +4,8 @@
  * vocabulary"), and its on-disk form: JSON lines, one event per line.
  *
  * Time `t` is in the emitting model's unit, named once in the trace header
- * (`cycles` for the RTL, `ticks` for the TLM, either for analytic models);
+ * (`cycles` for the RTL, `ticks` for the Buzzard TLM, `ns` for the T9000/C104
+ * TLM, either for analytic models);
  * harness/compare makes the mapping explicit.
  */
 import { closeSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
@@ -43,7 +44,7 @@ export interface TraceEvent {
   lost?: number;
 }
 
-export type TimeUnit = 'cycles' | 'ticks' | 'us';
+export type TimeUnit = 'cycles' | 'ticks' | 'us' | 'ns';
 
 export interface TraceHeader {
   format: 'icemu-events';
@@ -118,7 +119,7 @@ export function parseTrace(text: string, file = '<trace>'): { header: TraceHeade
     if (!header) {
       const h = v as Partial<TraceHeader>;
       if (h.format !== 'icemu-events' || h.version !== 1) throw new EventTraceError(file, k + 1, "first line must be the header {format: 'icemu-events', version: 1, …}");
-      if (!['cycles', 'ticks', 'us'].includes(h.unit as string)) throw new EventTraceError(file, k + 1, `header field 'unit': expected cycles, ticks or us, got ${JSON.stringify(h.unit)}`);
+      if (!['cycles', 'ticks', 'us', 'ns'].includes(h.unit as string)) throw new EventTraceError(file, k + 1, `header field 'unit': expected cycles, ticks, us or ns, got ${JSON.stringify(h.unit)}`);
       header = h as TraceHeader;
       return;
     }
