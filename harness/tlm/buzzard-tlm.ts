@@ -118,8 +118,15 @@ class BuzzardTlm {
   readonly adaptive: boolean;
   readonly rule: boolean;
   readonly rec: boolean;
-  /** Bytes of a packet in before the next PBU may route it (config.forwardStart); −1 = the whole packet. */
+  /** Ticks after a packet's first byte before the next PBU may route it (config.forwardStart); −1 = the whole packet. */
   readonly fwd: number;
+  /** RTL-calibrated terms (config.ts): framing per packet, wire word, first-packet prefix, injection, queued, store. */
+  readonly framing: number;
+  readonly wordB: number;
+  readonly prefix: number;
+  readonly inj: number;
+  readonly store: boolean;
+  readonly rotate: boolean;
   /** Wormhole source slot frees at τ_1 (config.wormholeSlotFree 'tail-sent'), else at delivery. */
   readonly slotAtTail: boolean;
   readonly events: TraceEvent[] = [];
@@ -217,7 +224,15 @@ class BuzzardTlm {
     this.adaptive = cfg.transport === 'quasi-adaptive';
     this.rule = cfg.deadlockRule;
     this.rec = cfg.recordEvents;
-    this.fwd = cfg.forwardStart === 'header' ? cfg.headerBytes : cfg.forwardStart === 'packet' ? -1 : cfg.forwardStart;
+    const fs = cfg.forwardStart;
+    this.fwd = fs === 'header' ? cfg.headerBytes * cfg.ticksPerByte : fs === 'packet' ? -1 : typeof fs === 'number' ? fs * cfg.ticksPerByte : fs.ticks;
+    this.framing = cfg.framingTicks;
+    this.wordB = cfg.wireWordBytes;
+    this.prefix = this.worm ? 0 : cfg.firstPacketPrefixBytes;
+    this.inj = cfg.injectionTicks;
+    const st = cfg.storeTicks;
+    this.store = st.fullWord > 0 || st.partialWord > 0 || st.shortFirstExtra > 0;
+    this.rotate = cfg.pbuOutputOrder === 'rotate';
     this.slotAtTail = cfg.wormholeSlotFree === 'tail-sent';
 
     this.mT = new Float64Array(M);
@@ -243,7 +258,7 @@ class BuzzardTlm {
       this.mSrc[k] = m.src;
       this.mDst[k] = m.dst;
       this.mBytes[k] = m.bytes;
-      this.mNPk[k] = this.worm ? 1 : Math.max(1, Math.ceil(m.bytes / this.P));
+      this.mNPk[k] = this.worm ? 1 : Math.max(1, Math.ceil((m.bytes + this.prefix) / this.P));
     }
 
     const S = N * n;
@@ -337,8 +352,24 @@ class BuzzardTlm {
 
   /** Payload bytes of packet k of message m. */
   private payload(m: number, k: number): number {
-    const rest = this.mBytes[m]! - k * this.P;
+    const rest = this.mBytes[m]! + this.prefix - k * this.P;
     return rest < this.P ? rest : this.P;
+  }
+
+  /** Wire time of packet k of message m: framing + its header and payload, rounded up to whole wire words. */
+  private wire(m: number, k: number): number {
+    const b = this.H + this.payload(m, k);
+    const w = this.wordB;
+    return this.framing + (w === 1 ? b : Math.ceil(b / w) * w) * this.tpb;
+  }
+
+  /** Control-unit store of packet k's last data word (config.storeTicks): full word or read-modify-write. */
+  private storeDelay(m: number, k: number): number {
+    const st = this.cfg.storeTicks;
+    const first = this.P - this.prefix;
+    const from = k === 0 ? 0 : first + (k - 1) * this.P;
+    const to = Math.min(this.mBytes[m]!, k === 0 ? first : from + this.P);
+    return (to % 4 === 0 ? st.fullWord : st.partialWord) + (k === 0 && to - from <= 2 ? st.shortFirstExtra : 0);
   }
 
   /** The output a packet in PBU p of node x takes for port o (the PBU's own ejection channel for o = 0 with per-link delivery). */
@@ -360,8 +391,8 @@ class BuzzardTlm {
     let ai = 0;
     for (;;) {
       const tq = q.peekTime();
-      if (ai < M && this.mT[ai]! <= tq) {
-        this.now = this.mT[ai]!;
+      if (ai < M && this.mT[ai]! + this.inj <= tq) {
+        this.now = this.mT[ai]! + this.inj;
         this.arrive(ai++);
       } else if (q.size > 0) {
         q.pop();
@@ -388,7 +419,7 @@ class BuzzardTlm {
         }
         if (this.processed >= maxEvents) throw new Error(`tlm: stopped after maxEvents = ${maxEvents} events at t = ${this.now}`);
       } else break;
-      const next = Math.min(q.peekTime(), ai < M ? this.mT[ai]! : Infinity);
+      const next = Math.min(q.peekTime(), ai < M ? this.mT[ai]! + this.inj : Infinity);
       if (next > this.now && this.dLen > 0) this.flushDirty();
     }
   }
@@ -421,7 +452,7 @@ class BuzzardTlm {
     else this.sHead[s] = m;
     this.sTail[s] = m;
     this.sCount[s]++;
-    if (this.rec) this.events.push({ t: this.now, kind: 'message-queued', msg: m, node: src, unit: 'nop', port: dim });
+    if (this.rec) this.events.push({ t: this.mT[m]! + this.cfg.queuedTicks, kind: 'message-queued', msg: m, node: src, unit: 'nop', port: dim });
     this.markDirty(src * this.n1 + dim);
   }
 
@@ -546,12 +577,12 @@ class BuzzardTlm {
     const msg = this.oMsg[qo]!;
     const pkt = this.oPkt[qo]!;
     this.oState[qo] = BUSY;
-    const dur = (this.H + this.payload(msg, pkt)) * this.tpb;
+    const dur = this.wire(msg, pkt);
     this.busy[qo] += dur;
     if (pkt === 0 && this.oWin[qo] === 0) this.mInj[msg] = this.now;
     const headT = this.now + this.H * this.tpb;
     // The next PBU may route the packet once forwardStart bytes of it are in (config.forwardStart; 'header' = H).
-    if (o > 0) this.q.push(this.now + Math.min(this.fwd < 0 ? dur / this.tpb : this.fwd, dur / this.tpb) * this.tpb, EV_HEAD, this.oDstBuf[qo]!);
+    if (o > 0) this.q.push(this.now + (this.fwd < 0 || this.fwd > dur ? dur : this.fwd), EV_HEAD, this.oDstBuf[qo]!);
     this.q.push(this.now + dur, EV_TXEND, qo);
     if (this.rec) {
       const win = this.oWin[qo]!;
@@ -584,7 +615,7 @@ class BuzzardTlm {
     const pkt = this.oPkt[qo]!;
     const win = this.oWin[qo]!;
     this.oState[qo] = IDLE;
-    this.markDirty(qo);
+    if (win === 0 || !this.rotate) this.markDirty(qo);
     if (win === 0) {
       const s = x * n + o - 1;
       this.sBusy[s] = 0;
@@ -612,7 +643,14 @@ class BuzzardTlm {
       this.pFree[p]++;
       if (this.bContr[b]) this.pContr[p]--;
       this.pBusy[p] = 0;
-      for (let o2 = 0; o2 < n1; o2++) if (this.pReady[p * n1 + o2]! > 0) this.markDirty(this.outIdx(x, p, o2));
+      if (this.rotate) {
+        // pbuOutputOrder 'rotate': the PBU's other outputs first (port order after the one just used), this output last.
+        for (let j = 1; j <= n1; j++) {
+          const o2 = (o + j) % n1;
+          if (this.pReady[p * n1 + o2]! > 0) this.markDirty(this.outIdx(x, p, o2));
+        }
+        this.markDirty(qo);
+      } else for (let o2 = 0; o2 < n1; o2++) if (this.pReady[p * n1 + o2]! > 0) this.markDirty(this.outIdx(x, p, o2));
       this.markDirty((x ^ (1 << (win - 1))) * n1 + win);
     }
     if (o === 0) this.deliver(msg, pkt, x);
@@ -621,14 +659,15 @@ class BuzzardTlm {
   private deliver(m: number, pkt: number, x: number): void {
     if (pkt !== this.mDelivered[m]) this.orderViolations++;
     const d = ++this.mDelivered[m]!;
+    const t = this.store ? this.now + this.storeDelay(m, pkt) : this.now;
     if (d === 1) {
-      this.mFirst[m] = this.now;
-      if (this.rec) this.emit(this.now, 'first-packet-delivered', m, x, pkt, 'nip', 0);
+      this.mFirst[m] = t;
+      if (this.rec) this.emit(t, 'first-packet-delivered', m, x, pkt, 'nip', 0);
     }
     if (d === this.mNPk[m]) {
-      this.mLast[m] = this.now;
+      this.mLast[m] = t;
       this.deliveredCount++;
-      if (this.rec) this.emit(this.now, 'message-complete', m, x, pkt, 'nip', 0);
+      if (this.rec) this.emit(t, 'message-complete', m, x, pkt, 'nip', 0);
     }
   }
 
