@@ -78,32 +78,18 @@
  * stops and reports it (no progress is possible in a discrete-event model
  * once nothing is scheduled).
  */
-import type { TraceEvent, TraceHeader } from '../../traces/events/vocabulary.ts';
-import type { MessageTimes, StuckPbu, TlmResources, TlmResult, TlmStats } from './types.ts';
-import { idealLinkUtilisation } from '../models/buzzard.ts';
-import { describeWorkload, hops, validateWorkload, type Workload } from '../workloads/types.ts';
+import type { TraceEvent } from '../../traces/events/vocabulary.ts';
+import type { TlmResult } from './types.ts';
+import { validateWorkload, type Workload } from '../workloads/types.ts';
 import { resolveTlmConfig, type TlmConfig, type Transport } from './config.ts';
 import { EventQueue } from './event-queue.ts';
+import { grantWorm, headWorm, release, slotFree, tryWorm } from './wormhole.ts';
+import { tlmResult } from './result.ts';
+import { ARB, BUSY, ctz, EV_GRANT, EV_HEAD, EV_RELEASE, EV_SLOTFREE, EV_TXEND, IDLE } from './internal.ts';
 
 export type { MessageTimes, StuckPbu, TlmDeadlock, TlmResources, TlmResult, TlmStats } from './types.ts';
 
-// Event types.
-const EV_GRANT = 1;
-const EV_HEAD = 2;
-const EV_TXEND = 3;
-const EV_RELEASE = 4;
-const EV_SLOTFREE = 5;
-
-// Output states.
-const IDLE = 0;
-const ARB = 1;
-const BUSY = 2;
-
-function ctz(x: number): number {
-  return 31 - Math.clz32(x & -x);
-}
-
-class BuzzardTlm {
+export class BuzzardTlm {
   readonly cfg: TlmConfig;
   readonly n: number;
   readonly n1: number;
@@ -118,8 +104,15 @@ class BuzzardTlm {
   readonly adaptive: boolean;
   readonly rule: boolean;
   readonly rec: boolean;
-  /** Bytes of a packet in before the next PBU may route it (config.forwardStart); −1 = the whole packet. */
+  /** Ticks after a packet's first byte before the next PBU may route it (config.forwardStart); −1 = the whole packet. */
   readonly fwd: number;
+  /** RTL-calibrated terms (config.ts): framing per packet, wire word, first-packet prefix, injection, queued, store. */
+  readonly framing: number;
+  readonly wordB: number;
+  readonly prefix: number;
+  readonly inj: number;
+  readonly store: boolean;
+  readonly rotate: boolean;
   /** Wormhole source slot frees at τ_1 (config.wormholeSlotFree 'tail-sent'), else at delivery. */
   readonly slotAtTail: boolean;
   readonly events: TraceEvent[] = [];
@@ -217,7 +210,15 @@ class BuzzardTlm {
     this.adaptive = cfg.transport === 'quasi-adaptive';
     this.rule = cfg.deadlockRule;
     this.rec = cfg.recordEvents;
-    this.fwd = cfg.forwardStart === 'header' ? cfg.headerBytes : cfg.forwardStart === 'packet' ? -1 : cfg.forwardStart;
+    const fs = cfg.forwardStart;
+    this.fwd = fs === 'header' ? cfg.headerBytes * cfg.ticksPerByte : fs === 'packet' ? -1 : typeof fs === 'number' ? fs * cfg.ticksPerByte : fs.ticks;
+    this.framing = cfg.framingTicks;
+    this.wordB = cfg.wireWordBytes;
+    this.prefix = this.worm ? 0 : cfg.firstPacketPrefixBytes;
+    this.inj = cfg.injectionTicks;
+    const st = cfg.storeTicks;
+    this.store = st.fullWord > 0 || st.partialWord > 0 || st.shortFirstExtra > 0;
+    this.rotate = cfg.pbuOutputOrder === 'rotate';
     this.slotAtTail = cfg.wormholeSlotFree === 'tail-sent';
 
     this.mT = new Float64Array(M);
@@ -243,7 +244,7 @@ class BuzzardTlm {
       this.mSrc[k] = m.src;
       this.mDst[k] = m.dst;
       this.mBytes[k] = m.bytes;
-      this.mNPk[k] = this.worm ? 1 : Math.max(1, Math.ceil(m.bytes / this.P));
+      this.mNPk[k] = this.worm ? 1 : Math.max(1, Math.ceil((m.bytes + this.prefix) / this.P));
     }
 
     const S = N * n;
@@ -300,11 +301,11 @@ class BuzzardTlm {
 
   // ------------------------------------------------------------ helpers
 
-  private emit(t: number, kind: TraceEvent['kind'], msg: number, node: number, packet: number, unit: string, port: number): void {
+  emit(t: number, kind: TraceEvent['kind'], msg: number, node: number, packet: number, unit: string, port: number): void {
     this.events.push({ t, kind, msg, node, packet, unit, port });
   }
 
-  private markDirty(o: number): void {
+  markDirty(o: number): void {
     if (this.dirtyFlag[o]) return;
     this.dirtyFlag[o] = 1;
     const cap = this.dirty.length;
@@ -314,20 +315,20 @@ class BuzzardTlm {
     this.dLen++;
   }
 
-  private flushDirty(): void {
+  flushDirty(): void {
     const cap = this.dirty.length;
     while (this.dLen > 0) {
       const o = this.dirty[this.dHead]!;
       this.dHead = this.dHead + 1 === cap ? 0 : this.dHead + 1;
       this.dLen--;
       this.dirtyFlag[o] = 0;
-      if (this.worm) this.tryWorm(o);
+      if (this.worm) tryWorm(this, o);
       else this.tryPacket(o);
     }
   }
 
   /** Accumulate PBU p's occupancy up to now (called before its free count changes). */
-  private pbuTouch(p: number): void {
+  pbuTouch(p: number): void {
     const dt = this.now - this.pLastT[p]!;
     const free = this.pFree[p]!;
     this.pOccInt[p] += dt * (this.B - free);
@@ -336,18 +337,34 @@ class BuzzardTlm {
   }
 
   /** Payload bytes of packet k of message m. */
-  private payload(m: number, k: number): number {
-    const rest = this.mBytes[m]! - k * this.P;
+  payload(m: number, k: number): number {
+    const rest = this.mBytes[m]! + this.prefix - k * this.P;
     return rest < this.P ? rest : this.P;
   }
 
+  /** Wire time of packet k of message m: framing + its header and payload, rounded up to whole wire words. */
+  wire(m: number, k: number): number {
+    const b = this.H + this.payload(m, k);
+    const w = this.wordB;
+    return this.framing + (w === 1 ? b : Math.ceil(b / w) * w) * this.tpb;
+  }
+
+  /** Control-unit store of packet k's last data word (config.storeTicks): full word or read-modify-write. */
+  storeDelay(m: number, k: number): number {
+    const st = this.cfg.storeTicks;
+    const first = this.P - this.prefix;
+    const from = k === 0 ? 0 : first + (k - 1) * this.P;
+    const to = Math.min(this.mBytes[m]!, k === 0 ? first : from + this.P);
+    return (to % 4 === 0 ? st.fullWord : st.partialWord) + (k === 0 && to - from <= 2 ? st.shortFirstExtra : 0);
+  }
+
   /** The output a packet in PBU p of node x takes for port o (the PBU's own ejection channel for o = 0 with per-link delivery). */
-  private outIdx(x: number, p: number, o: number): number {
+  outIdx(x: number, p: number, o: number): number {
     return o === 0 && this.perLink ? this.N * this.n1 + p : x * this.n1 + o;
   }
 
   /** Output port wanted at node x by a packet for dst (0 = node input port), §6.4. */
-  private nextPort(x: number, dst: number): number {
+  nextPort(x: number, dst: number): number {
     return x === dst ? 0 : ctz(x ^ dst) + 1;
   }
 
@@ -360,8 +377,8 @@ class BuzzardTlm {
     let ai = 0;
     for (;;) {
       const tq = q.peekTime();
-      if (ai < M && this.mT[ai]! <= tq) {
-        this.now = this.mT[ai]!;
+      if (ai < M && this.mT[ai]! + this.inj <= tq) {
+        this.now = this.mT[ai]! + this.inj;
         this.arrive(ai++);
       } else if (q.size > 0) {
         q.pop();
@@ -369,32 +386,32 @@ class BuzzardTlm {
         this.processed++;
         switch (q.type) {
           case EV_GRANT:
-            if (this.worm) this.grantWorm(q.arg);
+            if (this.worm) grantWorm(this, q.arg);
             else this.grantPacket(q.arg);
             break;
           case EV_HEAD:
-            if (this.worm) this.headWorm(q.arg);
+            if (this.worm) headWorm(this, q.arg);
             else this.headPacket(q.arg);
             break;
           case EV_TXEND:
             this.txEnd(q.arg);
             break;
           case EV_RELEASE:
-            this.release(q.arg);
+            release(this, q.arg);
             break;
           case EV_SLOTFREE:
-            this.slotFree(q.arg);
+            slotFree(this, q.arg);
             break;
         }
         if (this.processed >= maxEvents) throw new Error(`tlm: stopped after maxEvents = ${maxEvents} events at t = ${this.now}`);
       } else break;
-      const next = Math.min(q.peekTime(), ai < M ? this.mT[ai]! : Infinity);
+      const next = Math.min(q.peekTime(), ai < M ? this.mT[ai]! + this.inj : Infinity);
       if (next > this.now && this.dLen > 0) this.flushDirty();
     }
   }
 
   /** A message is queued at its source: choose the slot (§6.2, §6.3, A13). */
-  private arrive(m: number): void {
+  arrive(m: number): void {
     const n = this.n;
     const src = this.mSrc[m]!;
     const diff = src ^ this.mDst[m]!;
@@ -421,7 +438,7 @@ class BuzzardTlm {
     else this.sHead[s] = m;
     this.sTail[s] = m;
     this.sCount[s]++;
-    if (this.rec) this.events.push({ t: this.now, kind: 'message-queued', msg: m, node: src, unit: 'nop', port: dim });
+    if (this.rec) this.events.push({ t: this.mT[m]! + this.cfg.queuedTicks, kind: 'message-queued', msg: m, node: src, unit: 'nop', port: dim });
     this.markDirty(src * this.n1 + dim);
   }
 
@@ -435,7 +452,7 @@ class BuzzardTlm {
    * no PBU is ever marked busy and contrary packets are always allowed.
    * Returns the winner, or -1 when nobody is eligible.
    */
-  private arbitrate(qo: number, contrOK: boolean): number {
+  arbitrate(qo: number, contrOK: boolean): number {
     const n = this.n;
     const n1 = this.n1;
     const x = this.oNode[qo]!;
@@ -471,7 +488,7 @@ class BuzzardTlm {
 
   // ------------------------------------------------------------ packet transports
 
-  private tryPacket(qo: number): void {
+  tryPacket(qo: number): void {
     if (this.oState[qo] !== IDLE) return;
     const n = this.n;
     const n1 = this.n1;
@@ -540,18 +557,18 @@ class BuzzardTlm {
     this.q.push(this.now + this.arb, EV_GRANT, qo);
   }
 
-  private grantPacket(qo: number): void {
+  grantPacket(qo: number): void {
     const x = this.oNode[qo]!;
     const o = this.oPort[qo]!;
     const msg = this.oMsg[qo]!;
     const pkt = this.oPkt[qo]!;
     this.oState[qo] = BUSY;
-    const dur = (this.H + this.payload(msg, pkt)) * this.tpb;
+    const dur = this.wire(msg, pkt);
     this.busy[qo] += dur;
     if (pkt === 0 && this.oWin[qo] === 0) this.mInj[msg] = this.now;
     const headT = this.now + this.H * this.tpb;
     // The next PBU may route the packet once forwardStart bytes of it are in (config.forwardStart; 'header' = H).
-    if (o > 0) this.q.push(this.now + Math.min(this.fwd < 0 ? dur / this.tpb : this.fwd, dur / this.tpb) * this.tpb, EV_HEAD, this.oDstBuf[qo]!);
+    if (o > 0) this.q.push(this.now + (this.fwd < 0 || this.fwd > dur ? dur : this.fwd), EV_HEAD, this.oDstBuf[qo]!);
     this.q.push(this.now + dur, EV_TXEND, qo);
     if (this.rec) {
       const win = this.oWin[qo]!;
@@ -562,7 +579,7 @@ class BuzzardTlm {
     }
   }
 
-  private headPacket(b: number): void {
+  headPacket(b: number): void {
     const p = (b / this.B) | 0;
     const o = this.bNext[b]!;
     this.bReady[b] = 1;
@@ -575,7 +592,7 @@ class BuzzardTlm {
     }
   }
 
-  private txEnd(qo: number): void {
+  txEnd(qo: number): void {
     const n = this.n;
     const n1 = this.n1;
     const x = this.oNode[qo]!;
@@ -584,7 +601,7 @@ class BuzzardTlm {
     const pkt = this.oPkt[qo]!;
     const win = this.oWin[qo]!;
     this.oState[qo] = IDLE;
-    this.markDirty(qo);
+    if (win === 0 || !this.rotate) this.markDirty(qo);
     if (win === 0) {
       const s = x * n + o - 1;
       this.sBusy[s] = 0;
@@ -612,277 +629,34 @@ class BuzzardTlm {
       this.pFree[p]++;
       if (this.bContr[b]) this.pContr[p]--;
       this.pBusy[p] = 0;
-      for (let o2 = 0; o2 < n1; o2++) if (this.pReady[p * n1 + o2]! > 0) this.markDirty(this.outIdx(x, p, o2));
+      if (this.rotate) {
+        // pbuOutputOrder 'rotate': the PBU's other outputs first (port order after the one just used), this output last.
+        for (let j = 1; j <= n1; j++) {
+          const o2 = (o + j) % n1;
+          if (this.pReady[p * n1 + o2]! > 0) this.markDirty(this.outIdx(x, p, o2));
+        }
+        this.markDirty(qo);
+      } else for (let o2 = 0; o2 < n1; o2++) if (this.pReady[p * n1 + o2]! > 0) this.markDirty(this.outIdx(x, p, o2));
       this.markDirty((x ^ (1 << (win - 1))) * n1 + win);
     }
     if (o === 0) this.deliver(msg, pkt, x);
   }
 
-  private deliver(m: number, pkt: number, x: number): void {
+  deliver(m: number, pkt: number, x: number): void {
     if (pkt !== this.mDelivered[m]) this.orderViolations++;
     const d = ++this.mDelivered[m]!;
+    const t = this.store ? this.now + this.storeDelay(m, pkt) : this.now;
     if (d === 1) {
-      this.mFirst[m] = this.now;
-      if (this.rec) this.emit(this.now, 'first-packet-delivered', m, x, pkt, 'nip', 0);
+      this.mFirst[m] = t;
+      if (this.rec) this.emit(t, 'first-packet-delivered', m, x, pkt, 'nip', 0);
     }
     if (d === this.mNPk[m]) {
-      this.mLast[m] = this.now;
+      this.mLast[m] = t;
       this.deliveredCount++;
-      if (this.rec) this.emit(this.now, 'message-complete', m, x, pkt, 'nip', 0);
+      if (this.rec) this.emit(t, 'message-complete', m, x, pkt, 'nip', 0);
     }
   }
 
-  // ------------------------------------------------------------ wormhole
-
-  private tryWorm(qo: number): void {
-    if (this.oState[qo] !== IDLE) return;
-    const n = this.n;
-    const n1 = this.n1;
-    const x = this.oNode[qo]!;
-    const o = this.oPort[qo]!;
-    const win = this.arbitrate(qo, true);
-    if (win < 0) return;
-    let msg: number;
-    if (win === 0) {
-      const s = x * n + o - 1;
-      msg = this.sHead[s]!;
-      this.sBusy[s] = 1;
-    } else {
-      const p = x * n + win - 1;
-      msg = this.pWait[p]!;
-      this.pWait[p] = -1;
-      this.pReady[p * n1 + o]--;
-    }
-    this.oMsg[qo] = msg;
-    this.q.push(this.now + this.arb, EV_GRANT, qo);
-  }
-
-  private grantWorm(qo: number): void {
-    const n1 = this.n1;
-    const x = this.oNode[qo]!;
-    const o = this.oPort[qo]!;
-    const msg = this.oMsg[qo]!;
-    const now = this.now;
-    this.oState[qo] = BUSY;
-    this.oSince[qo] = now;
-    const k = ++this.mHop[msg]!; // this grant is for channel k (link k, or the node input port when o = 0)
-    this.mPathQ[msg * n1 + k - 1] = qo;
-    this.mPathG[msg * n1 + k - 1] = now;
-    const tpb = this.tpb;
-    const bytes = this.mBytes[msg]!;
-    const Wt = (this.H + bytes) * tpb; // worm on the wire
-    const Ft = this.H * tpb + this.arb; // per-node buffer, in ticks of link time
-    // Node buffers the worm fills; with F = 0 (no header, no arbitration) nodes hold nothing and the worm keeps every link to the end.
-    const c = Ft > 0 ? Math.max(1, Math.ceil(Wt / Ft)) : Infinity;
-    this.busy[qo] += Wt;
-    const s = this.mSrc[msg]! * this.n + this.mDim[msg]! - 1;
-    const win = this.oWin[qo]!;
-    if (k === 1) this.mInj[msg] = now;
-    if (this.rec) {
-      const unit = win === 0 ? 'nop' : `pbu${win}`;
-      this.emit(now, 'grant', msg, x, 0, unit, o);
-      this.emit(now, win === 0 ? 'packet-injected' : 'packet-forwarded', msg, x, 0, unit, o);
-    }
-    if (o > 0) {
-      this.mCur[msg] = x ^ (1 << (o - 1));
-      this.q.push(now + this.H * tpb, EV_HEAD, msg);
-      const tail = now + Wt - (c - 1) * Ft;
-      if (k === c && this.slotAtTail) this.q.push(tail, EV_SLOTFREE, s); // τ_1
-      if (k - c >= 1) this.q.push(tail, EV_RELEASE, this.mPathQ[msg * n1 + k - c - 1]!); // channel k−c at τ_{k−c+1}
-      return;
-    }
-    // Node input port granted (k = d + 1): the worm streams at link rate from now.
-    const d = k - 1;
-    const firstT = now + (this.H + Math.min(this.P, bytes)) * tpb;
-    this.mFirst[msg] = firstT;
-    if (this.rec) {
-      this.emit(now + this.H * tpb, 'head-arrives', msg, x, 0, 'nip', 0);
-      this.emit(firstT, 'first-packet-delivered', msg, x, 0, 'nip', 0);
-    }
-    if (!this.slotAtTail) this.q.push(now + Wt, EV_SLOTFREE, s); // wormholeSlotFree 'delivered': with the last byte
-    else if (c >= d + 1) this.q.push(now + Wt - d * Ft, EV_SLOTFREE, s); // τ_1
-    for (let j = Math.max(1, d + 1 - c); j <= d; j++) this.q.push(now + Wt - (d - j) * Ft, EV_RELEASE, this.mPathQ[msg * n1 + j - 1]!); // τ_{j+1}
-    this.q.push(now + Wt, EV_RELEASE, qo);
-  }
-
-  private headWorm(msg: number): void {
-    const n = this.n;
-    const y = this.mCur[msg]!;
-    const k = this.mHop[msg]!;
-    const i = this.oPort[this.mPathQ[msg * this.n1 + k - 1]!]!; // dimension of the link the head came in on
-    const p = y * n + i - 1;
-    if (this.pWait[p]! >= 0) throw new Error(`tlm: internal error: two worm heads in input unit ${i} of node ${y}`);
-    this.pWait[p] = msg;
-    const o = this.nextPort(y, this.mDst[msg]!);
-    this.pReady[p * this.n1 + o]++;
-    this.markDirty(this.outIdx(y, p, o));
-    if (this.rec) this.emit(this.now, 'head-arrives', msg, y, 0, `pbu${i}`, i);
-  }
-
-  private release(qo: number): void {
-    this.oState[qo] = IDLE;
-    this.held[qo] += this.now - this.oSince[qo]!;
-    this.markDirty(qo);
-    if (this.oPort[qo] === 0) {
-      const msg = this.oMsg[qo]!;
-      this.mLast[msg] = this.now;
-      this.mDelivered[msg] = 1;
-      this.deliveredCount++;
-      if (this.rec) this.emit(this.now, 'message-complete', msg, this.oNode[qo]!, 0, 'nip', 0);
-    }
-  }
-
-  private slotFree(s: number): void {
-    const msg = this.sHead[s]!;
-    this.sBusy[s] = 0;
-    const nx = this.mNextQ[msg]!;
-    this.sHead[s] = nx;
-    if (nx < 0) this.sTail[s] = -1;
-    this.sCount[s]--;
-    const x = (s / this.n) | 0;
-    this.markDirty(x * this.n1 + (s - x * this.n) + 1);
-  }
-
-  // ------------------------------------------------------------ results
-
-  /** Where messages waited, per dimension (types.ts TlmResources). */
-  private resources(makespan: number, linkBusy: Float64Array, linkHeld: Float64Array): TlmResources {
-    const { n, N, M } = this;
-    const bySlot = new Array<number>(n).fill(0);
-    const waitSum = new Array<number>(n).fill(0);
-    let wSum = 0;
-    let netSum = 0;
-    let cnt = 0;
-    for (let m = 0; m < M; m++) {
-      const inj = this.mInj[m]!;
-      if (Number.isNaN(inj) || Number.isNaN(this.mFirst[m]!)) continue;
-      const d = this.mDim[m]! - 1;
-      bySlot[d]!++;
-      waitSum[d]! += inj - this.mT[m]!;
-      wSum += inj - this.mT[m]!;
-      netSum += this.mFirst[m]! - inj;
-      cnt++;
-    }
-    const full = new Array<number>(n).fill(0);
-    const occ = new Array<number>(n).fill(0);
-    const link = new Array<number>(n).fill(0);
-    const T = makespan > 0 ? makespan : 1;
-    for (let x = 0; x < N; x++) {
-      for (let i = 0; i < n; i++) {
-        const p = x * n + i;
-        const rest = Math.max(0, makespan - this.pLastT[p]!); // since the last change, up to the makespan
-        const free = this.pFree[p]!;
-        full[i]! += (this.pFullInt[p]! + (free === 0 ? rest : 0)) / T / N;
-        occ[i]! += (this.pOccInt[p]! + (this.B - free) * rest) / T / N;
-        link[i]! += (this.worm ? linkHeld[p]! : linkBusy[p]!) / T / N;
-      }
-    }
-    return {
-      messagesBySlot: bySlot,
-      sourceWaitBySlot: waitSum.map((w, i) => (bySlot[i]! > 0 ? w / bySlot[i]! : null)),
-      meanSourceWait: cnt ? wSum / cnt : NaN,
-      meanInNetworkFirst: cnt ? netSum / cnt : NaN,
-      pbuFullFraction: this.worm ? full.map(() => 0) : full,
-      pbuMeanOccupancy: this.worm ? occ.map(() => 0) : occ,
-      linkBusyFraction: link,
-    };
-  }
-
-  result(): TlmResult {
-    const { n, n1, N, M } = this;
-    const perMessage: MessageTimes[] = new Array(M);
-    let sumF = 0;
-    let sumL = 0;
-    let maxF = 0;
-    let maxL = 0;
-    let cnt = 0;
-    let makespan = 0;
-    for (let m = 0; m < M; m++) {
-      const first = this.mFirst[m]! - this.mT[m]!;
-      const last = this.mLast[m]! - this.mT[m]!;
-      perMessage[m] = { first, last };
-      if (!Number.isNaN(last)) {
-        cnt++;
-        sumF += first;
-        sumL += last;
-        if (first > maxF) maxF = first;
-        if (last > maxL) maxL = last;
-        if (this.mLast[m]! > makespan) makespan = this.mLast[m]!;
-      }
-    }
-    const linkBusy = new Float64Array(N * n);
-    const linkHeld = new Float64Array(N * n);
-    const nipBusy = new Float64Array(N);
-    let busySum = 0;
-    for (let x = 0; x < N; x++) {
-      nipBusy[x] = this.busy[x * n1]!;
-      if (this.perLink) for (let i = 1; i <= n; i++) nipBusy[x] += this.busy[N * n1 + x * n + i - 1]!;
-      for (let i = 1; i <= n; i++) {
-        const b = this.busy[x * n1 + i]!;
-        linkBusy[x * n + i - 1] = b;
-        linkHeld[x * n + i - 1] = this.worm ? this.held[x * n1 + i]! : b;
-        busySum += b;
-      }
-    }
-    const lastGeneration = M > 0 ? this.mT[M - 1]! : 0;
-    const ideal =
-      lastGeneration > 0
-        ? idealLinkUtilisation({
-            n,
-            lastGenerationTicks: lastGeneration,
-            ticksPerByte: this.tpb,
-            messages: this.w.messages.map((m) => ({ lengthBytes: m.bytes, hops: hops(m.src, m.dst) })),
-          })
-        : null;
-    let inBuffers = 0;
-    const pbus: StuckPbu[] = [];
-    for (let p = 0; p < this.pLen.length; p++) {
-      const len = this.pLen[p]!;
-      inBuffers += len;
-      if (len === 0 || this.deliveredCount === M) continue;
-      const packets = [];
-      for (let k = 0; k < len; k++) {
-        const b = this.pList[p * this.B + k]!;
-        packets.push({ msg: this.bMsg[b]!, packet: this.bPkt[b]!, nextPort: this.bNext[b]!, contrary: this.bContr[b] === 1 });
-      }
-      pbus.push({ node: (p / n) | 0, pbu: (p % n) + 1, free: this.pFree[p]!, packets });
-    }
-    const deadlock = this.deliveredCount < M ? { at: this.now, undeliveredMessages: M - this.deliveredCount, packetsInBuffers: inBuffers, pbus } : null;
-    const resources = this.resources(makespan, linkBusy, linkHeld);
-    const stats: TlmStats = {
-      transport: this.cfg.transport,
-      messages: M,
-      delivered: this.deliveredCount,
-      packets: this.mNPk.reduce((a, b) => a + b, 0),
-      contraryMessages: this.contraryMessages,
-      orderViolations: this.orderViolations,
-      eventsProcessed: this.processed,
-      lastGeneration,
-      makespan,
-      meanFirst: cnt ? sumF / cnt : NaN,
-      meanLast: cnt ? sumL / cnt : NaN,
-      maxFirst: maxF,
-      maxLast: maxL,
-      meanLastMinusFirst: cnt ? (sumL - sumF) / cnt : NaN,
-      idealLinkUtilisation: ideal,
-      measuredLinkUtilisation: makespan > 0 ? busySum / (N * n * makespan) : 0,
-      deadlock,
-      resources,
-    };
-    const header: TraceHeader = {
-      format: 'icemu-events',
-      version: 1,
-      model: 'tlm',
-      unit: this.w.unit,
-      workload: { ...describeWorkload(this.w), tlm: { ...this.cfg } },
-    };
-    let events: TraceEvent[] | undefined;
-    if (this.rec) {
-      events = this.events;
-      events.sort((a, b) => a.t - b.t); // stable: equal times keep emission order
-    }
-    return { events, header, perMessage, firstAt: this.mFirst, lastAt: this.mLast, linkBusy, linkHeld, nipBusy, stats, config: this.cfg };
-  }
 }
 
 /**
@@ -898,5 +672,5 @@ export function runTlm(workload: Workload, config: Partial<TlmConfig> & { readon
   if (b) throw new RangeError(`tlm: workload.messages[${b.id}].kind: '${b.kind}' is not supported by the TLM (unicast only)`);
   const sim = new BuzzardTlm(workload, cfg);
   sim.run();
-  return sim.result();
+  return tlmResult(sim);
 }
