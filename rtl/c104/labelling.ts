@@ -158,25 +158,31 @@ export function ringNetwork(n: number, cyclic: boolean): NetworkSpec {
   return { headerBytes: 1, switches, cables, terminals };
 }
 
-/** s C104s in a line with an endpoint at each end (seed 000 §3: the s switches a packet passes through); s = 0 is not a switch network. */
-export function chainNetwork(s: number): NetworkSpec {
+/**
+ * s C104s in a line with an endpoint at each end (seed 000 §3: the s switches
+ * a packet passes through; s = 1 is the `pair-c104` set-up of seed 004
+ * §4.1.5). Each endpoint owns `labelsPerEnd` labels (its virtual links).
+ */
+export function chainNetwork(s: number, labelsPerEnd = 1): NetworkSpec {
   if (!Number.isInteger(s) || s < 1 || s > 64) throw new C104ConfigError(`chain: switches ${s} is outside 1..64`);
+  const k = labelsPerEnd;
+  if (!Number.isInteger(k) || k < 1 || k > 128) throw new C104ConfigError(`chain: labelsPerEnd ${k} is outside 1..128`);
   const switches: SwitchTable[] = [];
   const cables: [LinkRef, LinkRef][] = [];
-  for (let k = 0; k < s; k++) {
-    const t = emptyTable(`c104_${k}`, 2, 1);
+  for (let j = 0; j < s; j++) {
+    const t = emptyTable(`c104_${j}`, 2 * k, 1);
     const connected = [...t.connected];
     connected[0] = connected[1] = true;
-    switches.push({ ...t, connected, groups: [[0], [1]], intervals: [{ lo: 0, hi: 0, group: 0 }, { lo: 1, hi: 1, group: 1 }] });
-    if (k > 0) cables.push([{ sw: k - 1, link: 1 }, { sw: k, link: 0 }]);
+    switches.push({ ...t, connected, groups: [[0], [1]], intervals: [{ lo: 0, hi: k - 1, group: 0 }, { lo: k, hi: 2 * k - 1, group: 1 }] });
+    if (j > 0) cables.push([{ sw: j - 1, link: 1 }, { sw: j, link: 0 }]);
   }
   return {
     headerBytes: 1,
     switches,
     cables,
     terminals: [
-      { name: 't0', label: 0, sw: 0, links: [0] },
-      { name: 't1', label: 1, sw: s - 1, links: [1] },
+      { name: 't0', label: 0, labelCount: k, sw: 0, links: [0] },
+      { name: 't1', label: k, labelCount: k, sw: s - 1, links: [1] },
     ],
   };
 }
