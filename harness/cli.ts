@@ -9,6 +9,7 @@ import { formatHelp, parseArgs, UsageError, type CommandSpec, type ParsedOptions
 import { nearestNames } from '../rtl/kernel/names.ts';
 import { demoCommand } from './commands/demo.ts';
 import { buzzardCommand } from './commands/buzzard.ts';
+import { c104Command } from './commands/c104.ts';
 import { compareCommand } from './commands/compare.ts';
 import { experimentCommand } from './commands/experiment.ts';
 import { replCommand } from './commands/repl.ts';
@@ -18,7 +19,7 @@ export interface Command {
   run(opts: ParsedOptions, positionals: string[]): Promise<number> | number;
 }
 
-export const commands: Command[] = [buzzardCommand, compareCommand, experimentCommand, replCommand, demoCommand];
+export const commands: Command[] = [buzzardCommand, compareCommand, experimentCommand, replCommand, demoCommand, c104Command];
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
