@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ExperimentResult } from '../../harness/experiments/output.ts';
 import { CURED, edgeShare, spread, STARVED } from '../../harness/experiments/c104-starvation.ts';
 import { policyOrdering } from '../../harness/experiments/c104-policies.ts';
+import { stepRule } from '../../harness/experiments/c104-buffers.ts';
 import { check, checkPlots, checkStructure, icemuExperiment, readResult, removeDir, tempDir } from './helpers.ts';
 
 const dirs: string[] = [];
@@ -53,6 +54,26 @@ describe('c104-policies --quick (8×8 mesh, 64 processors: one of Fig. 4.11\'s s
   it('does not hold (measured, 8×8): random does not beat FIFO and net-first does', () => {
     expect(check(r, 'f4.11-beat-fifo').holds).toBe(false);
     expect(check(r, 'f4.11-net-first').holds).toBe(false);
+  });
+});
+
+describe('c104-buffers', () => {
+  it('step rule: flat within whole-packet bands and a step up from one packet to two; negative controls', () => {
+    const steps = new Map([[34, 100], [50, 100.5], [67, 100.9], [68, 110], [101, 110.2]]);
+    expect(stepRule(steps)).toMatchObject({ flat: true, rises: true });
+    expect(stepRule(new Map([...steps, [50, 101.1]])).flat).toBe(false);
+    expect(stepRule(new Map([...steps, [68, 102.8], [101, 102.9]])).rises).toBe(false);
+  });
+  it('--quick on the 8×8 mesh: width 1 markedly worse and no gain beyond width 4 hold; the steps do not (acks use the space left over)', async () => {
+    const d = tempDir('c104-buffers');
+    dirs.push(d);
+    const run = await icemuExperiment(['c104-buffers', '--quick', '--out', d, '--jobs', '1', '--quiet']);
+    expect(run.code, run.err).toBe(0);
+    const r = readResult(d, 'c104-buffers');
+    checkStructure(r, 'c104-buffers');
+    expect(check(r, 'f4.7-width-1').holds).toBe(true);
+    expect(check(r, 'f4.5-width-4').holds).toBe(true);
+    expect(check(r, 'f4.7-steps').holds).toBe(false);
   });
 });
 
