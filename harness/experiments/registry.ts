@@ -9,6 +9,7 @@ import { c104Ch6 } from './c104-ch6.ts';
 import { c104Starvation } from './c104-starvation.ts';
 import { dslinkPacket } from './dslink-packet.ts';
 import { c104Policies } from './c104-policies.ts';
+import { c104Buffers } from './c104-buffers.ts';
 import { nblTestjig } from './nbl-testjig.ts';
 import { oliverGraphs } from './oliver-graphs.ts';
 import type { AnyExperiment } from './types.ts';
@@ -28,6 +29,7 @@ export const EXPERIMENTS: readonly AnyExperiment[] = [
   c104Starvation,
   dslinkPacket,
   c104Policies,
+  c104Buffers,
 ];
 
 export function findExperiment(name: string): AnyExperiment | undefined {
