@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { ElaborationError, SimError } from '../rtl/kernel/index.ts';
 import { formatHelp, parseArgs, UsageError, type CommandSpec, type ParsedOptions } from './cli/args.ts';
 import { nearestNames } from '../rtl/kernel/names.ts';
+import { abortOutputs, finishOutputs, OutputPathError } from '../traces/files.ts';
 import { demoCommand } from './commands/demo.ts';
 import { buzzardCommand } from './commands/buzzard.ts';
 import { compareCommand } from './commands/compare.ts';
@@ -74,8 +75,15 @@ export async function main(argv: string[]): Promise<number> {
       console.log(formatHelp(cmd.spec));
       return 0;
     }
-    return await cmd.run(opts, positionals);
+    const code = await cmd.run(opts, positionals);
+    finishOutputs();
+    return code;
   } catch (e) {
+    abortOutputs();
+    if (e instanceof OutputPathError) {
+      console.error(`icemu ${name}: ${e.message}`);
+      return 2;
+    }
     if (e instanceof UsageError) {
       console.error(e.message);
       return 2;

@@ -7,8 +7,6 @@
  * VCD of one node's first cycles.
  */
 import chalk from 'chalk';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { Simulator } from '../../rtl/kernel/index.ts';
 import { BuzzardCube } from '../../rtl/buzzard/network.ts';
 import { checkConfig } from '../../rtl/buzzard/config.ts';
@@ -18,13 +16,15 @@ import { attachNodeTrace } from '../rtl/node_trace.ts';
 import { DEFAULT_CYCLES_PER_TICK, scheduleWorkload } from '../rtl/run_workload.ts';
 import { buzzardCh5Workload, hops } from '../workloads/index.ts';
 import { idealLinkUtilisation } from '../models/buzzard.ts';
-import { startVcd, gtkwSignals, writeGtkw } from '../../traces/vcd/index.ts';
 import { UsageError, type CommandSpec, type ParsedOptions } from '../cli/args.ts';
 import { formatRate, Progress } from '../cli/progress.ts';
+import { Interrupt, INTERRUPTED, outputFile, yieldToEvents } from '../cli/output-path.ts';
+import { planVcd, startVcdOutput } from '../cli/vcd-output.ts';
+import { plural } from '../cli/text.ts';
 
 const spec: CommandSpec = {
   name: 'buzzard',
-  summary: 'run a Buzzard n-cube, clock by clock, under the chapter-5 workload (the default job of npm start)',
+  summary: 'the main job (npm start): a Buzzard n-cube, clock by clock, under the chapter-5 workload',
   usage: 'icemu buzzard [options]',
   description: [
     'Builds a Buzzard hypercube (seed 002 ch. 5: packet buffer units, buffer RAM, crossbar,',
@@ -47,6 +47,7 @@ const spec: CommandSpec = {
     { name: 'vcd-node', type: 'int', default: 0, min: 0, max: 1023, description: 'node dumped to the VCD' },
     { name: 'vcd-cycles', type: 'int', default: 2000, min: 1, max: 10_000_000, description: 'cycles dumped to the VCD, from cycle 0' },
     { name: 'no-vcd', type: 'flag', description: 'do not write a VCD' },
+    { name: 'no-vcd-strings', type: 'flag', description: 'plain IEEE 1364 VCD: no FSM state-name string twins (a GTKWave extension)' },
     { name: 'events', type: 'string', arg: 'FILE', description: 'write the event trace (JSON lines) to FILE' },
     { name: 'trace', type: 'int', default: 0, min: 0, max: 1_000_000, description: 'print this many lines of the one-line-per-cycle trace of one node' },
     { name: 'trace-node', type: 'int', default: 0, min: 0, max: 1023, description: 'node shown by --trace' },
@@ -60,7 +61,7 @@ function mean(xs: number[]): number {
   return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN;
 }
 
-function run(opts: ParsedOptions): number {
+async function run(opts: ParsedOptions): Promise<number> {
   const n = opts.n as number;
   const cycles = opts.cycles as number;
   const routing = opts.routing as string;
@@ -70,6 +71,9 @@ function run(opts: ParsedOptions): number {
   const traceNode = opts['trace-node'] as number;
   if (traceNode >= 1 << n) throw new UsageError(`icemu buzzard: --trace-node must be in 0..${(1 << n) - 1} for a ${n}-cube (got ${traceNode})`);
   const cfg = checkConfig({ n, routing, strictFraming: Boolean(opts['strict-framing']) });
+  // Outputs are checked before the run (one line naming the option, exit 2).
+  const vcdPlan = opts['no-vcd'] ? undefined : planVcd('vcd', opts.vcd as string);
+  const eventsTarget = opts.events === undefined ? undefined : outputFile('events', opts.events as string);
   const cpt = DEFAULT_CYCLES_PER_TICK;
   // Messages are generated during the first 80% of the run, so most can finish inside it.
   const genCycles = Math.floor(cycles * 0.8);
@@ -77,7 +81,7 @@ function run(opts: ParsedOptions): number {
   const quiet = Boolean(opts.quiet);
   console.log(
     chalk.bold('icemu buzzard') +
-      `: ${n}-cube (${1 << n} nodes), ${routing} routing, ${cfg.strictFraming ? 'strict' : 'seed'} framing; chapter-5 workload: ${w.messages.length} messages, mean ${opts['mean-bytes']} B, mean gap ${opts['gap-ticks']} ticks, seed ${opts.seed}; ${cycles.toLocaleString('en-US')} cycles (1 tick = ${cpt} cycles)`,
+      `: ${n}-cube (${1 << n} nodes), ${routing} routing, ${cfg.strictFraming ? 'strict' : 'seed'} framing; chapter-5 workload: ${plural(w.messages.length, 'message')}, mean ${opts['mean-bytes']} B, mean gap ${opts['gap-ticks']} ticks, seed ${opts.seed}; ${cycles.toLocaleString('en-US')} cycles (1 tick = ${cpt} cycles)`,
   );
 
   const t0 = performance.now();
@@ -90,39 +94,43 @@ function run(opts: ParsedOptions): number {
   const trace = traceLines > 0 ? attachNodeTrace(sim, cube, traceNode, { events: rec, from: opts['trace-from'] as number, to: (opts['trace-from'] as number) + traceLines - 1 }) : undefined;
   if (!quiet) console.error(`elaborated ${sim.net.signals.length.toLocaleString('en-US')} signals in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
-  let vcd: ReturnType<typeof startVcd> | undefined;
-  const vcdPath = opts['no-vcd'] ? undefined : (opts.vcd as string);
   const vcdCycles = opts['vcd-cycles'] as number;
-  if (vcdPath) {
-    mkdirSync(dirname(vcdPath), { recursive: true });
-    vcd = startVcd(sim, vcdPath, { signals: [`node${vcdNode}.**`], stateStrings: true, comment: `icemu buzzard: node ${vcdNode} of a ${n}-cube, cycles 0..${vcdCycles}` });
-    writeGtkw(vcdPath.replace(/\.vcd$/, '') + '.gtkw', {
-      dumpfile: vcdPath,
-      signals: gtkwSignals(vcd, [`node${vcdNode}.pbu*.inState`, `node${vcdNode}.pbu*.outState`, `node${vcdNode}.pbu*.freeRows`, `node${vcdNode}.fcu*.txBit*`, `node${vcdNode}.fcu*.rxBit*`, `node${vcdNode}.nop.state*`, `node${vcdNode}.nip.count`]),
-    });
-  }
+  const p = `node${vcdNode}`;
+  const view = [`${p}.pbu*.inState`, `${p}.pbu*.outState`, `${p}.pbu*.freeRows`, `${p}.fcu*.txBit*`, `${p}.fcu*.rxBit*`, `${p}.nop.state*`, `${p}.nip.count`];
+  const vcdOut = vcdPlan
+    ? startVcdOutput(sim, vcdPlan, { signals: [`${p}.**`], stateStrings: !opts['no-vcd-strings'], comment: `icemu buzzard: node ${vcdNode} of a ${n}-cube, cycles 0..${vcdCycles}` }, view)
+    : undefined;
+  let vcd = vcdOut;
+  const closeVcd = (): void => {
+    vcd?.close();
+    vcd = undefined;
+  };
 
   const progress = new Progress({ label: 'buzzard', total: cycles, quiet });
+  const interrupt = new Interrupt();
   const t1 = performance.now();
   const chunk = 2000;
-  for (let done = 0; done < cycles; ) {
-    const k = Math.min(chunk, cycles - done, vcd && done < vcdCycles ? vcdCycles - done : chunk);
-    sim.step(k);
-    done += k;
-    if (vcd && done >= vcdCycles) {
-      vcd.close();
-      vcd = undefined;
+  let ran = 0;
+  try {
+    while (ran < cycles && !interrupt.requested) {
+      const k = Math.min(chunk, cycles - ran, vcd && ran < vcdCycles ? vcdCycles - ran : chunk);
+      sim.step(k);
+      ran += k;
+      if (vcd && ran >= vcdCycles) closeVcd();
+      progress.update(ran);
+      await yieldToEvents();
     }
-    progress.update(done);
+  } finally {
+    interrupt.dispose();
+    progress.finish();
   }
-  progress.finish();
   const secs = (performance.now() - t1) / 1000;
   if (trace) {
     console.log(chalk.bold(`\nNode ${traceNode}, cycles ${opts['trace-from']}..${(opts['trace-from'] as number) + traceLines - 1}:`));
     for (const l of trace.lines) console.log(l);
     console.log(chalk.dim(trace.legend()));
   }
-  vcd?.close();
+  closeVcd();
 
   // ---- results
   const first = new Map<number, number>();
@@ -159,22 +167,21 @@ function run(opts: ParsedOptions): number {
   const row = (label: string, cyc: number, note = ''): string => `  ${label.padEnd(34)}${Number.isFinite(cyc) ? cyc.toFixed(1).padStart(10) : '       n/a'}${Number.isFinite(cyc) ? (cyc / cpt).toFixed(1).padStart(10) : ''}  ${note}`;
   console.log('');
   console.log(chalk.bold(`  ${'quantity'.padEnd(34)}${'cycles'.padStart(10)}${'ticks'.padStart(10)}`));
-  console.log(row('mean message time, first packet', mean(firstTimes), `(${firstTimes.length} messages)`));
-  console.log(row('mean message time, last byte', mean(lastTimes), `(${lastTimes.length} messages)`));
-  console.log(row('mean per-hop head latency, 1st pkts', mean(firstHopGaps), `(${firstHopGaps.length} hops; zero load ${perHop})`));
-  console.log(row('mean per-hop head latency, all pkts', mean(hopGaps), `(${hopGaps.length} hops; later packets queue behind other messages' packets)`));
-  console.log(`  ${'link utilisation, measured'.padEnd(34)}${((100 * busy) / (links * cycles)).toFixed(2).padStart(9)}%  (busy cycles / (${links} links x ${cycles} cycles))`);
+  console.log(row('mean message time, first packet', mean(firstTimes), `(${plural(firstTimes.length, 'message')})`));
+  console.log(row('mean message time, last byte', mean(lastTimes), `(${plural(lastTimes.length, 'message')})`));
+  console.log(row('mean per-hop head latency, 1st pkts', mean(firstHopGaps), `(${plural(firstHopGaps.length, 'hop')}; zero load ${perHop})`));
+  console.log(row('mean per-hop head latency, all pkts', mean(hopGaps), `(${plural(hopGaps.length, 'hop')}; later packets queue behind other messages' packets)`));
+  console.log(`  ${'link utilisation, measured'.padEnd(34)}${((100 * busy) / (links * ran)).toFixed(2).padStart(9)}%  (busy cycles / (${links} links x ${ran} cycles))`);
   console.log(`  ${'link utilisation, ideal (§5.7)'.padEnd(34)}${(100 * ideal).toFixed(2).padStart(9)}%  (2ML link ticks / (links x last generation time))`);
   console.log(`  messages: ${w.messages.length} generated, ${done.length} complete within the run${rec.anomalies.length ? chalk.yellow(`; ${rec.anomalies.length} event-bookkeeping anomalies (first: ${rec.anomalies[0]})`) : ''}`);
-  console.log(`Simulated ${cycles.toLocaleString('en-US')} cycles in ${secs.toFixed(1)} s (${formatRate(cycles / Math.max(secs, 1e-9))})`);
-  if (opts.events) {
-    const path = opts.events as string;
-    mkdirSync(dirname(path), { recursive: true });
-    rec.write(path);
-    console.log(`Events: ${path} (${rec.events.length} events)`);
+  if (interrupt.requested) console.log(chalk.yellow(`Interrupted at cycle ${ran.toLocaleString('en-US')} of ${cycles.toLocaleString('en-US')}: the figures above are partial.`));
+  console.log(`Simulated ${ran.toLocaleString('en-US')} cycles in ${secs.toFixed(1)} s (${formatRate(ran / Math.max(secs, 1e-9))})`);
+  if (eventsTarget) {
+    rec.write(eventsTarget, '--events');
+    console.log(`Events: ${eventsTarget.path} (${plural(rec.events.length, 'event')})`);
   }
-  if (vcdPath) console.log(`Waveform of node ${vcdNode}, cycles 0..${vcdCycles}: ${vcdPath} (gtkwave ${vcdPath} ${vcdPath.replace(/\.vcd$/, '')}.gtkw, or surfer ${vcdPath})`);
-  return 0;
+  if (vcdOut) console.log(`Waveform of node ${vcdNode}, cycles 0..${Math.min(vcdCycles, ran)}: ${vcdOut.path} (${vcdOut.openHint()})`);
+  return interrupt.requested ? INTERRUPTED : 0;
 }
 
 export const buzzardCommand = { spec, run };

@@ -12,6 +12,9 @@ import { buildResult, MergeError, readShards, shardFileName, writeResult, writeS
 import { renderResult } from '../experiments/report.ts';
 import type { AnyExperiment, ExperimentCliValues, ExperimentOptionName } from '../experiments/types.ts';
 import { UsageError, type CommandSpec, type ParsedOptions } from '../cli/args.ts';
+import { outputDir } from '../cli/output-path.ts';
+import { PointProgress } from '../cli/progress.ts';
+import { plural } from '../cli/text.ts';
 
 const EXPERIMENT_OPTIONS: readonly ExperimentOptionName[] = ['messages-per-node', 'seed', 'delivery', 'trials', 'sizes'];
 
@@ -105,34 +108,6 @@ function cliValues(exp: AnyExperiment, opts: ParsedOptions): ExperimentCliValues
   };
 }
 
-/** A progress line on stderr (only when it is a terminal, and not under --quiet or CI). */
-class PointProgress {
-  private readonly enabled: boolean;
-  private readonly t0 = performance.now();
-  private last = 0;
-  private drawn = false;
-  constructor(
-    private readonly label: string,
-    quiet: boolean,
-  ) {
-    this.enabled = !quiet && !process.env.CI && Boolean(process.stderr.isTTY);
-  }
-  update(done: number, total: number): void {
-    if (!this.enabled) return;
-    const now = performance.now();
-    if (now - this.last < 250 && done < total) return;
-    this.last = now;
-    const secs = (now - this.t0) / 1000;
-    const eta = done > 0 && done < total ? `, ~${((secs * (total - done)) / done).toFixed(0)} s left` : '';
-    process.stderr.write(`\r${this.label}: ${done}/${total} points (${((100 * done) / total).toFixed(0)}%), ${secs.toFixed(1)} s${eta}   `);
-    this.drawn = true;
-  }
-  finish(): void {
-    if (this.drawn) process.stderr.write('\n');
-    this.drawn = false;
-  }
-}
-
 function secs(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;
 }
@@ -148,14 +123,14 @@ function merge(dir: string, only: string | undefined, out: string | undefined): 
   } catch (e) {
     if (e instanceof MergeError) {
       console.error(`icemu experiment merge: ${e.message}`);
-      return 1;
+      return e.usage ? 2 : 1;
     }
     throw e;
   }
+  const target = outputDir('out', out ?? dir);
   for (const m of merged) {
     const result = buildResult(m.exp, m.params, m.runs);
     console.log(renderResult(result));
-    const target = out ?? dir;
     const files = writeResult(target, result, { wallMs: m.slowestShardMs, jobs: m.jobs, shards: m.shardFiles.length, ...summarise(m.runs) });
     console.log('');
     console.log(`Merged ${m.shardFiles.length} shard files (${m.runs.length} points; shards took ${secs(m.shardWallMs)} in total, the slowest ${secs(m.slowestShardMs)}).`);
@@ -195,7 +170,7 @@ async function run(opts: ParsedOptions, positionals: string[]): Promise<number> 
     if (e instanceof RangeError) throw usage(`${exp.name}: ${e.message}`);
     throw e;
   }
-  const dir = out ?? `out/experiments/${exp.name}`;
+  const dir = outputDir('out', out ?? `out/experiments/${exp.name}`);
   const jobs = opts.jobs as number;
   const total = exp.points(params).length;
   const indices = shardIndices(total, shard);
@@ -217,7 +192,7 @@ async function run(opts: ParsedOptions, positionals: string[]): Promise<number> 
   const files = writeResult(dir, result, info);
   console.log('');
   console.log(
-    `${total} points in ${secs(wallMs)} on ${used} worker${used === 1 ? '' : 's'} (points took ${secs(info.pointWallMs)} in total, the slowest ${secs(info.slowestPointMs)}).`,
+    `${plural(total, 'point')} in ${secs(wallMs)} on ${used} worker${used === 1 ? '' : 's'} (points took ${secs(info.pointWallMs)} in total, the slowest ${secs(info.slowestPointMs)}).`,
   );
   console.log(`Wrote ${files.join(', ')}`);
   return 0;

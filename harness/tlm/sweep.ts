@@ -12,7 +12,7 @@
  * prints one line per point (ideal utilisation, mean first/last, ratios to
  * wormhole, wall time) and the total wall time.
  */
-import { writeFileSync, renameSync } from 'node:fs';
+import { writeOutput } from '../../traces/files.ts';
 import { pathToFileURL } from 'node:url';
 import { CH5_RATES, buzzardCh5Workload } from '../workloads/buzzard.ts';
 import type { Workload } from '../workloads/types.ts';
@@ -123,8 +123,7 @@ function main(argv: string[]): void {
   const total = performance.now() - t0;
   console.log(`${results.length} points, ${mpn} messages per node, total wall time ${(total / 1000).toFixed(1)} s (TLM runs ${(results.reduce((a, r) => a + r.wallMs, 0) / 1000).toFixed(1)} s)`);
   if (json) {
-    writeFileSync(`${json}.tmp`, JSON.stringify({ messagesPerNode: mpn, seed, totalWallMs: total, results }, null, 1));
-    renameSync(`${json}.tmp`, json);
+    writeOutput(json, JSON.stringify({ messagesPerNode: mpn, seed, totalWallMs: total, results }, null, 1));
   }
 }
 
