@@ -1,5 +1,5 @@
 /**
- * The seed 002 Chapter 5 sweep on the TLM (shared/spec/buzzard.md §10.3):
+ * The seed 002 Chapter 5 sweep on the TLM (docs/sources.md, buzzard §10.3):
  * 6-cube, uniform destinations, exponential lengths (mean 512 or 2048 B),
  * normal inter-generation times at the nine rates of each set, for the three
  * transports; plus the 26-buffer and 64-byte-packet variants of the two
