@@ -13,13 +13,14 @@ import { buzzardCommand } from './commands/buzzard.ts';
 import { compareCommand } from './commands/compare.ts';
 import { experimentCommand } from './commands/experiment.ts';
 import { replCommand } from './commands/repl.ts';
+import { sweepCommand } from './commands/sweep.ts';
 
 export interface Command {
   spec: CommandSpec;
   run(opts: ParsedOptions, positionals: string[]): Promise<number> | number;
 }
 
-export const commands: Command[] = [buzzardCommand, compareCommand, experimentCommand, replCommand, demoCommand];
+export const commands: Command[] = [buzzardCommand, sweepCommand, compareCommand, experimentCommand, replCommand, demoCommand];
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };

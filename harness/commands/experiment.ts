@@ -116,13 +116,14 @@ function summarise(runs: readonly PointRun[]): { pointWallMs: number; slowestPoi
   return { pointWallMs: runs.reduce((a, r) => a + r.wallMs, 0), slowestPointMs: runs.reduce((a, r) => Math.max(a, r.wallMs), 0) };
 }
 
-function merge(dir: string, only: string | undefined, out: string | undefined): number {
+/** Merge the shard files in dir (optionally one experiment's) and write the results into out (default dir). */
+export function merge(dir: string, only: string | undefined, out: string | undefined, command = 'icemu experiment merge'): number {
   let merged;
   try {
     merged = readShards(dir, only);
   } catch (e) {
     if (e instanceof MergeError) {
-      console.error(`icemu experiment merge: ${e.message}`);
+      console.error(`${command}: ${e.message}`);
       return e.usage ? 2 : 1;
     }
     throw e;
@@ -170,20 +171,34 @@ async function run(opts: ParsedOptions, positionals: string[]): Promise<number> 
     if (e instanceof RangeError) throw usage(`${exp.name}: ${e.message}`);
     throw e;
   }
-  const dir = outputDir('out', out ?? `out/experiments/${exp.name}`);
-  const jobs = opts.jobs as number;
+  return runExperiment(exp, params, { out: out ?? `out/experiments/${exp.name}`, jobs: opts.jobs as number, shard, quiet: Boolean(opts.quiet), command: 'icemu experiment' });
+}
+
+export interface ExperimentRunOptions {
+  readonly out: string;
+  readonly jobs: number;
+  readonly shard: ShardSpec | undefined;
+  readonly quiet: boolean;
+  /** How the command is called, for the merge hint (`icemu experiment`, `icemu sweep`). */
+  readonly command: string;
+}
+
+/** Run an experiment's points (all, or one shard) on worker threads and write the result or the shard file. */
+export async function runExperiment(exp: AnyExperiment, params: unknown, o: ExperimentRunOptions): Promise<number> {
+  const { jobs, shard } = o;
+  const dir = outputDir('out', o.out);
   const total = exp.points(params).length;
   const indices = shardIndices(total, shard);
   const t0 = performance.now();
-  const progress = new PointProgress(shard ? `${exp.name} shard ${shard.index}/${shard.count}` : exp.name, Boolean(opts.quiet));
+  const progress = new PointProgress(shard ? `${exp.name} shard ${shard.index}/${shard.count}` : exp.name, o.quiet);
   const runs = await runPoints(exp, params, indices, { jobs, onPoint: (done, n) => progress.update(done, n) });
   progress.finish();
   const wallMs = performance.now() - t0;
   const used = Math.max(1, Math.min(jobs, indices.length));
   if (shard) {
     const file = writeShard(dir, exp, params, shard, runs, { wallMs, jobs: used });
-    console.log(`${chalk.bold(`icemu experiment ${exp.name}`)} shard ${shard.index}/${shard.count}: ${runs.length} of ${total} points in ${secs(wallMs)} on ${used} worker${used === 1 ? '' : 's'}`);
-    console.log(`Wrote ${file} (${shardFileName(exp.name, shard)}); when all ${shard.count} shards are done: icemu experiment merge ${dir}`);
+    console.log(`${chalk.bold(`${o.command} ${exp.name}`)} shard ${shard.index}/${shard.count}: ${runs.length} of ${total} points in ${secs(wallMs)} on ${used} worker${used === 1 ? '' : 's'}`);
+    console.log(`Wrote ${file} (${shardFileName(exp.name, shard)}); when all ${shard.count} shards are done: ${o.command} merge ${dir}`);
     return 0;
   }
   const result = buildResult(exp, params, runs);

@@ -5,9 +5,10 @@ import { buzzardFig512, buzzardFig513, buzzardFig514, buzzardFig515 } from './bu
 import { buzzardCollisions } from './collisions.ts';
 import { nblTestjig } from './nbl-testjig.ts';
 import { oliverGraphs } from './oliver-graphs.ts';
+import { buzzardSweep } from '../batch/sweep.ts';
 import type { AnyExperiment } from './types.ts';
 
-export const EXPERIMENTS: readonly AnyExperiment[] = [buzzardFig512, buzzardFig513, buzzardFig514, buzzardFig515, buzzardCollisions, oliverGraphs, nblTestjig];
+export const EXPERIMENTS: readonly AnyExperiment[] = [buzzardFig512, buzzardFig513, buzzardFig514, buzzardFig515, buzzardCollisions, oliverGraphs, nblTestjig, buzzardSweep];
 
 export function findExperiment(name: string): AnyExperiment | undefined {
   return EXPERIMENTS.find((e) => e.name === name);
