@@ -12,6 +12,7 @@ import { c104Policies } from './c104-policies.ts';
 import { c104Buffers } from './c104-buffers.ts';
 import { nblTestjig } from './nbl-testjig.ts';
 import { oliverGraphs } from './oliver-graphs.ts';
+import { buzzardSweep } from '../batch/sweep.ts';
 import type { AnyExperiment } from './types.ts';
 
 // One experiment per line, so that work on different experiments merges cleanly.
@@ -24,6 +25,7 @@ export const EXPERIMENTS: readonly AnyExperiment[] = [
   buzzardCollisions,
   oliverGraphs,
   nblTestjig,
+  buzzardSweep,
   c104Ch5,
   c104Ch6,
   c104Starvation,

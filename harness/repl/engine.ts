@@ -53,8 +53,8 @@
  * changes in them), otherwise in large steps.
  */
 import { Chalk, type ChalkInstance } from 'chalk';
-import { mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { Memory, Module, Signal, Simulator, type Observer, type Snapshot } from '../../rtl/kernel/index.ts';
 import { isGlob, nearestNames } from '../../rtl/kernel/names.ts';
 import { BuzzardCube } from '../../rtl/buzzard/network.ts';
@@ -65,7 +65,8 @@ import { FLAG } from '../../rtl/buzzard/header_blocks.ts';
 import { attachNodeTrace, type NodeTrace } from '../rtl/node_trace.ts';
 import { DEFAULT_CYCLES_PER_TICK, messagePattern } from '../rtl/run_workload.ts';
 import { parseWorkloadFile, WorkloadFileError } from '../workloads/trace-file.ts';
-import { startVcd, type VcdWriter } from '../../traces/vcd/index.ts';
+import { idRange, plural } from '../cli/text.ts';
+import { planVcd, startVcdOutput, type VcdOutput } from '../cli/vcd-output.ts';
 import { EVENT_KINDS, type EventKind, type TraceEvent } from '../../traces/events/vocabulary.ts';
 import { compileCondition, ExprError, parseInteger, witness, type Condition, type Ref } from './expr.ts';
 import { decode, formatValue, hex, renderWave, signalOptions, type WaveRow } from './format.ts';
@@ -240,7 +241,7 @@ export class ReplEngine {
   runLimit: number;
 
   private readonly traces = new Map<number, Trace>();
-  private vcd: { writer: VcdWriter; path: string } | undefined;
+  private vcd: { writer: VcdOutput; path: string } | undefined;
 
   private seen = new Set<TraceEvent>();
   private seenLen = 0;
@@ -527,8 +528,8 @@ export class ReplEngine {
       t.detach = undefined;
     }
     if (this.vcd) {
-      this.vcd.writer.detach?.();
-      this.vcd.writer.detach = undefined;
+      this.vcd.writer.writer.detach?.();
+      this.vcd.writer.writer.detach = undefined;
     }
   }
 
@@ -541,7 +542,7 @@ export class ReplEngine {
         t.detach = t.trace.detach;
       } else if (!t.detach) t.detach = this.sim.observe(t.trace.tracer);
     }
-    if (this.vcd && !this.vcd.writer.detach) this.vcd.writer.detach = this.sim.observe(this.vcd.writer);
+    if (this.vcd && !this.vcd.writer.writer.detach) this.vcd.writer.writer.detach = this.sim.observe(this.vcd.writer.writer);
   }
 
   private makeTrace(node: number): NodeTrace {
@@ -1573,7 +1574,7 @@ export class ReplEngine {
     });
     const last = w.messages.length ? now + Math.round(w.messages[w.messages.length - 1]!.t * cpt) : now;
     this.emit(
-      `loaded ${file}: ${w.messages.length} messages (ids ${first}..${first + w.messages.length - 1}), unit ${w.unit}${w.unit === 'ticks' ? ` (1 tick = ${cpt} cycles)` : ''}, sends at cycles ${now}..${last}, receives posted now`,
+      `loaded ${file}: ${plural(w.messages.length, 'message')} (${idRange(first, w.messages.length)}), unit ${w.unit}${w.unit === 'ticks' ? ` (1 tick = ${cpt} cycles)` : ''}, sends at cycles ${now}..${last}, receives posted now`,
     );
   }
 
@@ -1704,7 +1705,7 @@ export class ReplEngine {
     if (a[0] === 'stop') {
       if (!this.vcd) throw new ReplError('vcd stop: no VCD is being written');
       this.vcd.writer.close();
-      this.emit(`vcd: closed ${this.vcd.path}`);
+      this.emit(`vcd: closed ${this.vcd.path}${this.vcd.writer.gtkwPath ? `; save file ${this.vcd.writer.gtkwPath}` : ''}`);
       this.vcd = undefined;
       return;
     }
@@ -1722,19 +1723,14 @@ export class ReplEngine {
       throw new ReplError(`vcd start: no signal matches '${g}'`);
     });
     const signals = globs.length ? globs : [this.scope ? `${this.scope}.**` : '**'];
+    let writer: VcdOutput;
     try {
-      mkdirSync(dirname(path), { recursive: true });
-    } catch (e) {
-      throw new ReplError(`vcd start: cannot create the directory of ${path} (${(e as NodeJS.ErrnoException).code})`);
-    }
-    let writer: VcdWriter;
-    try {
-      writer = startVcd(this.sim, path, { signals, stateStrings: true, comment: `icemu repl (${this.configName}), from cycle ${this.sim.cycle}` });
+      writer = startVcdOutput(this.sim, planVcd('vcd', path), { signals, stateStrings: true, comment: `icemu repl (${this.configName}), from cycle ${this.sim.cycle}` });
     } catch (e) {
       throw new ReplError(`vcd start: ${(e as Error).message}`);
     }
     this.vcd = { writer, path };
-    this.emit(`vcd: writing ${path} (${signals.join(', ')}) from cycle ${this.sim.cycle}; vcd stop to close it`);
+    this.emit(`vcd: writing ${path} (${signals.join(', ')}) from cycle ${this.sim.cycle}; vcd stop closes it${writer.gtkwPath ? ` and writes ${writer.gtkwPath}` : ''}`);
   }
 
   private cmdSet(a: string[]): void {

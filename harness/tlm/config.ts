@@ -2,7 +2,7 @@
  * Configuration of the Buzzard n-cube transaction-level model (TLM) at the
  * level of the seed's Chapter 5 simulator ("paper mode", A1): packet events,
  * link time per byte, a fixed arbitration time, whole-packet buffers.
- * Section numbers cite shared/spec/buzzard.md; A-numbers its §15.
+ * Section numbers cite docs/sources.md, buzzard; A-numbers its §15.
  *
  * Every field is a typed, validated parameter with the seed's default; the
  * comment beside it says where the value and the modelling assumption come
