@@ -158,6 +158,7 @@ export class BuzzardTlm {
   readonly pList: Int32Array; // p·B + k: buffer indices in arrival order
   readonly pReady: Int32Array; // p·(n+1) + o: packets (wormhole: heads) ready for output o
   readonly pWait: Int32Array; // wormhole: the worm whose head waits in input unit p
+  readonly pLast: Uint8Array; // the output PBU p forwarded to last (pbuOutputOrder 'rotate')
   // PBU occupancy integrals (resource report): Σ occupied·dt, Σ dt while full, time of the last change.
   readonly pOccInt: Float64Array;
   readonly pFullInt: Float64Array;
@@ -262,6 +263,7 @@ export class BuzzardTlm {
     this.pList = new Int32Array(pb);
     this.pReady = new Int32Array(S * n1);
     this.pWait = new Int32Array(this.worm ? S : 0).fill(-1);
+    this.pLast = new Uint8Array(S);
     this.pOccInt = new Float64Array(S);
     this.pFullInt = new Float64Array(S);
     this.pLastT = new Float64Array(S);
@@ -476,6 +478,7 @@ export class BuzzardTlm {
       if (idx === o) continue;
       const p = x * n + idx - 1;
       if (this.pBusy[p] || this.pReady[p * n1 + o] === 0) continue;
+      if (this.rotate && this.prefersOther(x, p, o)) continue;
       win = idx;
       break;
     }
@@ -484,6 +487,28 @@ export class BuzzardTlm {
     this.oState[qo] = ARB;
     this.oWin[qo] = win;
     return win;
+  }
+
+  /**
+   * pbuOutputOrder 'rotate': PBU p goes to the outputs it has packets for in
+   * round-robin order after the one it used last. True when an output before
+   * o in that order could take one of its packets now (idle, a free buffer
+   * behind it); that output is marked for arbitration and o passes p over.
+   */
+  prefersOther(x: number, p: number, o: number): boolean {
+    const n1 = this.n1;
+    const last = this.pLast[p]!;
+    for (let j = 1; j <= n1; j++) {
+      const o2 = (last + j) % n1;
+      if (o2 === o) return false;
+      if (this.pReady[p * n1 + o2] === 0) continue;
+      const q2 = this.outIdx(x, p, o2);
+      if (this.oState[q2] !== IDLE) continue;
+      if (o2 > 0 && this.pFree[(x ^ (1 << (o2 - 1))) * this.n + o2 - 1] === 0) continue;
+      this.markDirty(q2);
+      return true;
+    }
+    return false;
   }
 
   // ------------------------------------------------------------ packet transports
@@ -518,6 +543,7 @@ export class BuzzardTlm {
     } else {
       const p = x * n + win - 1;
       this.pBusy[p] = 1;
+      this.pLast[p] = o;
       const B = this.B;
       const len = this.pLen[p]!;
       let b = -1;
