@@ -12,13 +12,14 @@ import { buzzardCommand } from './commands/buzzard.ts';
 import { compareCommand } from './commands/compare.ts';
 import { experimentCommand } from './commands/experiment.ts';
 import { replCommand } from './commands/repl.ts';
+import { viewCommand } from './commands/view.ts';
 
 export interface Command {
   spec: CommandSpec;
   run(opts: ParsedOptions, positionals: string[]): Promise<number> | number;
 }
 
-export const commands: Command[] = [buzzardCommand, compareCommand, experimentCommand, replCommand, demoCommand];
+export const commands: Command[] = [buzzardCommand, compareCommand, experimentCommand, replCommand, viewCommand, demoCommand];
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };

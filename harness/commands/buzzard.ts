@@ -14,6 +14,7 @@ import { BuzzardCube } from '../../rtl/buzzard/network.ts';
 import { checkConfig } from '../../rtl/buzzard/config.ts';
 import { CubeDriver } from '../rtl/cube_driver.ts';
 import { attachEvents } from '../rtl/events.ts';
+import { attachViewEvents } from '../rtl/view_events.ts';
 import { attachNodeTrace } from '../rtl/node_trace.ts';
 import { DEFAULT_CYCLES_PER_TICK, scheduleWorkload } from '../rtl/run_workload.ts';
 import { buzzardCh5Workload, hops } from '../workloads/index.ts';
@@ -86,6 +87,7 @@ function run(opts: ParsedOptions): number {
   const driver = new CubeDriver(sim, cube);
   const sched = scheduleWorkload(driver, w, { cyclesPerTick: cpt });
   const rec = attachEvents(sim, cube, driver);
+  if (opts.events) attachViewEvents(sim, cube, rec.events); // link/buffer/deadlock states for icemu view
   const traceLines = opts.trace as number;
   const trace = traceLines > 0 ? attachNodeTrace(sim, cube, traceNode, { events: rec, from: opts['trace-from'] as number, to: (opts['trace-from'] as number) + traceLines - 1 }) : undefined;
   if (!quiet) console.error(`elaborated ${sim.net.signals.length.toLocaleString('en-US')} signals in ${((performance.now() - t0) / 1000).toFixed(1)} s`);

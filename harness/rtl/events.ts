@@ -205,6 +205,7 @@ export function attachEvents(sim: Simulator, cube: BuzzardCube, driver: CubeDriv
     version: 1,
     model: 'rtl',
     unit: 'cycles',
+    topology: { kind: 'buzzard-ncube', n },
     workload: {
       source: 'harness/rtl/cube_driver',
       n,
