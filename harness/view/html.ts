@@ -63,7 +63,7 @@ export function renderPage(m: ViewModel, opts: { sub?: number } = {}): string {
     <div id="info"><p>Click a packet to follow its message, a link or node for its counters.</p></div>
     <h3>link utilisation, whole run</h3><div id="heatbox"></div>
     <h3>message latency</h3><div id="histbox"></div>
-    <p class="legend">Link colour: occupancy over the window (grey idle → blue → green → yellow → red busy); dashed: held by flow control; square: PBU CAM full; red ring: deadlock.</p>
+    <p class="legend">Link colour: occupancy over the window (grey idle → blue → green → yellow → red busy); dashed: held by flow control; square: PBU CAM full; red ring: deadlock. Black marks: packets, on the link their head last crossed (in the buffer at its end until forwarded).</p>
   </aside>
 </main>
 <script type="application/json" id="icemu-data">${encodeModel(m, opts.sub ?? 0)}</script>

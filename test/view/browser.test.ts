@@ -131,7 +131,9 @@ describe.skipIf(!chromium)('icemu view in headless Chromium', () => {
     const counts = Array.from({ length: 24 }, (_, k) => 500 * k + 250).map((c) => [c, expectedPackets(ev, c, N3).length] as const);
     const busiest = [...counts].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([c]) => c);
     expect(counts.find(([c]) => c === busiest[0])![1]).toBeGreaterThan(3);
-    for (const c of [0, ...busiest, ev[ev.length - 1]!.t]) {
+    const heldAt = ev.find((e) => e.kind === 'link-held')!.t; // a cycle with a link held by flow control
+    expect(expectedLinks(ev, heldAt, N3, 24).held.length).toBeGreaterThan(0);
+    for (const c of [0, ...busiest, heldAt, ev[ev.length - 1]!.t]) {
       await seek(p3, c);
       expect(await p3.evaluate(() => document.body.dataset.cycle)).toBe(String(c));
       const marks = await p3.$$eval('#net .pkt', (es) => es.map((e) => `${e.getAttribute('data-msg')}.${e.getAttribute('data-packet')}@${e.getAttribute('data-link')}`).sort());

@@ -13,6 +13,10 @@ import { occColour } from './layout.ts';
 export function heatMap(m: ViewModel, host: Element, pick: (l: number) => void): void {
   const cell = Math.max(6, Math.min(18, Math.floor(360 / m.nodes)));
   const w = 28 + m.n * 22;
+  const L = m.nodes * m.n;
+  let max = 0;
+  for (let l = 0; l < L; l++) max = Math.max(max, utilisation(m, l));
+  host.insertAdjacentHTML('beforebegin', `<p class="legend">colour scale 0 .. ${(100 * max).toFixed(1)}% (the busiest link)</p>`);
   const svg = el('svg', { id: 'heat', width: w, height: 18 + m.nodes * cell }, host);
   for (let p = 1; p <= m.n; p++) el('text', { x: 28 + (p - 1) * 22 + 10, y: 12, class: 'axis' }, svg).textContent = `d${p}`;
   for (let x = 0; x < m.nodes; x++) {
@@ -20,7 +24,7 @@ export function heatMap(m: ViewModel, host: Element, pick: (l: number) => void):
     for (let p = 1; p <= m.n; p++) {
       const l = x * m.n + p - 1;
       const u = utilisation(m, l);
-      const r = el('rect', { x: 28 + (p - 1) * 22, y: 18 + x * cell, width: 20, height: cell - 1, fill: occColour(u), 'data-link': l, 'data-util': u.toFixed(3) }, svg);
+      const r = el('rect', { x: 28 + (p - 1) * 22, y: 18 + x * cell, width: 20, height: cell - 1, fill: occColour(max > 0 ? u / max : 0), 'data-link': l, 'data-util': u.toFixed(3) }, svg);
       el('title', {}, r).textContent = `node ${x} link ${p}: ${(100 * u).toFixed(1)}% busy`;
       r.addEventListener('click', () => pick(l));
     }
