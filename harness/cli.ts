@@ -15,6 +15,7 @@ import { compareCommand } from './commands/compare.ts';
 import { experimentCommand } from './commands/experiment.ts';
 import { replCommand } from './commands/repl.ts';
 import { sweepCommand } from './commands/sweep.ts';
+import { viewCommand } from './commands/view.ts';
 
 export interface Command {
   spec: CommandSpec;
@@ -28,6 +29,7 @@ export const commands: Command[] = [
   compareCommand,
   experimentCommand,
   replCommand,
+  viewCommand,
   demoCommand,
 ];
 

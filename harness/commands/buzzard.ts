@@ -13,6 +13,7 @@ import { Simulator } from '../../rtl/kernel/index.ts';
 import { BuzzardCube } from '../../rtl/buzzard/network.ts';
 import { CubeDriver } from '../rtl/cube_driver.ts';
 import { attachEvents } from '../rtl/events.ts';
+import { attachViewEvents } from '../rtl/view_events.ts';
 import { attachNodeTrace } from '../rtl/node_trace.ts';
 import { scheduleWorkload } from '../rtl/run_workload.ts';
 import { hops } from '../workloads/index.ts';
@@ -120,6 +121,7 @@ async function run(opts: ParsedOptions): Promise<number> {
   const driver = new CubeDriver(sim, cube);
   const sched = scheduleWorkload(driver, w, { cyclesPerTick: cpt });
   const rec = attachEvents(sim, cube, driver);
+  if (opts.events) attachViewEvents(sim, cube, rec.events); // link/buffer/deadlock states for icemu view
   const traceLines = opts.trace as number;
   const trace = traceLines > 0 ? attachNodeTrace(sim, cube, traceNode, { events: rec, from: opts['trace-from'] as number, to: (opts['trace-from'] as number) + traceLines - 1 }) : undefined;
 

@@ -206,6 +206,7 @@ export function attachEvents(sim: Simulator, cube: BuzzardCube, driver: CubeDriv
     version: 1,
     model: 'rtl',
     unit: 'cycles',
+    topology: { kind: 'buzzard-ncube', n },
     workload: {
       source: 'harness/rtl/cube_driver',
       n,
