@@ -62,6 +62,7 @@ export function breakpointCommands(e: ReplEngine): CommandDef[] {
       usage: 'info [breakpoints | checkpoints | traces | config]',
       summary: 'list breakpoints and watches, checkpoints, traces/VCD, or the configuration',
       help: ['info b is short for info breakpoints.'],
+      maxArgs: 1,
       arg: 'none',
       words: ['breakpoints', 'checkpoints', 'traces', 'config'],
       run: (a) => cmdInfo(e, a[0]),
@@ -101,6 +102,9 @@ export function parseEventSpec(e: ReplEngine, a: string[], optional: boolean): {
     else {
       const v = parseInteger(m[2]!);
       if (v === undefined) throw new ReplError(`bad event filter '${f}': ${key} needs a whole number`);
+      const N = e.cube.nodes.length;
+      if (key === 'node' && v >= N) throw new ReplError(`bad event filter '${f}': node ${v} is outside 0..${N - 1}`);
+      if (key === 'port' && v > e.cfg.n) throw new ReplError(`bad event filter '${f}': port ${v} is outside 0..${e.cfg.n} (0 the node's own port, 1..${e.cfg.n} the links)`);
       filter[key] = v;
     }
   }

@@ -68,6 +68,8 @@ export interface CommandDef {
   summary: string;
   help: string[];
   arg: ArgKind;
+  /** At most this many arguments (more: one error line naming the first extra one). */
+  maxArgs?: number;
   /** Sub-words offered as the first argument by completion. */
   words?: string[];
   run: (args: string[], rest: string) => void | Promise<void>;

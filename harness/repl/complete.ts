@@ -4,8 +4,20 @@ import { join } from 'node:path';
 import { EVENT_KINDS } from '../../traces/events/vocabulary.ts';
 import type { ReplEngine } from './engine.ts';
 
-
+/**
+ * Completion for readline: [candidates, the text they replace]. Like GNU
+ * readline and gdb, a single candidate that is a finished word (a command,
+ * a signal, a sub-word, a file) gets a trailing space so the next argument
+ * can be typed at once; a module prefix (node3.) or a directory (dir/) does
+ * not, since the name goes on.
+ */
 export function complete(e: ReplEngine, line: string): [string[], string] {
+  const [hits, token] = candidates(e, line);
+  if (hits.length === 1 && !/[./]$/.test(hits[0]!)) return [[`${hits[0]} `], token];
+  return [hits, token];
+}
+
+function candidates(e: ReplEngine, line: string): [string[], string] {
   const sp = line.search(/\s/);
   if (sp < 0) {
     const hits = e.commandNames().filter((n) => n.startsWith(line));

@@ -141,6 +141,8 @@ export class ReplEngine {
   readonly named = new Map<string, NamedCheckpoint>();
   namedCounter = 0;
   runLimit: number;
+  /** Lines one print shows at most (set print-limit). */
+  printLimit = 400;
 
   readonly traces = new Map<number, Trace>();
   vcd: { writer: VcdWriter; path: string } | undefined;
@@ -234,7 +236,9 @@ export class ReplEngine {
         throw new ReplError(`unknown command '${word}'${near.length ? ` (did you mean ${near.join(', ')}?)` : ''}; type help for the list`);
       }
       if (cmd.name === 'quit') return { lines: [], quit: true };
-      await cmd.run(rest ? rest.split(/\s+/) : [], rest);
+      const args = rest ? rest.split(/\s+/) : [];
+      if (cmd.maxArgs !== undefined && args.length > cmd.maxArgs) throw new ReplError(`${cmd.name}: unexpected '${args[cmd.maxArgs]}' (usage: ${cmd.usage})`);
+      await cmd.run(args, rest);
       return { lines: this.out };
     } catch (e) {
       return { lines: this.out, error: errorText(e) };

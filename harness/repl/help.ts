@@ -11,6 +11,7 @@ export function helpCommands(e: ReplEngine): CommandDef[] {
       usage: 'help [command | expressions]',
       summary: 'list the commands, or explain one',
       help: ['Without an argument: every command with its aliases. help <command>: its usage and details.', 'help expressions: the condition grammar used by break, run until and assert.'],
+      maxArgs: 1,
       arg: 'command',
       run: (a) => cmdHelp(e, a[0]),
     },

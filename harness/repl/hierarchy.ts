@@ -6,8 +6,6 @@ import { decode, formatValue, hex, signalOptions } from './format.ts';
 import { activity } from './time.ts';
 import { camRow, formatEvent } from './views.ts';
 
-const MAX_PRINT = 400;
-
 export function hierarchyCommands(e: ReplEngine): CommandDef[] {
   return [
     {
@@ -16,6 +14,7 @@ export function hierarchyCommands(e: ReplEngine): CommandDef[] {
       usage: 'ls [scope]',
       summary: 'list the child modules and signals of a scope (default: the current one)',
       help: ['Modules end with /. Signals show kind, width and value.'],
+      maxArgs: 1,
       arg: 'module',
       run: (a) => cmdLs(e, a[0]),
     },
@@ -25,6 +24,7 @@ export function hierarchyCommands(e: ReplEngine): CommandDef[] {
       usage: 'cd [scope]',
       summary: 'change the current scope (names are then relative to it); cd / or cd alone: the top',
       help: ['cd node3, cd pbu1 (relative), cd .., cd /. Names not found in the scope are looked up from the top.'],
+      maxArgs: 1,
       arg: 'module',
       run: (a) => {
         e.scope = a[0] === undefined ? '' : e.resolveScope(a[0]);
@@ -37,6 +37,7 @@ export function hierarchyCommands(e: ReplEngine): CommandDef[] {
       usage: 'pwd',
       summary: 'print the current scope',
       help: [],
+      maxArgs: 0,
       arg: 'none',
       run: () => e.emit(e.scope || '/'),
     },
@@ -46,6 +47,7 @@ export function hierarchyCommands(e: ReplEngine): CommandDef[] {
       usage: 'where',
       summary: 'where you are: cycle, scope, last stop, pending stimulus, messages',
       help: [],
+      maxArgs: 0,
       arg: 'none',
       run: () => cmdWhere(e),
     },
@@ -57,11 +59,18 @@ export function hierarchyCommands(e: ReplEngine): CommandDef[] {
       help: [
         'print node3.pbu1.inState; print node*.nip.count; print node3.pbu1 (every signal of the module);',
         'print node0.nip.fifo.mem[0..3] (memory words). Names are relative to the scope (cd) first.',
+        'At most print-limit lines (default 400) are shown, then a count of the rest (set print-limit N).',
       ],
       arg: 'signal',
       run: (a) => {
         if (!a.length) throw new ReplError('print: what? (a signal name, glob or module)');
+        const start = e.out.length;
         for (const x of a) cmdPrint(e, x);
+        const extra = e.out.length - start - e.printLimit;
+        if (extra > 0) {
+          e.out.length = start + e.printLimit;
+          e.emit(e.c.dim(`... ${extra} more line${extra === 1 ? '' : 's'} not shown (print-limit ${e.printLimit}: set print-limit N, or narrow the name)`));
+        }
       },
     },
   ];
@@ -110,8 +119,7 @@ export function cmdPrint(e: ReplEngine, arg: string): void {
   }
   const { hits, scoped } = e.lookupScoped(arg);
   const sigs = hits.filter((h): h is Signal => h instanceof Signal);
-  printSignals(e, sigs.slice(0, MAX_PRINT), '', scoped);
-  if (sigs.length > MAX_PRINT) e.emit(e.c.dim(`... ${sigs.length - MAX_PRINT} more (narrow the glob)`));
+  printSignals(e, sigs, '', scoped);
   for (const mm of hits.filter((h): h is Memory => h instanceof Memory)) {
     printMemory(e, mm, 0, Math.min(15, mm.depth - 1));
   }

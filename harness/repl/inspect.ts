@@ -34,6 +34,7 @@ export function viewCommands(e: ReplEngine): CommandDef[] {
       usage: 'cam [node] [unit]',
       summary: 'the CAM of a packet buffer unit: rows as fields, packets as source/destination/length',
       help: ['cam 3 1 or cam node3 pbu1; without arguments, the PBU of the scope (cd node3.pbu1).'],
+      maxArgs: 2,
       arg: 'node',
       run: (a) => {
         // default: the node / PBU of the current scope (cd node3.pbu1; cam)
@@ -49,6 +50,7 @@ export function viewCommands(e: ReplEngine): CommandDef[] {
       usage: 'queues [node]',
       summary: "a node's send queues, output port slots, input FIFO, receive engine and PBUs",
       help: [],
+      maxArgs: 1,
       arg: 'node',
       run: (a) => e.emit(...queuesView(e.view, checkNode(e.cube, a[0] ?? /^node(\d+)/.exec(e.scope)?.[1], 'queues'))),
     },
@@ -58,6 +60,7 @@ export function viewCommands(e: ReplEngine): CommandDef[] {
       usage: 'links [all]',
       summary: 'which links carry bits, which are held or blocked (all: idle ones too)',
       help: [],
+      maxArgs: 1,
       arg: 'none',
       words: ['all'],
       run: (a) => {
@@ -71,6 +74,7 @@ export function viewCommands(e: ReplEngine): CommandDef[] {
       usage: 'deadlock',
       summary: 'if the network is stuck, print the cycle of waiting units',
       help: ['harness/rtl/deadlock.ts: the largest set of full packet buffer units all waiting on each other.'],
+      maxArgs: 0,
       arg: 'none',
       run: () => e.emit(...deadlockView(e.view)),
     },
@@ -80,6 +84,7 @@ export function viewCommands(e: ReplEngine): CommandDef[] {
       usage: 'messages',
       summary: 'sends and receives issued so far and their completion flags',
       help: [],
+      maxArgs: 0,
       arg: 'none',
       run: () => e.emit(...messagesView(e.view)),
     },

@@ -8,6 +8,8 @@ import { witness } from './expr.ts';
 import { checkpointStats } from './travel.ts';
 import { statsView } from './views.ts';
 
+const SET_USAGE = 'set run-limit <n> | set checkpoint-every <n> | set width <n> | set print-limit <n>';
+
 export function outputCommands(e: ReplEngine): CommandDef[] {
   return [
     {
@@ -26,17 +28,19 @@ export function outputCommands(e: ReplEngine): CommandDef[] {
       usage: 'stats',
       summary: 'cycles, work, messages, events, link utilisation, checkpoints',
       help: [],
+      maxArgs: 0,
       arg: 'none',
       run: () => e.emit(...statsView(e.view, checkpointStats(e))),
     },
     {
       name: 'set',
       aliases: [],
-      usage: 'set run-limit <n> | set checkpoint-every <n> | set width <n>',
+      usage: SET_USAGE,
       summary: 'settings',
       help: [],
+      maxArgs: 2,
       arg: 'none',
-      words: ['run-limit', 'checkpoint-every', 'width'],
+      words: ['run-limit', 'checkpoint-every', 'width', 'print-limit'],
       run: (a) => cmdSet(e, a),
     },
     {
@@ -112,6 +116,7 @@ export function cmdSet(e: ReplEngine, a: string[]): void {
     e.every = e.intArg(v, 'checkpoint-every', 10, 1e9);
     e.nextAutoAt = e.autos[e.autos.length - 1]!.snap.cycle + e.every;
   } else if (k === 'width') e.width = e.intArg(v, 'width', 20, 1000);
-  else throw new ReplError('usage: set run-limit <n> | set checkpoint-every <n> | set width <n>');
+  else if (k === 'print-limit') e.printLimit = e.intArg(v, 'print-limit', 1, 1_000_000);
+  else throw new ReplError(`usage: ${SET_USAGE}`);
   e.emit(`${k} = ${v}`);
 }

@@ -23,6 +23,7 @@ export function timeCommands(e: ReplEngine): CommandDef[] {
       usage: 'step [n]',
       summary: 'advance n clock cycles (default 1), ignoring breakpoints',
       help: ['One cycle = one link bit time. The registers and wires shown afterwards are those of the new cycle.'],
+      maxArgs: 1,
       arg: 'none',
       run: async (a) => {
         const n = e.intArg(a[0], 'cycle count', 1, Number.MAX_SAFE_INTEGER, 1);
@@ -76,6 +77,7 @@ export function timeCommands(e: ReplEngine): CommandDef[] {
       usage: 'continue',
       summary: 'run until a breakpoint or watch stops it (or the network goes idle)',
       help: ['Same as run without a count.'],
+      maxArgs: 0,
       arg: 'none',
       run: async () => report(e, await advance(e, e.runLimit, { checks: true, bounded: false })),
     },
@@ -85,6 +87,7 @@ export function timeCommands(e: ReplEngine): CommandDef[] {
       usage: 'time',
       summary: 'the current cycle',
       help: ['Also says whether anything is moving and when the next scheduled stimulus is.'],
+      maxArgs: 0,
       arg: 'none',
       run: () => e.emit(`cycle ${e.sim.cycle}${activity(e)}`),
     },

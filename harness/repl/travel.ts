@@ -59,6 +59,7 @@ export function travelCommands(e: ReplEngine): CommandDef[] {
       usage: 'restore <name>',
       summary: 'go back (or forward) to a named checkpoint',
       help: ['The history (auto checkpoints, typed stimulus) of that checkpoint comes back with it.'],
+      maxArgs: 1,
       arg: 'checkpoint',
       run: (a) => cmdRestore(e, a[0]),
     },
@@ -71,6 +72,7 @@ export function travelCommands(e: ReplEngine): CommandDef[] {
         'The state afterwards is exactly the one the model had at that cycle (state hash included),',
         'with the commands typed at that cycle applied. Commands typed later are forgotten.',
       ],
+      maxArgs: 1,
       arg: 'none',
       run: (a) => {
         const n = e.intArg(a[0], 'cycle count', 1, Number.MAX_SAFE_INTEGER, 1);
@@ -86,6 +88,7 @@ export function travelCommands(e: ReplEngine): CommandDef[] {
       usage: 'hash',
       summary: 'the state hash (every register, wire and memory word)',
       help: ['Equal states give equal hashes: compare before and after back.'],
+      maxArgs: 0,
       arg: 'none',
       run: () => e.emit(`cycle ${e.sim.cycle} state ${e.sim.stateHash()}`),
     },
