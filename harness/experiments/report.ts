@@ -31,7 +31,8 @@ export function renderTable(t: ReportTable): string[] {
   return out;
 }
 
-export function verdict(h: boolean | null): string {
+export function verdict(h: boolean | null, comparable = true): string {
+  if (!comparable) return chalk.magenta('not comparable');
   return h === null ? chalk.yellow('reported') : h ? chalk.green('holds') : chalk.red('does not hold');
 }
 
@@ -40,15 +41,16 @@ export function renderChecks(checks: readonly SeedCheck[]): string[] {
   if (!checks.length) return [];
   const out = [chalk.bold('Seed statements vs measured')];
   for (const c of checks) {
-    out.push(`  [${verdict(c.holds)}] ${c.statement}`);
+    out.push(`  [${verdict(c.holds, c.comparable !== false)}] ${c.statement}`);
     out.push(`      seed: ${c.seed}`);
     out.push(`      measured: ${c.measured}`);
     out.push(chalk.dim(`      rule: ${c.rule}`));
   }
   const held = checks.filter((c) => c.holds === true).length;
   const failed = checks.filter((c) => c.holds === false).length;
-  const open = checks.length - held - failed;
-  out.push(`  ${held} hold, ${failed} do not hold${open ? `, ${open} reported without verdict` : ''} (of ${checks.length})`);
+  const notComparable = checks.filter((c) => c.comparable === false).length;
+  const open = checks.length - held - failed - notComparable;
+  out.push(`  ${held} hold, ${failed} do not hold${notComparable ? `, ${notComparable} not comparable` : ''}${open ? `, ${open} reported without verdict` : ''} (of ${checks.length})`);
   return out;
 }
 

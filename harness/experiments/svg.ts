@@ -2,8 +2,12 @@
  * Self-contained SVG line plots for the experiment reports (no
  * dependencies): a frame with linear or log10 axes, nice ticks, grid lines,
  * axis labels, a title, a legend, and one <polyline> per series (plus a
- * small marker per point). The output is deterministic: the same spec gives
- * the same bytes.
+ * small marker per point, class "marker": a circle, square, triangle or
+ * diamond, so that series lying on top of each other stay distinguishable).
+ * A series may be markers only (a seed's printed values at the loads where
+ * it gives them), flag points as unstable (drawn hollow, with a ring, class
+ * "unstable") and carry ± error bars (class "errorbar"). The output is
+ * deterministic: the same spec gives the same bytes.
  *
  * The plot area and the scales are computed by `plotLayout`, which tests use
  * to map the data back and compare it with the polyline coordinates.
@@ -18,7 +22,17 @@ export interface Series {
   readonly dashed?: boolean;
   /** Colour; defaults to the palette by series index. */
   readonly color?: string;
+  /** Marker shape (default circle). */
+  readonly marker?: MarkerShape;
+  /** Markers only: the polyline is kept (with its points) but not stroked. */
+  readonly markersOnly?: boolean;
+  /** Per point: true marks it unstable (hollow marker and a ring; legend says so). Same length as points. */
+  readonly unstable?: readonly boolean[];
+  /** Per point: ± half-width of an error bar in y (e.g. 1.96 standard errors), NaN or 0 for none. */
+  readonly errors?: readonly number[];
 }
+
+export type MarkerShape = 'circle' | 'square' | 'triangle' | 'diamond';
 
 export interface PlotSpec {
   readonly title: string;
@@ -67,6 +81,37 @@ export function px(v: number): string {
 
 export function escapeXml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/** Ends of the error bars of a series (they widen the y axis). */
+function errorEnds(s: Series, xLog = false, yLog = false): [number, number][] {
+  if (!s.errors) return [];
+  const out: [number, number][] = [];
+  s.points.forEach(([x, y], k) => {
+    const e = s.errors![k];
+    if (e === undefined || !(e > 0)) return;
+    for (const v of [y - e, y + e]) if (Number.isFinite(x) && Number.isFinite(v) && (!xLog || x > 0) && (!yLog || v > 0)) out.push([x, v]);
+  });
+  return out;
+}
+
+/** Indices of the drawable points of a series (to pick their flags and error bars). */
+function drawableIndex(s: Series, xLog = false, yLog = false): number[] {
+  const out: number[] = [];
+  s.points.forEach(([x, y], k) => {
+    if (Number.isFinite(x) && Number.isFinite(y) && (!xLog || x > 0) && (!yLog || y > 0)) out.push(k);
+  });
+  return out;
+}
+
+function markerSvg(shape: MarkerShape, cx: number, cy: number, color: string, hollow: boolean): string {
+  const paint = hollow ? `fill="#ffffff" stroke="${color}" stroke-width="1.5"` : `fill="${color}"`;
+  const cls = hollow ? 'marker unstable' : 'marker';
+  const r = 3;
+  if (shape === 'square') return `<rect class="${cls}" x="${px(cx - r)}" y="${px(cy - r)}" width="${2 * r}" height="${2 * r}" ${paint}/>`;
+  if (shape === 'triangle') return `<path class="${cls}" d="M${px(cx)},${px(cy - r - 1)} L${px(cx + r + 0.5)},${px(cy + r)} L${px(cx - r - 0.5)},${px(cy + r)} Z" ${paint}/>`;
+  if (shape === 'diamond') return `<path class="${cls}" d="M${px(cx)},${px(cy - r - 1)} L${px(cx + r + 1)},${px(cy)} L${px(cx)},${px(cy + r + 1)} L${px(cx - r - 1)},${px(cy)} Z" ${paint}/>`;
+  return `<circle class="${cls}" cx="${px(cx)}" cy="${px(cy)}" r="${hollow ? 3.5 : 2.5}" ${paint}/>`;
 }
 
 /** The points of a series that can be drawn on the given axes. */
@@ -136,7 +181,7 @@ function axis(values: number[], log: boolean, range: readonly [number, number] |
 export function plotLayout(spec: PlotSpec): PlotLayout {
   const width = spec.width ?? 760;
   const height = spec.height ?? 480;
-  const pts = spec.series.flatMap((s) => drawable(s, spec.xLog, spec.yLog));
+  const pts = spec.series.flatMap((s) => [...drawable(s, spec.xLog, spec.yLog), ...errorEnds(s, spec.xLog, spec.yLog)]);
   const x = axis(
     pts.map((p) => p[0]),
     Boolean(spec.xLog),
@@ -203,13 +248,22 @@ export function linePlot(spec: PlotSpec): string {
   spec.series.forEach((s, k) => {
     const color = s.color ?? PALETTE[k % PALETTE.length]!;
     const pts = drawable(s, spec.xLog, spec.yLog);
+    const idx = drawableIndex(s, spec.xLog, spec.yLog);
     const coords = pts.map(([x, y]) => `${px(L.sx(x))},${px(L.sy(y))}`);
     out.push(`<g class="series" data-name="${escapeXml(s.name)}">`);
-    out.push(`<polyline fill="none" stroke="${color}" stroke-width="2"${s.dashed ? ' stroke-dasharray="6 4"' : ''} points="${coords.join(' ')}"/>`);
-    for (const c of coords) {
-      const [cx, cy] = c.split(',');
-      out.push(`<circle cx="${cx}" cy="${cy}" r="2.5" fill="${color}"/>`);
-    }
+    const stroke = s.markersOnly ? 'none' : color;
+    out.push(`<polyline fill="none" stroke="${stroke}" stroke-width="2"${s.dashed ? ' stroke-dasharray="6 4"' : ''} points="${coords.join(' ')}"/>`);
+    pts.forEach(([x, y], j) => {
+      const k = idx[j]!;
+      const e = s.errors?.[k];
+      if (e !== undefined && e > 0) {
+        const lo = spec.yLog ? Math.max(y - e, L.y.min) : y - e;
+        out.push(`<line class="errorbar" x1="${px(L.sx(x))}" y1="${px(L.sy(lo))}" x2="${px(L.sx(x))}" y2="${px(L.sy(y + e))}" stroke="${color}" stroke-width="1"/>`);
+      }
+      const hollow = Boolean(s.unstable?.[k]);
+      out.push(markerSvg(s.marker ?? 'circle', L.sx(x), L.sy(y), color, hollow));
+      if (hollow) out.push(`<circle class="unstable-ring" cx="${px(L.sx(x))}" cy="${px(L.sy(y))}" r="7" fill="none" stroke="#000000" stroke-width="1" stroke-dasharray="2 2"/>`);
+    });
     out.push('</g>');
   });
   // legend
@@ -217,9 +271,15 @@ export function linePlot(spec: PlotSpec): string {
   spec.series.forEach((s, k) => {
     const color = s.color ?? PALETTE[k % PALETTE.length]!;
     const y = L.top + 8 + k * 18;
-    out.push(`<line x1="${px(L.right + 14)}" y1="${px(y)}" x2="${px(L.right + 40)}" y2="${px(y)}" stroke="${color}" stroke-width="2"${s.dashed ? ' stroke-dasharray="6 4"' : ''}/>`);
+    if (!s.markersOnly) out.push(`<line x1="${px(L.right + 14)}" y1="${px(y)}" x2="${px(L.right + 40)}" y2="${px(y)}" stroke="${color}" stroke-width="2"${s.dashed ? ' stroke-dasharray="6 4"' : ''}/>`);
+    out.push(markerSvg(s.marker ?? 'circle', L.right + 27, y, color, false).replace('class="marker"', 'class="legend-marker"'));
     out.push(`<text x="${px(L.right + 46)}" y="${px(y + 4)}">${escapeXml(s.name)}</text>`);
   });
+  if (spec.series.some((s) => s.unstable?.some(Boolean))) {
+    const y = L.top + 8 + spec.series.length * 18;
+    out.push(`<circle cx="${px(L.right + 27)}" cy="${px(y)}" r="7" fill="none" stroke="#000000" stroke-width="1" stroke-dasharray="2 2"/>`);
+    out.push(`<text x="${px(L.right + 46)}" y="${px(y + 4)}">unstable (past saturation)</text>`);
+  }
   out.push('</g>');
   out.push('</svg>');
   return out.join('\n') + '\n';

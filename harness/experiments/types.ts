@@ -49,8 +49,10 @@ export interface SeedCheck {
   readonly measured: string;
   /** The rule deciding `holds`. */
   readonly rule: string;
-  /** true: holds; false: does not; null: reported only (no verdict possible). */
+  /** true: holds; false: does not; null: reported only (no verdict possible) or not comparable. */
   readonly holds: boolean | null;
+  /** false: the measurement behind it is not comparable with the seed's (e.g. a point past saturation, whose mean depends on the run length); holds is then null. */
+  readonly comparable?: boolean;
 }
 
 /** A plot: written as <experiment>.<id>.svg (or <experiment>.svg when id is ''). */

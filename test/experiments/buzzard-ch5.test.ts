@@ -1,13 +1,36 @@
 /**
  * buzzard-fig5.12 … buzzard-fig5.15 (seed 002 §5.7 on the TLM), --quick runs:
  * JSON structure, SVGs well formed and plotting the data, shards 0/2 + 1/2
- * merged equal to the unsharded run, and the seed statements that the quick
- * run measures to hold (the others are reported in the JSON, not asserted;
- * full runs are outside the tests).
+ * merged equal to the unsharded run, and what holds at quick size: with 8 (4)
+ * messages per node the means still grow from the half run to the full run at
+ * most loads (warm-up and saturation), so those points are marked "unstable
+ * (past saturation)" in tables, JSON and plots and the seed statements that
+ * use them are "not comparable" (no verdict). The seed statements themselves
+ * are asserted at full size in buzzard-ch5.full.test.ts (ICEMU_FULL=1).
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ExperimentResult } from '../../harness/experiments/output.ts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { plotFileName } from '../../harness/experiments/output.ts';
 import { check, checkPlots, checkStructure, quickAndShards, removeDir } from './helpers.ts';
+
+/** At quick size: the statements that use an unstable point have no verdict and say why. */
+function notComparable(r: ExperimentResult, ids: readonly string[]): void {
+  for (const id of ids) {
+    const c = check(r, id);
+    expect(c.comparable, id).toBe(false);
+    expect(c.holds, id).toBeNull();
+    expect(c.measured, id).toMatch(/— not comparable: unstable \(past saturation\) at .*\(\+\d+%!\)/);
+  }
+}
+
+/** Every plot title says --quick, and the unstable points are drawn ringed. */
+function quickPlots(dir: string, r: ExperimentResult): void {
+  for (const p of r.report.plots) expect(p.title, p.id).toMatch(/\[--quick\]$/);
+  const ringed = r.report.plots.filter((p) => readFileSync(join(dir, plotFileName(r.experiment, p.id)), 'utf8').includes('class="unstable-ring"'));
+  expect(ringed.length).toBeGreaterThan(0);
+}
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
@@ -17,6 +40,7 @@ function points(r: ExperimentResult): { point: Record<string, unknown>; result: 
   return r.points as unknown as { point: Record<string, unknown>; result: Row }[];
 }
 
+let q512out = '';
 describe('buzzard-fig5.12 (exp(512), three transports)', () => {
   let r: ExperimentResult;
   it('quick run: structure, plots, 27 TLM points, sharded + merged = unsharded', async () => {
@@ -38,17 +62,27 @@ describe('buzzard-fig5.12 (exp(512), three transports)', () => {
     expect(ratios.rows[0]).toContain('35%');
     expect(ratios.rows[8]).toContain('87%');
     expect(q.run.out).toMatch(/Seed statements vs measured/);
+    q512out = q.run.out;
   });
 
-  it('holds (quick): fixed packet latency at the heaviest load ≈ 35% of wormhole (seed 35%, ±10 pp)', () => {
-    expect(check(r, 'fixed-latency-heaviest').holds).toBe(true);
+  let dir512 = '';
+  it('quick size: the heavy points are unstable (mean grows > 20% from 4 to 8 messages per node) and marked so in the table, JSON and plots', () => {
+    dir512 = dirs[0]!;
+    const data = r.report.data as { unstable: { wormhole: boolean[]; fixed: boolean[]; quasi: boolean[] } };
+    expect(data.unstable.fixed[0]).toBe(true);
+    expect(data.unstable.quasi[0]).toBe(true);
+    expect(r.report.tables[0]!.rows[0]!.at(-1)).toMatch(/^no \(/);
+    expect(String(r.report.tables[1]!.rows[0]![2])).toMatch(/\(unstable\)$/);
+    const heavy = points(r).find((p) => p.point.meanGapTicks === 1024 && p.point.transport === 'fixed-packet')!;
+    expect(heavy.result.stable).toBe(false);
+    expect((heavy.result as unknown as { half: { messagesPerNode: number } }).half.messagesPerNode).toBe(4);
+    quickPlots(dir512, r);
   });
-  it('holds (quick): bandwidth at the heaviest load, fixed ≈ 37% and quasi-adaptive ≈ 28% of wormhole (±10 pp)', () => {
-    expect(check(r, 'fixed-bandwidth-heavier').holds).toBe(true);
-    expect(check(r, 'quasi-bandwidth-heaviest').holds).toBe(true);
-  });
-  it('holds (quick): shape — packet "first" well below wormhole at heavy load, lower bandwidth at every load, quasi-adaptive ≤ fixed latency at every load', () => {
-    for (const id of ['shape-packet-latency-heavy', 'shape-packet-bandwidth-lower', 'shape-quasi-beats-fixed']) expect(check(r, id).holds, id).toBe(true);
+  it('quick size: statements that use an unstable point are not comparable, with the measured ratio still reported', () => {
+    notComparable(r, ['fixed-latency-heaviest', 'fixed-bandwidth-heavier', 'quasi-bandwidth-heaviest', 'fixed-latency-below-half', 'quasi-latency-range', 'shape-packet-latency-heavy']);
+    expect(check(r, 'fixed-latency-heaviest').measured).toMatch(/^\d+% at 1024 ticks/);
+    expect(q512out).toMatch(/\[not comparable\]/);
+    expect(q512out).toMatch(/\d+ hold, \d+ do not hold, \d+ not comparable/);
   });
   it('reports every §5.7 exp(512) statement with the seed numbers beside the measured ones', () => {
     const ids = r.report.checks.map((c) => c.id);
@@ -71,17 +105,8 @@ describe('buzzard-fig5.13 (exp(2048), three transports)', () => {
     expect(r.points).toHaveLength(29);
     expect(points(r).filter((p) => p.point.role === 'cross').map((p) => p.point.meanBytes)).toEqual([512, 512]);
   });
-  it('holds (quick): fixed packet bandwidth 39%…72% of wormhole; quasi-adaptive bandwidth ≈31% heaviest, ≈72% lightest (±10 pp)', () => {
-    for (const id of ['fixed-bandwidth-range', 'quasi-bandwidth-heaviest', 'quasi-bandwidth-lightest']) expect(check(r, id).holds, id).toBe(true);
-  });
-  it('holds (quick): quasi-adaptive latency 14%…31% of wormhole across the loads (±10 pp)', () => {
-    expect(check(r, 'quasi-latency-range').holds).toBe(true);
-  });
-  it('holds (quick): at light load the latency gain is larger for exp(2048) than for exp(512)', () => {
-    expect(check(r, 'fixed-latency-gain-vs-short').holds).toBe(true);
-  });
-  it('holds (quick): shape checks', () => {
-    for (const id of ['shape-packet-latency-heavy', 'shape-packet-bandwidth-lower', 'shape-quasi-beats-fixed']) expect(check(r, id).holds, id).toBe(true);
+  it('quick size: the statements that use unstable points are not comparable (shape checks included)', () => {
+    notComparable(r, ['fixed-bandwidth-range', 'quasi-bandwidth-heaviest', 'quasi-latency-range', 'shape-packet-latency-heavy', 'shape-quasi-beats-fixed']);
   });
 });
 
@@ -99,12 +124,10 @@ describe('buzzard-fig5.14 (buffer/packet tradeoff, exp(512))', () => {
     expect(pts.filter((p) => p.point.role === 'buffers')).toHaveLength(21);
     expect(pts.filter((p) => p.point.role === 'packets')).toHaveLength(18);
   });
-  it('holds (quick): 13 × 64 B beats 26 × 32 B on last-byte time at every load, both packet schemes (seed: "preferable to increase the length of packets")', () => {
-    expect(check(r, 'quasi-bigger-packets-beat-more-buffers').holds).toBe(true);
-    expect(check(r, 'fixed-bigger-packets-beat-more-buffers').holds).toBe(true);
-  });
-  it('holds (quick): adequate buffers at the middle load within 1–1½ × n = 6–9; last time falls with packet size up to mean/4; first time grows with packet size at light load', () => {
-    for (const id of ['adequate-buffers', 'packet-size-last-improves', 'packet-size-first-grows-light']) expect(check(r, id).holds, id).toBe(true);
+  it('quick size: unstable configurations are named in the table and the statements using them are not comparable', () => {
+    expect(r.report.tables[0]!.rows[0]!.at(-1)).toMatch(/^no \(/);
+    notComparable(r, ['quasi-bigger-packets-beat-more-buffers', 'fixed-bigger-packets-beat-more-buffers', 'adequate-buffers', 'packet-size-last-improves']);
+    expect(r.report.notes.some((n) => /^Stability: .* Unstable points: .*\(\+\d+%!\)/.test(n))).toBe(true);
   });
 });
 
@@ -119,9 +142,7 @@ describe('buzzard-fig5.15 (buffer/packet tradeoff, exp(2048))', () => {
     expect(q.run.out).toMatch(/on 2 workers/);
     expect(check(r, 'quasi-bigger-packets-first-only-at-high-load').holds).toBeNull(); // the seed says it of exp(512) only
   });
-  it('holds (quick): bigger packets beat more buffers; last falls with packet size; first grows with it at light load; ≈10% of the mean (128–256 B) best on first + last', () => {
-    for (const id of ['quasi-bigger-packets-beat-more-buffers', 'fixed-bigger-packets-beat-more-buffers', 'packet-size-last-improves', 'packet-size-first-grows-light', 'packet-size-ten-percent']) {
-      expect(check(r, id).holds, id).toBe(true);
-    }
+  it('quick size: the statements that use unstable points are not comparable', () => {
+    notComparable(r, ['quasi-bigger-packets-beat-more-buffers', 'fixed-bigger-packets-beat-more-buffers', 'packet-size-last-improves', 'packet-size-ten-percent']);
   });
 });

@@ -25,6 +25,10 @@ const BASE_RES: Ch5Res = {
   deadlock: false,
   lastGeneration: 1e5,
   makespan: 1.1e5,
+  half: { messagesPerNode: 4, meanFirst: 1000, meanLast: 5000 },
+  growth: { first: 0, last: 0 },
+  stable: true,
+  resources: { sourceWaitBySlot: [], meanSourceWait: 0, meanInNetworkFirst: 0, pbuFullFraction: [], linkBusyFraction: [] },
 };
 
 /**
@@ -73,5 +77,20 @@ describe('chapter-5 verdict rules: ±10 percentage points, ranges, sets', () => 
       const r = synthetic(buzzardFig512, (t, i) => (t === 'fixed-packet' ? (i < k ? 0.4 : 0.6) : 0.3), () => 0.5);
       expect(check(r.checks, 'fixed-latency-below-half').holds, `below at ${k} heaviest`).toBe(holds);
     }
+  });
+});
+
+describe('delivery per scheme', () => {
+  it('defaults to per-link for both schemes (docs/buzzard-ch5.md#delivery-at-the-destination); one mode or wormhole=…,packet=… per scheme; bad text is one clear error', async () => {
+    const { parseCh5Delivery, CH5_DELIVERY_DEFAULT } = await import('../../harness/experiments/buzzard-ch5-common.ts');
+    expect(parseCh5Delivery(undefined)).toEqual({ wormhole: 'per-link', packet: 'per-link' });
+    expect(CH5_DELIVERY_DEFAULT).toEqual({ wormhole: 'per-link', packet: 'per-link' });
+    expect(parseCh5Delivery('shared-port')).toEqual({ wormhole: 'shared-port', packet: 'shared-port' });
+    expect(parseCh5Delivery('packet=shared-port')).toEqual({ wormhole: 'per-link', packet: 'shared-port' });
+    expect(parseCh5Delivery('wormhole=shared-port,packet=per-link')).toEqual({ wormhole: 'shared-port', packet: 'per-link' });
+    for (const bad of ['bogus', 'wormhole=x', 'packets=per-link', '']) expect(() => parseCh5Delivery(bad), bad).toThrow(/^--delivery must be/);
+    // the point runs each scheme with its own mode
+    const q = buzzardFig512.params({ quick: true, delivery: 'wormhole=shared-port,packet=per-link' });
+    expect(q.delivery).toEqual({ wormhole: 'shared-port', packet: 'per-link' });
   });
 });

@@ -66,7 +66,7 @@ describe('icemu experiment: help and usage errors', () => {
       [['oliver-graphs', '--trials', '5'], /--trials does not apply to oliver-graphs \(it applies to buzzard-collisions\)/],
       [['oliver-graphs', '--shard', '2/2'], /--shard: i must be in 0\.\.1 for N = 2/],
       [['oliver-graphs', '--shard', 'two'], /--shard must look like i\/N/],
-      [['buzzard-fig5.12', '--delivery', 'bogus'], /--delivery must be shared-port or per-link \(got 'bogus'\)/],
+      [['buzzard-fig5.12', '--delivery', 'bogus'], /--delivery must be shared-port, per-link, or wormhole=MODE,packet=MODE .*\(got 'bogus'\)/],
       [['nbl-testjig', '--sizes', '60,30'], /--sizes must increase/],
       [['nbl-testjig', '--sizes', '60,x'], /--sizes must be whole numbers/],
       [['buzzard-collisions', '--trials', '0'], /--trials must be a whole number in 1\.\.100000000/],

@@ -119,7 +119,10 @@ export function checkPlots(dir: string, r: ExperimentResult): void {
         expect(layout.sy(y)).toBeLessThanOrEqual(layout.bottom + 0.01);
       }
     });
-    expect(counts.get('circle') ?? 0).toBe(drawn);
+    // one marker per drawn point (any shape), one ring per unstable point
+    expect([...svg.matchAll(/class="marker( unstable)?"/g)].length).toBe(drawn);
+    const unstable = p.series.reduce((a, s) => a + s.points.filter(([x, y], k) => Boolean(s.unstable?.[k]) && Number.isFinite(x) && Number.isFinite(y) && (!p.xLog || x > 0) && (!p.yLog || y > 0)).length, 0);
+    expect([...svg.matchAll(/class="unstable-ring"/g)].length).toBe(unstable);
     expect(drawn, `${file} draws something`).toBeGreaterThan(0);
   }
 }

@@ -17,7 +17,7 @@ describe('svg line plots', () => {
     const svg = linePlot(spec);
     const counts = checkXml(svg);
     expect(counts.get('polyline')).toBe(2);
-    expect(counts.get('circle')).toBe(5); // the NaN point is left out
+    expect([...svg.matchAll(/class="marker"/g)].length).toBe(5); // the NaN point is left out
     expect(svg).toContain('A &amp; B &lt;test&gt;');
     expect(svg).toContain('stroke-dasharray');
     const L = plotLayout(spec);
@@ -42,7 +42,7 @@ describe('svg line plots', () => {
       [16, 100],
       [512, 2000],
     ]);
-    expect(checkXml(linePlot(spec)).get('circle')).toBe(2);
+    expect([...linePlot(spec).matchAll(/class="marker"/g)].length).toBe(2);
   });
 
   it('any data gives a well-formed plot whose points lie inside the frame', () => {
@@ -83,5 +83,33 @@ describe('svg axes (regression)', () => {
     const L = plotLayout(spec);
     expect(L.sy(-5e-324)).toBeGreaterThanOrEqual(L.top - 1e-6);
     expect(L.sy(-5e-324)).toBeLessThanOrEqual(L.bottom + 1e-6);
+  });
+});
+
+describe('svg markers, unstable points, seed markers, error bars', () => {
+  it('draws shapes per series, hollow ringed markers for unstable points, stroke-less polylines for marker-only series, and error bars that widen the axis', () => {
+    const spec = {
+      title: 't',
+      xLabel: 'x',
+      yLabel: 'y',
+      series: [
+        { name: 'a', marker: 'square' as const, points: [[0, 1], [1, 2], [2, 3]] as [number, number][], unstable: [false, false, true] },
+        { name: 'seed', marker: 'diamond' as const, markersOnly: true, points: [[0, 1.5], [2, 2.5]] as [number, number][] },
+        { name: 'mc', marker: 'triangle' as const, points: [[1, 1]] as [number, number][], errors: [4] },
+      ],
+    };
+    const svg = linePlot(spec);
+    checkXml(svg);
+    expect([...svg.matchAll(/<rect class="marker/g)].length).toBe(3);
+    expect([...svg.matchAll(/class="marker unstable"/g)].length).toBe(1);
+    expect([...svg.matchAll(/class="unstable-ring"/g)].length).toBe(1);
+    expect(svg).toContain('unstable (past saturation)');
+    expect([...svg.matchAll(/<path class="marker"/g)].length).toBe(3); // 2 diamonds + 1 triangle
+    expect(svg).toMatch(/<polyline fill="none" stroke="none"/);
+    expect([...svg.matchAll(/class="errorbar"/g)].length).toBe(1);
+    expect(plotLayout(spec).y.max).toBeGreaterThanOrEqual(5); // 1 + 4
+    // negative control: without flags nothing is marked unstable
+    const plain = linePlot({ ...spec, series: spec.series.map((s) => ({ ...s, unstable: undefined })) });
+    expect(plain).not.toContain('unstable');
   });
 });

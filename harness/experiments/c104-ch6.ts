@@ -1,0 +1,110 @@
+/**
+ * c104-ch6: seed 004 Chapter 6 on the T9000/C104 TLM — Tables 6.1
+ * (throughput) and 6.2 (routed lifetimes, Def. 5.3, data and acks) for the
+ * standard setup, and θ_t / θ_r (Def. 6.1) against the throttled
+ * contention-free "ideal" with the same workload (Figs 6.3–6.5).
+ */
+import { absoluteCheck, rangeCheck, relativeCheck } from './c104-verdicts.ts';
+import { condition, runStdPoint, STD_MODES, stdCost, stdLookup, stdParams, SYNC_LABEL, type StdParams, type StdPoint, type StdResult } from './c104-standard.ts';
+import { rateTolerance } from './c104-ch5.ts';
+import { defineExperiment, type ReportTable, type SeedCheck } from './types.ts';
+
+/** Table 6.1 (§6.2.1): packets delivered per CPU per ms [globally, locally, asynchronous]. */
+export const TABLE_6_1: Record<number, [number, number, number]> = {
+  2: [45.9, 52.4, 52.4],
+  10: [39.9, 47.6, 53.6],
+  14: [36.8, 43.7, 52.0],
+  18: [33.0, 39.2, 54.1],
+  30: [24.3, 28.5, 33.3],
+  100: [9.0, 9.7, 10.0],
+};
+/** Table 6.2 (§6.2.1): routed lifetimes, µs. */
+export const TABLE_6_2: Record<number, [number, number, number]> = {
+  2: [6.1, 9.3, 32.9],
+  10: [5.0, 6.5, 32.8],
+  14: [4.6, 5.5, 32.9],
+  18: [4.3, 4.9, 16.7],
+  30: [4.2, 3.8, 4.2],
+  100: [4.1, 2.7, 2.8],
+};
+/** Figs 6.3–6.5 (§6.2.2.1) at c = 100 µs, percent. */
+export const THETA_100 = { loosely: { t: 58, r: 94 }, 'async-blocking': { t: 91, r: 99 } } as const;
+
+/** θ_t = T_ideal / T_achieved (routed lifetimes), θ_r = R_achieved / R_ideal (Def. 6.1), as percentages. */
+export function theta(full: StdResult, ideal: StdResult): { t: number | null; r: number | null } {
+  return {
+    t: full.routedAll && ideal.routedAll ? (100 * ideal.routedAll) / full.routedAll : null,
+    r: ideal.throughput > 0 ? (100 * full.throughput) / ideal.throughput : null,
+  };
+}
+
+function ch6Points(q: StdParams): StdPoint[] {
+  const cs = q.quick ? [30, 100] : [2, 10, 14, 18, 30, 100];
+  const out: StdPoint[] = [];
+  for (const model of ['full', 'throttled'] as const) for (const cUs of cs) for (const mode of STD_MODES) out.push({ mode, model, cUs });
+  return out;
+}
+
+function assembleCh6(q: StdParams, points: readonly StdPoint[], results: readonly StdResult[]) {
+  const get = stdLookup(points, results);
+  const cs = [...new Set(points.map((p) => p.cUs))].sort((a, b) => a - b);
+  const checks: SeedCheck[] = [];
+  const tables: ReportTable[] = [];
+  const r61: (string | number | null)[][] = [];
+  const r62: (string | number | null)[][] = [];
+  const rth: (string | number | null)[][] = [];
+  for (const c of cs) {
+    const row1: (string | number | null)[] = [c];
+    const row2: (string | number | null)[] = [c];
+    const row3: (string | number | null)[] = [c];
+    STD_MODES.forEach((m, i) => {
+      const f = get(m, 'full', c)!;
+      const id = get(m, 'throttled', c)!;
+      row1.push(f.throughput, TABLE_6_1[c]?.[i] ?? null);
+      row2.push(f.routedAll, TABLE_6_2[c]?.[i] ?? null);
+      const th = theta(f, id);
+      row3.push(th.t, th.r);
+      const s61 = TABLE_6_1[c];
+      if (s61) checks.push(relativeCheck(`t6.1-${m}-c${c}`, `Table 6.1: ${SYNC_LABEL[m]} packets delivered per CPU per ms at c = ${c} µs`, s61[i]!, f.throughput, rateTolerance(c), condition(f)));
+      if (m === 'async' && c <= 14) checks.push(rangeCheck(`t6.2-async-plateau-c${c}`, `Table 6.2: asynchronous routed lifetime plateau at high load (c = ${c} µs)`, 30, 36, f.routedAll, ' µs', { converged: f.converged, dropped: 0 }));
+      if (c === 100 && (m === 'loosely' || m === 'async-blocking')) {
+        const s = THETA_100[m];
+        const cond = { converged: f.converged && id.converged, dropped: 0 };
+        checks.push(absoluteCheck(`theta-t-${m}-c100`, `Figs 6.3–6.5: θ_t for ${SYNC_LABEL[m]} at c = 100 µs (%)`, s.t, th.t, 5, ' pts', cond, 0));
+        checks.push(absoluteCheck(`theta-r-${m}-c100`, `Figs 6.3–6.5: θ_r for ${SYNC_LABEL[m]} at c = 100 µs (%)`, s.r, th.r, 5, ' pts', cond, 0));
+      }
+    });
+    r61.push(row1);
+    r62.push(row2);
+    rth.push(row3);
+  }
+  tables.push({ title: 'Table 6.1: packets delivered per CPU per ms, full model', columns: ['c (µs)', 'Globally', 'seed', 'Locally', 'seed', 'Async', 'seed'], rows: r61, digits: [0, 1, 1, 1, 1, 1, 1] });
+  tables.push({ title: 'Table 6.2: routed lifetimes (Def. 5.3, data and acks), µs, full model', columns: ['c (µs)', 'Globally', 'seed', 'Locally', 'seed', 'Async', 'seed'], rows: r62, digits: [0, 2, 1, 2, 1, 2, 1] });
+  tables.push({ title: 'Def. 6.1: θ_t and θ_r (%) against the throttled contention-free ideal', columns: ['c (µs)', 'Glob. θ_t', 'θ_r', 'Loc. θ_t', 'θ_r', 'Async θ_t', 'θ_r'], rows: rth, digits: [0, 0, 0, 0, 0, 0, 0] });
+  const series = STD_MODES.flatMap((m) => [
+    { name: `θ_t ${SYNC_LABEL[m]}`, points: cs.map((c) => [c, theta(get(m, 'full', c)!, get(m, 'throttled', c)!).t ?? NaN] as const) },
+    { name: `θ_r ${SYNC_LABEL[m]}`, dashed: true, points: cs.map((c) => [c, theta(get(m, 'full', c)!, get(m, 'throttled', c)!).r ?? NaN] as const) },
+  ]);
+  return {
+    tables,
+    checks,
+    plots: [{ id: 'theta', title: 'Figs 6.3–6.5: θ_t and θ_r vs compute period', xLabel: 'compute period c (µs)', yLabel: '%', xLog: true, series }],
+    notes: [
+      'Ideal = throttled contention-free model with the same workload (same workload seed; §6.2.2). Routed lifetime = first internal DS-link output → complete delivery, mean over data and ack packets (spec §10 T-6.2).',
+      `Stopping rule: ±${(q.precision * 100).toFixed(0)}% at 95% or ${(q.maxNs / 1e6).toFixed(0)} ms simulated; ${results.filter((r) => !r.converged).length} of ${results.length} points did not converge.`,
+    ],
+  };
+}
+
+export const c104Ch6 = defineExperiment<StdPoint, StdResult, StdParams>({
+  name: 'c104-ch6',
+  summary: 'seed 004 Tables 6.1, 6.2 and θ_t / θ_r (T9000/C104 TLM, standard setup)',
+  source: 'seed 004 §6.2, Tables 6.1, 6.2, Def. 6.1, Figs 6.3–6.5 (shared/spec/c104-t9000.md §10–§11)',
+  method: 'T9000/C104 packet-passing TLM; (16, 8, 1, c, 1, 32) × 3 synchronisation modes × full / throttled CF',
+  options: ['seed'],
+  params: (cli) => ({ ...stdParams(cli), maxNs: 50_000_000 }),
+  points: ch6Points,
+  cost: stdCost,
+  runPoint: runStdPoint,
+  assemble: assembleCh6,
+});

@@ -1,0 +1,91 @@
+/**
+ * The standard setup of seed 004 chapters 5–6, (16, 8, 1, c, 1, 32) under
+ * the three synchronisation modes and the full / throttled / contention-free
+ * models (§5.4, §6.2), as experiment points shared by c104-ch5 and c104-ch6.
+ * Every point is one runC104 to the ±1% stopping rule (or the cap).
+ */
+import { runC104, type ContentionMode } from '../tlm/t9000-c104/index.ts';
+import type { SyncMode } from '../workloads/process-program.ts';
+import { SyntheticProgram, standardSetup } from '../workloads/thesis-synthetic.ts';
+import type { Condition } from './c104-verdicts.ts';
+import type { ExperimentCliValues } from './types.ts';
+
+export interface StdPoint {
+  readonly mode: SyncMode;
+  readonly model: ContentionMode;
+  /** Compute period c, µs. */
+  readonly cUs: number;
+}
+
+export interface StdParams {
+  readonly quick: boolean;
+  readonly seed: number;
+  /** Simulated-time cap per point, ns. */
+  readonly maxNs: number;
+  readonly precision: number;
+}
+
+export interface StdResult {
+  readonly throughput: number;
+  readonly ciHalfWidth: number;
+  readonly converged: boolean;
+  readonly routedAll: number | null;
+  readonly dataRouted: number | null;
+  readonly ackRouted: number | null;
+  readonly dataTransport: number | null;
+  readonly ackTransport: number | null;
+  readonly dataQueue: number | null;
+  readonly dataLifetime: number | null;
+  readonly meanHops: number | null;
+  readonly cpuUtilisation: number;
+  readonly networkUtilisation: number;
+  readonly dropped: number;
+  readonly simulatedNs: number;
+  readonly events: number;
+}
+
+export const SYNC_LABEL: Record<string, string> = { loosely: 'Loosely sync.', 'async-blocking': 'Async, blocking', async: 'Async' };
+export const STD_MODES: readonly SyncMode[] = ['loosely', 'async-blocking', 'async'];
+
+export function stdParams(cli: ExperimentCliValues): StdParams {
+  return { quick: cli.quick, seed: cli.seed ?? 1, maxNs: 50_000_000, precision: 0.01 };
+}
+
+export function runStdPoint(p: StdPoint, q: StdParams): StdResult {
+  const r = runC104(new SyntheticProgram(standardSetup(p.cUs, p.mode, q.seed)), { mode: p.model }, { maxNs: q.maxNs, precision: q.precision });
+  const s = r.summary;
+  return {
+    throughput: s.throughput,
+    ciHalfWidth: s.ciHalfWidth,
+    converged: s.converged,
+    routedAll: s.routedAll,
+    dataRouted: s.data.routed,
+    ackRouted: s.ack.routed,
+    dataTransport: s.data.transport,
+    ackTransport: s.ack.transport,
+    dataQueue: s.data.queue,
+    dataLifetime: s.data.lifetime,
+    meanHops: s.meanHops,
+    cpuUtilisation: s.cpuUtilisation,
+    networkUtilisation: s.networkUtilisation,
+    dropped: s.sendsAttempted > 0 ? s.saturationFailures / s.sendsAttempted : 0,
+    simulatedNs: r.simulatedNs,
+    events: r.eventsDispatched,
+  };
+}
+
+/** Relative cost: heavier load and the full model cost more events. */
+export function stdCost(p: StdPoint): number {
+  return (p.model === 'full' ? 3 : 1) * (1 + 30 / p.cUs);
+}
+
+export function condition(r: StdResult): Condition {
+  return { converged: r.converged, dropped: r.dropped };
+}
+
+/** Result lookup by (mode, model, c). */
+export function stdLookup(points: readonly StdPoint[], results: readonly StdResult[]): (mode: SyncMode, model: ContentionMode, cUs: number) => StdResult | undefined {
+  const m = new Map<string, StdResult>();
+  points.forEach((p, k) => m.set(`${p.mode}/${p.model}/${p.cUs}`, results[k]!));
+  return (mode, model, cUs) => m.get(`${mode}/${model}/${cUs}`);
+}

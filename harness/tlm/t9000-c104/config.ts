@@ -1,0 +1,145 @@
+/**
+ * Configuration of the T9000/C104 packet-level model (TLM) at the level of
+ * the thesis's own simulator (seed 004 §3.5.4, shared/spec/c104-t9000.md
+ * §7.4–§7.7). Every parameter the seed names is a typed, validated field
+ * with the seed's default; the comment beside it cites the section and the
+ * reading followed (docs/thesis-model.md).
+ *
+ * Times are integer nanoseconds (the thesis's simulator clock, §3.5.2).
+ */
+import { bool, integerIn, nonNegative, oneOf } from '../../models/validate.ts';
+
+/** §3.5.4 / §5.5.2: exactly one contention model per run (docs/thesis-model.md#contention-modes). */
+export type ContentionMode = 'full' | 'contention-free' | 'throttled' | 'no-comm';
+export const CONTENTION_MODES: readonly ContentionMode[] = ['full', 'contention-free', 'throttled', 'no-comm'];
+
+/** §4.2.4 crossbar queue ordering (docs/thesis-model.md#arbitration). */
+export type CrossbarPolicy = 'fifo' | 'random' | 'net-first' | 'oldest-first' | 'hops-first';
+export const CROSSBAR_POLICIES: readonly CrossbarPolicy[] = ['fifo', 'random', 'net-first', 'oldest-first', 'hops-first'];
+
+/** §4.2.1, §5.4.4.1, §2.2.2 routing (docs/thesis-model.md#routing). */
+export type Routing = 'xy' | 'yx' | 'two-phase';
+export const ROUTINGS: readonly Routing[] = ['xy', 'yx', 'two-phase'];
+
+/**
+ * Link model. 'packet' is the thesis's packet-passing implementation (§3.5.4).
+ * 'token-credit' is the seam for a later RTL-calibrated mode (ARCHITECTURE.md
+ * "The TLM, calibrated and seed-level"); it is not built and is rejected.
+ */
+export type LinkModel = 'packet' | 'token-credit';
+
+/** Saturation control of the non-blocking workload (§5.3.2, Fig. 5.4). */
+export type SaturationControl = 'per-process' | 't9000-queue';
+
+/** 'mesh': D×D T9000 + C104 nodes (§3.2); 'direct': T9000s 0 and 1 joined by one DS-link, no C104 (§4.1.4 jig). */
+export type Topology = 'mesh' | 'direct';
+
+export interface C104Config {
+  readonly topology: Topology;
+  /** Grid side D (Def. 5.1; standard setup 16, §5.4). Mesh, not torus (§6.2). */
+  readonly side: number;
+  readonly linkModel: LinkModel;
+  readonly mode: ContentionMode;
+  /** §3.1.1.2: 100 Mbit/s → 10 data bits per byte token = 100 ns (docs/thesis-model.md#timing). */
+  readonly nsPerDataToken: number;
+  /** §4.1.4.1: 4-bit control token (EOP, EOM) = 40 ns. */
+  readonly nsPerControlToken: number;
+  /** §3.1.1.1: header bytes s; 1 throughout chapters 4–6 (a 16×16 grid has 256 nodes). */
+  readonly headerBytes: number;
+  /** §3.1.1.1: data bytes per packet, at most 32. */
+  readonly packetDataBytes: number;
+  /**
+   * Extra routing delay per C104 hop beyond receiving the header, ns.
+   * §3.5.4/§5.4 give none; spec §14 item 5: default 0 (per-hop latency is
+   * the 100 ns header byte). docs/thesis-model.md#timing.
+   */
+  readonly routingDelayNs: number;
+  /**
+   * C104 input buffer per link, in tokens (bytes), §4.2.4: 70 total per link,
+   * all on the input in the packet-passing model (§3.5.4, spec §16.2
+   * `thesis` preset). Must hold one data packet.
+   */
+  readonly inputBufferTokens: number;
+  /** §4.2.2 CPU link width (hunt group of DS-links between T9000 and C104), default 4. */
+  readonly cpuLinkWidth: number;
+  /** §4.2.4 crossbar policy, real C104: FIFO. */
+  readonly crossbarPolicy: CrossbarPolicy;
+  /** §4.2.4 ack prioritisation inside the C104 (real C104: off). */
+  readonly c104AckPriority: boolean;
+  /** §3.5.4/§5.4.4.2 T9000 ack-over-data priority (real: on; `--noackpri` turns it off). */
+  readonly t9000AckPriority: boolean;
+  readonly routing: Routing;
+  /** §5.3.2 per-process limit on messages queued but not yet acknowledged (default 16; Fig. 5.8: 16/32/64/128). */
+  readonly outstandingLimit: number;
+  /** §5.3.2, Fig. 5.4: 'per-process' (default) or the T9000 output data-queue length limit. */
+  readonly saturationControl: SaturationControl;
+  /** Seed of the network's random stream (random arbitration, two-phase intermediates), §3.5.2. */
+  readonly networkSeed: number;
+  /** Record the shared event vocabulary (costly; tests and traces only). */
+  readonly recordEvents: boolean;
+}
+
+export const C104_DEFAULTS: C104Config = {
+  topology: 'mesh',
+  side: 16,
+  linkModel: 'packet',
+  mode: 'full',
+  nsPerDataToken: 100,
+  nsPerControlToken: 40,
+  headerBytes: 1,
+  packetDataBytes: 32,
+  routingDelayNs: 0,
+  inputBufferTokens: 70,
+  cpuLinkWidth: 4,
+  crossbarPolicy: 'fifo',
+  c104AckPriority: false,
+  t9000AckPriority: true,
+  routing: 'xy',
+  outstandingLimit: 16,
+  saturationControl: 'per-process',
+  networkSeed: 2,
+  recordEvents: false,
+};
+
+const S = 'c104';
+
+/** Defaults filled in and every field checked; one RangeError naming the field and its range. */
+export function resolveC104Config(c: Partial<C104Config> = {}): C104Config {
+  const known = new Set(Object.keys(C104_DEFAULTS));
+  for (const k of Object.keys(c)) if (!known.has(k)) throw new RangeError(`${S}.${k}: unknown field (fields: ${[...known].join(', ')})`);
+  const r = { ...C104_DEFAULTS, ...c };
+  oneOf(S, 'topology', r.topology, ['mesh', 'direct'] as const);
+  integerIn(S, 'side', r.side, 2, 64, 'grid side D');
+  const lm = oneOf(S, 'linkModel', r.linkModel, ['packet', 'token-credit'] as const);
+  if (lm === 'token-credit') throw new RangeError(`${S}.linkModel: 'token-credit' is not built yet (allowed: packet)`);
+  oneOf(S, 'mode', r.mode, CONTENTION_MODES);
+  integerIn(S, 'nsPerDataToken', r.nsPerDataToken, 1, 1_000_000, 'ns');
+  integerIn(S, 'nsPerControlToken', r.nsPerControlToken, 1, 1_000_000, 'ns');
+  integerIn(S, 'headerBytes', r.headerBytes, 1, 2);
+  if (r.headerBytes === 1 && r.side * r.side > 256) throw new RangeError(`${S}.headerBytes: 1 addresses at most 256 nodes, side ${r.side} needs 2 (allowed 2 here)`);
+  integerIn(S, 'packetDataBytes', r.packetDataBytes, 1, 32);
+  integerIn(S, 'routingDelayNs', r.routingDelayNs, 0, 1_000_000, 'ns');
+  const biggest = r.headerBytes + 1 + r.packetDataBytes + (r.routing === 'two-phase' ? r.headerBytes : 0);
+  integerIn(S, 'inputBufferTokens', r.inputBufferTokens, biggest, 1_000_000, 'tokens; at least one whole data packet');
+  integerIn(S, 'cpuLinkWidth', r.cpuLinkWidth, 1, 24);
+  oneOf(S, 'crossbarPolicy', r.crossbarPolicy, CROSSBAR_POLICIES);
+  bool(S, 'c104AckPriority', r.c104AckPriority);
+  bool(S, 't9000AckPriority', r.t9000AckPriority);
+  oneOf(S, 'routing', r.routing, ROUTINGS);
+  integerIn(S, 'outstandingLimit', r.outstandingLimit, 1, 1_000_000);
+  oneOf(S, 'saturationControl', r.saturationControl, ['per-process', 't9000-queue'] as const);
+  integerIn(S, 'networkSeed', r.networkSeed, 0, 0xffffffff);
+  bool(S, 'recordEvents', r.recordEvents);
+  nonNegative(S, 'routingDelayNs', r.routingDelayNs);
+  return r;
+}
+
+/** Tokens of a data packet of `bytes` data bytes (header + data + EOP/EOM), §4.1.4.1. */
+export function dataPacketTokens(c: C104Config, bytes: number): number {
+  return c.headerBytes + bytes + 1;
+}
+
+/** Serialisation time of a packet of `dataTokens` data tokens (header included) and one terminator. */
+export function packetNs(c: C104Config, dataTokens: number): number {
+  return dataTokens * c.nsPerDataToken + c.nsPerControlToken;
+}

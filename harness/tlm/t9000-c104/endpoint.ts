@@ -1,0 +1,325 @@
+/**
+ * T9000 endpoints and the thesis's process model (seed 004 §3.5.3, §3.5.4,
+ * §5.3.2; docs/thesis-model.md#process-model and #acknowledgements).
+ *
+ * - Processes run a ProcessProgram (harness/workloads/process-program.ts):
+ *   each iteration computes (exclusive use of its CPU; one FCFS run queue
+ *   per CPU, no scheduling cost, §4.1.3), then sends, then may block per
+ *   the synchronisation mode.
+ * - A message of M bytes is ⌈M/32⌉ packets (at least one); its packets go
+ *   stop-and-wait: the next packet is queued when the previous one's ack
+ *   arrives (one outstanding packet per virtual link, §3.1.1.1). Each
+ *   message has its own virtual link (docs/thesis-model.md#virtual-links).
+ * - The destination T9000 acknowledges a data packet when its header arrives
+ *   (zero processing delay, §3.5.4), except that in the 'loosely' and
+ *   'exchange' modes the first packet of a message of a later iteration than
+ *   the receiver's is acknowledged only when the receiver reaches that
+ *   iteration (spec §14 item 17).
+ * - A send completes when the ack of its last packet is delivered.
+ * - 'async': a send beyond the outstanding-message limit (or, with
+ *   saturationControl 't9000-queue', beyond the T9000 data-queue limit) is
+ *   dropped and counted as a saturation failure (§5.3.2).
+ * - Two processes on one processor exchange by memory copy: delivered and
+ *   acknowledged at once, no network.
+ */
+import type { ProcessProgram, IterationPlan } from '../../workloads/process-program.ts';
+import type { C104Config } from './config.ts';
+import { dataPacketTokens, packetNs } from './config.ts';
+import { ACK, DATA, ENDPOINT_EVENT_BASE, type EndpointSink, type Packet, type SimContext, type Transport } from './core.ts';
+import { IntFifo } from './fifo.ts';
+import { C, type Metrics } from './metrics.ts';
+
+export const EV_COMPUTE_END = ENDPOINT_EVENT_BASE;
+export const EV_START = ENDPOINT_EVENT_BASE + 1;
+
+const RUNNING = 0; // computing or queued for the CPU
+const BLOCKED = 1; // waiting for a send (async-blocking)
+const WAITING = 2; // waiting for acks / incoming (loosely, exchange)
+
+class Msg {
+  srcProc = 0;
+  dstProc = 0;
+  srcNode = 0;
+  dstNode = 0;
+  bytes = 0;
+  packets = 1;
+  acked = 0;
+  delivered = 0;
+  iter = 0;
+  created = 0;
+}
+
+export class Endpoints implements EndpointSink {
+  transport!: Transport;
+  private readonly P: number;
+  private readonly iter: Int32Array;
+  private readonly state: Uint8Array;
+  private readonly outstanding: Int32Array;
+  private readonly pendingAcks: Int32Array;
+  private readonly nextSend: Int32Array;
+  private readonly plans: IterationPlan[];
+  private readonly received: Map<number, number>[];
+  private readonly deferred: number[][];
+  private readonly cpuBusy: Uint8Array;
+  private readonly runQueue: IntFifo[];
+  private readonly msgs: Msg[] = [];
+  private readonly freeMsgs: number[] = [];
+  private readonly gate: boolean;
+  private readonly ackTokens: number;
+  private readonly ackNs: number;
+
+  constructor(
+    private readonly c: C104Config,
+    private readonly ctx: SimContext,
+    private readonly program: ProcessProgram,
+    private readonly metrics: Metrics,
+  ) {
+    const P = (this.P = program.processes);
+    this.iter = new Int32Array(P);
+    this.state = new Uint8Array(P);
+    this.outstanding = new Int32Array(P);
+    this.pendingAcks = new Int32Array(P);
+    this.nextSend = new Int32Array(P);
+    this.plans = new Array<IterationPlan>(P);
+    this.received = Array.from({ length: P }, () => new Map());
+    this.deferred = Array.from({ length: P }, () => []);
+    const N = c.side * c.side;
+    this.cpuBusy = new Uint8Array(N);
+    this.runQueue = Array.from({ length: N }, () => new IntFifo());
+    this.gate = program.mode === 'loosely' || program.mode === 'exchange';
+    this.ackTokens = c.headerBytes + 1;
+    this.ackNs = packetNs(c, c.headerBytes);
+  }
+
+  start(now: number): void {
+    for (let p = 0; p < this.P; p++) {
+      const t = this.program.startNs(p);
+      if (t > 0) this.ctx.queue.push(now + t, EV_START, p);
+      else this.begin(p, 0, now);
+    }
+  }
+
+  handle(type: number, arg: number, now: number): void {
+    if (type === EV_START) return this.begin(arg, 0, now);
+    if (type !== EV_COMPUTE_END) return;
+    const p = arg;
+    const node = this.program.nodeOf(p);
+    this.metrics.c[C.cpuBusy]! += Math.max(1, this.plans[p]!.computeNs);
+    const nx = this.runQueue[node]!.shift();
+    if (nx >= 0) this.ctx.queue.push(now + Math.max(1, this.plans[nx]!.computeNs), EV_COMPUTE_END, nx);
+    else this.cpuBusy[node] = 0;
+    this.afterCompute(p, now);
+  }
+
+  // ---------------------------------------------------------------- processes
+
+  private begin(p: number, k: number, now: number): void {
+    this.iter[p] = k;
+    this.state[p] = RUNNING;
+    const plan = (this.plans[p] = this.program.plan(p, k));
+    if (this.gate) this.releaseDeferred(p, k, now);
+    // A zero compute period skips the CPU when the iteration then blocks on a send; otherwise compute
+    // takes at least 1 ns so that a loop never spins at one instant (docs/thesis-model.md#process-model).
+    if (plan.computeNs <= 0 && plan.sends.length > 0 && this.program.mode !== 'async') return this.afterCompute(p, now);
+    const node = this.program.nodeOf(p);
+    if (this.cpuBusy[node]) this.runQueue[node]!.push(p);
+    else {
+      this.cpuBusy[node] = 1;
+      this.ctx.queue.push(now + Math.max(1, plan.computeNs), EV_COMPUTE_END, p);
+    }
+  }
+
+  private afterCompute(p: number, now: number): void {
+    const plan = this.plans[p]!;
+    const k = this.iter[p]!;
+    switch (this.program.mode) {
+      case 'async': {
+        const limitQueue = this.c.saturationControl === 't9000-queue';
+        const node = this.program.nodeOf(p);
+        for (const s of plan.sends) {
+          this.metrics.c[C.sendsAttempted]!++;
+          const full = limitQueue ? this.transport.dataQueueLength(node) >= this.c.outstandingLimit : this.outstanding[p]! >= this.c.outstandingLimit;
+          if (full) this.metrics.c[C.sendsDropped]!++;
+          else this.send(p, s.dest, s.bytes, k, now);
+        }
+        this.finish(p, now);
+        return;
+      }
+      case 'async-blocking':
+        this.nextSend[p] = 0;
+        this.sendNextBlocking(p, now);
+        return;
+      case 'loosely':
+      case 'exchange':
+        this.state[p] = WAITING;
+        this.pendingAcks[p] = this.program.mode === 'loosely' ? plan.sends.length : 0;
+        for (const s of plan.sends) {
+          this.metrics.c[C.sendsAttempted]!++;
+          this.send(p, s.dest, s.bytes, k, now);
+        }
+        this.checkProceed(p, now);
+        return;
+    }
+  }
+
+  private sendNextBlocking(p: number, now: number): void {
+    const plan = this.plans[p]!;
+    const i = this.nextSend[p]!;
+    if (i >= plan.sends.length) return this.finish(p, now);
+    this.state[p] = BLOCKED;
+    this.metrics.c[C.sendsAttempted]!++;
+    const s = plan.sends[i]!;
+    this.send(p, s.dest, s.bytes, this.iter[p]!, now);
+  }
+
+  private checkProceed(p: number, now: number): void {
+    if (this.state[p] !== WAITING || this.pendingAcks[p]! > 0) return;
+    const k = this.iter[p]!;
+    if ((this.received[p]!.get(k) ?? 0) < this.program.incoming(p, k)) return;
+    this.received[p]!.delete(k);
+    this.finish(p, now);
+  }
+
+  private finish(p: number, now: number): void {
+    this.metrics.c[C.iterations]!++;
+    this.begin(p, this.iter[p]! + 1, now);
+  }
+
+  // ---------------------------------------------------------------- messages
+
+  private send(p: number, dest: number, bytes: number, k: number, now: number): void {
+    let id = this.freeMsgs.pop();
+    if (id === undefined) {
+      id = this.msgs.length;
+      this.msgs.push(new Msg());
+    }
+    const m = this.msgs[id]!;
+    m.srcProc = p;
+    m.dstProc = dest;
+    m.srcNode = this.program.nodeOf(p);
+    m.dstNode = this.program.nodeOf(dest);
+    m.bytes = bytes;
+    m.packets = Math.max(1, Math.ceil(bytes / this.c.packetDataBytes));
+    m.acked = 0;
+    m.delivered = 0;
+    m.iter = k;
+    m.created = now;
+    this.outstanding[p]!++;
+    if (this.ctx.events) this.ctx.events.push({ t: now, kind: 'message-queued', msg: id, node: m.srcNode });
+    this.sendPacket(id, 0, now);
+  }
+
+  private sendPacket(id: number, index: number, now: number): void {
+    const m = this.msgs[id]!;
+    const pk = this.ctx.pool.alloc();
+    const bytes = index < m.packets - 1 ? this.c.packetDataBytes : m.bytes - index * this.c.packetDataBytes;
+    pk.kind = DATA;
+    pk.src = m.srcNode;
+    pk.dst = m.dstNode;
+    pk.msg = id;
+    pk.index = index;
+    pk.tokens = dataPacketTokens(this.c, Math.max(0, bytes));
+    pk.ns = packetNs(this.c, this.c.headerBytes + Math.max(0, bytes));
+    pk.created = now;
+    this.dispatch(pk, now);
+  }
+
+  private sendAck(id: number, index: number, now: number): void {
+    const m = this.msgs[id]!;
+    const a = this.ctx.pool.alloc();
+    a.kind = ACK;
+    a.src = m.dstNode;
+    a.dst = m.srcNode;
+    a.msg = id;
+    a.index = index;
+    a.tokens = this.ackTokens;
+    a.ns = this.ackNs;
+    a.created = now;
+    this.dispatch(a, now);
+  }
+
+  /** Into the network, or straight to the local process (memory copy). */
+  private dispatch(pk: Packet, now: number): void {
+    if (pk.src !== pk.dst) {
+      this.transport.inject(pk, now);
+      return;
+    }
+    pk.firstOut = pk.firstInternal = now;
+    this.onHead(pk, now);
+    this.onTail(pk, now);
+    this.ctx.pool.release(pk);
+  }
+
+  private releaseDeferred(p: number, k: number, now: number): void {
+    const list = this.deferred[p]!;
+    if (list.length === 0) return;
+    const keep: number[] = [];
+    for (const id of list) {
+      if (this.msgs[id]!.iter <= k) this.sendAck(id, 0, now);
+      else keep.push(id);
+    }
+    this.deferred[p] = keep;
+  }
+
+  onHead(pk: Packet, now: number): void {
+    if (pk.kind !== DATA) return;
+    const m = this.msgs[pk.msg]!;
+    if (this.gate && pk.index === 0 && this.iter[m.dstProc]! < m.iter) this.deferred[m.dstProc]!.push(pk.msg);
+    else this.sendAck(pk.msg, pk.index, now);
+  }
+
+  onTail(pk: Packet, now: number): void {
+    const mc = this.metrics.c;
+    const id = pk.msg;
+    const m = this.msgs[id]!;
+    const fi = pk.firstInternal >= 0 ? pk.firstInternal : pk.firstOut;
+    if (pk.kind === DATA) {
+      mc[C.dataDelivered]!++;
+      mc[C.dataTransport]! += now - pk.created;
+      mc[C.dataQueue]! += pk.firstOut - pk.created;
+      mc[C.dataLifetime]! += now - pk.firstOut;
+      mc[C.dataRouted]! += now - fi;
+      mc[C.dataHops]! += pk.hops;
+      this.metrics.deliveredBySource[pk.src]!++;
+      m.delivered++;
+      if (this.ctx.events) {
+        if (pk.index === 0) this.ctx.events.push({ t: now, kind: 'first-packet-delivered', msg: id, node: pk.dst, packet: 0 });
+        if (m.delivered === m.packets) this.ctx.events.push({ t: now, kind: 'message-complete', msg: id, node: pk.dst, packet: pk.index });
+      }
+      if (m.delivered === m.packets) {
+        const q = m.dstProc;
+        const r = this.received[q]!;
+        r.set(m.iter, (r.get(m.iter) ?? 0) + 1);
+        if (m.iter === this.iter[q]) this.checkProceed(q, now);
+        if (m.acked === m.packets) this.free(id);
+      }
+      return;
+    }
+    mc[C.ackDelivered]!++;
+    mc[C.ackTransport]! += now - pk.created;
+    mc[C.ackQueue]! += pk.firstOut - pk.created;
+    mc[C.ackLifetime]! += now - pk.firstOut;
+    mc[C.ackRouted]! += now - fi;
+    m.acked++;
+    if (m.acked < m.packets) {
+      this.sendPacket(id, m.acked, now);
+      return;
+    }
+    mc[C.messagesComplete]!++;
+    const p = m.srcProc;
+    this.outstanding[p]!--;
+    if (m.delivered === m.packets) this.free(id);
+    const mode = this.program.mode;
+    if (mode === 'async-blocking') {
+      this.nextSend[p]!++;
+      this.sendNextBlocking(p, now);
+    } else if (mode === 'loosely') {
+      this.pendingAcks[p]!--;
+      this.checkProceed(p, now);
+    }
+  }
+
+  private free(id: number): void {
+    if (!this.ctx.events) this.freeMsgs.push(id);
+  }
+}

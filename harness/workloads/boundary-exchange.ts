@@ -1,0 +1,75 @@
+/**
+ * Seed 004 Chapter 4's toroidal boundary exchange (§4.2.1;
+ * docs/thesis-model.md#boundary-exchange): processes P(i, j) on an N×N torus,
+ * each loops compute(period); send s0..s3 (non-blocking, m bytes); recv
+ * s0..s3, with s0..s3 its four torus neighbours (i+1, j), (i, j−1), (i−1, j),
+ * (i, j+1). Four processes per processor: P(i, j) runs on processor
+ * (⌊i/2⌋, ⌊j/2⌋) of the (N/2)×(N/2) grid (spec §8.1 [interp]). One iteration
+ * of one process is one "application exchange".
+ */
+import { integerIn } from '../models/validate.ts';
+import type { IterationPlan, ProcessProgram, SyncMode } from './process-program.ts';
+
+export interface ExchangeSpec {
+  /** Torus side N (even; processors (N/2)×(N/2)). Table 4.3: 16. */
+  readonly N: number;
+  /** Message bytes m, default 32 (one full packet). */
+  readonly bytes: number;
+  /** Compute period, ns (not given for Table 4.3). */
+  readonly periodNs: number;
+}
+
+export class BoundaryExchangeProgram implements ProcessProgram {
+  readonly name = 'thesis-boundary-exchange';
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly mode: SyncMode = 'exchange';
+  readonly side: number;
+  readonly processes: number;
+
+  constructor(readonly spec: ExchangeSpec) {
+    integerIn('exchange', 'N', spec.N, 2, 128, 'torus side, even');
+    if (spec.N % 2 !== 0) throw new RangeError(`exchange.N: ${spec.N} is outside 2..128 (torus side, even)`);
+    integerIn('exchange', 'bytes', spec.bytes, 0, 1 << 20);
+    integerIn('exchange', 'periodNs', spec.periodNs, 0, 1e12, 'ns');
+    this.side = spec.N / 2;
+    this.processes = spec.N * spec.N;
+    this.params = { ...spec };
+  }
+
+  /** Process index of P(i, j) = j·N + i. */
+  proc(i: number, j: number): number {
+    const N = this.spec.N;
+    return (((j % N) + N) % N) * N + (((i % N) + N) % N);
+  }
+
+  nodeOf(p: number): number {
+    const N = this.spec.N;
+    const i = p % N;
+    const j = (p / N) | 0;
+    return (j >> 1) * this.side + (i >> 1);
+  }
+
+  plan(p: number): IterationPlan {
+    const N = this.spec.N;
+    const i = p % N;
+    const j = (p / N) | 0;
+    const b = this.spec.bytes;
+    return {
+      computeNs: this.spec.periodNs,
+      sends: [
+        { dest: this.proc(i + 1, j), bytes: b },
+        { dest: this.proc(i, j - 1), bytes: b },
+        { dest: this.proc(i - 1, j), bytes: b },
+        { dest: this.proc(i, j + 1), bytes: b },
+      ],
+    };
+  }
+
+  startNs(): number {
+    return 0;
+  }
+
+  incoming(): number {
+    return 4;
+  }
+}

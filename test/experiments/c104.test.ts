@@ -1,0 +1,152 @@
+/**
+ * c104-ch5 / c104-ch6 (seed 004 on the T9000/C104 TLM). The --quick runs are
+ * at the thesis's own size (16×16, standard setup) on the table rows that
+ * converge quickly (c = 30, 60, 100 µs), so the verdicts asserted here are
+ * verdicts at the size where the seed claims them. Every rule has a negative
+ * control: the measured value moved just outside its bound gives FAIL.
+ * The full runs (every row) take minutes: ICEMU_FULL=1 runs them.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import type { ExperimentResult } from '../../harness/experiments/output.ts';
+import { absoluteCheck, rangeCheck, relativeCheck } from '../../harness/experiments/c104-verdicts.ts';
+import { theta } from '../../harness/experiments/c104-ch6.ts';
+import { table42Rules } from '../../harness/experiments/dslink-packet.ts';
+import type { StdResult } from '../../harness/experiments/c104-standard.ts';
+import { check, checkPlots, checkStructure, icemuExperiment, quickAndShards, readResult, removeDir, tempDir } from './helpers.ts';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach(removeDir));
+
+/** The measured number at the start of a check's `measured` text. */
+function measured(r: ExperimentResult, id: string): number {
+  return Number(/^-?[\d.]+/.exec(check(r, id).measured)![0]);
+}
+
+describe('verdict rules and their negative controls', () => {
+  it('relative: inside ±tol holds, just outside fails, past saturation or unconverged is not comparable', () => {
+    expect(relativeCheck('x', 's', 100, 105, 0.05).holds).toBe(true);
+    expect(relativeCheck('x', 's', 100, 105.01, 0.05).holds).toBe(false);
+    expect(relativeCheck('x', 's', 100, 94.99, 0.05).holds).toBe(false);
+    expect(relativeCheck('x', 's', 100, 100, 0.05, { converged: true, dropped: 0.2 }).holds).toBe(null);
+    expect(relativeCheck('x', 's', 100, 100, 0.05, { converged: false, dropped: 0 }).holds).toBe(null);
+    expect(relativeCheck('x', 's', 100, 100, 0.05, { converged: true, dropped: 0.2 }).measured).toMatch(/past saturation \(20\.0% of sends dropped\)/);
+  });
+  it('absolute and range rules', () => {
+    expect(absoluteCheck('x', 's', 9.5, 9.55, 0.05, ' hops').holds).toBe(true);
+    expect(absoluteCheck('x', 's', 9.5, 9.5501, 0.05, ' hops').holds).toBe(false);
+    expect(rangeCheck('x', 's', 30, 36, 36, ' µs').holds).toBe(true);
+    expect(rangeCheck('x', 's', 30, 36, 36.01, ' µs').holds).toBe(false);
+    expect(rangeCheck('x', 's', 30, 36, 29.99, ' µs').holds).toBe(false);
+  });
+  it('θ_t = ideal routed / achieved routed, θ_r = achieved rate / ideal rate', () => {
+    const r = (throughput: number, routedAll: number) => ({ throughput, routedAll }) as StdResult;
+    expect(theta(r(9, 4), r(10, 2.5))).toEqual({ t: 62.5, r: 90 });
+  });
+});
+
+describe('c104-ch5 --quick (16×16 standard setup, c = 30 and 60 µs)', () => {
+  let r: ExperimentResult;
+  it('structure, plot, sharded + merged = unsharded', async () => {
+    const q = await quickAndShards('c104-ch5');
+    dirs.push(q.dir);
+    r = q.result;
+    checkStructure(r, 'c104-ch5');
+    checkPlots(q.dir, r);
+    expect(r.points).toHaveLength(12);
+    expect(q.run.out).toMatch(/Table 5\.1/);
+  });
+  it('mean path: the quick runs sample few packets (≈9.55); within 0.1 of the exact window mean 9.483 — the ±0.05 verdict is asserted on the full run; negative control: 0.051 hops off fails', () => {
+    const m = measured(r, 'mean-hops');
+    expect(Math.abs(m - 9.483)).toBeLessThanOrEqual(0.1);
+    expect(absoluteCheck('n', 's', 9.5, 9.5 + 0.051, 0.05, ' hops').holds).toBe(false);
+  });
+  it('holds: Table 5.1 rows c = 30 and 60 µs within ±5% (three modes); negative control at 1.0501 × seed fails', () => {
+    for (const c of [30, 60]) {
+      for (const m of ['loosely', 'async-blocking', 'async']) {
+        const ck = check(r, `t5.1-${m}-c${c}`);
+        expect(ck.holds, ck.measured).toBe(true);
+        const seed = Number(ck.seed);
+        expect(relativeCheck('n', 's', seed, seed * 1.0501, 0.05).holds).toBe(false);
+      }
+    }
+  });
+  it('holds: Table 5.2 rows c = 30 and 60 within ±4 points', () => {
+    for (const c of [30, 60]) for (const m of ['loosely', 'async-blocking']) expect(check(r, `t5.2-${m}-c${c}`).holds, check(r, `t5.2-${m}-c${c}`).measured).toBe(true);
+  });
+  it('bad option values are one clear line, exit 2', async () => {
+    const d = tempDir('c104-bad');
+    dirs.push(d);
+    const run = await icemuExperiment(['c104-ch5', '--quick', '--out', d, '--delivery', 'x']);
+    expect(run.code).toBe(2);
+    expect(run.err).toMatch(/--delivery does not apply to c104-ch5/);
+  });
+});
+
+describe('c104-ch6 --quick (16×16 standard setup, c = 30 and 100 µs)', () => {
+  let r: ExperimentResult;
+  it('runs and writes the θ plot', async () => {
+    const d = tempDir('c104-ch6');
+    dirs.push(d);
+    const run = await icemuExperiment(['c104-ch6', '--quick', '--out', d, '--jobs', '1', '--quiet']);
+    expect(run.code, run.err).toBe(0);
+    r = readResult(d, 'c104-ch6');
+    checkStructure(r, 'c104-ch6');
+    checkPlots(d, r);
+  });
+  it('holds: async-blocking θ_t ≈ 91% and θ_r ≈ 99% at c = 100 µs (±5 points); negative control 5.01 points off fails', () => {
+    for (const id of ['theta-t-async-blocking-c100', 'theta-r-async-blocking-c100']) {
+      const ck = check(r, id);
+      expect(ck.holds, ck.measured).toBe(true);
+      const seed = Number(/^[\d.]+/.exec(ck.seed)![0]);
+      expect(absoluteCheck('n', 's', seed, seed - 5.01, 5, ' pts').holds).toBe(false);
+    }
+  });
+  it('holds: Table 6.1 at c = 30 and 100 µs within ±5% for every mode', () => {
+    for (const c of [30, 100]) for (const m of ['loosely', 'async-blocking', 'async']) expect(check(r, `t6.1-${m}-c${c}`).holds, check(r, `t6.1-${m}-c${c}`).measured).toBe(true);
+  });
+});
+
+describe.skipIf(!process.env.ICEMU_FULL)('full runs (ICEMU_FULL=1; minutes)', () => {
+  it('c104-ch5: every Table 5.1 row at c ≥ 30 holds; mean path holds', async () => {
+    const d = tempDir('c104-ch5-full');
+    dirs.push(d);
+    const run = await icemuExperiment(['c104-ch5', '--out', d, '--quiet']);
+    expect(run.code, run.err).toBe(0);
+    const res = readResult(d, 'c104-ch5');
+    expect(check(res, 'mean-hops').holds).toBe(true);
+    for (const c of [30, 60, 120, 200]) for (const m of ['loosely', 'async-blocking', 'async']) expect(check(res, `t5.1-${m}-c${c}`).holds, `${m} ${c}`).toBe(true);
+  }, 3_600_000);
+  it('c104-ch6: the asynchronous plateau 30–36 µs at c ≤ 14', async () => {
+    const d = tempDir('c104-ch6-full');
+    dirs.push(d);
+    const run = await icemuExperiment(['c104-ch6', '--out', d, '--quiet']);
+    expect(run.code, run.err).toBe(0);
+    const res = readResult(d, 'c104-ch6');
+    for (const c of [2, 10, 14]) expect(check(res, `t6.2-async-plateau-c${c}`).holds, String(c)).toBe(true);
+  }, 3_600_000);
+});
+
+describe('dslink-packet --quick (Table 4.2: packet passing vs Eq. 4.3 on the direct two-T9000 link)', () => {
+  let r: ExperimentResult;
+  it('runs', async () => {
+    const d = tempDir('dslink-packet');
+    dirs.push(d);
+    const run = await icemuExperiment(['dslink-packet', '--quick', '--out', d, '--jobs', '1', '--quiet']);
+    expect(run.code, run.err).toBe(0);
+    r = readResult(d, 'dslink-packet');
+    checkStructure(r, 'dslink-packet');
+    checkPlots(d, r);
+  });
+  it('holds: lock-step uni and bi average and maximum deviation within the seed\'s (0.1%; 0.81% / 0.40%)', () => {
+    for (const id of ['t4.2-uni-avg', 't4.2-uni-max', 't4.2-bi-avg', 't4.2-bi-max']) expect(check(r, id).holds, check(r, id).measured).toBe(true);
+  });
+  it('negative controls: the measured deviations with one size moved just past the maximum, or all moved just past 0.1% on average, fail', () => {
+    const pts = r.points as unknown as { point: { direction: 'uni' | 'bi'; staggerNs: number }; result: { deviationPct: number } }[];
+    for (const dir of ['uni', 'bi'] as const) {
+      const devs = pts.filter((p) => p.point.direction === dir && p.point.staggerNs === 0).map((p) => Math.abs(p.result.deviationPct));
+      expect(table42Rules(devs, dir).maxHolds).toBe(true);
+      expect(table42Rules([...devs.slice(1), dir === 'uni' ? 0.8101 : 0.4001], dir).maxHolds).toBe(false);
+      expect(table42Rules(devs.map((d) => d + 0.1001), dir).avgHolds).toBe(false);
+    }
+  });
+});
