@@ -19,6 +19,7 @@ const spec: CommandSpec = {
     'a link-utilisation heat map and the latency histogram. Cubes above degree 6 are drawn',
     'as one 6-subcube (--subcube).',
   ].join('\n'),
+  positionals: [{ name: '<events.jsonl>', description: 'the event trace to replay (recorded with --events)' }],
   options: [
     { name: 'out', short: 'o', type: 'string', arg: 'FILE', description: 'the page to write (default: the trace name with .html)' },
     { name: 'subcube', type: 'int', default: 0, min: 0, max: 1023, description: 'for cubes above degree 6: which 6-subcube to draw (node bits 6.. of its nodes)' },
