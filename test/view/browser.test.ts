@@ -148,6 +148,20 @@ describe.skipIf(!chromium)('icemu view in headless Chromium', () => {
       expect(new Set(idle).size).toBeLessThanOrEqual(1);
       for (const x of links) if (x.occ !== '0.000') expect(idle).not.toContain(x.stroke);
     }
+    // stepping by event and by cycle, and playing
+    const c0 = busiest[0]!;
+    await seek(p3, c0);
+    await p3.click('#nextev');
+    expect(await p3.evaluate(() => document.body.dataset.cycle)).toBe(String(ev.find((e) => e.t > c0)!.t));
+    await p3.click('#prevev');
+    expect(await p3.evaluate(() => document.body.dataset.cycle)).toBe(String([...ev].reverse().find((e) => e.t < ev.find((x) => x.t > c0)!.t)!.t));
+    await seek(p3, c0);
+    await p3.click('#fwd');
+    expect(await p3.evaluate(() => document.body.dataset.cycle)).toBe(String(c0 + 1));
+    await p3.click('#play');
+    await p3.waitForFunction((c: number) => Number(document.body.dataset.cycle) > c + 1, { timeout: 20_000 }, c0 + 1);
+    await p3.click('#play');
+    expect(await p3.$eval('#play', (e) => e.textContent)).toBe('play');
     expect(errors).toEqual([]);
   });
 

@@ -48,6 +48,17 @@ describe('icemu view', () => {
     expect(readdirSync(sub).sort()).toEqual(['t.html', 't.jsonl']);
   });
 
+  it('an 8-cube trace is drawn as one 6-subcube; --subcube is checked against the cube', async () => {
+    const f = join(dir, 'cube8.jsonl');
+    writeFileSync(f, GOOD.replace('"n":1', '"n":8'));
+    const r = await run(['view', f, '--subcube', '4', '--out', join(dir, 'c8.html')]);
+    expect(r.code).toBe(2);
+    expect(r.err).toEqual(['icemu view: --subcube must be in 0..3 for a 8-cube (got 4)']);
+    expect(existsSync(join(dir, 'c8.html'))).toBe(false);
+    expect((await run(['view', f, '--subcube', '3', '--out', join(dir, 'c8.html')])).code).toBe(0);
+    expect(readFileSync(join(dir, 'c8.html'), 'utf8')).toContain('"sub":3');
+  });
+
   const bad: [string, string, RegExp][] = [
     ['not the vocabulary', 'hello world\n', /^icemu view: .*bad\.jsonl:1: not valid JSON/],
     ['truncated', GOOD.slice(0, -12), /^icemu view: .*bad\.jsonl:3: truncated trace/],
