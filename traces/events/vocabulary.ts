@@ -8,7 +8,8 @@
  * TLM, either for analytic models);
  * harness/compare makes the mapping explicit.
  */
-import { closeSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { writeOutput, type OutputTarget } from '../files.ts';
 
 export const EVENT_KINDS = [
   'message-queued', // the instruction was accepted at the source (send queued)
@@ -104,16 +105,9 @@ export function formatTrace(header: TraceHeader, events: readonly TraceEvent[]):
   return [JSON.stringify(header), ...events.map((e) => JSON.stringify(e))].join('\n') + '\n';
 }
 
-/** Write a trace atomically (temporary file, then rename). */
-export function writeTrace(path: string, header: TraceHeader, events: readonly TraceEvent[]): void {
-  const tmp = `${path}.tmp`;
-  const fd = openSync(tmp, 'w');
-  try {
-    writeSync(fd, formatTrace(header, events));
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, path);
+/** Write a trace safely (checked; temporary file, then rename; a device in place: traces/files.ts). */
+export function writeTrace(path: string | OutputTarget, header: TraceHeader, events: readonly TraceEvent[], label?: string): void {
+  writeOutput(path, formatTrace(header, events), label);
 }
 
 /** Parse a trace; errors name the file and line. */
