@@ -6,6 +6,7 @@ import { buzzardCh5Light } from './buzzard-ch5-light.ts';
 import { buzzardCollisions } from './collisions.ts';
 import { c104Ch5 } from './c104-ch5.ts';
 import { c104Ch6 } from './c104-ch6.ts';
+import { c104Transit } from './c104-transit.ts';
 import { nblTestjig } from './nbl-testjig.ts';
 import { oliverGraphs } from './oliver-graphs.ts';
 import type { AnyExperiment } from './types.ts';
@@ -22,6 +23,7 @@ export const EXPERIMENTS: readonly AnyExperiment[] = [
   nblTestjig,
   c104Ch5,
   c104Ch6,
+  c104Transit,
 ];
 
 export function findExperiment(name: string): AnyExperiment | undefined {

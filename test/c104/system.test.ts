@@ -94,3 +94,18 @@ describe('T9000 + C104 meshes (real DS-links, hunt groups of 4)', () => {
     );
   });
 });
+
+describe('c104-transit experiment (seed 004 §4.1.5)', () => {
+  it('runs direct and C104 points byte-exact; the C104 path is slower; the report holds the seed table beside', async () => {
+    const { c104Transit } = await import('../../harness/experiments/c104-transit.ts');
+    const q = c104Transit.params({ quick: true, sizes: [0, 5] });
+    const points = c104Transit.points(q);
+    expect(points).toEqual([{ m: 0, path: 'direct' }, { m: 0, path: 'c104' }, { m: 5, path: 'direct' }, { m: 5, path: 'c104' }]);
+    const results = points.map((p) => c104Transit.runPoint(p, q));
+    for (const r of results) expect(r.intact).toBe(true);
+    expect(results[1]!.transitNs).toBeGreaterThan(results[0]!.transitNs);
+    const report = c104Transit.assemble(q, points, results);
+    expect(report.tables[0]!.rows.map((r) => r[0])).toEqual([0, 5]);
+    expect(report.checks.map((c) => c.id)).toEqual(['c104-delta', 'equal-throughput', 'intact']);
+  });
+});
