@@ -7,7 +7,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { chainNetwork, meshNetwork } from '../../rtl/c104/labelling.ts';
+import { chainNetwork, meshNetwork, ringNetwork } from '../../rtl/c104/labelling.ts';
+import { findC104Deadlock } from '../../harness/rtl/c104_deadlock.ts';
 import type { NetworkSpec } from '../../rtl/c104/topology.ts';
 import { makeC104System, type C104System } from '../../harness/rtl/c104_system.ts';
 import type { ChannelEnd } from '../../harness/rtl/t9000_driver.ts';
@@ -107,5 +108,39 @@ describe('c104-transit experiment (seed 004 §4.1.5)', () => {
     const report = c104Transit.assemble(q, points, results);
     expect(report.tables[0]!.rows.map((r) => r[0])).toEqual([0, 5]);
     expect(report.checks.map((c) => c.id)).toEqual(['c104-delta', 'equal-throughput', 'intact']);
+  });
+});
+
+describe('deadlock negative control on real DS-links with T9000s', () => {
+  /** Four T9000s on a ring of C104s; every endpoint sends 4 long messages two switches on; small buffers. */
+  function ring(cyclic: boolean): C104System {
+    const spec = ringNetwork(4, cyclic);
+    const channels: [ChannelEnd, ChannelEnd][] = [
+      [{ node: 0, vl: 0 }, { node: 2, vl: 2 }],
+      [{ node: 1, vl: 1 }, { node: 3, vl: 3 }],
+    ];
+    const sys = makeC104System(spec, channels, { c104: { inputBufferTokens: 8, outputBufferTokens: 1 }, requireDeadlockFree: false });
+    for (const [a, b] of channels) {
+      for (const [src, dst] of [[a, b], [b, a]] as const) {
+        for (let k = 0; k < 4; k++) {
+          sys.driver.send(src.node, src.vl, Array.from({ length: 96 }, (_, j) => (j + k) & 0xff), 2500 + k);
+          sys.driver.receive(dst.node, dst.vl, 2500 + k);
+        }
+      }
+    }
+    return sys;
+  }
+
+  it('the cyclic ring deadlocks and the structural detector names the ring of waiting links; the acyclic labelling delivers', () => {
+    const bad = ring(true);
+    const r = bad.sim.runUntil(() => bad.rec.deliveries.length === 16, 60000);
+    expect(r.reached).toBe(false);
+    const d = findC104Deadlock(bad.sim, bad.network.switches, bad.net);
+    expect(d).not.toBeNull();
+    expect(new Set(d!.ring.slice(0, -1))).toEqual(new Set(['c104_0.link1', 'c104_1.link1', 'c104_2.link1', 'c104_3.link1']));
+    const good = ring(false);
+    expect(good.sim.runUntil(() => good.rec.deliveries.length === 16, 200000).reached).toBe(true);
+    checkDeliveries(good);
+    expect(findC104Deadlock(good.sim, good.network.switches, good.net)).toBeNull();
   });
 });
