@@ -49,6 +49,9 @@ function cyclesPer(u: TimeUnit, m: TimeMapping): number {
     case 'us':
       if (m.clockMHz === undefined) throw new RangeError("mapping.clockMHz: needed to convert a trace in 'us' (give the clock in MHz)");
       return m.clockMHz;
+    case 'ns':
+      if (m.clockMHz === undefined) throw new RangeError("mapping.clockMHz: needed to convert a trace in 'ns' (give the clock in MHz)");
+      return m.clockMHz / 1000;
   }
 }
 

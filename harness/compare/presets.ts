@@ -28,6 +28,7 @@ import { runRtlWorkload } from './rtl_run.ts';
 import { checkTolerances, type Tolerance, type ToleranceReport } from './tolerance.ts';
 import { zeroLoadWorkload } from './zero_load_workload.ts';
 import { percentileSorted } from './stats.ts';
+import { CALIBRATED_PRESETS } from './calibrated.ts';
 
 export interface PresetOptions {
   /** Smaller workload (seconds instead of a minute). */
@@ -310,7 +311,7 @@ const ch5Moderate = ch5Preset({
   }),
 });
 
-export const PRESETS: readonly Preset[] = Object.freeze([zeroLoadPreset, ch5Light, ch5Moderate]);
+export const PRESETS: readonly Preset[] = Object.freeze([zeroLoadPreset, ch5Light, ch5Moderate, ...CALIBRATED_PRESETS]);
 export const PRESET_NAMES: readonly string[] = PRESETS.map((p) => p.name);
 
 export function findPreset(name: string): Preset | undefined {

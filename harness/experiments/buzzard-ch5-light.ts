@@ -62,7 +62,7 @@ export interface LightCombo {
 }
 
 function fsText(f: ForwardStart): string {
-  return f === 'header' ? 'header (4 B)' : f === 'packet' ? 'whole packet' : `${f} B`;
+  return f === 'header' ? 'header (4 B)' : f === 'packet' ? 'whole packet' : typeof f === 'number' ? `${f} B` : `${f.ticks} ticks`;
 }
 
 /** All combinations, best (smallest worst distance) first. */
@@ -141,7 +141,7 @@ export const buzzardCh5Light = defineExperiment<LightPt, LightRes, LightParams>(
         holds: null,
       },
     ];
-    const fsx = (f: ForwardStart): number => (f === 'header' ? 4 : f === 'packet' ? 36 : f);
+    const fsx = (f: ForwardStart): number => (f === 'header' ? 4 : f === 'packet' ? 36 : typeof f === 'number' ? f : NaN);
     const pick = (sf: WormholeSlotFree, d: Delivery) => FORWARD_STARTS.map((f) => combos.find((c) => c.wormhole.slotFree === sf && c.wormhole.delivery === d && c.packet.delivery === d && c.packet.forwardStart === f)!);
     const plots: ReportPlot[] = [
       {

@@ -6,9 +6,14 @@ import { buzzardCh5Light } from './buzzard-ch5-light.ts';
 import { buzzardCollisions } from './collisions.ts';
 import { c104Ch5 } from './c104-ch5.ts';
 import { c104Ch6 } from './c104-ch6.ts';
+import { c104Starvation } from './c104-starvation.ts';
+import { dslinkPacket } from './dslink-packet.ts';
+import { c104Policies } from './c104-policies.ts';
+import { c104Buffers } from './c104-buffers.ts';
 import { c104Transit } from './c104-transit.ts';
 import { nblTestjig } from './nbl-testjig.ts';
 import { oliverGraphs } from './oliver-graphs.ts';
+import { buzzardSweep } from '../batch/sweep.ts';
 import type { AnyExperiment } from './types.ts';
 
 // One experiment per line, so that work on different experiments merges cleanly.
@@ -21,8 +26,13 @@ export const EXPERIMENTS: readonly AnyExperiment[] = [
   buzzardCollisions,
   oliverGraphs,
   nblTestjig,
+  buzzardSweep,
   c104Ch5,
   c104Ch6,
+  c104Starvation,
+  dslinkPacket,
+  c104Policies,
+  c104Buffers,
   c104Transit,
 ];
 
@@ -33,3 +43,6 @@ export function findExperiment(name: string): AnyExperiment | undefined {
 export function experimentNames(): string[] {
   return EXPERIMENTS.map((e) => e.name);
 }
+// seed 004 §4.1.4: DS-link bandwidth between two T9000-style endpoints (RTL)
+import { dslinkBandwidthExperiment } from './dslink-bandwidth.ts';
+(EXPERIMENTS as AnyExperiment[]).push(dslinkBandwidthExperiment);

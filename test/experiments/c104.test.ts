@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ExperimentResult } from '../../harness/experiments/output.ts';
 import { absoluteCheck, rangeCheck, relativeCheck } from '../../harness/experiments/c104-verdicts.ts';
 import { theta } from '../../harness/experiments/c104-ch6.ts';
+import { table42Rules } from '../../harness/experiments/dslink-packet.ts';
 import type { StdResult } from '../../harness/experiments/c104-standard.ts';
 import { check, checkPlots, checkStructure, icemuExperiment, quickAndShards, readResult, removeDir, tempDir } from './helpers.ts';
 
@@ -123,4 +124,29 @@ describe.skipIf(!process.env.ICEMU_FULL)('full runs (ICEMU_FULL=1; minutes)', ()
     const res = readResult(d, 'c104-ch6');
     for (const c of [2, 10, 14]) expect(check(res, `t6.2-async-plateau-c${c}`).holds, String(c)).toBe(true);
   }, 3_600_000);
+});
+
+describe('dslink-packet --quick (Table 4.2: packet passing vs Eq. 4.3 on the direct two-T9000 link)', () => {
+  let r: ExperimentResult;
+  it('runs', async () => {
+    const d = tempDir('dslink-packet');
+    dirs.push(d);
+    const run = await icemuExperiment(['dslink-packet', '--quick', '--out', d, '--jobs', '1', '--quiet']);
+    expect(run.code, run.err).toBe(0);
+    r = readResult(d, 'dslink-packet');
+    checkStructure(r, 'dslink-packet');
+    checkPlots(d, r);
+  });
+  it('holds: lock-step uni and bi average and maximum deviation within the seed\'s (0.1%; 0.81% / 0.40%)', () => {
+    for (const id of ['t4.2-uni-avg', 't4.2-uni-max', 't4.2-bi-avg', 't4.2-bi-max']) expect(check(r, id).holds, check(r, id).measured).toBe(true);
+  });
+  it('negative controls: the measured deviations with one size moved just past the maximum, or all moved just past 0.1% on average, fail', () => {
+    const pts = r.points as unknown as { point: { direction: 'uni' | 'bi'; staggerNs: number }; result: { deviationPct: number } }[];
+    for (const dir of ['uni', 'bi'] as const) {
+      const devs = pts.filter((p) => p.point.direction === dir && p.point.staggerNs === 0).map((p) => Math.abs(p.result.deviationPct));
+      expect(table42Rules(devs, dir).maxHolds).toBe(true);
+      expect(table42Rules([...devs.slice(1), dir === 'uni' ? 0.8101 : 0.4001], dir).maxHolds).toBe(false);
+      expect(table42Rules(devs.map((d) => d + 0.1001), dir).avgHolds).toBe(false);
+    }
+  });
 });

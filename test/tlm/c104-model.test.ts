@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { runC104, resolveC104Config, manhattan, type ContentionMode } from '../../harness/tlm/t9000-c104/index.ts';
 import type { IterationPlan, ProcessProgram, SyncMode } from '../../harness/workloads/process-program.ts';
 import { SyntheticProgram, standardSetup } from '../../harness/workloads/thesis-synthetic.ts';
+import { formatTrace, parseTrace } from '../../traces/events/vocabulary.ts';
 
 /** Processes that each send the given messages once at t = 0 (iteration 0), then compute for a long time. */
 class OneShot implements ProcessProgram {
@@ -116,6 +117,16 @@ describe('determinism and streams', () => {
     expect(JSON.stringify(a.summary)).not.toBe(JSON.stringify(c.summary));
     // The workload is the same: the same sends were attempted.
     expect(c.summary.sendsAttempted).toBe(a.summary.sendsAttempted);
+  });
+});
+
+describe('event vocabulary', () => {
+  it('a run emits the shared vocabulary in ns, in time order per message, and it round-trips through the trace format', () => {
+    const r = single(4, 0, 15, 32);
+    const kinds = r.events!.map((e) => e.kind);
+    expect(kinds).toEqual(['message-queued', 'packet-injected', 'head-arrives', 'grant', 'packet-forwarded', 'head-arrives', 'grant', 'packet-forwarded', 'head-arrives', 'grant', 'packet-forwarded', 'head-arrives', 'grant', 'packet-forwarded', 'head-arrives', 'grant', 'packet-forwarded', 'head-arrives', 'grant', 'packet-forwarded', 'head-arrives', 'grant', 'packet-forwarded', 'first-packet-delivered', 'message-complete']);
+    const text = formatTrace({ format: 'icemu-events', version: 1, model: 'tlm', unit: 'ns' }, r.events!);
+    expect(parseTrace(text).events).toEqual(r.events);
   });
 });
 

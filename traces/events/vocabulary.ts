@@ -4,10 +4,12 @@
  * vocabulary"), and its on-disk form: JSON lines, one event per line.
  *
  * Time `t` is in the emitting model's unit, named once in the trace header
- * (`cycles` for the RTL, `ticks` for the TLM, either for analytic models);
+ * (`cycles` for the RTL, `ticks` for the Buzzard TLM, `ns` for the T9000/C104
+ * TLM, either for analytic models);
  * harness/compare makes the mapping explicit.
  */
-import { closeSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { writeOutput, type OutputTarget } from '../files.ts';
 
 export const EVENT_KINDS = [
   'message-queued', // the instruction was accepted at the source (send queued)
@@ -20,6 +22,14 @@ export const EVENT_KINDS = [
   'link-error', // a DS-link end entered a named error state (fields error, lost); msg is 0: about no message
   'link-up', // a DS-link end reached Run; msg is 0
   'ack', // an acknowledgement of packet `packet` reached the sender (T9000 endpoints, docs/t9000.md#events)
+  // Link and buffer states for `icemu view` (harness/rtl/view_events.ts); msg is 0: about no message.
+  'link-busy', // a packet is on outgoing link `port` of `node` from this cycle on (Buzzard: the FCU's xbusy rose)
+  'link-idle', // outgoing link `port` of `node` carries nothing from this cycle on
+  'link-held', // flow control holds the sender on outgoing link `port` of `node` (busy and the receiver blocks)
+  'link-released', // the hold on outgoing link `port` of `node` ended
+  'buffer-full', // the buffer of `unit` (Buzzard: PBU CAM) is full from this cycle on
+  'buffer-free', // the buffer of `unit` has room again
+  'deadlock', // a structural deadlock was found: `ring` lists the waiting units, each waiting for the next
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
@@ -41,9 +51,11 @@ export interface TraceEvent {
   error?: string;
   /** link-error: characters the end lost (its transmit buffer, a partly sent token, a received one not yet checked). */
   lost?: number;
+  /** deadlock: the ring of waiting units, e.g. ['node0.pbu1', 'node2.pbu2', …] (the last waits for the first). */
+  ring?: string[];
 }
 
-export type TimeUnit = 'cycles' | 'ticks' | 'us';
+export type TimeUnit = 'cycles' | 'ticks' | 'us' | 'ns';
 
 export interface TraceHeader {
   format: 'icemu-events';
@@ -53,6 +65,8 @@ export interface TraceHeader {
   unit: TimeUnit;
   /** Workload description (name, seed, parameters). */
   workload?: Record<string, unknown>;
+  /** The network the trace is about, for `icemu view`: a Buzzard n-cube, or another kind. */
+  topology?: { kind: string; n?: number; [k: string]: unknown };
 }
 
 export class EventTraceError extends Error {
@@ -82,6 +96,7 @@ export function validateEvent(e: unknown): string | null {
   }
   if (o.unit !== undefined && typeof o.unit !== 'string') return `field 'unit': expected a string`;
   if (o.error !== undefined && typeof o.error !== 'string') return `field 'error': expected a string`;
+  if (o.ring !== undefined && (!Array.isArray(o.ring) || !o.ring.every((u) => typeof u === 'string'))) return `field 'ring': expected a list of unit names`;
   return null;
 }
 
@@ -90,16 +105,9 @@ export function formatTrace(header: TraceHeader, events: readonly TraceEvent[]):
   return [JSON.stringify(header), ...events.map((e) => JSON.stringify(e))].join('\n') + '\n';
 }
 
-/** Write a trace atomically (temporary file, then rename). */
-export function writeTrace(path: string, header: TraceHeader, events: readonly TraceEvent[]): void {
-  const tmp = `${path}.tmp`;
-  const fd = openSync(tmp, 'w');
-  try {
-    writeSync(fd, formatTrace(header, events));
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, path);
+/** Write a trace safely (checked; temporary file, then rename; a device in place: traces/files.ts). */
+export function writeTrace(path: string | OutputTarget, header: TraceHeader, events: readonly TraceEvent[], label?: string): void {
+  writeOutput(path, formatTrace(header, events), label);
 }
 
 /** Parse a trace; errors name the file and line. */
@@ -118,7 +126,7 @@ export function parseTrace(text: string, file = '<trace>'): { header: TraceHeade
     if (!header) {
       const h = v as Partial<TraceHeader>;
       if (h.format !== 'icemu-events' || h.version !== 1) throw new EventTraceError(file, k + 1, "first line must be the header {format: 'icemu-events', version: 1, …}");
-      if (!['cycles', 'ticks', 'us'].includes(h.unit as string)) throw new EventTraceError(file, k + 1, `header field 'unit': expected cycles, ticks or us, got ${JSON.stringify(h.unit)}`);
+      if (!['cycles', 'ticks', 'us', 'ns'].includes(h.unit as string)) throw new EventTraceError(file, k + 1, `header field 'unit': expected cycles, ticks, us or ns, got ${JSON.stringify(h.unit)}`);
       header = h as TraceHeader;
       return;
     }

@@ -31,7 +31,11 @@ export type LinkModel = 'packet' | 'token-credit';
 /** Saturation control of the non-blocking workload (§5.3.2, Fig. 5.4). */
 export type SaturationControl = 'per-process' | 't9000-queue';
 
+/** 'mesh': D×D T9000 + C104 nodes (§3.2); 'direct': T9000s 0 and 1 joined by one DS-link, no C104 (§4.1.4 jig). */
+export type Topology = 'mesh' | 'direct';
+
 export interface C104Config {
+  readonly topology: Topology;
   /** Grid side D (Def. 5.1; standard setup 16, §5.4). Mesh, not torus (§6.2). */
   readonly side: number;
   readonly linkModel: LinkModel;
@@ -76,6 +80,7 @@ export interface C104Config {
 }
 
 export const C104_DEFAULTS: C104Config = {
+  topology: 'mesh',
   side: 16,
   linkModel: 'packet',
   mode: 'full',
@@ -103,6 +108,7 @@ export function resolveC104Config(c: Partial<C104Config> = {}): C104Config {
   const known = new Set(Object.keys(C104_DEFAULTS));
   for (const k of Object.keys(c)) if (!known.has(k)) throw new RangeError(`${S}.${k}: unknown field (fields: ${[...known].join(', ')})`);
   const r = { ...C104_DEFAULTS, ...c };
+  oneOf(S, 'topology', r.topology, ['mesh', 'direct'] as const);
   integerIn(S, 'side', r.side, 2, 64, 'grid side D');
   const lm = oneOf(S, 'linkModel', r.linkModel, ['packet', 'token-credit'] as const);
   if (lm === 'token-credit') throw new RangeError(`${S}.linkModel: 'token-credit' is not built yet (allowed: packet)`);

@@ -118,7 +118,9 @@ export class Endpoints implements EndpointSink {
     this.state[p] = RUNNING;
     const plan = (this.plans[p] = this.program.plan(p, k));
     if (this.gate) this.releaseDeferred(p, k, now);
-    // Compute takes at least 1 ns so that a loop never spins at one instant (docs/thesis-model.md#process-model).
+    // A zero compute period skips the CPU when the iteration then blocks on a send; otherwise compute
+    // takes at least 1 ns so that a loop never spins at one instant (docs/thesis-model.md#process-model).
+    if (plan.computeNs <= 0 && plan.sends.length > 0 && this.program.mode !== 'async') return this.afterCompute(p, now);
     const node = this.program.nodeOf(p);
     if (this.cpuBusy[node]) this.runQueue[node]!.push(p);
     else {

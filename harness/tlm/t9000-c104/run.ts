@@ -17,6 +17,7 @@ import { EventQueue } from '../event-queue.ts';
 import { resolveC104Config, type C104Config } from './config.ts';
 import { ENDPOINT_EVENT_BASE, EV_CHECKPOINT, PacketPool, type SimContext, type Transport } from './core.ts';
 import { Endpoints } from './endpoint.ts';
+import { DirectLink } from './direct-link.ts';
 import { IdealNetwork } from './ideal-network.ts';
 import { Metrics, type Summary } from './metrics.ts';
 import { PacketNetwork } from './packet-network.ts';
@@ -69,7 +70,8 @@ export function runC104(program: ProcessProgram, config: Partial<C104Config> = {
   const metrics = new Metrics(N, N, () => transport!.internalBusy(queue.time), batches, precision, control.truncate ?? true);
   const ep = new Endpoints(c, ctx, program, metrics);
   const rng = new Rng(c.networkSeed);
-  transport = c.mode === 'full' ? new PacketNetwork(c, ctx, ep, rng) : new IdealNetwork(c, ctx, ep, rng);
+  if (c.topology === 'direct' && c.mode !== 'full') throw new RangeError(`c104.mode: the direct link models contention only as 'full' (got '${c.mode}')`);
+  transport = c.topology === 'direct' ? new DirectLink(c, ctx, ep) : c.mode === 'full' ? new PacketNetwork(c, ctx, ep, rng) : new IdealNetwork(c, ctx, ep, rng);
   ep.transport = transport;
   ep.start(0);
   queue.push(checkpointNs, EV_CHECKPOINT, 0);

@@ -1,0 +1,121 @@
+/**
+ * c104-starvation: seed 004 Figs 5.6–5.9 (§5.4.4) on the T9000/C104 TLM —
+ * load maps (data packets delivered per ms per source CPU) of the
+ * non-blocking workload (16, 8, 1, c, 1, 32) at high load: the starved edge
+ * columns under x-first routing with T9000 ack priority, the rotation under
+ * y-first routing, the sensitivity to the outstanding-message limit, and
+ * `--noackpri` (t9000AckPriority off). "Unlimited" outstanding messages
+ * (the runs where "simulator memory grows without bound") is a limit of
+ * 1,000,000. Each run is a fixed simulated time; the map covers the whole run.
+ */
+import { runC104, type Routing } from '../tlm/t9000-c104/index.ts';
+import { SyntheticProgram, standardSetup } from '../workloads/thesis-synthetic.ts';
+import { predicateCheck } from './c104-verdicts.ts';
+import { defineExperiment, type ExperimentCliValues, type ReportTable, type SeedCheck } from './types.ts';
+
+export const UNLIMITED = 1_000_000;
+/** "Zero work": an edge line's mean rate below this share of the middle lines' mean. */
+export const STARVED = 0.05;
+/** "Uniform": every line's mean within this ratio of the others (max/min). */
+export const UNIFORM = 1.1;
+/** Bands "disappear": every edge line at least this share of the middle. */
+export const CURED = 0.8;
+
+export interface StarvePoint {
+  readonly fig: string;
+  readonly routing: Routing;
+  readonly ackPriority: boolean;
+  readonly limit: number;
+  readonly cUs: number;
+}
+export interface StarveParams {
+  readonly quick: boolean;
+  readonly seed: number;
+  readonly runNs: number;
+}
+export interface StarveResult {
+  /** Mean rate per column x (0..15) and per row y. */
+  readonly columns: number[];
+  readonly rows: number[];
+  readonly map: number[];
+  readonly throughput: number;
+}
+
+function points(): StarvePoint[] {
+  const out: StarvePoint[] = [];
+  for (const cUs of [1, 10, 100]) out.push({ fig: '5.6', routing: 'xy', ackPriority: true, limit: UNLIMITED, cUs });
+  out.push({ fig: '5.7', routing: 'yx', ackPriority: true, limit: UNLIMITED, cUs: 1 });
+  for (const limit of [16, 32, 64, 128]) out.push({ fig: '5.8', routing: 'xy', ackPriority: true, limit, cUs: 1 });
+  for (const limit of [16, 32, 64, 128, UNLIMITED]) out.push({ fig: '5.9', routing: 'xy', ackPriority: false, limit, cUs: 1 });
+  return out;
+}
+
+function runPoint(p: StarvePoint, q: StarveParams): StarveResult {
+  const r = runC104(new SyntheticProgram(standardSetup(p.cUs, 'async', q.seed)), { routing: p.routing, t9000AckPriority: p.ackPriority, outstandingLimit: p.limit }, { fixedNs: q.runNs, truncate: false });
+  const m = r.loadMap;
+  const D = 16;
+  const columns = Array.from({ length: D }, (_, x) => m.filter((_, i) => i % D === x).reduce((a, v) => a + v, 0) / D);
+  const rows = Array.from({ length: D }, (_, y) => m.slice(y * D, y * D + D).reduce((a, v) => a + v, 0) / D);
+  return { columns, rows, map: m, throughput: r.summary.throughput };
+}
+
+/** Edge lines (0 and 15) relative to the middle lines (6..9). */
+export function edgeShare(lines: readonly number[]): number {
+  const mid = (lines[6]! + lines[7]! + lines[8]! + lines[9]!) / 4;
+  return mid > 0 ? Math.max(lines[0]!, lines[lines.length - 1]!) / mid : NaN;
+}
+export function spread(lines: readonly number[]): number {
+  return Math.max(...lines) / Math.min(...lines);
+}
+
+function assemble(q: StarveParams, pts: readonly StarvePoint[], res: readonly StarveResult[]) {
+  const find = (f: (p: StarvePoint) => boolean) => res[pts.findIndex(f)]!;
+  const label = (p: StarvePoint) => `Fig. ${p.fig} ${p.routing} ackpri ${p.ackPriority ? 'on' : 'off'} limit ${p.limit === UNLIMITED ? '∞' : p.limit} c=${p.cUs}`;
+  const tables: ReportTable[] = [
+    { title: 'Mean data packets delivered per ms per CPU, by column x (0..15)', columns: ['run', ...Array.from({ length: 16 }, (_, x) => `x${x}`)], rows: pts.map((p, k) => [label(p), ...res[k]!.columns]), digits: [0, ...Array(16).fill(0)] },
+    { title: 'The same by row y (0..15)', columns: ['run', ...Array.from({ length: 16 }, (_, y) => `y${y}`)], rows: pts.map((p, k) => [label(p), ...res[k]!.rows]), digits: [0, ...Array(16).fill(0)] },
+  ];
+  const checks: SeedCheck[] = [];
+  const hi = find((p) => p.fig === '5.6' && p.cUs === 1);
+  const lo = find((p) => p.fig === '5.6' && p.cUs === 100);
+  const share = (x: number) => `${(100 * x).toFixed(1)}%`;
+  checks.push(predicateCheck('f5.6-starved-columns', 'Fig. 5.6: at high load (c = 1 µs) columns x = 0 and x = 15 do zero work', 'zero work', `edge columns at ${share(edgeShare(hi.columns))} of the middle columns' rate`, `holds if both edge columns are below ${100 * STARVED}% of the middle (x = 6..9)`, edgeShare(hi.columns) < STARVED));
+  const dead = hi.columns.map((v, x) => (v < STARVED * ((hi.columns[6]! + hi.columns[9]!) / 2) ? x : -1)).filter((x) => x >= 0);
+  checks.push(predicateCheck('f5.6-dead-zone', 'Fig. 5.6: at the highest load the dead zone spreads to x < 4 and x > 11', 'x < 4 and x > 11', `starved columns (below ${100 * STARVED}% of the middle): ${dead.join(', ') || 'none'}`, 'holds if the starved columns include 0..3 and 12..15', [0, 1, 2, 3, 12, 13, 14, 15].every((x) => dead.includes(x))));
+  checks.push(predicateCheck('f5.6-uniform-low-load', 'Fig. 5.6: at c = 100 µs the achieved work is uniform', 'uniform', `column max/min ${spread(lo.columns).toFixed(3)}, row max/min ${spread(lo.rows).toFixed(3)}`, `holds if both are at most ${UNIFORM}`, spread(lo.columns) <= UNIFORM && spread(lo.rows) <= UNIFORM));
+  const yx = find((p) => p.fig === '5.7');
+  checks.push(predicateCheck('f5.7-rotated', 'Fig. 5.7: y-first routing gives the same pattern rotated by 90° (rows y = 0 and 15 starve, columns do not)', 'rotated', `edge rows at ${share(edgeShare(yx.rows))}, edge columns at ${share(edgeShare(yx.columns))} of the middle`, `holds if edge rows are below ${100 * STARVED}% and edge columns above ${100 * CURED}%`, edgeShare(yx.rows) < STARVED && edgeShare(yx.columns) > CURED));
+  const lim = [16, 32, 64, 128].map((l) => find((p) => p.fig === '5.8' && p.limit === l));
+  checks.push(predicateCheck('f5.8-sensitive', 'Fig. 5.8: the load surface is sensitive to the outstanding limit (16/32/64/128)', 'sensitive', `edge-column share ${lim.map((r) => share(edgeShare(r.columns))).join(' / ')}`, 'holds if the edge share changes by more than a factor 2 between limits 16 and 128', edgeShare(lim[0]!.columns) > 2 * edgeShare(lim[3]!.columns)));
+  checks.push(predicateCheck('f5.8-returns', 'Fig. 5.8: at the highest limit starvation at x = 0 and x = 15 returns', 'starved', `edge share at limit 128: ${share(edgeShare(lim[3]!.columns))}`, `holds if below ${100 * STARVED}%`, edgeShare(lim[3]!.columns) < STARVED));
+  const off = pts.map((p, k) => (p.fig === '5.9' ? res[k]! : null)).filter((r): r is StarveResult => r !== null);
+  const worst = Math.min(...off.map((r) => edgeShare(r.columns)));
+  checks.push(predicateCheck('f5.9-cured', 'Fig. 5.9: with --noackpri the starvation bands disappear completely', 'no bands', `edge-column share without ack priority: ${off.map((r) => share(edgeShare(r.columns))).join(' / ')} (limits 16/32/64/128/∞)`, `holds if every edge column is at least ${100 * CURED}% of the middle`, worst >= CURED));
+  return {
+    tables,
+    checks,
+    plots: [
+      {
+        id: 'columns',
+        title: 'Figs 5.6–5.9: rate per CPU by column at c = 1 µs',
+        xLabel: 'column x',
+        yLabel: 'data packets per ms',
+        series: pts.map((p, k) => ({ name: label(p), dashed: !p.ackPriority, points: res[k]!.columns.map((v, x) => [x, v] as const) })),
+      },
+    ],
+    notes: [`Each run: ${(q.runNs / 1e6).toFixed(0)} ms simulated from an empty network; maps over the whole run. "Middle" = lines 6..9.`],
+  };
+}
+
+export const c104Starvation = defineExperiment<StarvePoint, StarveResult, StarveParams>({
+  name: 'c104-starvation',
+  summary: 'seed 004 Figs 5.6–5.9: starved edge columns, y-first rotation, outstanding limits, --noackpri (T9000/C104 TLM)',
+  source: 'seed 004 §5.4.4, Figs 5.6–5.9 (shared/spec/c104-t9000.md §11)',
+  method: 'T9000/C104 packet-passing TLM; non-blocking (16, 8, 1, c, 1, 32); load maps per source CPU',
+  options: ['seed'],
+  params: (cli: ExperimentCliValues) => ({ quick: cli.quick, seed: cli.seed ?? 1, runNs: cli.quick ? 3_000_000 : 10_000_000 }),
+  points,
+  cost: (p) => 1 + 30 / p.cUs,
+  runPoint,
+  assemble,
+});
