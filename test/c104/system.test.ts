@@ -144,3 +144,27 @@ describe('deadlock negative control on real DS-links with T9000s', () => {
     expect(findC104Deadlock(good.sim, good.network.switches, good.net)).toBeNull();
   });
 });
+
+describe('oliver-c104 experiment (seed 000)', () => {
+  it('the fit recovers β and δ from an Eq-1-shaped curve; a point off the line fails the shape check', async () => {
+    const { oliverC104 } = await import('../../harness/experiments/oliver-c104.ts');
+    const q = oliverC104.params({ quick: false });
+    const points = oliverC104.points(q);
+    const eq1 = (s: number): number => Math.max(200 + 34 * 100, 400 + 300 + 2 * s * 1000);
+    const good = oliverC104.assemble(q, points, points.map((p) => ({ tpNs: eq1(p.s), intact: true })));
+    const data = good.data as { fittedBetaNs: number; fittedDeltaNs: number };
+    expect(data.fittedBetaNs).toBeCloseTo(200, 6);
+    expect(data.fittedDeltaNs).toBeCloseTo(1000, 6);
+    expect(good.checks.find((c) => c.id === 'eq1-shape')!.holds).toBe(true);
+    expect(good.checks.find((c) => c.id === 'eq2-crossover')!.holds).toBe(true);
+    const bent = oliverC104.assemble(q, points, points.map((p) => ({ tpNs: eq1(p.s) + (p.s === 7 ? 3000 : 0), intact: true })));
+    expect(bent.checks.find((c) => c.id === 'eq1-shape')!.holds).toBe(false);
+  });
+  it('a measured point: two T9000s through one C104, full packets, byte-exact', async () => {
+    const { runOliverPoint } = await import('../../harness/experiments/oliver-c104.ts');
+    const r = runOliverPoint({ s: 1 }, { quick: true, switches: [1], packets: 3 });
+    expect(r.intact).toBe(true);
+    // Link-bound: at least a header token, 32 data tokens (10 bits each) and an EOP (4 bits) per packet: 334 cycles.
+    expect(r.tpNs).toBeGreaterThanOrEqual(3340);
+  });
+});
