@@ -11,6 +11,8 @@ import { dslinkPacket } from './dslink-packet.ts';
 import { c104Policies } from './c104-policies.ts';
 import { c104Buffers } from './c104-buffers.ts';
 import { dslinkBandwidthExperiment } from './dslink-bandwidth.ts';
+import { c104Transit } from './c104-transit.ts';
+import { oliverC104 } from './oliver-c104.ts';
 import { nblTestjig } from './nbl-testjig.ts';
 import { oliverGraphs } from './oliver-graphs.ts';
 import { buzzardSweep } from '../batch/sweep.ts';
@@ -34,6 +36,8 @@ export const EXPERIMENTS: readonly AnyExperiment[] = [
   c104Policies,
   c104Buffers,
   dslinkBandwidthExperiment,
+  c104Transit,
+  oliverC104,
 ];
 
 export function findExperiment(name: string): AnyExperiment | undefined {
