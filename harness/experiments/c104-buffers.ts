@@ -4,7 +4,8 @@
  * the 8×8 mesh, 32-byte messages, greedy x-first routing): application
  * exchanges per ms against the C104 input buffer size (34…204 tokens, i.e.
  * 1…6 whole data packets of 34 tokens, plus in-between sizes) and against
- * the CPU link width 1…6. The compute period is not given; icemu uses 1 µs.
+ * the CPU link width 1…6. The compute period is not given; icemu uses 1 µs
+ * (docs/thesis-model.md#chapter-4-runs).
  * (The token-passing curves of Figs 4.7–4.8 need the RTL.)
  */
 import { runC104 } from '../tlm/t9000-c104/index.ts';

@@ -4,7 +4,8 @@
  * hops-first) × C104 ack prioritisation off/on, packet passing, on 8×8,
  * 16×16 and 24×24 processor meshes running Chapter 4's boundary exchange
  * (N = 2·side torus, 32-byte messages). The seed gives no compute period
- * for this figure; icemu uses 1 µs (a communication-bound load). Meshes of
+ * for this figure; icemu uses 1 µs (a communication-bound load,
+ * docs/thesis-model.md#chapter-4-runs). Meshes of
  * more than 256 nodes use 2-byte headers (spec §16.2).
  */
 import { CROSSBAR_POLICIES, runC104, type CrossbarPolicy } from '../tlm/t9000-c104/index.ts';
