@@ -16,7 +16,7 @@ import { runCh4, type Ch4Links, type Ch4Routing, type Ch4Transport } from '../tl
 import { runTlm } from '../tlm/buzzard-tlm.ts';
 import { CH4_FIGURES, buzzardCh4Workload } from '../workloads/buzzard.ts';
 import { finalizeMessages, type Workload } from '../workloads/types.ts';
-import { defineExperiment, num, type ExperimentCliValues, type ReportPlot, type SeedCheck } from './types.ts';
+import { defineExperiment, messagesPerNodeParam, num, type ExperimentCliValues, type ReportPlot, type SeedCheck } from './types.ts';
 
 export const CH4_TRANSPORTS: readonly Ch4Transport[] = ['datagram', 'cut-through', 'circuit'];
 const ROUTINGS: readonly Ch4Routing[] = ['fixed', 'adaptive'];
@@ -70,8 +70,7 @@ export const buzzardCh4 = defineExperiment<Ch4Pt, Ch4Res, Ch4Params>({
   method: '§4.4 simulator harness/tlm/ch4.ts (1 tick/byte, 1 tick set-up, 40 ticks buffer allocation, creation-time priority), 6-cube, one workload per figure shared by the 12 configurations; §4.5 on the Buzzard TLM at zero load',
   options: ['messages-per-node', 'seed'],
   params: (cli: ExperimentCliValues): Ch4Params => {
-    const mpn = cli.messagesPerNode ?? (cli.quick ? 4 : 40);
-    if (!(Number.isInteger(mpn) && mpn >= 1 && mpn <= 100_000)) throw new RangeError(`--messages-per-node must be a whole number in 1..100000 (got ${mpn})`);
+    const mpn = messagesPerNodeParam(cli, 4, 40);
     return { figures: Object.keys(CH4_FIGURES), messagesPerNode: mpn, seed: cli.seed ?? 1, quick: cli.quick };
   },
   points: (q) => {
