@@ -3,6 +3,7 @@
  */
 import { buzzardFig512, buzzardFig513, buzzardFig514, buzzardFig515 } from './buzzard-ch5.ts';
 import { buzzardCh5Light } from './buzzard-ch5-light.ts';
+import { buzzardCh4 } from './buzzard-ch4.ts';
 import { buzzardCollisions } from './collisions.ts';
 import { c104Ch5 } from './c104-ch5.ts';
 import { c104Ch6 } from './c104-ch6.ts';
@@ -39,6 +40,7 @@ export const EXPERIMENTS: readonly AnyExperiment[] = [
   c104Transit,
   oliverC104,
 ];
+export const EXPERIMENTS: readonly AnyExperiment[] = [buzzardFig512, buzzardFig513, buzzardFig514, buzzardFig515, buzzardCh5Light, buzzardCh4, buzzardCollisions, oliverGraphs, nblTestjig];
 
 export function findExperiment(name: string): AnyExperiment | undefined {
   return EXPERIMENTS.find((e) => e.name === name);
