@@ -124,6 +124,10 @@ export class Simulator {
   private wakeCycle: number[] = [];
   private wakeProc: number[] = [];
   private readonly onDemand: OnDemand[] = [];
+  /** Tracked writes this cycle (next-value slots), deduplicated by trackedMark. */
+  private readonly trackedList: Int32Array;
+  private readonly trackedMark: Uint8Array;
+  private nTracked = 0;
 
   private readonly combFns: (() => void)[];
   private readonly seqFns: (() => void)[];
@@ -191,6 +195,8 @@ export class Simulator {
     this.seqDirty = new DirtySet(net.seq.length);
     this.ran = new Int32Array(net.seq.length);
     this.groupStamp = new Int32Array(net.nSeqGroups);
+    this.trackedList = new Int32Array(net.nRegs);
+    this.trackedMark = new Uint8Array(net.nRegs);
     this.cRdStart = net.combReaderStart;
     this.cRd = net.combReaders;
     this.sRdStart = net.seqReaderStart;
@@ -262,6 +268,7 @@ export class Simulator {
     this.counters.stopAll(false);
     this.wakeCycle = [];
     this.wakeProc = [];
+    this.clearTracked();
     this.clock.cycle = 0;
     this.settleAll();
     this.seqDirty.fill();
@@ -367,6 +374,23 @@ export class Simulator {
     }
     c[k] = cycle;
     q[k] = proc.index!;
+  }
+
+  /** WakeSink: a tracked process wrote the register whose next-value slot is `n`. */
+  written(n: number): void {
+    const r = n - this.net.nextBase;
+    if (this.trackedMark[r] === 0) {
+      this.trackedMark[r] = 1;
+      this.trackedList[this.nTracked++] = r;
+    }
+  }
+
+  /** Forget the tracked writes (after a commit that covered them). */
+  private clearTracked(): void {
+    const list = this.trackedList;
+    const mark = this.trackedMark;
+    for (let k = 0; k < this.nTracked; k++) mark[list[k]!] = 0;
+    this.nTracked = 0;
   }
 
   /** Cycle of the next timed wake-up, or Infinity. */
@@ -536,6 +560,7 @@ export class Simulator {
   /** Commit (plain mode): all registers take their next values at once. */
   private commitPlain(): void {
     this.commitRange(0, this.net.nRegs, false);
+    this.clearTracked();
     this.commitMemories(false);
   }
 
@@ -551,6 +576,7 @@ export class Simulator {
       // Most of the design ran: one sweep over all registers is cheaper than
       // many short lists, and equal (the others' next values equal their current).
       this.commitRange(0, this.net.nRegs, true);
+      this.clearTracked();
     } else {
       const net = this.net;
       const s = this.s;
@@ -579,6 +605,18 @@ export class Simulator {
           }
         }
       }
+      // What tracked processes recorded (Module.put).
+      const tl = this.trackedList;
+      for (let k = 0; k < this.nTracked; k++) {
+        const r = tl[k]!;
+        const v = s[nb + r]!;
+        if (v !== s[base + r]) {
+          if (checks) this.checkWidth(base + r, v);
+          s[base + r] = v;
+          this.markSlot(base + r);
+        }
+      }
+      this.clearTracked();
     }
     this.commitMemories(true);
   }
@@ -587,7 +625,7 @@ export class Simulator {
   private runSeqChecked(p: number): void {
     const net = this.net;
     const decl = net.seq[p]!;
-    if (!decl.writes.length) {
+    if (!decl.writes.length && !decl.tracked) {
       this.seqFns[p]!();
       return;
     }
@@ -598,8 +636,9 @@ export class Simulator {
     const own = new Set<number>();
     for (let j = net.seqWriteStart[p]!; j < net.seqWriteStart[p + 1]!; j++) own.add(net.seqWriteList[j]!);
     for (let r = lo; r < hi; r++) {
-      if (!own.has(r) && this.s[net.nextBase + r] !== before[r - lo]) {
-        throw new SimError('unit-assertion', `${decl.module.path}.${decl.name} wrote register ${net.regSignals[r]!.path}, which it does not declare in its writes`, this.clock.cycle);
+      if (decl.tracked ? this.trackedMark[r] === 1 : own.has(r)) continue;
+      if (this.s[net.nextBase + r] !== before[r - lo]) {
+        throw new SimError('unit-assertion', `${decl.module.path}.${decl.name} wrote register ${net.regSignals[r]!.path}, which it does not ${decl.tracked ? 'record with put' : 'declare in its writes'}`, this.clock.cycle);
       }
     }
   }
@@ -929,6 +968,7 @@ export class Simulator {
     this.clock.cycle = snap.cycle;
     this.providers.forEach((p, k) => p.restore(snap.extras[k]));
     this.counters.restore(snap.counters);
+    this.clearTracked();
     this.wakeCycle = snap.wakes.cycle.slice();
     this.wakeProc = snap.wakes.proc.slice();
     this.onDemand.forEach((p, k) => p.restore?.(snap.onDemand[k]));
