@@ -597,28 +597,27 @@ export class Simulator {
         stamp[g] = now;
         for (let j = ws[p]!, e = ws[p + 1]!; j < e; j++) {
           const r = wl[j]!;
-          const v = s[nb + r]!;
-          if (v !== s[base + r]) {
-            if (checks) this.checkWidth(base + r, v);
-            s[base + r] = v;
-            this.markSlot(base + r);
-          }
+          if (s[nb + r] !== s[base + r]) this.commitReg(r);
         }
       }
       // What tracked processes recorded (Module.put).
       const tl = this.trackedList;
       for (let k = 0; k < this.nTracked; k++) {
         const r = tl[k]!;
-        const v = s[nb + r]!;
-        if (v !== s[base + r]) {
-          if (checks) this.checkWidth(base + r, v);
-          s[base + r] = v;
-          this.markSlot(base + r);
-        }
+        if (s[nb + r] !== s[base + r]) this.commitReg(r);
       }
       this.clearTracked();
     }
     this.commitMemories(true);
+  }
+
+  /** Register r takes its (changed) next value; its readers wake. */
+  private commitReg(r: number): void {
+    const slot = this.net.regBase + r;
+    const v = this.s[this.net.nextBase + r]!;
+    if (this.checks) this.checkWidth(slot, v);
+    this.s[slot] = v;
+    this.markSlot(slot);
   }
 
   /** Debug mode: run seq process p and check that it wrote no register of its module beyond its declared writes. */
@@ -683,42 +682,8 @@ export class Simulator {
   }
 
   private markSlot(slot: number): void {
-    // DirtySet.add, inlined for comb and seq readers: this runs for every
-    // changed register and wire.
-    const cs = this.cRdStart;
-    const cl = this.cRd;
-    const cw = this.combDirty.words;
-    const csum = this.combDirty.summary;
-    let added = 0;
-    for (let k = cs[slot]!, e = cs[slot + 1]!; k < e; k++) {
-      const p = cl[k]!;
-      const w = p >>> 5;
-      const bit = 1 << (p & 31);
-      const old = cw[w]!;
-      if ((old & bit) === 0) {
-        cw[w] = old | bit;
-        csum[w >>> 5]! |= 1 << (w & 31);
-        added++;
-      }
-    }
-    this.combDirty.count += added;
-    const ss = this.sRdStart;
-    const sl = this.sRd;
-    const sw = this.seqDirty.words;
-    const ssum = this.seqDirty.summary;
-    added = 0;
-    for (let k = ss[slot]!, e = ss[slot + 1]!; k < e; k++) {
-      const p = sl[k]!;
-      const w = p >>> 5;
-      const bit = 1 << (p & 31);
-      const old = sw[w]!;
-      if ((old & bit) === 0) {
-        sw[w] = old | bit;
-        ssum[w >>> 5]! |= 1 << (w & 31);
-        added++;
-      }
-    }
-    this.seqDirty.count += added;
+    addReaders(this.combDirty, this.cRdStart, this.cRd, slot);
+    addReaders(this.seqDirty, this.sRdStart, this.sRd, slot);
     if (this.guarded[slot] === 1) this.markGuarded(slot);
   }
 
@@ -1005,4 +970,27 @@ export class Simulator {
     this.materialize();
     return this.s.slice(0, this.net.nWires + this.net.nRegs);
   }
+}
+
+/**
+ * Add the readers of `slot` (CSR start/list) to a dirty set: DirtySet.add
+ * written out, as this runs for every changed register and wire (a small
+ * monomorphic function V8 inlines into markSlot).
+ */
+function addReaders(set: DirtySet, start: Int32Array, list: Int32Array, slot: number): void {
+  const words = set.words;
+  const summary = set.summary;
+  let added = 0;
+  for (let k = start[slot]!, e = start[slot + 1]!; k < e; k++) {
+    const p = list[k]!;
+    const w = p >>> 5;
+    const bit = 1 << (p & 31);
+    const old = words[w]!;
+    if ((old & bit) === 0) {
+      words[w] = old | bit;
+      summary[w >>> 5]! |= 1 << (w & 31);
+      added++;
+    }
+  }
+  set.count += added;
 }
