@@ -127,6 +127,27 @@ describe('icemu buzzard batch options', () => {
     expect(c.out).toMatch(/messages: 2 generated, 2 complete/);
   });
 
+  it('the VCD starts where the dumped node first carries traffic, or at --vcd-from; its save file shows state names', async () => {
+    const { readVcd } = await import('../../traces/vcd/index.ts');
+    const vcd = join(dir, 'w', 'b.vcd');
+    const r = await run(['buzzard', '--n', '2', '--cycles', '20000', '--pattern', 'uniform', '--rate', '0.2', '--mean-bytes', '64', '--vcd', vcd, '--vcd-node', '1', '--vcd-cycles', '800', '--quiet']);
+    expect(r.code, r.err).toBe(0);
+    const from = Number(/Waveform of node 1, cycles (\d+)\.\./.exec(r.out)![1]);
+    const d = readVcd(vcd);
+    const toggles = d.vars.filter((v) => /node1\.fcu\d\.(txBit|rxBit)$/.test(v.name)).reduce((a, v) => a + d.changes(v.name).length, 0);
+    expect(toggles).toBeGreaterThan(20); // bits move on the node's links inside the window
+    expect(from).toBeGreaterThan(0);
+    const gtkw = fs.readFileSync(join(dir, 'w', 'b.gtkw'), 'utf8');
+    expect(gtkw).toMatch(/node1\.pbu1\.inState_s/);
+    expect(gtkw).toContain(`[timestart] ${2 * from}`);
+    const fixed = await run(['buzzard', '--n', '2', '--cycles', '5000', '--vcd', vcd, '--vcd-from', '100', '--vcd-cycles', '50', '--signals', 'node0.nip.*', '--quiet', '--no-vcd-strings']);
+    expect(fixed.code, fixed.err).toBe(0);
+    const d2 = readVcd(vcd);
+    expect(d2.vars.every((v) => v.name === 'cube.clk' || v.name.startsWith('cube.node0.nip.'))).toBe(true);
+    expect(d2.vars.some((v) => v.type === 'string')).toBe(false);
+    expect(d2.endTime).toBe(2 * 150 + 1);
+  });
+
   it('bad batch options: one line, exit 2', async () => {
     const cases: [string[], RegExp][] = [
       [['buzzard', '--pattern', 'zigzag'], /--pattern must be one of uniform, transpose/],

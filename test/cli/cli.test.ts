@@ -70,8 +70,10 @@ describe('icemu CLI', () => {
     expect(names).toContain('demo.arb.gnt0');
     expect(names).toContain('demo.fifo.count');
     const gtkw = readFileSync(join(dir, 'demo.gtkw'), 'utf8');
-    expect(gtkw).toContain(`[dumpfile] "${vcd}"`);
-    expect(gtkw).toMatch(/demo\.fifo\.count\[\d+:0\]/);
+    expect(gtkw).toContain(`[dumpfile] "demo.vcd"`); // relative to the save file
+    expect(gtkw).toMatch(/^\*-?[\d.]+ -1( -1){26}$/m); // zoomed to fit
+    expect(gtkw).toContain('[timestart] 0');
+    expect(gtkw).toMatch(/@24\ndemo\.fifo\.count\[\d+:0\]/); // a count, in decimal
     // the same seed gives the same run; another seed a different one
     const again = await run(['demo', '--cycles', '300', '--no-vcd', '--trace', '0']);
     const other = await run(['demo', '--cycles', '300', '--no-vcd', '--trace', '0', '--seed', '7']);
