@@ -487,6 +487,11 @@ export class ReplEngine {
     throw new ReplError(`bad value '${text}': write decimal 12, hex 0xc or binary 0b1100`);
   }
 
+  /** Refuse extra arguments (`step 1 2`) instead of ignoring them. */
+  private atMost(a: string[], n: number, usage: string): void {
+    if (a.length > n) throw new ReplError(`unexpected '${a.slice(n).join(' ')}' (usage: ${usage})`);
+  }
+
   private intArg(text: string | undefined, what: string, lo: number, hi: number, dflt?: number): number {
     if (text === undefined) {
       if (dflt !== undefined) return dflt;
@@ -844,6 +849,7 @@ export class ReplEngine {
         help: ['One cycle = one link bit time. The registers and wires shown afterwards are those of the new cycle.'],
         arg: 'none',
         run: async (a) => {
+          this.atMost(a, 1, 'step [n]');
           const n = this.intArg(a[0], 'cycle count', 1, Number.MAX_SAFE_INTEGER, 1);
           this.report(await this.advance(n, { checks: false, bounded: true }));
         },
@@ -1173,6 +1179,7 @@ export class ReplEngine {
         ],
         arg: 'none',
         run: (a) => {
+          this.atMost(a, 1, 'back [n]');
           const n = this.intArg(a[0], 'cycle count', 1, Number.MAX_SAFE_INTEGER, 1);
           if (n > this.sim.cycle) throw new ReplError(`back ${n}: only ${this.sim.cycle} cycles have run`);
           const from = this.sim.cycle;
@@ -1273,8 +1280,11 @@ export class ReplEngine {
       this.emit(
         'Conditions (break, run until, assert):',
         "  expr    := or;  or := and ('||' and)*;  and := compare ('&&' compare)*",
-        "  compare := unary (('==' | '!=' | '<' | '<=' | '>' | '>=') unary)?;  unary := '!' unary | operand",
-        "  operand := number | name | '(' expr ')'            (C precedence: !a == 0 is (!a) == 0)",
+        "  compare := bits (('==' | '!=' | '<' | '<=' | '>' | '>=') bits)?",
+        "  bits    := unary with '<<' '>>', then '&', '^', '|' (tighter than comparisons: x & 0xf == 3",
+        "             is (x & 0xf) == 3);  unary := '!' unary | '~' unary | operand [select]",
+        "  select  := [hi:lo] bits of a value (x[3:0]) | [bit] one bit (x[5]; on a memory: word 5)",
+        "  operand := number | name | '(' expr ')'            (!a == 0 is (!a) == 0)",
         '  number  := 42 | 0x2a | 0b101010 (underscores allowed)',
         '  name    := signal or glob (node*.nip.count), memory word (node0.nip.fifo.mem[3]),',
         '             or a state name compared with an FSM register (node3.pbu1.inState == camLoad)',
@@ -1435,6 +1445,9 @@ export class ReplEngine {
       else {
         const v = parseInteger(m[2]!);
         if (v === undefined) throw new ReplError(`bad event filter '${f}': ${key} needs a whole number`);
+        // a filter that can never match is a mistake: the node and port must exist in this cube
+        const hi = key === 'node' ? this.cube.nodes.length - 1 : key === 'port' ? this.cfg.n : Number.MAX_SAFE_INTEGER;
+        if (v > hi) throw new ReplError(`bad event filter '${f}': ${key} must be in 0..${hi} for this ${this.cfg.n}-cube`);
         filter[key] = v;
       }
     }

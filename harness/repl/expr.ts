@@ -7,8 +7,13 @@
  *   expr    := or
  *   or      := and ( '||' and )*
  *   and     := compare ( '&&' compare )*
- *   compare := unary ( ( '==' | '!=' | '<' | '<=' | '>' | '>=' ) unary )?
- *   unary   := '!' unary | operand
+ *   compare := bitor ( ( '==' | '!=' | '<' | '<=' | '>' | '>=' ) bitor )?
+ *   bitor   := bitxor ( '|' bitxor )*
+ *   bitxor  := bitand ( '^' bitand )*
+ *   bitand  := shift ( '&' shift )*
+ *   shift   := unary ( ( '<<' | '>>' ) unary )*
+ *   unary   := '!' unary | '~' unary | select | operand
+ *   select  := NAME ( '[' HI ':' LO ']' | '[' BIT ']' )?  (on names only)
  *   operand := NUMBER | NAME | '(' expr ')'
  *   NUMBER  := decimal 123 | hex 0x7b | binary 0b1111011   ('_' separators allowed)
  *   NAME    := a hierarchical signal name or glob (node3.pbu1.freeRows,
@@ -16,8 +21,12 @@
  *              name[addr] (node0.nip.fifo.mem[3]), or, compared with an FSM
  *              register, one of its state names (node3.pbu1.inState == camLoad)
  *
- * Precedence is C's: `!` binds tightest (!a == 0 is (!a) == 0), then
- * comparisons, then &&, then ||. Values are unsigned integers. A bare
+ * Precedence: `!` and `~` bind tightest (!a == 0 is (!a) == 0), then bit
+ * selects, shifts, `&`, `^`, `|`, then comparisons, then &&, then ||. Unlike
+ * C, the bitwise operators bind tighter than comparisons, so `x & 0xf == 3`
+ * means (x & 0xf) == 3. `x[3:0]` selects bits 3 down to 0 of a value and
+ * `x[5]` one bit (on a memory, `mem[5]` is word 5). `~` inverts 32 bits.
+ * Values are unsigned integers. A bare
  * operand is true when nonzero; `!`, `&&`, `||` and comparisons give 0 or 1. A comparison chain (a < b < c) is
  * an error: write a < b && b < c. A glob stands for every signal it matches
  * and a comparison holds when it holds for at least one of them (for two
@@ -33,7 +42,12 @@ export type Expr =
   | { k: 'name'; text: string; pos: number; index?: number }
   | { k: 'not'; e: Expr; pos: number }
   | { k: 'and' | 'or'; a: Expr; b: Expr; pos: number }
-  | { k: 'cmp'; op: CmpOp; a: Expr; b: Expr; pos: number };
+  | { k: 'cmp'; op: CmpOp; a: Expr; b: Expr; pos: number }
+  | { k: 'bit'; op: BitOp; a: Expr; b: Expr; pos: number }
+  | { k: 'inv'; e: Expr; pos: number }
+  | { k: 'slice'; e: Expr; hi: number; lo: number; pos: number };
+
+export type BitOp = '&' | '|' | '^' | '<<' | '>>';
 
 export class ExprError extends Error {
   constructor(
@@ -51,6 +65,8 @@ interface Token {
   pos: number;
   v?: number;
   index?: number;
+  /** `[hi:lo]` after a name. */
+  slice?: readonly [number, number];
 }
 
 const NAME_START = /[A-Za-z_*?{]/;
@@ -78,19 +94,17 @@ function tokenize(src: string): Token[] {
       continue;
     }
     const two = src.slice(i, i + 2);
-    if (two === '==' || two === '!=' || two === '<=' || two === '>=' || two === '&&' || two === '||') {
+    if (two === '==' || two === '!=' || two === '<=' || two === '>=' || two === '&&' || two === '||' || two === '<<' || two === '>>') {
       out.push({ t: 'op', s: two, pos: i });
       i += 2;
       continue;
     }
-    if (c === '<' || c === '>' || c === '!') {
+    if (c === '<' || c === '>' || c === '!' || c === '&' || c === '|' || c === '^' || c === '~') {
       out.push({ t: 'op', s: c, pos: i });
       i++;
       continue;
     }
     if (c === '=') throw new ExprError(`'=' at column ${i + 1}: use == to compare`, i);
-    if (c === '&') throw new ExprError(`'&' at column ${i + 1}: use && for "and"`, i);
-    if (c === '|') throw new ExprError(`'|' at column ${i + 1}: use || for "or"`, i);
     if (c === '(' || c === ')') {
       out.push({ t: c, s: c, pos: i });
       i++;
@@ -123,16 +137,25 @@ function tokenize(src: string): Token[] {
       if (depth > 0) throw new ExprError(`unclosed '{' in name at column ${i + 1}`, i);
       const text = src.slice(i, j);
       let index: number | undefined;
+      let slice: [number, number] | undefined;
       if (src[j] === '[') {
         const end = src.indexOf(']', j);
         if (end < 0) throw new ExprError(`unclosed '[' at column ${j + 1}`, j);
         const inner = src.slice(j + 1, end).trim();
-        const v = parseInteger(inner);
-        if (v === undefined) throw new ExprError(`bad memory address '${inner}' at column ${j + 2}`, j + 1);
-        index = v;
+        const range = /^(\w+)\s*:\s*(\w+)$/.exec(inner);
+        if (range) {
+          const hi = parseInteger(range[1]!);
+          const lo = parseInteger(range[2]!);
+          if (hi === undefined || lo === undefined || hi < lo || hi > 31) throw new ExprError(`bad bit range '[${inner}]' at column ${j + 1}: write [hi:lo] with 31 >= hi >= lo >= 0`, j);
+          slice = [hi, lo];
+        } else {
+          const v = parseInteger(inner);
+          if (v === undefined) throw new ExprError(`bad index '${inner}' at column ${j + 2} (a memory address or a bit number)`, j + 1);
+          index = v;
+        }
         j = end + 1;
       }
-      out.push({ t: 'name', s: text, pos: i, index });
+      out.push({ t: 'name', s: text, pos: i, index, slice });
       i = j;
       continue;
     }
@@ -174,14 +197,32 @@ export function parseExpr(src: string): Expr {
       next();
       return { k: 'not', e: unary(), pos: t.pos };
     }
+    if (t.t === 'op' && t.s === '~') {
+      next();
+      return { k: 'inv', e: unary(), pos: t.pos };
+    }
     return operand();
   };
+  const binary = (ops: readonly string[], tighter: () => Expr): (() => Expr) => {
+    return () => {
+      let a = tighter();
+      while (peek().t === 'op' && ops.includes(peek().s)) {
+        const t = next();
+        a = { k: 'bit', op: t.s as BitOp, a, b: tighter(), pos: t.pos };
+      }
+      return a;
+    };
+  };
+  const shift = binary(['<<', '>>'], unary);
+  const bitand = binary(['&'], shift);
+  const bitxor = binary(['^'], bitand);
+  const bitor = binary(['|'], bitxor);
   const compare = (): Expr => {
-    const a = unary();
+    const a = bitor();
     const t = peek();
     if (t.t === 'op' && CMP_OPS.has(t.s)) {
       next();
-      const b = unary();
+      const b = bitor();
       const u = peek();
       if (u.t === 'op' && CMP_OPS.has(u.s)) throw new ExprError(`comparison chain at column ${u.pos + 1}: write a < b && b < c`, u.pos);
       return { k: 'cmp', op: t.s as CmpOp, a, b, pos: t.pos };
@@ -191,7 +232,10 @@ export function parseExpr(src: string): Expr {
   const operand = (): Expr => {
     const t = next();
     if (t.t === 'num') return { k: 'num', v: t.v!, pos: t.pos };
-    if (t.t === 'name') return t.index === undefined ? { k: 'name', text: t.s, pos: t.pos } : { k: 'name', text: t.s, pos: t.pos, index: t.index };
+    if (t.t === 'name') {
+      const e: Expr = t.index === undefined ? { k: 'name', text: t.s, pos: t.pos } : { k: 'name', text: t.s, pos: t.pos, index: t.index };
+      return t.slice ? { k: 'slice', e, hi: t.slice[0], lo: t.slice[1], pos: t.pos } : e;
+    }
     if (t.t === '(') {
       const e = or();
       const c = next();
@@ -254,8 +298,50 @@ export function compileCondition(text: string, resolve: Resolver): Condition {
     switch (e.k) {
       case 'num':
         return constant(e.v);
-      case 'name':
-        return refsNode(resolve(e.text, e.index));
+      case 'name': {
+        if (e.index === undefined) return refsNode(resolve(e.text, undefined));
+        // name[k]: a memory word, or else bit k of a signal
+        let words: Ref[] | undefined;
+        try {
+          words = resolve(e.text, e.index);
+        } catch (err) {
+          let sig: Ref[];
+          try {
+            sig = resolve(e.text, undefined);
+          } catch {
+            throw err;
+          }
+          if (e.index > 31) throw err;
+          return mapNode(refsNode(sig), (v) => (v >>> e.index!) & 1);
+        }
+        return refsNode(words);
+      }
+      case 'slice': {
+        const { hi, lo } = e;
+        const mask = hi - lo + 1 >= 32 ? 0xffffffff : (1 << (hi - lo + 1)) - 1;
+        return mapNode(build(e.e), (v) => ((v >>> lo) & mask) >>> 0);
+      }
+      case 'inv':
+        return mapNode(build(e.e), (v) => ~v >>> 0);
+      case 'bit': {
+        const a = build(e.a);
+        const b = build(e.b);
+        const f = BIT_OPS[e.op];
+        return (w) => {
+          const x = a(w);
+          const y = b(w);
+          // each value of one side with each of the other; the witnesses are the sides' refs
+          const values: number[] = [];
+          const refs: (Ref | null)[] = [];
+          for (let i = 0; i < x.values.length; i++) {
+            for (let j = 0; j < y.values.length; j++) {
+              values.push(f(x.values[i]!, y.values[j]!) >>> 0);
+              refs.push(x.refs[i] ?? y.refs[j] ?? null);
+            }
+          }
+          return { values, refs };
+        };
+      }
       case 'not': {
         const a = build(e.e);
         return (w) => constantResult(!truthy(a(w)) ? 1 : 0);
@@ -282,8 +368,9 @@ export function compileCondition(text: string, resolve: Resolver): Condition {
                 if (w) {
                   const rx = x.refs[i];
                   const ry = y.refs[j];
-                  if (rx) w.push(witness(rx, x.values[i]!));
-                  if (ry) w.push(witness(ry, y.values[j]!));
+                  // the signal's own value (an operand may be a bit select or mask of it)
+                  if (rx) w.push(witness(rx, rx.read()));
+                  if (ry) w.push(witness(ry, ry.read()));
                 }
                 return constantResult(1);
               }
@@ -337,6 +424,22 @@ export function witness(r: Ref, v: number): string {
   const st = r.states?.[v];
   return st === undefined ? `${r.name} = ${v}` : `${r.name} = ${v} (${st})`;
 }
+
+/** A node whose values are `f` of another's, keeping its refs (so witnesses still name the signals). */
+function mapNode(n: Node, f: (v: number) => number): Node {
+  return (w) => {
+    const r = n(w);
+    return { values: r.values.map(f), refs: r.refs };
+  };
+}
+
+const BIT_OPS: Record<BitOp, (a: number, b: number) => number> = {
+  '&': (a, b) => a & b,
+  '|': (a, b) => a | b,
+  '^': (a, b) => a ^ b,
+  '<<': (a, b) => (b >= 32 ? 0 : a << b),
+  '>>': (a, b) => (b >= 32 ? 0 : a >>> b),
+};
 
 const constantResult = (v: number): { values: number[]; refs: (Ref | null)[] } => ({ values: [v], refs: [null] });
 

@@ -103,7 +103,8 @@ describe('every REPL command in script mode', () => {
     const eng = new ReplEngine({ preset: 'cube2' });
     expect(await ok(eng, 'help')).toMatch(/step \(s\) +advance n clock cycles/);
     expect(await ok(eng, 'help step')).toMatch(/^usage: step \[n\]/);
-    expect(await ok(eng, 'h expressions')).toMatch(/compare := unary/);
+    expect(await ok(eng, 'h expressions')).toMatch(/compare := bits/);
+    expect(await ok(eng, 'h expressions')).toMatch(/x\[3:0\]/);
     expect(await ok(eng, 'time')).toBe('cycle 0 (busy)');
     expect(await ok(eng, 's')).toBe('cycle 1');
     expect(await ok(eng, 'step 9')).toBe('cycle 10');
@@ -151,6 +152,8 @@ describe('every REPL command in script mode', () => {
     expect(await ok(eng, 'deadlock')).toMatch(/^no deadlock at cycle \d+/);
     expect(await ok(eng, 'stats')).toMatch(/messages: 1 sent \(1 complete\); receives: 1 posted \(1 complete\)\nevents: \d+ \(message-queued 1, packet-injected 2, head-arrives \d+/);
     expect(await ok(eng, 'assert node3.nip.count == 0')).toBe('ok: node3.nip.count == 0');
+    // bitwise operators and bit selects on live signals (the count is 0 here, so its low bits are 0 and ~ sets them)
+    expect(await ok(eng, 'assert (node3.nip.count | 5) & 4 == 4 && node3.nip.count[1:0] == 0 && (~node3.nip.count & 1) == 1')).toMatch(/^ok: /);
     expect(await ok(eng, 'echo hello there')).toBe('hello there');
     expect((await eng.exec('quit')).quit).toBe(true);
     expect((await eng.exec('q')).quit).toBe(true);
@@ -232,6 +235,11 @@ describe('every REPL command in script mode', () => {
       ['break node9.*.count > 1', /^no signal or memory matches 'node9\.\*\.count'$/],
       ['break event arrive', /^unknown event kind 'arrive'/],
       ['break event grant nod=1', /^bad event filter 'nod=1'/],
+      ['step 1 2', /^unexpected '2' \(usage: step \[n\]\)$/],
+      ['back 1 2', /^unexpected '2' \(usage: back \[n\]\)$/],
+      ['break event head-arrives node=99', /^bad event filter 'node=99': node must be in 0\.\.3 for this 2-cube$/],
+      ['break event grant port=3', /^bad event filter 'port=3': port must be in 0\.\.2/],
+      ['break node0.nip.count[3:5] == 1', /bad bit range/],
       ['watch', /^watch: give one name or glob$/],
       ['print', /^print: what\?/],
       ['print node0.nip.fifo.mem[16]', /^address: '16' is not a whole number in 0\.\.15$/],

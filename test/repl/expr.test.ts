@@ -11,7 +11,7 @@ import { compileCondition, ExprError, parseExpr, parseInteger, type Ref, type Re
 /** A fake design: names -> values; globs with '*' over the names. */
 function resolverOf(values: Record<string, number>, states: Record<string, readonly string[]> = {}): Resolver {
   return (name, index) => {
-    const re = new RegExp(`^${name.replace(/\./g, '\\.').replace(/\*/g, '[^.]*')}$`);
+    const re = new RegExp(`^${name.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^.]*')}$`);
     const hits = Object.keys(values).filter((k) => re.test(k));
     if (!hits.length) throw new Error(`no signal named '${name}'`);
     if (index !== undefined) throw new Error(`${name} is not a memory`);
@@ -59,19 +59,36 @@ describe('REPL condition parser', () => {
     expect(() => test('pbu.inState == bogus', { 'pbu.inState': 2 }, states)).toThrow(/no signal named 'bogus'/);
   });
 
+  it('bitwise operators bind tighter than comparisons; bit selects and ranges; witnesses still name the signal', () => {
+    const v = { x: 0b1011_0110, y: 3, 'n.a': 1, 'n.b': 6 };
+    expect(test('x & 0xf == 6', v)).toBe(true); // (x & 0xf) == 6, unlike C
+    expect(test('x[3:0] == 6 && x[7:4] == 0xb', v)).toBe(true);
+    expect(test('x[1] == 1 && x[0] == 0 && x[31] == 0', v)).toBe(true);
+    expect(test('(x | 1) == 0xb7 && (x ^ 0xff) == 0x49 && x >> 4 == 11 && y << 2 == 12', v)).toBe(true);
+    expect(test('~y == 0xfffffffc', v)).toBe(true);
+    expect(test('x & 1', v)).toBe(false);
+    expect(test('y & 1 && !(y & 4)', v)).toBe(true);
+    const w: string[] = [];
+    expect(compileCondition('n.* & 4 == 4', resolverOf(v)).test(w)).toBe(true);
+    expect(w).toEqual(['n.b = 6']); // the raw value of the signal that made it hold
+    expect(test('n.*[2:1] == 3', v)).toBe(true);
+    expect(test('n.*[2:1] == 2', v)).toBe(false); // negative control
+  });
+
   it('rejects bad input with one clear message and a column', () => {
     const cases: [string, RegExp][] = [
       ['', /empty condition/],
       ['a = 1', /'=' at column 3: use == to compare/],
-      ['a & b', /use && for "and"/],
-      ['a | b', /use \|\| for "or"/],
+      ['a &', /expected a signal name, a number or '\(' but found end of input/],
+      ['a[3:5] == 1', /bad bit range '\[3:5\]'/],
+      ['a[40:0] == 1', /bad bit range/],
       ['a < b < c', /comparison chain at column 7/],
       ['(a == 1', /expected '\)' but found end of input/],
       ['a == 1)', /unexpected '\)' at column 7/],
       ['a ==', /expected a signal name, a number or '\(' but found end of input/],
       ['12ab == 3', /bad number '12ab' at column 1/],
       ['a @ b', /unexpected '@' at column 3/],
-      ['mem[x] == 1', /bad memory address 'x'/],
+      ['mem[x] == 1', /bad index 'x'/],
       ['n{0,1.count', /unclosed '\{'/],
     ];
     for (const [src, re] of cases) {
@@ -127,7 +144,7 @@ describe('REPL condition parser', () => {
   });
 
   it('property: arbitrary text gives an ExprError or a resolver error, never anything else', () => {
-    const alphabet = fc.constantFrom(...'ab.*(){}[]!=<>&|0x1_ 9'.split(''));
+    const alphabet = fc.constantFrom(...'ab.*(){}[]!=<>&|0x1_ 9:~^'.split(''));
     fc.assert(
       fc.property(fc.array(alphabet, { maxLength: 24 }), (chars) => {
         const src = chars.join('');
