@@ -6,27 +6,15 @@ import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../../harness/cli.ts';
+import { afterAll, describe, expect, it } from 'vitest';
 import { patternWorkload, permutation, PATTERNS, CYCLES_PER_LINK_BYTE } from '../../harness/batch/patterns.ts';
 import { latencyStats, percentile, summarise } from '../../harness/batch/stats.ts';
+import { icemu } from './helpers.ts';
 
 const dir = fs.mkdtempSync(join(tmpdir(), 'icemu-batch-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
-  const error = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void err.push(a.join(' ')));
-  try {
-    const code = await main(argv);
-    return { code, out: out.join('\n'), err: err.join('\n') };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-  }
-}
+const run = icemu;
 
 describe('traffic patterns', () => {
   it('the permutation patterns are permutations of the node addresses, with the stated maps', () => {

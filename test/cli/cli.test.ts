@@ -2,27 +2,16 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
-import { commands, main } from '../../harness/cli.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { commands } from '../../harness/cli.ts';
 import { formatHelp } from '../../harness/cli/args.ts';
 import { readVcd } from '../../traces/vcd/index.ts';
+import { icemu } from './helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'icemu-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
-  const error = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void err.push(a.join(' ')));
-  try {
-    const code = await main(argv);
-    return { code, out: out.join('\n'), err: err.join('\n') };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-  }
-}
+const run = icemu;
 
 describe('icemu CLI', () => {
   it('--help lists every command, and each command help lists every option it accepts', async () => {
