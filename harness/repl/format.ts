@@ -140,11 +140,16 @@ function drawRow(sim: Simulator, r: WaveRow, b0: number, b1: number, c: ChalkIns
 }
 
 /** A fixed-width text table (columns left aligned, the last one free). */
+/** Width of a cell as shown: colour escape codes take no columns. */
+export function visibleWidth(s: string): number {
+  return s.replace(/\x1b\[[0-9;]*m/g, '').length;
+}
+
 export function table(header: string[], rows: string[][], c?: ChalkInstance): string[] {
-  const w = header.map((h, k) => Math.max(h.length, ...rows.map((r) => (r[k] ?? '').length)));
+  const w = header.map((h, k) => Math.max(visibleWidth(h), ...rows.map((r) => visibleWidth(r[k] ?? ''))));
   const line = (r: string[]): string =>
     r
-      .map((x, k) => (k === r.length - 1 ? x : x.padEnd(w[k]!)))
+      .map((x, k) => (k === r.length - 1 ? x : x + ' '.repeat(Math.max(0, w[k]! - visibleWidth(x)))))
       .join('  ')
       .trimEnd();
   const head = line(header);

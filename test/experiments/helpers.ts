@@ -1,6 +1,6 @@
 /**
  * Shared helpers of the experiment tests: run `icemu experiment …` in this
- * process (the command object, as harness/cli.ts would), read its outputs,
+ * process (through the CLI's main), read its outputs,
  * check SVG well-formedness and that the plotted points are the data.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
