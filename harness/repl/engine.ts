@@ -65,6 +65,7 @@ import { FLAG } from '../../rtl/buzzard/header_blocks.ts';
 import { attachNodeTrace, type NodeTrace } from '../rtl/node_trace.ts';
 import { DEFAULT_CYCLES_PER_TICK, messagePattern } from '../rtl/run_workload.ts';
 import { parseWorkloadFile, WorkloadFileError } from '../workloads/trace-file.ts';
+import { DisplayList } from './display.ts';
 import { idRange, plural } from '../cli/text.ts';
 import { planVcd, startVcdOutput, type VcdOutput } from '../cli/vcd-output.ts';
 import { EVENT_KINDS, type EventKind, type TraceEvent } from '../../traces/events/vocabulary.ts';
@@ -237,6 +238,7 @@ export class ReplEngine {
   private autos: AutoCheckpoint[] = [];
   private log: LogEntry[] = [];
   private readonly named = new Map<string, NamedCheckpoint>();
+  private readonly displays = new DisplayList();
   private namedCounter = 0;
   runLimit: number;
 
@@ -825,6 +827,31 @@ export class ReplEngine {
     const line = reason ? `stopped at cycle ${this.sim.cycle}: ${reason}` : `cycle ${this.sim.cycle}`;
     if (reason) this.lastStop = line;
     this.emit(reason ? this.c.yellow(line) : line);
+    for (const l of this.displays.lines()) this.emit(l);
+  }
+
+  private cmdDisplay(a: string[]): void {
+    if (a.length === 0) {
+      if (!this.displays.size) this.emit('no displays (display <name | glob>)');
+      for (const l of this.displays.lines()) this.emit(l);
+      return;
+    }
+    this.atMost(a, 1, 'display [name | glob | memory[addr]]');
+    const m = /^(.*?)(?:\[(\S+)\])?$/.exec(a[0]!)!;
+    const refs = this.resolveRefs(m[1]!, m[2] === undefined ? undefined : this.intArg(m[2], 'address', 0, 2 ** 31));
+    const id = this.displays.add(a[0]!, refs);
+    for (const l of this.displays.lines(id)) this.emit(l);
+  }
+
+  private cmdUndisplay(a: string[]): void {
+    this.atMost(a, 1, 'undisplay [n]');
+    if (a[0] === undefined) {
+      this.emit(`removed ${this.displays.remove()} display(s)`);
+      return;
+    }
+    const id = this.intArg(a[0], 'display number', 1, Number.MAX_SAFE_INTEGER);
+    if (!this.displays.remove(id)) throw new ReplError(`undisplay: no display ${id}`);
+    this.emit(`removed display ${id}`);
   }
 
   // ================================================================ commands
@@ -996,6 +1023,24 @@ export class ReplEngine {
             this.emit(`breakpoint ${id}: ${rest}${cond.test() ? ' (true now; stops when it next becomes true)' : ''}`);
           }
         },
+      },
+      {
+        name: 'display',
+        aliases: ['disp'],
+        usage: 'display [name | glob | memory[addr]]',
+        summary: 'print these values after every step, run, continue or back (display alone: print them now)',
+        help: ['As in gdb: display node3.nip.count; display node3.pbu*.freeRows. undisplay [n] removes one or all.'],
+        arg: 'signal',
+        run: (a) => this.cmdDisplay(a),
+      },
+      {
+        name: 'undisplay',
+        aliases: [],
+        usage: 'undisplay [n]',
+        summary: 'remove display n, or all displays',
+        help: [],
+        arg: 'none',
+        run: (a) => this.cmdUndisplay(a),
       },
       {
         name: 'watch',

@@ -152,6 +152,14 @@ describe('every REPL command in script mode', () => {
     expect(await ok(eng, 'deadlock')).toMatch(/^no deadlock at cycle \d+/);
     expect(await ok(eng, 'stats')).toMatch(/messages: 1 sent \(1 complete\); receives: 1 posted \(1 complete\)\nevents: \d+ \(message-queued 1, packet-injected 2, head-arrives \d+/);
     expect(await ok(eng, 'assert node3.nip.count == 0')).toBe('ok: node3.nip.count == 0');
+    // display: values printed after every command that moves time, until undisplay
+    expect(await ok(eng, 'display node3.nip.count')).toMatch(/^1: node3\.nip\.count = \d+$/);
+    expect(await ok(eng, 'step')).toMatch(/^cycle \d+\n1: node3\.nip\.count = \d+$/);
+    expect(await ok(eng, 'display')).toMatch(/^1: node3\.nip\.count = \d+$/);
+    expect(await ok(eng, 'undisplay 1')).toBe('removed display 1');
+    expect(await ok(eng, 'step')).toMatch(/^cycle \d+$/);
+    expect((await eng.exec('undisplay 1')).error).toBe('undisplay: no display 1');
+    expect((await eng.exec('display node3.nip.nosuch')).error).toMatch(/no signal or memory named/);
     // bitwise operators and bit selects on live signals (the count is 0 here, so its low bits are 0 and ~ sets them)
     expect(await ok(eng, 'assert (node3.nip.count | 5) & 4 == 4 && node3.nip.count[1:0] == 0 && (~node3.nip.count & 1) == 1')).toMatch(/^ok: /);
     expect(await ok(eng, 'echo hello there')).toBe('hello there');
