@@ -11,7 +11,7 @@ import { defaultJobs, parseShard, runPoints, shardIndices, type PointRun, type S
 import { buildResult, MergeError, readShards, shardFileName, writeResult, writeShard } from '../experiments/output.ts';
 import { renderResult } from '../experiments/report.ts';
 import type { AnyExperiment, ExperimentCliValues, ExperimentOptionName } from '../experiments/types.ts';
-import { UsageError, type CommandSpec, type ParsedOptions } from '../cli/args.ts';
+import { usageOf, type CommandSpec, type ParsedOptions } from '../cli/args.ts';
 import { outputDir } from '../cli/output-path.ts';
 import { PointProgress } from '../cli/progress.ts';
 import { plural } from '../cli/text.ts';
@@ -77,9 +77,7 @@ const spec: CommandSpec = {
   ],
 };
 
-function usage(msg: string): UsageError {
-  return new UsageError(`icemu experiment: ${msg}`);
-}
+const usage = usageOf('experiment');
 
 function cliValues(exp: AnyExperiment, opts: ParsedOptions): ExperimentCliValues {
   for (const o of EXPERIMENT_OPTIONS) {

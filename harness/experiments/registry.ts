@@ -26,6 +26,7 @@ export const EXPERIMENTS: readonly AnyExperiment[] = [
   buzzardFig514,
   buzzardFig515,
   buzzardCh5Light,
+  buzzardCh4,
   buzzardCollisions,
   oliverGraphs,
   nblTestjig,
@@ -40,7 +41,6 @@ export const EXPERIMENTS: readonly AnyExperiment[] = [
   c104Transit,
   oliverC104,
 ];
-export const EXPERIMENTS: readonly AnyExperiment[] = [buzzardFig512, buzzardFig513, buzzardFig514, buzzardFig515, buzzardCh5Light, buzzardCh4, buzzardCollisions, oliverGraphs, nblTestjig];
 
 export function findExperiment(name: string): AnyExperiment | undefined {
   return EXPERIMENTS.find((e) => e.name === name);
