@@ -78,8 +78,12 @@ import { viewCommands } from './inspect.ts';
 import { pack, travelCommands } from './travel.ts';
 import { outputCommands } from './output.ts';
 import { complete } from './complete.ts';
+import { displayCommands, showDisplays, type Display } from './display.ts';
 
 export { ReplError, stripComment } from './common.ts';
+
+/** Commands after which displays are shown even when the cycle is the same. */
+const MOVES = new Set(['back', 'restore', 'step', 'run', 'continue', 'next-event']);
 
 export interface EngineOptions {
   /** Preset name or JSON config file (presets.ts); ignored when `config` is given. Default 'cube3'. */
@@ -133,6 +137,8 @@ export class ReplEngine {
 
   bps: Breakpoint[] = [];
   nextBp = 1;
+  displays: Display[] = [];
+  nextDisplay = 1;
 
   every: number;
   nextAutoAt: number;
@@ -178,6 +184,7 @@ export class ReplEngine {
       ...timeCommands(this),
       ...hierarchyCommands(this),
       ...breakpointCommands(this),
+      ...displayCommands(this),
       ...stimulusCommands(this),
       ...viewCommands(this),
       ...travelCommands(this),
@@ -238,7 +245,9 @@ export class ReplEngine {
       if (cmd.name === 'quit') return { lines: [], quit: true };
       const args = rest ? rest.split(/\s+/) : [];
       if (cmd.maxArgs !== undefined && args.length > cmd.maxArgs) throw new ReplError(`${cmd.name}: unexpected '${args[cmd.maxArgs]}' (usage: ${cmd.usage})`);
+      const at = this.sim.cycle;
       await cmd.run(args, rest);
+      if (this.displays.length && (this.sim.cycle !== at || MOVES.has(cmd.name))) showDisplays(this);
       return { lines: this.out };
     } catch (e) {
       return { lines: this.out, error: errorText(e) };
@@ -324,12 +333,12 @@ export class ReplEngine {
   sigRef(sig: Signal): Ref {
     const sim = this.sim;
     const states = signalOptions(sim, sig).enum;
-    return states ? { name: sig.path, read: () => sim.peek(sig), states } : { name: sig.path, read: () => sim.peek(sig) };
+    return states ? { name: sig.path, read: () => sim.peek(sig), states, width: sig.width } : { name: sig.path, read: () => sim.peek(sig), width: sig.width };
   }
 
   memRef(m: Memory, addr: number): Ref {
     if (!(Number.isInteger(addr) && addr >= 0 && addr < m.depth)) throw new ReplError(`${m.path}: address ${addr} is outside 0..${m.depth - 1}`);
-    return { name: `${m.path}[${addr}]`, read: () => m.data[addr]! };
+    return { name: `${m.path}[${addr}]`, read: () => m.data[addr]!, width: m.width };
   }
 
   /** Resolver for conditions. */
@@ -344,8 +353,14 @@ export class ReplEngine {
         }
         refs.push(this.memRef(h, index));
       } else {
-        if (index !== undefined) throw new ReplError(`${h.path} is a signal, not a memory: drop the [${index}]`);
-        refs.push(this.sigRef(h));
+        if (index === undefined) refs.push(this.sigRef(h));
+        else {
+          // a bit of a signal: x[5]
+          if (index >= h.width) throw new ReplError(`${h.path}[${index}]: the signal has ${h.width} bit${h.width === 1 ? '' : 's'} (0..${h.width - 1})`);
+          const sim = this.sim;
+          const bit = 2 ** index;
+          refs.push({ name: `${h.path}[${index}]`, read: () => Math.floor(sim.peek(h) / bit) % 2, width: 1 });
+        }
       }
     }
     if (!refs.length) throw new ReplError(`'${name}' matches only memories: name a word with [addr]`);

@@ -115,3 +115,34 @@ describe('print of thousands of lines', () => {
     await fails(eng, 'set print-limit 0', /^print-limit: '0' is not a whole number/);
   });
 });
+
+describe('display (gdb)', () => {
+  it('shows names and expressions now and after every stop; undisplay and info display; bad ones change nothing', async () => {
+    const eng = new ReplEngine({ preset: 'cube2' });
+    await ok(eng, 'send 0 3 40');
+    expect(await ok(eng, 'display node0.nip.count')).toMatch(/^1: node0\.nip\.count = 0 /);
+    expect(await ok(eng, 'display node0.nop.state1 == IDLE && node0.nop.state1[0] == 0')).toBe('2: node0.nop.state1 == IDLE && node0.nop.state1[0] == 0 = 1');
+    expect(await ok(eng, 'display node*.nip.count')).toMatch(/^3: node\*\.nip\.count\n {3}node0\.nip\.count = 0[^]*node3\.nip\.count = 0/);
+    const after = await ok(eng, 'step 30');
+    expect(after.split('\n')[0]).toBe('cycle 30');
+    expect(after).toMatch(/\n1: node0\.nip\.count = \d+[^]*\n2: .* = [01]\n3: node\*\.nip\.count\n/);
+    expect(await ok(eng, 'time')).toBe('cycle 30 (busy)'); // nothing moved: no displays
+    expect(await ok(eng, 'back 5')).toMatch(/\n1: node0\.nip\.count = /);
+    expect(await ok(eng, 'info display')).toBe('1: node0.nip.count\n2: node0.nop.state1 == IDLE && node0.nop.state1[0] == 0\n3: node*.nip.count');
+    await fails(eng, 'display node0.nip.cont', /^no signal or memory named 'node0\.nip\.cont'/);
+    await fails(eng, 'display node0.nip.count[40] == 1', /the signal has \d+ bits/);
+    await fails(eng, 'undisplay 9', /^undisplay: no display 9/);
+    expect(await ok(eng, 'undisplay 1 3')).toBe('removed display 1, 3');
+    expect(await ok(eng, 'step')).toMatch(/^cycle 26\n2: /);
+    expect(await ok(eng, 'undisplay')).toBe('removed 1 display(s)');
+    expect(await ok(eng, 'step')).toBe('cycle 27');
+  });
+
+  it('conditions take bit selects and bitwise operators on real signals', async () => {
+    const eng = new ReplEngine({ preset: 'cube2' });
+    await ok(eng, 'poke node1.mem.mem[5] 0xa5');
+    expect(await ok(eng, 'assert node1.mem.mem[5][7:4] == 0xa && (node1.mem.mem[5] & 0xf) == 5 && node1.mem.mem[5][2] == 1')).toMatch(/^ok/);
+    await fails(eng, 'assert node1.mem.mem[5][3:0] == 4', /^assertion failed at cycle 0/);
+    await fails(eng, 'break node0.nip.count & ', /expected a signal name/);
+  });
+});
