@@ -53,10 +53,13 @@ export function parseArgs(spec: CommandSpec, argv: string[]): { opts: ParsedOpti
       continue;
     }
     if (a === '--') {
-      positionals.push(...argv.slice(k + 1));
+      const rest = argv.slice(k + 1);
+      if (rest.length && !spec.positionals?.length) throw new UsageError(`icemu ${spec.name}: unexpected argument '${rest[0]}' (${spec.name} takes options only; see --help)`);
+      positionals.push(...rest);
       break;
     }
     if (!a.startsWith('-') || a === '-') {
+      if (!spec.positionals?.length) throw new UsageError(`icemu ${spec.name}: unexpected argument '${a}' (${spec.name} takes options only; see --help)`);
       positionals.push(a);
       continue;
     }

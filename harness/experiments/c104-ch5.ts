@@ -127,6 +127,18 @@ function assembleCh5(q: StdParams, points: readonly StdPoint[], results: readonl
   const meanHops = hops.length ? hops.reduce((a, x) => a + x, 0) / hops.length : null;
   checks.push(absoluteCheck('mean-hops', '§5.6: mean path over the standard-setup runs, DS-link hops (injection + internal + delivery)', 9.5, meanHops, 0.05, ' hops', undefined, 2));
 
+  // Figs 5.1, 5.2, 5.13/5.14 (statements about the full-model runs)
+  const full = points.map((p, k) => [p, results[k]!] as const).filter(([p]) => p.model === 'full');
+  const maxNet = Math.max(...full.map(([, r]) => r.networkUtilisation));
+  checks.push(absoluteCheck('f5.1-max-utilisation', 'Fig. 5.1: internal-link utilisation reaches a maximum of 50% of the network bandwidth', 50, 100 * maxNet, 5, '%', undefined, 1));
+  const asyncCpu = full.filter(([p]) => p.mode === 'async').map(([, r]) => r.cpuUtilisation);
+  checks.push(predicateCheck('f5.2-async-cpu', 'Fig. 5.2: the non-blocking asynchronous workload is always at 100% CPU', '100%', asyncCpu.length ? `lowest ${(100 * Math.min(...asyncCpu)).toFixed(2)}%` : 'n/a', 'holds if every async run is at 99% CPU or more', asyncCpu.length ? Math.min(...asyncCpu) >= 0.99 : null));
+  const longer = full.filter(([p]) => p.mode === 'async' && p.cUs >= 1 && p.cUs < 15).map(([p, r]) => {
+    const others = STD_MODES.filter((m) => m !== 'async').map((m) => get(m, 'full', p.cUs)!.dataTransport ?? NaN);
+    return { c: p.cUs, ratio: (r.dataTransport ?? NaN) / Math.max(...others) };
+  });
+  checks.push(predicateCheck('f5.13-transport', 'Figs 5.13/5.14: for c < 15 µs the asynchronous transport time is more than 700% longer than the other workloads\'', '> 8× (more than 700% longer)', longer.map((x) => `c = ${x.c}: ${x.ratio.toFixed(1)}×`).join(', ') || 'n/a', 'holds if the async data transport time exceeds 8× the larger of the other two at every c in [1, 15)', longer.length ? longer.every((x) => x.ratio > 8) : null));
+
   // Figs 5.10–5.12
   const idealCs = [...new Set(points.filter((p) => p.model === 'throttled').map((p) => p.cUs))].sort((a, b) => a - b);
   let worst = 0;

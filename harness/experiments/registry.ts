@@ -9,8 +9,10 @@ import { c104Ch6 } from './c104-ch6.ts';
 import { c104Starvation } from './c104-starvation.ts';
 import { dslinkPacket } from './dslink-packet.ts';
 import { c104Policies } from './c104-policies.ts';
+import { c104Buffers } from './c104-buffers.ts';
 import { nblTestjig } from './nbl-testjig.ts';
 import { oliverGraphs } from './oliver-graphs.ts';
+import { buzzardSweep } from '../batch/sweep.ts';
 import type { AnyExperiment } from './types.ts';
 
 // One experiment per line, so that work on different experiments merges cleanly.
@@ -23,11 +25,13 @@ export const EXPERIMENTS: readonly AnyExperiment[] = [
   buzzardCollisions,
   oliverGraphs,
   nblTestjig,
+  buzzardSweep,
   c104Ch5,
   c104Ch6,
   c104Starvation,
   dslinkPacket,
   c104Policies,
+  c104Buffers,
 ];
 
 export function findExperiment(name: string): AnyExperiment | undefined {

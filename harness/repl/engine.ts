@@ -61,7 +61,7 @@ import { BuzzardCube } from '../../rtl/buzzard/network.ts';
 import { checkConfig, type BuzzardConfig } from '../../rtl/buzzard/config.ts';
 import { attachEvents, type EventRecorder } from '../rtl/events.ts';
 import { attachNodeTrace, type NodeTrace } from '../rtl/node_trace.ts';
-import type { VcdWriter } from '../../traces/vcd/index.ts';
+import type { VcdOutput } from '../cli/vcd-output.ts';
 import type { TraceEvent } from '../../traces/events/vocabulary.ts';
 import { compileCondition, parseInteger, type Condition, type Ref } from './expr.ts';
 import { signalOptions } from './format.ts';
@@ -151,7 +151,7 @@ export class ReplEngine {
   printLimit = 400;
 
   readonly traces = new Map<number, Trace>();
-  vcd: { writer: VcdWriter; path: string } | undefined;
+  vcd: { writer: VcdOutput; path: string } | undefined;
 
   seen = new Set<TraceEvent>();
   seenLen = 0;
@@ -466,8 +466,8 @@ export class ReplEngine {
       t.detach = undefined;
     }
     if (this.vcd) {
-      this.vcd.writer.detach?.();
-      this.vcd.writer.detach = undefined;
+      this.vcd.writer.writer.detach?.();
+      this.vcd.writer.writer.detach = undefined;
     }
   }
 
@@ -480,7 +480,7 @@ export class ReplEngine {
         t.detach = t.trace.detach;
       } else if (!t.detach) t.detach = this.sim.observe(t.trace.tracer);
     }
-    if (this.vcd && !this.vcd.writer.detach) this.vcd.writer.detach = this.sim.observe(this.vcd.writer);
+    if (this.vcd && !this.vcd.writer.writer.detach) this.vcd.writer.writer.detach = this.sim.observe(this.vcd.writer.writer);
   }
 
   makeTrace(node: number): NodeTrace {

@@ -1,7 +1,5 @@
 /** REPL output and settings: vcd, stats, set, assert, echo. */
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { startVcd, type VcdWriter } from '../../traces/vcd/index.ts';
+import { planVcd, startVcdOutput, type VcdOutput } from '../cli/vcd-output.ts';
 import { ReplError, type CommandDef } from './common.ts';
 import type { ReplEngine } from './engine.ts';
 import { witness } from './expr.ts';
@@ -76,7 +74,7 @@ export function cmdVcd(e: ReplEngine, a: string[]): void {
   if (a[0] === 'stop') {
     if (!e.vcd) throw new ReplError('vcd stop: no VCD is being written');
     e.vcd.writer.close();
-    e.emit(`vcd: closed ${e.vcd.path}`);
+    e.emit(`vcd: closed ${e.vcd.path}${e.vcd.writer.gtkwPath ? `; save file ${e.vcd.writer.gtkwPath}` : ''}`);
     e.vcd = undefined;
     return;
   }
@@ -94,19 +92,14 @@ export function cmdVcd(e: ReplEngine, a: string[]): void {
     throw new ReplError(`vcd start: no signal matches '${g}'`);
   });
   const signals = globs.length ? globs : [e.scope ? `${e.scope}.**` : '**'];
+  let writer: VcdOutput;
   try {
-    mkdirSync(dirname(path), { recursive: true });
-  } catch (err) {
-    throw new ReplError(`vcd start: cannot create the directory of ${path} (${(err as NodeJS.ErrnoException).code})`);
-  }
-  let writer: VcdWriter;
-  try {
-    writer = startVcd(e.sim, path, { signals, stateStrings: true, comment: `icemu repl (${e.configName}), from cycle ${e.sim.cycle}` });
+    writer = startVcdOutput(e.sim, planVcd('vcd', path), { signals, stateStrings: true, comment: `icemu repl (${e.configName}), from cycle ${e.sim.cycle}` });
   } catch (err) {
     throw new ReplError(`vcd start: ${(err as Error).message}`);
   }
   e.vcd = { writer, path };
-  e.emit(`vcd: writing ${path} (${signals.join(', ')}) from cycle ${e.sim.cycle}; vcd stop to close it`);
+  e.emit(`vcd: writing ${path} (${signals.join(', ')}) from cycle ${e.sim.cycle}; vcd stop closes it${writer.gtkwPath ? ` and writes ${writer.gtkwPath}` : ''}`);
 }
 
 export function cmdSet(e: ReplEngine, a: string[]): void {

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { Memory } from '../../rtl/kernel/index.ts';
 import { DEFAULT_CYCLES_PER_TICK, messagePattern } from '../rtl/run_workload.ts';
 import { parseWorkloadFile } from '../workloads/trace-file.ts';
+import { idRange, plural } from '../cli/text.ts';
 import { ReplError, type CommandDef } from './common.ts';
 import type { ReplEngine } from './engine.ts';
 import { formatValue, hex } from './format.ts';
@@ -155,7 +156,7 @@ export function cmdLoad(e: ReplEngine, a: string[]): void {
   });
   const last = w.messages.length ? now + Math.round(w.messages[w.messages.length - 1]!.t * cpt) : now;
   e.emit(
-    `loaded ${file}: ${w.messages.length} messages (ids ${first}..${first + w.messages.length - 1}), unit ${w.unit}${w.unit === 'ticks' ? ` (1 tick = ${cpt} cycles)` : ''}, sends at cycles ${now}..${last}, receives posted now`,
+    `loaded ${file}: ${plural(w.messages.length, 'message')} (${idRange(first, w.messages.length)}), unit ${w.unit}${w.unit === 'ticks' ? ` (1 tick = ${cpt} cycles)` : ''}, sends at cycles ${now}..${last}, receives posted now`,
   );
 }
 

@@ -85,7 +85,7 @@ import { resolveTlmConfig, type TlmConfig, type Transport } from './config.ts';
 import { EventQueue } from './event-queue.ts';
 import { grantWorm, headWorm, release, slotFree, tryWorm } from './wormhole.ts';
 import { tlmResult } from './result.ts';
-import { ARB, BUSY, ctz, EV_GRANT, EV_HEAD, EV_RELEASE, EV_SLOTFREE, EV_TXEND, IDLE } from './internal.ts';
+import { ARB, BUSY, ctz, EV_GRANT, EV_HEAD, EV_LEG, EV_RELEASE, EV_SLOTFREE, EV_TXEND, IDLE } from './internal.ts';
 
 export type { MessageTimes, StuckPbu, TlmDeadlock, TlmResources, TlmResult, TlmStats } from './types.ts';
 
@@ -137,6 +137,17 @@ export class BuzzardTlm {
   readonly mLast: Float64Array;
   /** Time the first packet (worm) was granted on its first link (source wait ends). */
   readonly mInj: Float64Array;
+  // Broadcast (packet transports, broadcast.ts): a broadcast message m is sent as n legs, one per source slot
+  // (dimension j), internal message indices M, M + 1, …; mOrig maps a leg to m, bcOf[m] numbers the broadcasts.
+  readonly MI: number;
+  readonly mOrig: Int32Array;
+  readonly mBc: Uint8Array;
+  readonly bcOf: Int32Array;
+  readonly bcLeg0: Int32Array;
+  readonly bcCount: Int32Array;
+  readonly bcFirst: Float64Array;
+  readonly bcLast: Float64Array;
+  readonly bcDone: Int32Array;
   // Wormhole per message: links granted so far, current head node, path outputs and grant times.
   readonly mHop: Uint8Array;
   readonly mCur: Int32Array;
@@ -158,6 +169,7 @@ export class BuzzardTlm {
   readonly pList: Int32Array; // p·B + k: buffer indices in arrival order
   readonly pReady: Int32Array; // p·(n+1) + o: packets (wormhole: heads) ready for output o
   readonly pWait: Int32Array; // wormhole: the worm whose head waits in input unit p
+  readonly pLast: Uint8Array; // the output PBU p forwarded to last (pbuOutputOrder 'rotate')
   // PBU occupancy integrals (resource report): Σ occupied·dt, Σ dt while full, time of the last change.
   readonly pOccInt: Float64Array;
   readonly pFullInt: Float64Array;
@@ -169,6 +181,7 @@ export class BuzzardTlm {
   readonly bNext: Uint8Array;
   readonly bReady: Uint8Array;
   readonly bContr: Uint8Array;
+  readonly bBc: Uint8Array; // a broadcast copy: after each copy the next port moves on (O_0, then O_{i+1} … O_n)
 
   // Outputs: crossbar outputs x·(n+1) + o, then (delivery 'per-link') one ejection channel per PBU, N·(n+1) + p.
   readonly perLink: boolean;
@@ -221,18 +234,28 @@ export class BuzzardTlm {
     this.rotate = cfg.pbuOutputOrder === 'rotate';
     this.slotAtTail = cfg.wormholeSlotFree === 'tail-sent';
 
-    this.mT = new Float64Array(M);
-    this.mSrc = new Int32Array(M);
-    this.mDst = new Int32Array(M);
-    this.mBytes = new Float64Array(M);
-    this.mNPk = new Int32Array(M);
-    this.mDim = new Uint8Array(M);
-    this.mContr = new Uint8Array(M);
-    this.mNextQ = new Int32Array(M).fill(-1);
-    this.mDelivered = new Int32Array(M);
-    this.mFirst = new Float64Array(M).fill(NaN);
-    this.mLast = new Float64Array(M).fill(NaN);
-    this.mInj = new Float64Array(M).fill(NaN);
+    const nBc = w.messages.reduce((a, m) => a + (m.kind === 'broadcast' ? 1 : 0), 0);
+    const MI = (this.MI = M + nBc * n);
+    this.mT = new Float64Array(MI);
+    this.mSrc = new Int32Array(MI);
+    this.mDst = new Int32Array(MI);
+    this.mBytes = new Float64Array(MI);
+    this.mNPk = new Int32Array(MI);
+    this.mDim = new Uint8Array(MI);
+    this.mContr = new Uint8Array(MI);
+    this.mNextQ = new Int32Array(MI).fill(-1);
+    this.mDelivered = new Int32Array(MI);
+    this.mFirst = new Float64Array(MI).fill(NaN);
+    this.mLast = new Float64Array(MI).fill(NaN);
+    this.mInj = new Float64Array(MI).fill(NaN);
+    this.mOrig = new Int32Array(MI);
+    this.mBc = new Uint8Array(MI);
+    this.bcOf = new Int32Array(M).fill(-1);
+    this.bcLeg0 = new Int32Array(nBc);
+    this.bcCount = new Int32Array(nBc * N);
+    this.bcFirst = new Float64Array(nBc * N).fill(NaN);
+    this.bcLast = new Float64Array(nBc * N).fill(NaN);
+    this.bcDone = new Int32Array(nBc);
     const wm = this.worm ? M : 0;
     this.mHop = new Uint8Array(wm);
     this.mCur = new Int32Array(wm);
@@ -245,6 +268,24 @@ export class BuzzardTlm {
       this.mDst[k] = m.dst;
       this.mBytes[k] = m.bytes;
       this.mNPk[k] = this.worm ? 1 : Math.max(1, Math.ceil((m.bytes + this.prefix) / this.P));
+      this.mOrig[k] = k;
+    }
+    let leg = M;
+    for (let k = 0; k < M; k++) {
+      if (w.messages[k]!.kind !== 'broadcast') continue;
+      const b = (leg - M) / n;
+      this.bcOf[k] = b;
+      this.bcLeg0[b] = leg;
+      for (let j = 1; j <= n; j++, leg++) {
+        this.mT[leg] = this.mT[k]!;
+        this.mSrc[leg] = this.mSrc[k]!;
+        this.mDst[leg] = this.mSrc[k]!;
+        this.mBytes[leg] = this.mBytes[k]!;
+        this.mNPk[leg] = this.mNPk[k]!;
+        this.mDim[leg] = j;
+        this.mOrig[leg] = k;
+        this.mBc[leg] = 1;
+      }
     }
 
     const S = N * n;
@@ -262,6 +303,7 @@ export class BuzzardTlm {
     this.pList = new Int32Array(pb);
     this.pReady = new Int32Array(S * n1);
     this.pWait = new Int32Array(this.worm ? S : 0).fill(-1);
+    this.pLast = new Uint8Array(S);
     this.pOccInt = new Float64Array(S);
     this.pFullInt = new Float64Array(S);
     this.pLastT = new Float64Array(S);
@@ -270,6 +312,7 @@ export class BuzzardTlm {
     this.bNext = new Uint8Array(pb);
     this.bReady = new Uint8Array(pb);
     this.bContr = new Uint8Array(pb);
+    this.bBc = new Uint8Array(pb);
 
     this.perLink = cfg.delivery === 'per-link';
     const O = N * n1 + (this.perLink ? S : 0);
@@ -302,7 +345,7 @@ export class BuzzardTlm {
   // ------------------------------------------------------------ helpers
 
   emit(t: number, kind: TraceEvent['kind'], msg: number, node: number, packet: number, unit: string, port: number): void {
-    this.events.push({ t, kind, msg, node, packet, unit, port });
+    this.events.push({ t, kind, msg: this.mOrig[msg]!, node, packet, unit, port });
   }
 
   markDirty(o: number): void {
@@ -402,6 +445,9 @@ export class BuzzardTlm {
           case EV_SLOTFREE:
             slotFree(this, q.arg);
             break;
+          case EV_LEG:
+            this.enqueue(q.arg, this.mDim[q.arg]!);
+            break;
         }
         if (this.processed >= maxEvents) throw new Error(`tlm: stopped after maxEvents = ${maxEvents} events at t = ${this.now}`);
       } else break;
@@ -412,6 +458,18 @@ export class BuzzardTlm {
 
   /** A message is queued at its source: choose the slot (§6.2, §6.3, A13). */
   arrive(m: number): void {
+    if (this.bcOf[m]! >= 0) {
+      // Broadcast: every slot sends its leg (A11: the source uses all n slots, a binomial spanning tree).
+      const leg0 = this.bcLeg0[this.bcOf[m]!]!;
+      const c = this.cfg;
+      for (let j = 0; j < this.n; j++) {
+        const extra = c.broadcastInjectionTicks + (j + 1) * c.broadcastSlotStaggerTicks;
+        if (extra > 0) this.q.push(this.now + extra, EV_LEG, leg0 + j);
+        else this.enqueue(leg0 + j, j + 1);
+      }
+      if (this.rec) this.events.push({ t: this.mT[m]! + this.cfg.queuedTicks, kind: 'message-queued', msg: m, node: this.mSrc[m]!, unit: 'nop', port: 0 });
+      return;
+    }
     const n = this.n;
     const src = this.mSrc[m]!;
     const diff = src ^ this.mDst[m]!;
@@ -433,12 +491,19 @@ export class BuzzardTlm {
       this.mContr[m] = 1;
       this.contraryMessages++;
     }
-    const s = src * n + dim - 1;
+    this.enqueue(m, dim);
+    if (this.rec) this.events.push({ t: this.mT[m]! + this.cfg.queuedTicks, kind: 'message-queued', msg: m, node: src, unit: 'nop', port: dim });
+  }
+
+  /** Message (or broadcast leg) m joins the send queue of slot `dim` at its source. */
+  enqueue(m: number, dim: number): void {
+    const src = this.mSrc[m]!;
+    this.mDim[m] = dim;
+    const s = src * this.n + dim - 1;
     if (this.sTail[s]! >= 0) this.mNextQ[this.sTail[s]!] = m;
     else this.sHead[s] = m;
     this.sTail[s] = m;
     this.sCount[s]++;
-    if (this.rec) this.events.push({ t: this.mT[m]! + this.cfg.queuedTicks, kind: 'message-queued', msg: m, node: src, unit: 'nop', port: dim });
     this.markDirty(src * this.n1 + dim);
   }
 
@@ -476,6 +541,7 @@ export class BuzzardTlm {
       if (idx === o) continue;
       const p = x * n + idx - 1;
       if (this.pBusy[p] || this.pReady[p * n1 + o] === 0) continue;
+      if (this.rotate && this.prefersOther(x, p, o)) continue;
       win = idx;
       break;
     }
@@ -484,6 +550,28 @@ export class BuzzardTlm {
     this.oState[qo] = ARB;
     this.oWin[qo] = win;
     return win;
+  }
+
+  /**
+   * pbuOutputOrder 'rotate': PBU p goes to the outputs it has packets for in
+   * round-robin order after the one it used last. True when an output before
+   * o in that order could take one of its packets now (idle, a free buffer
+   * behind it); that output is marked for arbitration and o passes p over.
+   */
+  prefersOther(x: number, p: number, o: number): boolean {
+    const n1 = this.n1;
+    const last = this.pLast[p]!;
+    for (let j = 1; j <= n1; j++) {
+      const o2 = (last + j) % n1;
+      if (o2 === o) return false;
+      if (this.pReady[p * n1 + o2] === 0) continue;
+      const q2 = this.outIdx(x, p, o2);
+      if (this.oState[q2] !== IDLE) continue;
+      if (o2 > 0 && this.pFree[(x ^ (1 << (o2 - 1))) * this.n + o2 - 1] === 0) continue;
+      this.markDirty(q2);
+      return true;
+    }
+    return false;
   }
 
   // ------------------------------------------------------------ packet transports
@@ -518,6 +606,7 @@ export class BuzzardTlm {
     } else {
       const p = x * n + win - 1;
       this.pBusy[p] = 1;
+      this.pLast[p] = o;
       const B = this.B;
       const len = this.pLen[p]!;
       let b = -1;
@@ -546,7 +635,9 @@ export class BuzzardTlm {
       this.bPkt[b] = pkt;
       this.bContr[b] = contr;
       this.bReady[b] = 0;
-      this.bNext[b] = this.nextPort(x ^ (1 << (o - 1)), this.mDst[msg]!);
+      const bc = this.mBc[msg]!;
+      this.bBc[b] = bc;
+      this.bNext[b] = bc ? 0 : this.nextPort(x ^ (1 << (o - 1)), this.mDst[msg]!); // a broadcast copy goes to O_0 first (A11)
       this.pbuTouch(pdown);
       this.pFree[pdown]--;
       if (contr) this.pContr[pdown]++;
@@ -614,10 +705,24 @@ export class BuzzardTlm {
         this.sNextPkt[s] = 0;
       }
     } else {
-      // Free the buffer the packet was forwarded from (§8.2 output step 6).
+      // Free the buffer the packet was forwarded from (§8.2 output step 6), unless a broadcast copy is still due.
       const p = x * n + win - 1;
       const B = this.B;
       const b = this.oSrcBuf[qo]!;
+      const nextCopy = this.bBc[b] ? (o === 0 ? win + 1 : o + 1) : n1; // A11: O_0, then O_{i+1} … O_n
+      if (nextCopy < n1) {
+        this.bNext[b] = nextCopy;
+        this.bReady[b] = 1;
+        this.pReady[p * n1 + nextCopy]++;
+        this.pBusy[p] = 0;
+        this.pLast[p] = o;
+        for (let j = 1; j <= n1; j++) {
+          const o2 = (o + j) % n1;
+          if (this.pReady[p * n1 + o2]! > 0) this.markDirty(this.outIdx(x, p, o2));
+        }
+        if (o === 0) this.deliver(msg, pkt, x);
+        return;
+      }
       const base = p * B;
       const len = this.pLen[p]!;
       let k = 0;
@@ -643,6 +748,7 @@ export class BuzzardTlm {
   }
 
   deliver(m: number, pkt: number, x: number): void {
+    if (this.mBc[m]) return this.deliverBroadcast(m, pkt, x);
     if (pkt !== this.mDelivered[m]) this.orderViolations++;
     const d = ++this.mDelivered[m]!;
     const t = this.store ? this.now + this.storeDelay(m, pkt) : this.now;
@@ -657,6 +763,33 @@ export class BuzzardTlm {
     }
   }
 
+  /** A broadcast copy of packet `pkt` reached node x: per-destination times; the message is complete when every other node has it. */
+  deliverBroadcast(leg: number, pkt: number, x: number): void {
+    const m = this.mOrig[leg]!;
+    const b = this.bcOf[m]!;
+    const i = b * this.N + x;
+    if (pkt !== this.bcCount[i]) this.orderViolations++;
+    const d = ++this.bcCount[i]!;
+    const t = this.store ? this.now + this.storeDelay(leg, pkt) : this.now;
+    if (d === 1) this.bcFirst[i] = t;
+    if (d !== this.mNPk[leg]) return;
+    this.bcLast[i] = t;
+    if (this.rec) this.emit(t, 'message-complete', m, x, pkt, 'nip', 0);
+    if (++this.bcDone[b]! === this.N - 1) {
+      // every destination complete: the message's first / last are the latest over the destinations
+      let f = -Infinity;
+      let l = -Infinity;
+      for (let y = 0; y < this.N; y++) {
+        if (y === this.mSrc[m]) continue;
+        f = Math.max(f, this.bcFirst[b * this.N + y]!);
+        l = Math.max(l, this.bcLast[b * this.N + y]!);
+      }
+      this.mFirst[m] = f;
+      this.mLast[m] = l;
+      this.mDelivered[m] = this.mNPk[m]!;
+      this.deliveredCount++;
+    }
+  }
 }
 
 /**
@@ -669,7 +802,7 @@ export function runTlm(workload: Workload, config: Partial<TlmConfig> & { readon
   validateWorkload(workload);
   if (workload.cubeDegree > 16) throw new RangeError(`tlm: cube degree ${workload.cubeDegree} is outside 1..16`);
   const b = workload.messages.find((m) => m.kind !== 'unicast');
-  if (b) throw new RangeError(`tlm: workload.messages[${b.id}].kind: '${b.kind}' is not supported by the TLM (unicast only)`);
+  if (b && cfg.transport === 'wormhole') throw new RangeError(`tlm: workload.messages[${b.id}].kind: '${b.kind}' is not supported by the wormhole transport (packet transports only)`);
   const sim = new BuzzardTlm(workload, cfg);
   sim.run();
   return tlmResult(sim);

@@ -2,7 +2,7 @@
  * Configuration of the Buzzard n-cube transaction-level model (TLM) at the
  * level of the seed's Chapter 5 simulator ("paper mode", A1): packet events,
  * link time per byte, a fixed arbitration time, whole-packet buffers.
- * Section numbers cite shared/spec/buzzard.md; A-numbers its §15.
+ * Section numbers cite docs/sources.md, buzzard; A-numbers its §15.
  *
  * Every field is a typed, validated parameter with the seed's default; the
  * comment beside it says where the value and the modelling assumption come
@@ -141,6 +141,14 @@ export interface TlmConfig {
   readonly firstPacketPrefixBytes: number;
   /** Generation → the message joins its send queue (the control unit's instruction start, queue insert and prefetch), ticks. Seed-level 0 (A14). */
   readonly injectionTicks: number;
+  /**
+   * Broadcast: the leg on slot j joins its send queue injectionTicks +
+   * broadcastInjectionTicks + j·broadcastSlotStaggerTicks after generation
+   * (the RTL control unit writes the header to the n slots one after the
+   * other). Seed-level 0 and 0.
+   */
+  readonly broadcastInjectionTicks: number;
+  readonly broadcastSlotStaggerTicks: number;
   /** Generation → the message-queued event (instruction accepted), ticks; only the trace sees it. Seed-level 0. */
   readonly queuedTicks: number;
   /** Last byte of a packet in the node input port → its data stored (first / last times include it). Seed-level all 0. */
@@ -175,6 +183,8 @@ export const TLM_CH5_DEFAULTS: Readonly<Omit<TlmConfig, 'transport'>> = Object.f
   wireWordBytes: 1,
   firstPacketPrefixBytes: 0, // §10.3 "first packet (or 32 data bytes)"
   injectionTicks: 0, // A14: control-unit latencies 0 in paper mode
+  broadcastInjectionTicks: 0,
+  broadcastSlotStaggerTicks: 0,
   queuedTicks: 0,
   storeTicks: Object.freeze({ fullWord: 0, partialWord: 0, shortFirstExtra: 0 }),
   pbuOutputOrder: 'last-used-first',
@@ -215,6 +225,8 @@ export function resolveTlmConfig(c: Partial<TlmConfig> & { readonly transport: T
     wireWordBytes: integerIn(s, 'wireWordBytes', v.wireWordBytes, 1, 64, 'bytes'),
     firstPacketPrefixBytes: integerIn(s, 'firstPacketPrefixBytes', v.firstPacketPrefixBytes, 0, 1 << 16, 'bytes'),
     injectionTicks: checkNumber(s, 'injectionTicks', v.injectionTicks, { min: 0, max: 1e9, what: 'ticks' }),
+    broadcastInjectionTicks: checkNumber(s, 'broadcastInjectionTicks', v.broadcastInjectionTicks, { min: 0, max: 1e9, what: 'ticks' }),
+    broadcastSlotStaggerTicks: checkNumber(s, 'broadcastSlotStaggerTicks', v.broadcastSlotStaggerTicks, { min: 0, max: 1e9, what: 'ticks' }),
     queuedTicks: checkNumber(s, 'queuedTicks', v.queuedTicks, { min: 0, max: 1e9, what: 'ticks' }),
     storeTicks: {
       fullWord: checkNumber(s, 'storeTicks.fullWord', v.storeTicks?.fullWord, { min: 0, max: 1e9, what: 'ticks' }),
@@ -248,6 +260,8 @@ export const TLM_RTL_CALIBRATED: Readonly<Omit<TlmConfig, 'transport'>> = Object
   firstPacketPrefixBytes: 6, // A7 type + length in the first packet (RTL config firstPacketPrefixBytes)
   forwardStart: Object.freeze({ ticks: 29 }), // head latency 31 per hop = 29 to the CAM request + 2 arbitration (DESIGN.md "Per-hop head timing")
   injectionTicks: 21, // measured on the RTL (harness/compare/analytic.ts RTL_MEASURED.injectionCycles)
+  broadcastInjectionTicks: 4, // measured on the RTL (test/tlm/broadcast.test.ts): slot j's first packet 25 + j cycles after the broadcast instruction
+  broadcastSlotStaggerTicks: 1, // the control unit writes the header to one slot per cycle
   queuedTicks: 11, // measured (RTL_MEASURED.queuedCycles)
   storeTicks: Object.freeze({ fullWord: 1, partialWord: 2, shortFirstExtra: 2 }), // measured (RTL_MEASURED delivery*)
   buffersPerPbu: 13, // RTL camHeight (§5.4.2)

@@ -13,3 +13,4 @@ export * from './buzzard-tlm.ts';
 export * from './sweep.ts';
 export * from './calibrated.ts';
 export type * from './types.ts';
+export * from './broadcast.ts';

@@ -6,6 +6,7 @@ export const EV_HEAD = 2;
 export const EV_TXEND = 3;
 export const EV_RELEASE = 4;
 export const EV_SLOTFREE = 5;
+export const EV_LEG = 6; // a broadcast leg joins its slot's send queue
 
 // Output states.
 export const IDLE = 0;

@@ -7,7 +7,7 @@ import type { TraceEvent, TraceHeader } from '../../traces/events/vocabulary.ts'
 import { idealLinkUtilisation } from '../models/buzzard.ts';
 import { describeWorkload, hops } from '../workloads/types.ts';
 import type { BuzzardTlm } from './buzzard-tlm.ts';
-import type { MessageTimes, StuckPbu, TlmResources, TlmResult, TlmStats } from './types.ts';
+import type { BroadcastTimes, MessageTimes, StuckPbu, TlmResources, TlmResult, TlmStats } from './types.ts';
 
 /** Where messages waited, per dimension (types.ts TlmResources). */
 function resources(sim: BuzzardTlm, makespan: number, linkBusy: Float64Array, linkHeld: Float64Array): TlmResources {
@@ -117,7 +117,7 @@ export function tlmResult(sim: BuzzardTlm): TlmResult {
     transport: sim.cfg.transport,
     messages: M,
     delivered: sim.deliveredCount,
-    packets: sim.mNPk.reduce((a, b) => a + b, 0),
+    packets: sim.mNPk.subarray(0, M).reduce((a, b) => a + b, 0),
     contraryMessages: sim.contraryMessages,
     orderViolations: sim.orderViolations,
     eventsProcessed: sim.processed,
@@ -145,5 +145,18 @@ export function tlmResult(sim: BuzzardTlm): TlmResult {
     events = sim.events;
     events.sort((a, b) => a.t - b.t); // stable: equal times keep emission order
   }
-  return { events, header, perMessage, firstAt: sim.mFirst, lastAt: sim.mLast, linkBusy, linkHeld, nipBusy, stats, config: sim.cfg };
+  const broadcasts: BroadcastTimes[] = [];
+  sim.bcOf.forEach((b, m) => {
+    if (b < 0) return;
+    const N = sim.N;
+    const first = new Float64Array(N).fill(NaN);
+    const last = new Float64Array(N).fill(NaN);
+    for (let y = 0; y < N; y++) {
+      if (y === sim.mSrc[m]) continue;
+      first[y] = sim.bcFirst[b * N + y]! - sim.mT[m]!;
+      last[y] = sim.bcLast[b * N + y]! - sim.mT[m]!;
+    }
+    broadcasts.push({ msg: m, first, last });
+  });
+  return { broadcasts, events, header, perMessage, firstAt: sim.mFirst, lastAt: sim.mLast, linkBusy, linkHeld, nipBusy, stats, config: sim.cfg };
 }

@@ -1,6 +1,6 @@
 /**
  * Buzzard packet buffer unit (PBU), clock by clock: seed 002 §5.4.2
- * (L1719–L1763), digest shared/spec/buzzard.md §8.2, with the framing of
+ * (L1719–L1763), digest docs/sources.md, buzzard §8.2, with the framing of
  * §5.4.8 / spec §8.9 and the readings of DESIGN.md.
  *
  * NOTES on DESIGN.md (kept to the seed where they differ; see also "Readings"
@@ -145,7 +145,7 @@ const T_WORD = 8;
 
 /** outNext value: no further broadcast copy. */
 const NO_PORT = 15;
-/** The "free" next-port code of a CAM row (spec §5 [interp]). */
+/** The "free" next-port code of a CAM row (docs/readings.md#free-port-code). */
 export const FREE_PORT = 15;
 
 export class PacketBufferUnit extends Module {

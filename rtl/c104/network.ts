@@ -28,6 +28,7 @@ export interface LinkEndPorts extends Module {
   readonly rxValid: Signal;
   readonly rxChar: Signal;
   readonly rxPop: Signal;
+  readonly running: Signal;
   readonly dOut: Signal;
   readonly sOut: Signal;
   readonly dIn: Signal;

@@ -26,6 +26,7 @@ export class LinkEndStub extends Module implements LinkEndPorts {
   readonly sOut: Signal;
   readonly dIn: Signal;
   readonly sIn: Signal;
+  readonly running: Signal;
   readonly rxValid: Signal;
   readonly rxChar: Signal;
   readonly rxPop: Signal;
@@ -48,6 +49,8 @@ export class LinkEndStub extends Module implements LinkEndPorts {
     this.dIn = this.input('dIn');
     this.sIn = this.input('sIn');
     for (const w of [this.dOut, this.sOut, this.dIn, this.sIn]) this.tie(w, 0);
+    this.running = this.output('running');
+    this.tie(this.running, 1);
     this.rxValid = this.output('rxValid');
     this.rxChar = this.output('rxChar', CHAR_BITS);
     this.rxPop = this.input('rxPop');
@@ -240,7 +243,7 @@ export class SwitchBench {
       const gm = this.watchMasks ? this.watchMasks[sim.peek(r.hdr)]! : sim.peek(r.gm);
       for (let j = 0; j < C104_LINKS; j++) {
         if (((gm >>> j) & 1) === 0 || granted[j] === 1) continue;
-        if (sim.peek(xbar.valid[j]!) === 0 && sim.peek(sw.txReady[j]!) === 1) {
+        if (sim.peek(xbar.valid[j]!) === 0 && sim.peek(sw.blocked[j]!) === 0) {
           this.idleWaits.push({ cycle: t, input: i, free: j });
           break;
         }

@@ -199,11 +199,13 @@ describe('every REPL command in script mode', () => {
     // VCD of node 1's PBU 1 over 40 cycles, read back
     const dir = mkdtempSync(join(tmpdir(), 'icemu-repl-'));
     const path = join(dir, 'sub', 'pbu.vcd');
-    expect(await ok(eng, `vcd start ${path} node1.pbu1.*`)).toBe(`vcd: writing ${path} (node1.pbu1.*) from cycle 538; vcd stop to close it`);
+    expect(await ok(eng, `vcd start ${path} node1.pbu1.*`)).toBe(`vcd: writing ${path} (node1.pbu1.*) from cycle 538; vcd stop closes it and writes ${join(dir, 'sub', 'pbu.gtkw')}`);
     expect(await ok(eng, 'info traces')).toBe(`traces: off; vcd: ${path}`);
     await ok(eng, 'step 40');
-    expect(await ok(eng, 'vcd stop')).toBe(`vcd: closed ${path}`);
+    expect(existsSync(join(dir, 'sub', 'pbu.gtkw'))).toBe(false); // the save file comes with the complete dump
+    expect(await ok(eng, 'vcd stop')).toBe(`vcd: closed ${path}; save file ${join(dir, 'sub', 'pbu.gtkw')}`);
     expect(existsSync(path)).toBe(true);
+    expect(readFileSync(join(dir, 'sub', 'pbu.gtkw'), 'utf8')).toMatch(/node1\.pbu1\.inState/);
     const dump = readVcd(path);
     expect(dump.vars.some((v) => v.name.endsWith('node1.pbu1.inState'))).toBe(true);
   });

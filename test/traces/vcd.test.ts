@@ -439,18 +439,20 @@ describe('VCD writer: details', () => {
     expect(readVcd(path).timescale).toBe('10ps');
   });
 
-  it('writes to path.tmp during the run and renames it on close', () => {
+  it('writes to a temporary file beside the path during the run and renames it on close', () => {
     const sim = new Simulator(new Top());
     const path = tmpFile();
     const vcd = startVcd(sim, path, { chunkSize: 256 });
     sim.schedule(2, (s) => s.poke('go', 1));
     sim.step(200);
     expect(fs.existsSync(path)).toBe(false);
-    expect(fs.existsSync(path + '.tmp')).toBe(true);
-    expect(fs.statSync(path + '.tmp').size).toBeGreaterThan(256); // chunks were written
+    expect(nodePath.dirname(vcd.tmpPath)).toBe(nodePath.dirname(path));
+    expect(nodePath.basename(vcd.tmpPath)).toMatch(/\.tmp$/);
+    expect(fs.existsSync(vcd.tmpPath)).toBe(true);
+    expect(fs.statSync(vcd.tmpPath).size).toBeGreaterThan(256); // chunks were written
     vcd.close();
     expect(fs.existsSync(path)).toBe(true);
-    expect(fs.existsSync(path + '.tmp')).toBe(false);
+    expect(fs.existsSync(vcd.tmpPath)).toBe(false);
     expect(readVcd(path).endTime).toBe(401);
     // closing detached it: further cycles are not observed, close is idempotent
     sim.step(3);

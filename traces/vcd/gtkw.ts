@@ -13,7 +13,7 @@
  * Here traces are grouped per scope, each group headed by a comment trace
  * naming the scope; the synthetic clock comes first.
  */
-import * as fs from 'node:fs';
+import { writeOutput, type OutputTarget } from '../files.ts';
 import * as nodePath from 'node:path';
 import { globToRegExp } from '../../rtl/kernel/names.ts';
 import type { VcdVarInfo, VcdWriter } from './writer.ts';
@@ -115,10 +115,8 @@ export function formatGtkw(opts: GtkwOptions): string {
   return lines.join('\n') + '\n';
 }
 
-/** Write a .gtkw file (through a temporary file, renamed into place). */
-export function writeGtkw(savefile: string, opts: Omit<GtkwOptions, 'savefile'>): void {
-  const text = formatGtkw({ ...opts, savefile });
-  const tmp = savefile + '.tmp';
-  fs.writeFileSync(tmp, text);
-  fs.renameSync(tmp, savefile);
+/** Write a .gtkw file (checked, through a temporary file renamed into place: traces/files.ts). */
+export function writeGtkw(savefile: string | OutputTarget, opts: Omit<GtkwOptions, 'savefile'> & { label?: string }): void {
+  const path = typeof savefile === 'string' ? savefile : savefile.path;
+  writeOutput(savefile, formatGtkw({ ...opts, savefile: path }), opts.label);
 }

@@ -1,0 +1,90 @@
+/**
+ * c104-starvation (Figs 5.6–5.9) and c104-policies (Fig. 4.11): the rule
+ * functions with negative controls, the 8×8 policy run (one of the seed's
+ * sizes) in CI, and the full runs behind ICEMU_FULL=1.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import type { ExperimentResult } from '../../harness/experiments/output.ts';
+import { CURED, edgeShare, spread, STARVED } from '../../harness/experiments/c104-starvation.ts';
+import { policyOrdering } from '../../harness/experiments/c104-policies.ts';
+import { stepRule } from '../../harness/experiments/c104-buffers.ts';
+import { check, checkPlots, checkStructure, icemuExperiment, readResult, removeDir, tempDir } from './helpers.ts';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach(removeDir));
+
+describe('starvation rules', () => {
+  const lines = (edge: number) => [edge, 40, 60, 70, 75, 80, 80, 80, 80, 80, 75, 70, 60, 40, 30, edge];
+  it('edge share = larger edge line / mean of lines 6..9; starved below 5%, cured at 80% or more', () => {
+    expect(edgeShare(lines(3.9))).toBeCloseTo(3.9 / 80, 12);
+    expect(edgeShare(lines(3.99)) < STARVED).toBe(true);
+    expect(edgeShare(lines(4.01)) < STARVED).toBe(false); // negative control: just above 5%
+    expect(edgeShare(lines(64)) >= CURED).toBe(true);
+    expect(edgeShare(lines(63.9)) >= CURED).toBe(false);
+    expect(spread([10, 10.9, 10])).toBeCloseTo(1.09, 12);
+  });
+});
+
+describe('policy ordering rules', () => {
+  const base = { fifo: 100, random: 101, 'net-first': 100.4, 'oldest-first': 110, 'hops-first': 109.6 };
+  it('holds on a seed-shaped ordering; each rule fails when one rate moves just past its bound', () => {
+    expect(policyOrdering(base)).toEqual({ topTwoBest: true, beatFifo: true, netFirstNotAbove: true });
+    expect(policyOrdering({ ...base, random: 100 }).beatFifo).toBe(false);
+    expect(policyOrdering({ ...base, 'net-first': 100.6 }).netFirstNotAbove).toBe(false);
+    expect(policyOrdering({ ...base, 'hops-first': 109.4 }).topTwoBest).toBe(false);
+  });
+});
+
+describe('c104-policies --quick (8×8 mesh, 64 processors: one of Fig. 4.11\'s sizes)', () => {
+  let r: ExperimentResult;
+  it('runs', async () => {
+    const d = tempDir('c104-policies');
+    dirs.push(d);
+    const run = await icemuExperiment(['c104-policies', '--quick', '--out', d, '--jobs', '1', '--quiet']);
+    expect(run.code, run.err).toBe(0);
+    r = readResult(d, 'c104-policies');
+    checkStructure(r, 'c104-policies');
+    checkPlots(d, r);
+    expect(r.points).toHaveLength(10);
+  });
+  it('holds: C104 ack priority improves every policy; hops-first and oldest-first are best', () => {
+    expect(check(r, 'f4.11-ack-helps').holds, check(r, 'f4.11-ack-helps').measured).toBe(true);
+    expect(check(r, 'f4.11-top-two').holds, check(r, 'f4.11-top-two').measured).toBe(true);
+  });
+  it('does not hold (measured, 8×8): random does not beat FIFO and net-first does', () => {
+    expect(check(r, 'f4.11-beat-fifo').holds).toBe(false);
+    expect(check(r, 'f4.11-net-first').holds).toBe(false);
+  });
+});
+
+describe('c104-buffers', () => {
+  it('step rule: flat within whole-packet bands and a step up from one packet to two; negative controls', () => {
+    const steps = new Map([[34, 100], [50, 100.5], [67, 100.9], [68, 110], [101, 110.2]]);
+    expect(stepRule(steps)).toMatchObject({ flat: true, rises: true });
+    expect(stepRule(new Map([...steps, [50, 101.1]])).flat).toBe(false);
+    expect(stepRule(new Map([...steps, [68, 102.8], [101, 102.9]])).rises).toBe(false);
+  });
+  it('--quick on the 8×8 mesh: width 1 markedly worse and no gain beyond width 4 hold; the steps do not (acks use the space left over)', async () => {
+    const d = tempDir('c104-buffers');
+    dirs.push(d);
+    const run = await icemuExperiment(['c104-buffers', '--quick', '--out', d, '--jobs', '1', '--quiet']);
+    expect(run.code, run.err).toBe(0);
+    const r = readResult(d, 'c104-buffers');
+    checkStructure(r, 'c104-buffers');
+    expect(check(r, 'f4.7-width-1').holds).toBe(true);
+    expect(check(r, 'f4.5-width-4').holds).toBe(true);
+    expect(check(r, 'f4.7-steps').holds).toBe(false);
+  });
+});
+
+describe.skipIf(!process.env.ICEMU_FULL)('full runs (ICEMU_FULL=1)', () => {
+  it('c104-starvation at 16×16: Figs 5.6, 5.7, 5.8 hold; Fig. 5.9 (noackpri cures) does not', async () => {
+    const d = tempDir('c104-starvation');
+    dirs.push(d);
+    const run = await icemuExperiment(['c104-starvation', '--out', d, '--quiet']);
+    expect(run.code, run.err).toBe(0);
+    const res = readResult(d, 'c104-starvation');
+    for (const id of ['f5.6-starved-columns', 'f5.6-dead-zone', 'f5.6-uniform-low-load', 'f5.7-rotated', 'f5.8-sensitive', 'f5.8-returns']) expect(check(res, id).holds, id).toBe(true);
+    expect(check(res, 'f5.9-cured').holds).toBe(false);
+  }, 3_600_000);
+});

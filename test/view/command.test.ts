@@ -1,0 +1,92 @@
+/**
+ * `icemu view` as a command: a page for a good trace (nothing else left in
+ * the directory), and for bad input one error line, exit status 2 and no
+ * page written; output paths checked before any work, a non-regular target
+ * never replaced.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { main } from '../../harness/cli.ts';
+import { formatTrace, type TraceHeader } from '../../traces/events/vocabulary.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'icemu-view-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function run(argv: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
+  const error = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void err.push(a.join(' ')));
+  try {
+    return { code: await main(argv), out, err };
+  } finally {
+    log.mockRestore();
+    error.mockRestore();
+  }
+}
+
+const H: TraceHeader = { format: 'icemu-events', version: 1, model: 'rtl', unit: 'cycles', topology: { kind: 'buzzard-ncube', n: 1 } };
+const GOOD = formatTrace(H, [
+  { t: 3, kind: 'link-busy', msg: 0, node: 0, port: 1 },
+  { t: 9, kind: 'link-idle', msg: 0, node: 0, port: 1 },
+]);
+
+describe('icemu view', () => {
+  it('writes one self-contained page (no external references) and leaves no temporary file', async () => {
+    const sub = join(dir, 'ok');
+    execFileSync('mkdir', ['-p', sub]);
+    writeFileSync(join(sub, 't.jsonl'), GOOD);
+    const r = await run(['view', join(sub, 't.jsonl')]);
+    expect(r.code).toBe(0);
+    expect(r.out.join('\n')).toContain('t.html');
+    const html = readFileSync(join(sub, 't.html'), 'utf8');
+    expect(html).toMatch(/^<!doctype html>/);
+    expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href=|https?:\/\/(?!www\.w3\.org\/2000\/svg)/); // the SVG namespace is a name, not a fetch
+    expect(readdirSync(sub).sort()).toEqual(['t.html', 't.jsonl']);
+  });
+
+  const bad: [string, string, RegExp][] = [
+    ['not the vocabulary', 'hello world\n', /^icemu view: .*bad\.jsonl:1: not valid JSON/],
+    ['truncated', GOOD.slice(0, -12), /^icemu view: .*bad\.jsonl:3: truncated trace/],
+    ['unknown topology', GOOD.replace('buzzard-ncube', 'c104-mesh'), /^icemu view: .*bad\.jsonl:1: unknown topology 'c104-mesh'/],
+    ['empty', '', /^icemu view: .*bad\.jsonl:1: empty trace/],
+  ];
+  for (const [what, text, msg] of bad) {
+    it(`bad input (${what}): one error line, exit 2, no page`, async () => {
+      const f = join(dir, 'bad.jsonl');
+      writeFileSync(f, text);
+      const out = join(dir, `bad-${what.replace(/ /g, '-')}.html`);
+      const r = await run(['view', f, '--out', out]);
+      expect(r.code).toBe(2);
+      expect(r.err).toHaveLength(1);
+      expect(r.err[0]).toMatch(msg);
+      expect(existsSync(out)).toBe(false);
+    });
+  }
+
+  it('output paths: a missing directory, a FIFO and a device are refused before any work; a missing trace is one line', async () => {
+    const f = join(dir, 'good.jsonl');
+    writeFileSync(f, GOOD);
+    const fifo = join(dir, 'fifo.html');
+    execFileSync('mkfifo', [fifo]);
+    for (const [out, msg] of [
+      [join(dir, 'nope', 'p.html'), /does not exist/],
+      [fifo, /exists and is not a regular file \(never replaced\)/],
+      ['/dev/null', /exists and is not a regular file/],
+      [dir, /exists and is not a regular file/],
+    ] as const) {
+      const r = await run(['view', f, '--out', out]);
+      expect(r.code, out).toBe(2);
+      expect(r.err).toHaveLength(1);
+      expect(r.err[0]).toMatch(msg);
+    }
+    expect(lstatSync(fifo).isFIFO()).toBe(true);
+    const missing = await run(['view', join(dir, 'missing.jsonl'), '--out', join(dir, 'm.html')]);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toEqual([`icemu view: ${join(dir, 'missing.jsonl')}: cannot read (ENOENT)`]);
+    expect((await run(['view'])).code).toBe(2);
+  });
+});
