@@ -103,9 +103,10 @@ export function parseEventSpec(e: ReplEngine, a: string[], optional: boolean): {
     else {
       const v = parseInteger(m[2]!);
       if (v === undefined) throw new ReplError(`bad event filter '${f}': ${key} needs a whole number`);
-      const N = e.cube.nodes.length;
+      const N = e.target.nodes;
+      const P = e.target.ports;
       if (key === 'node' && v >= N) throw new ReplError(`bad event filter '${f}': node ${v} is outside 0..${N - 1}`);
-      if (key === 'port' && v > e.cfg.n) throw new ReplError(`bad event filter '${f}': port ${v} is outside 0..${e.cfg.n} (0 the node's own port, 1..${e.cfg.n} the links)`);
+      if (key === 'port' && v > P) throw new ReplError(`bad event filter '${f}': port ${v} is outside 0..${P}${P ? ` (0 the node's own port, 1..${P} the links)` : ''}`);
       filter[key] = v;
     }
   }
@@ -132,7 +133,7 @@ export function cmdInfo(e: ReplEngine, what: string | undefined): void {
     e.emit(`traces: ${e.traces.size ? [...e.traces.keys()].map((x) => `node${x}`).join(', ') : 'off'}; vcd: ${e.vcd ? e.vcd.path : 'off'}`);
   }
   if (all || w === 'config') {
-    e.emit(`config ${e.configName}: ${JSON.stringify(e.cfg)}`);
+    e.emit(`config ${e.configName}: ${JSON.stringify(e.target.config)}`);
   }
 }
 

@@ -78,6 +78,7 @@ import { viewCommands } from './inspect.ts';
 import { pack, travelCommands } from './travel.ts';
 import { outputCommands } from './output.ts';
 import { complete } from './complete.ts';
+import { buzzardTarget, NETWORK_PRESETS, notHere, type Target } from './targets.ts';
 import { displayCommands, showDisplays, type Display } from './display.ts';
 
 export { ReplError, stripComment } from './common.ts';
@@ -109,15 +110,21 @@ export interface ExecResult {
 }
 
 export class ReplEngine {
-  readonly cfg: BuzzardConfig;
   readonly configName: string;
-  readonly cube: BuzzardCube;
+  /** The hardware under debug (targets.ts); a Buzzard cube unless a network preset was chosen. */
+  readonly target: Target;
   readonly sim: Simulator;
-  readonly driver: ReplDriver;
+  /** The Buzzard parts; undefined in a session on other hardware. */
+  readonly bz: { cfg: BuzzardConfig; cube: BuzzardCube; driver: ReplDriver } | undefined;
   readonly c: ChalkInstance;
   // The fields and methods below without a doc comment are internal to
   // harness/repl: the command families (help.ts, time.ts, ...) use them.
-  recorder!: EventRecorder;
+  /** The Buzzard event recorder (undefined on other hardware). */
+  bzRecorder: EventRecorder | undefined;
+  /** The events recorded so far (of whichever recorder is attached). */
+  events: TraceEvent[] = [];
+  /** The command being run (for errors about the hardware). */
+  current = '';
   recObserver!: Observer;
   recDetach: (() => void) | undefined;
   readonly commands: CommandDef[];
@@ -158,13 +165,19 @@ export class ReplEngine {
   readonly names: string[];
 
   constructor(opts: EngineOptions = {}) {
-    if (opts.config) {
-      this.cfg = checkConfig(opts.config);
-      this.configName = 'config';
+    const network = opts.config === undefined && opts.preset !== undefined ? NETWORK_PRESETS[opts.preset] : undefined;
+    if (network) {
+      this.target = network.open();
+      this.configName = this.target.name;
+      this.sim = new Simulator(this.target.top);
+      this.bz = undefined;
     } else {
-      const r = resolveConfig(opts.preset);
-      this.cfg = r.config;
+      const r = opts.config ? { config: checkConfig(opts.config), name: 'config' } : resolveConfig(opts.preset);
       this.configName = r.name;
+      const cube = new BuzzardCube(r.config);
+      this.sim = new Simulator(cube);
+      this.bz = { cfg: r.config, cube, driver: new ReplDriver(this.sim, cube) };
+      this.target = buzzardTarget(r.name, r.config, cube);
     }
     this.c = new Chalk({ level: opts.color ? 2 : 0 });
     this.width = opts.width ?? 120;
@@ -172,9 +185,6 @@ export class ReplEngine {
     if (!(Number.isInteger(every) && every >= 10)) throw new RangeError(`checkpointEvery: ${every} is not a whole number >= 10`);
     this.every = every;
     this.runLimit = opts.runLimit ?? 1_000_000;
-    this.cube = new BuzzardCube(this.cfg);
-    this.sim = new Simulator(this.cube);
-    this.driver = new ReplDriver(this.sim, this.cube);
     this.names = [...this.sim.net.byName.keys()];
     this.newRecorder([]);
     this.autos.push({ snap: pack(this.sim.save(), undefined), logLen: 0 });
@@ -191,14 +201,43 @@ export class ReplEngine {
       ...outputCommands(this),
       quitCommand,
     ];
+    for (const own of this.target.commands(this)) {
+      const k = this.commands.findIndex((c) => c.name === own.name);
+      if (k >= 0) this.commands[k] = own;
+      else this.commands.splice(this.commands.length - 1, 0, own);
+    }
     for (const c of this.commands) for (const n of [c.name, ...c.aliases]) this.byName.set(n, c);
   }
 
   // ================================================================ public API
 
-  /** The event recorder currently attached (rebuilt by back / restore). */
+  /** The Buzzard event recorder currently attached (rebuilt by back / restore). */
   get rec(): EventRecorder {
     return this.recorder;
+  }
+
+  /** The Buzzard configuration (an error in a session on other hardware). */
+  get cfg(): BuzzardConfig {
+    return this.buzzard().cfg;
+  }
+
+  get cube(): BuzzardCube {
+    return this.buzzard().cube;
+  }
+
+  get driver(): ReplDriver {
+    return this.buzzard().driver;
+  }
+
+  get recorder(): EventRecorder {
+    this.buzzard();
+    return this.bzRecorder!;
+  }
+
+  /** The Buzzard parts, or one error line naming the command and the hardware of this session. */
+  buzzard(): { cfg: BuzzardConfig; cube: BuzzardCube; driver: ReplDriver } {
+    if (!this.bz) throw notHere(this.current || 'this command', this.target);
+    return this.bz;
   }
 
   get busy(): boolean {
@@ -243,6 +282,7 @@ export class ReplEngine {
         throw new ReplError(`unknown command '${word}'${near.length ? ` (did you mean ${near.join(', ')}?)` : ''}; type help for the list`);
       }
       if (cmd.name === 'quit') return { lines: [], quit: true };
+      this.current = cmd.name;
       const args = rest ? rest.split(/\s+/) : [];
       if (cmd.maxArgs !== undefined && args.length > cmd.maxArgs) throw new ReplError(`${cmd.name}: unexpected '${args[cmd.maxArgs]}' (usage: ${cmd.usage})`);
       const at = this.sim.cycle;
@@ -446,16 +486,19 @@ export class ReplEngine {
       captured = o;
       return orig(o);
     };
+    let rec: { events: TraceEvent[]; detach: () => void };
     try {
-      this.recorder = attachEvents(sim, this.cube, this.driver);
+      if (this.bz) rec = this.bzRecorder = attachEvents(sim, this.bz.cube, this.bz.driver);
+      else rec = this.target.attachEvents(sim);
     } finally {
       Reflect.deleteProperty(sim, 'observe');
     }
     this.recObserver = captured!;
-    this.recDetach = this.recorder.detach;
-    for (const e of seed) this.recorder.events.push(e);
-    this.seen = new Set(this.recorder.events);
-    this.seenLen = this.recorder.events.length;
+    this.recDetach = rec.detach;
+    for (const e of seed) rec.events.push(e);
+    this.events = rec.events;
+    this.seen = new Set(rec.events);
+    this.seenLen = rec.events.length;
   }
 
   detachInstruments(): void {
@@ -489,7 +532,7 @@ export class ReplEngine {
 
   /** New events since the last call, in time order. */
   freshEvents(): TraceEvent[] {
-    const ev = this.recorder.events;
+    const ev = this.events;
     if (ev.length === this.seenLen) return [];
     const want = ev.length - this.seenLen;
     const out: TraceEvent[] = [];

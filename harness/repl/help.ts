@@ -20,7 +20,7 @@ export function helpCommands(e: ReplEngine): CommandDef[] {
 
 export function cmdHelp(e: ReplEngine, topic: string | undefined): void {
   if (topic === undefined) {
-    e.emit(e.c.bold(`icemu repl: a debugger over the ${e.cfg.n}-cube (${e.configName}); help <command> for details`));
+    e.emit(e.c.bold(`icemu repl: a debugger over the ${e.bz ? `${e.cfg.n}-cube` : e.target.title} (${e.configName}); help <command> for details`));
     const rows = e.commands.map((c) => [c.aliases.length ? `${c.name} (${c.aliases.join(', ')})` : c.name, c.summary]);
     const w = Math.max(...rows.map((r) => r[0]!.length));
     for (const [a, b] of rows) e.emit(`  ${a!.padEnd(w)}  ${b}`);

@@ -36,7 +36,7 @@ export function saveCheckpointFile(e: ReplEngine, path: string): void {
   const body: CheckpointFile = {
     format: FORMAT,
     version: 1,
-    config: e.cfg,
+    config: e.target.config,
     cycle: e.sim.cycle,
     hash: String(e.sim.stateHash()),
     commands: e.log.map((l) => ({ cycle: l.cycle, text: l.text })),
@@ -69,7 +69,7 @@ function readCheckpointFile(e: ReplEngine, path: string): CheckpointFile {
   }
   if (f === null || typeof f !== 'object' || f.format !== FORMAT) throw bad(`not an icemu checkpoint file (no "format": "${FORMAT}")`);
   if (f.version !== 1) throw bad(`version ${String(f.version)}: this icemu reads version 1`);
-  if (JSON.stringify(f.config) !== JSON.stringify(e.cfg)) throw bad(`made with another configuration (${JSON.stringify(f.config)}); start the REPL with that configuration`);
+  if (JSON.stringify(f.config) !== JSON.stringify(e.target.config)) throw bad(`made with another configuration (${JSON.stringify(f.config)}); start the REPL with that configuration`);
   if (!Number.isSafeInteger(f.cycle) || f.cycle! < 0) throw bad('bad "cycle"');
   if (typeof f.hash !== 'string') throw bad('bad "hash"');
   if (!Array.isArray(f.commands)) throw bad('bad "commands"');

@@ -174,7 +174,7 @@ export function travel(e: ReplEngine, target: number): { from: number; replayed:
   if (target > e.sim.cycle) throw new ReplError(`cannot travel forward to cycle ${target} (now ${e.sim.cycle}): use run`);
   const k = lastAutoAtOrBefore(e, target);
   const cp = e.autos[k]!;
-  const oldEvents = e.recorder.events;
+  const oldEvents = e.events;
   e.detachInstruments();
   e.sim.restore(unpack(cp.snap));
   e.newRecorder(oldEvents.filter((ev) => ev.t < cp.snap.cycle));
@@ -248,7 +248,7 @@ export function cmdRestore(e: ReplEngine, name: string | undefined): void {
 /** The whole state with its history (auto checkpoints, stimulus log, events). */
 export function takeCheckpoint(e: ReplEngine, name: string): NamedCheckpoint {
   const last = e.autos[e.autos.length - 1]!.snap;
-  return { name, snap: pack(e.sim.save(), last), autos: e.autos.slice(), log: e.log.slice(), events: e.recorder.events.slice() };
+  return { name, snap: pack(e.sim.save(), last), autos: e.autos.slice(), log: e.log.slice(), events: e.events.slice() };
 }
 
 /** Put the model and its history back as `cp` holds them; the recorder is rebuilt (engine.ts). */
