@@ -169,7 +169,7 @@ export class ReplEngine {
     if (network) {
       this.target = network.open();
       this.configName = this.target.name;
-      this.sim = new Simulator(this.target.top);
+      this.sim = this.target.sim ?? new Simulator(this.target.top);
       this.bz = undefined;
     } else {
       const r = opts.config ? { config: checkConfig(opts.config), name: 'config' } : resolveConfig(opts.preset);

@@ -12,6 +12,7 @@
  *                (harness/rtl/dslink_status.ts); `print` and `wave` decode
  *                the token registers (tok: D 0x41, FCT, NULL, EOP, ...);
  *                events: link-up, link-error (harness/rtl/dslink_events.ts).
+ *   pair-c104, chain, mesh   C104 networks with T9000 endpoints (c104_target.ts).
  */
 import type { Module, Simulator } from '../../rtl/kernel/index.ts';
 import type { BuzzardCube } from '../../rtl/buzzard/network.ts';
@@ -25,6 +26,7 @@ import type { TraceEvent } from '../../traces/events/vocabulary.ts';
 import { ReplError, type CommandDef } from './common.ts';
 import type { ReplEngine } from './engine.ts';
 import { table } from './format.ts';
+import { C104_PRESETS } from './c104_target.ts';
 
 export interface Target {
   /** Preset name. */
@@ -34,6 +36,8 @@ export interface Target {
   /** Shown by `info config`, kept in checkpoint files (a load needs the same). */
   config: unknown;
   top: Module;
+  /** The simulator, when the builder made one (else the engine elaborates `top`). */
+  sim?: Simulator;
   /** Nodes and ports an event filter may name (node=0..nodes-1, port=0..ports). */
   nodes: number;
   ports: number;
@@ -61,6 +65,7 @@ export function buzzardTarget(name: string, cfg: BuzzardConfig, cube: BuzzardCub
 
 export const NETWORK_PRESETS: Record<string, { description: string; open: () => Target }> = {
   'dslink-pair': { description: 'two T9000-style endpoints (a, b) joined by one DS-link', open: openDsLinkPair },
+  ...C104_PRESETS,
 };
 
 function openDsLinkPair(): Target {
@@ -80,7 +85,8 @@ function openDsLinkPair(): Target {
   };
 }
 
-interface Direction {
+/** One direction of a DS-link: `tx` sends, `rx` (the far end) receives. */
+export interface Direction {
   from: string;
   to: string;
   tx: DsLinkEnd;
@@ -88,7 +94,7 @@ interface Direction {
 }
 
 /** `links` on DS-links: per direction, the sender's state and credit, the receiver's grant and buffers, the token on the wire. */
-function linksCommand(e: ReplEngine, dirs: Direction[]): CommandDef {
+export function linksCommand(e: ReplEngine, dirs: Direction[]): CommandDef {
   return {
     name: 'links',
     aliases: ['l'],
