@@ -6,19 +6,33 @@
 import { readFileSync } from 'node:fs';
 import { ElaborationError, SimError } from '../rtl/kernel/index.ts';
 import { formatHelp, parseArgs, UsageError, type CommandSpec, type ParsedOptions } from './cli/args.ts';
+import { rerunWithHeap } from './cli/heap.ts';
 import { nearestNames } from '../rtl/kernel/names.ts';
+import { abortOutputs, finishOutputs, OutputPathError } from '../traces/files.ts';
 import { demoCommand } from './commands/demo.ts';
 import { buzzardCommand } from './commands/buzzard.ts';
+import { c104Command } from './commands/c104.ts';
 import { compareCommand } from './commands/compare.ts';
 import { experimentCommand } from './commands/experiment.ts';
 import { replCommand } from './commands/repl.ts';
+import { sweepCommand } from './commands/sweep.ts';
+import { viewCommand } from './commands/view.ts';
 
 export interface Command {
   spec: CommandSpec;
   run(opts: ParsedOptions, positionals: string[]): Promise<number> | number;
 }
 
-export const commands: Command[] = [buzzardCommand, compareCommand, experimentCommand, replCommand, demoCommand];
+export const commands: Command[] = [
+  buzzardCommand,
+  c104Command,
+  sweepCommand,
+  compareCommand,
+  experimentCommand,
+  replCommand,
+  viewCommand,
+  demoCommand,
+];
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -31,8 +45,8 @@ export function topHelp(): string {
     'Usage: icemu <command> [options]',
     '',
     'icemu, an interconnect cycle emulator: multicomputer communication hardware',
-    '(the Buzzard hypercube communication processor, the INMOS C104) modelled',
-    'clock by clock as wired functional units.',
+    'modelled clock by clock as wired functional units. Built today: the Buzzard',
+    'hypercube communication processor (the INMOS C104 and DS-links are being built).',
     '',
     'Commands:',
     ...commands.map((c) => `  ${c.spec.name.padEnd(width)}${c.spec.summary}`),
@@ -74,8 +88,15 @@ export async function main(argv: string[]): Promise<number> {
       console.log(formatHelp(cmd.spec));
       return 0;
     }
-    return await cmd.run(opts, positionals);
+    const code = await cmd.run(opts, positionals);
+    finishOutputs();
+    return code;
   } catch (e) {
+    abortOutputs();
+    if (e instanceof OutputPathError) {
+      console.error(`icemu ${name}: ${e.message}`);
+      return 2;
+    }
     if (e instanceof UsageError) {
       console.error(e.message);
       return 2;
@@ -109,4 +130,9 @@ export function runAsProcess(argv: string[]): void {
 
 // Run when executed directly (tsx harness/cli.ts, or bin/icemu.mjs), not when imported by tests.
 const invoked = process.argv[1] ?? '';
-if (invoked.endsWith('cli.ts') || invoked.endsWith('icemu.mjs') || invoked.endsWith('icemu')) runAsProcess(process.argv.slice(2));
+if (invoked.endsWith('cli.ts') || invoked.endsWith('icemu.mjs') || invoked.endsWith('icemu')) {
+  // A 9- or 10-cube needs a bigger heap than Node's default: run again with one (harness/cli/heap.ts).
+  const status = rerunWithHeap(process.argv.slice(2));
+  if (status === undefined) runAsProcess(process.argv.slice(2));
+  else process.exitCode = status;
+}

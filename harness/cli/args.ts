@@ -39,6 +39,11 @@ export class UsageError extends Error {
   }
 }
 
+/** `usage('msg')` -> UsageError('icemu <command>: msg'): the one error line of a command. */
+export function usageOf(command: string): (msg: string) => UsageError {
+  return (msg) => new UsageError(`icemu ${command}: ${msg}`);
+}
+
 export function parseArgs(spec: CommandSpec, argv: string[]): { opts: ParsedOptions; positionals: string[]; help: boolean } {
   const opts: ParsedOptions = {};
   for (const o of spec.options) opts[o.name] = Array.isArray(o.default) ? [...o.default] : o.default;
@@ -53,10 +58,13 @@ export function parseArgs(spec: CommandSpec, argv: string[]): { opts: ParsedOpti
       continue;
     }
     if (a === '--') {
-      positionals.push(...argv.slice(k + 1));
+      const rest = argv.slice(k + 1);
+      if (rest.length && !spec.positionals?.length) throw new UsageError(`icemu ${spec.name}: unexpected argument '${rest[0]}' (${spec.name} takes options only; see --help)`);
+      positionals.push(...rest);
       break;
     }
     if (!a.startsWith('-') || a === '-') {
+      if (!spec.positionals?.length) throw new UsageError(`icemu ${spec.name}: unexpected argument '${a}' (${spec.name} takes options only; see --help)`);
       positionals.push(a);
       continue;
     }

@@ -2,82 +2,117 @@
  * `icemu buzzard`: the main job. A Buzzard n-cube (every unit of every node,
  * clock by clock) under Buzzard's chapter-5 workload (seed 002 §5.6–5.7:
  * uniform destinations, exponential lengths, normal inter-generation times),
- * with a progress line; then a table of mean message times (first packet and
- * last byte, from queueing), per-hop head latency and link utilisation, and a
- * VCD of one node's first cycles.
+ * a trace file (--workload) or a synthetic pattern (--pattern, --rate), on
+ * the default cube or one from --config; with a progress line. Then a table
+ * of mean message times, per-hop head latency and link utilisation, the
+ * statistics of the measurement window (harness/batch/), optionally the JSON
+ * summary and per-link CSV, and a VCD of one node where it carries traffic.
  */
 import chalk from 'chalk';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { Simulator } from '../../rtl/kernel/index.ts';
 import { BuzzardCube } from '../../rtl/buzzard/network.ts';
-import { checkConfig } from '../../rtl/buzzard/config.ts';
 import { CubeDriver } from '../rtl/cube_driver.ts';
 import { attachEvents } from '../rtl/events.ts';
+import { attachViewEvents } from '../rtl/view_events.ts';
 import { attachNodeTrace } from '../rtl/node_trace.ts';
-import { DEFAULT_CYCLES_PER_TICK, scheduleWorkload } from '../rtl/run_workload.ts';
-import { buzzardCh5Workload, hops } from '../workloads/index.ts';
+import { scheduleWorkload } from '../rtl/run_workload.ts';
+import { hops } from '../workloads/index.ts';
 import { idealLinkUtilisation } from '../models/buzzard.ts';
-import { startVcd, gtkwSignals, writeGtkw } from '../../traces/vcd/index.ts';
 import { UsageError, type CommandSpec, type ParsedOptions } from '../cli/args.ts';
 import { formatRate, Progress } from '../cli/progress.ts';
+import { Interrupt, INTERRUPTED, outputFile, writeText, yieldToEvents } from '../cli/output-path.ts';
+import { checkGlobs } from '../cli/signals.ts';
+import { plural } from '../cli/text.ts';
+import { planVcd, startVcdOutput, type VcdOutput } from '../cli/vcd-output.ts';
+import { PATTERNS } from '../batch/patterns.ts';
+import { csvPathFor, formatSummary, linksCsv } from '../batch/report.ts';
+import { defaultWindow, resolveCube, resolveWorkload } from '../batch/setup.ts';
+import { linkCounters, summarise } from '../batch/stats.ts';
+import { toJson } from '../experiments/types.ts';
 
 const spec: CommandSpec = {
   name: 'buzzard',
-  summary: 'run a Buzzard n-cube, clock by clock, under the chapter-5 workload (the default job of npm start)',
+  summary: 'the main job (npm start): a Buzzard n-cube, clock by clock, under the chapter-5 workload, a trace file or a traffic pattern',
   usage: 'icemu buzzard [options]',
   description: [
     'Builds a Buzzard hypercube (seed 002 ch. 5: packet buffer units, buffer RAM, crossbar,',
     'node output/input ports, arrival tracking unit, control unit, flow control units) and',
-    "runs Buzzard's chapter-5 workload on it: uniform destinations, exponential message",
-    'lengths, normal inter-generation times with sigma = mean/2. Time base: 1 tick = 4.5',
-    'cycles (spec A1: 2 ticks per byte; 9 bit-cycles per byte on the wire).',
-    'Prints mean first-packet and last-byte times from queueing, per-hop head latency and',
-    'link utilisation, and writes a VCD of one node.',
+    "runs a workload on it: by default Buzzard's chapter-5 workload (uniform destinations,",
+    'exponential message lengths, normal inter-generation times with sigma = mean/2; time',
+    'base 1 tick = 4.5 cycles, docs/readings.md A1); or a trace file (--workload, the format',
+    "the REPL's load reads); or a pattern (--pattern with --rate: offered load per node in",
+    'link bandwidths, one link = 1 byte per 9 cycles; Poisson generation, exponential lengths).',
+    'The cube: the defaults, or --config FILE (a JSON file of BuzzardConfig fields, or a REPL',
+    'preset name), with --n, --routing and --strict-framing applied on top.',
+    'Messages are generated until 80% of --cycles (the rest drains). Statistics cover the',
+    'measurement window from --warmup to the end of generation: latency mean, p50/p95/p99,',
+    'max and a histogram; first-packet latency; offered and delivered load; per-link',
+    'utilisation and blocked fractions; warnings when the offered load is not delivered or',
+    'the means still grow. --json FILE saves all of it, and the per-link CSV beside it.',
+    'The VCD shows one node from where it first carries traffic (or --vcd-from).',
   ].join('\n'),
   options: [
-    { name: 'n', type: 'int', default: 6, min: 1, max: 10, description: 'cube degree' },
+    { name: 'n', type: 'int', min: 1, max: 10, description: 'cube degree (default 6, or the --config file\'s)' },
+    { name: 'config', type: 'string', arg: 'FILE', description: 'cube configuration: JSON file of BuzzardConfig fields or a preset (as icemu repl takes)' },
     { name: 'cycles', type: 'int', default: 300_000, min: 1000, max: 1_000_000_000, description: 'cycles to simulate' },
+    { name: 'warmup', type: 'int', min: 0, max: 1_000_000_000, description: 'cycles before the measurement window (default 10% of --cycles)' },
+    { name: 'workload', type: 'string', arg: 'FILE', description: 'a workload trace file (as the REPL\'s load reads) instead of the chapter-5 workload' },
+    { name: 'pattern', type: 'string', arg: 'NAME', description: `traffic pattern instead of the chapter-5 workload: ${PATTERNS.join(', ')}` },
+    { name: 'rate', type: 'string', arg: 'R', description: 'with --pattern: offered load per node, link bandwidths (default 0.1)' },
+    { name: 'hotspot', type: 'string', arg: 'F', description: 'with --pattern hotspot: fraction of messages sent to node 0 (default 0.2)' },
     { name: 'mean-bytes', type: 'int', default: 512, min: 1, max: 65536, description: 'mean message length (exponential), bytes' },
-    { name: 'gap-ticks', type: 'int', default: 5120, min: 1, max: 100_000_000, description: 'mean inter-generation time per node, ticks (seed rates 1024..9216; 5120 is moderate)' },
+    { name: 'gap-ticks', type: 'int', default: 5120, min: 1, max: 100_000_000, description: 'chapter-5 workload: mean inter-generation time per node, ticks (seed rates 1024..9216)' },
     { name: 'seed', type: 'int', default: 1, min: 0, max: 2 ** 31 - 1, description: 'workload seed' },
-    { name: 'routing', type: 'string', default: 'quasi-adaptive', arg: 'MODE', description: 'first-hop routing: quasi-adaptive or e-cube' },
+    { name: 'routing', type: 'string', arg: 'MODE', description: 'first-hop routing: quasi-adaptive or e-cube (default quasi-adaptive, or the config\'s)' },
     { name: 'strict-framing', type: 'flag', description: 'send the "10" sync after the preheader (A2: 33-cycle head latency instead of 31)' },
+    { name: 'json', type: 'string', arg: 'FILE', description: 'write the whole summary as JSON to FILE and the per-link CSV beside it (FILE.links.csv)' },
     { name: 'vcd', type: 'string', default: 'out/buzzard.vcd', arg: 'FILE', description: 'VCD of one node (a .gtkw save file is written beside it)' },
     { name: 'vcd-node', type: 'int', default: 0, min: 0, max: 1023, description: 'node dumped to the VCD' },
-    { name: 'vcd-cycles', type: 'int', default: 2000, min: 1, max: 10_000_000, description: 'cycles dumped to the VCD, from cycle 0' },
+    { name: 'vcd-from', type: 'int', min: 0, description: 'first cycle dumped (default: where the first message from or to the node starts)' },
+    { name: 'vcd-cycles', type: 'int', default: 2000, min: 1, max: 10_000_000, description: 'cycles dumped to the VCD' },
+    { name: 'signals', type: 'list', default: [], arg: 'GLOBS', description: 'signals dumped, comma-separated globs over full names (default node<vcd-node>.**)' },
     { name: 'no-vcd', type: 'flag', description: 'do not write a VCD' },
+    { name: 'no-vcd-strings', type: 'flag', description: 'plain IEEE 1364 VCD: no FSM state-name string twins (a GTKWave extension)' },
     { name: 'events', type: 'string', arg: 'FILE', description: 'write the event trace (JSON lines) to FILE' },
     { name: 'trace', type: 'int', default: 0, min: 0, max: 1_000_000, description: 'print this many lines of the one-line-per-cycle trace of one node' },
     { name: 'trace-node', type: 'int', default: 0, min: 0, max: 1023, description: 'node shown by --trace' },
     { name: 'trace-from', type: 'int', default: 0, min: 0, description: 'first cycle shown by --trace' },
     { name: 'quiet', short: 'q', type: 'flag', description: 'no progress line' },
   ],
-  examples: ['icemu buzzard', 'icemu buzzard --n 4 --cycles 50000 --gap-ticks 1024', 'icemu buzzard --events out/run.jsonl --no-vcd'],
+  examples: [
+    'icemu buzzard',
+    'icemu buzzard --n 4 --cycles 50000 --gap-ticks 1024',
+    'icemu buzzard --n 4 --pattern transpose --rate 0.2 --json out/t.json --no-vcd',
+    'icemu buzzard --config my-cube.json --workload msgs.txt --events out/run.jsonl',
+  ],
 };
 
 function mean(xs: number[]): number {
   return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN;
 }
 
-function run(opts: ParsedOptions): number {
-  const n = opts.n as number;
+async function run(opts: ParsedOptions): Promise<number> {
   const cycles = opts.cycles as number;
-  const routing = opts.routing as string;
-  if (routing !== 'quasi-adaptive' && routing !== 'e-cube') throw new UsageError(`icemu buzzard: --routing must be quasi-adaptive or e-cube (got '${routing}')`);
+  const { cfg, source } = resolveCube('buzzard', opts);
+  const n = cfg.n;
   const vcdNode = opts['vcd-node'] as number;
   if (vcdNode >= 1 << n) throw new UsageError(`icemu buzzard: --vcd-node must be in 0..${(1 << n) - 1} for a ${n}-cube (got ${vcdNode})`);
   const traceNode = opts['trace-node'] as number;
   if (traceNode >= 1 << n) throw new UsageError(`icemu buzzard: --trace-node must be in 0..${(1 << n) - 1} for a ${n}-cube (got ${traceNode})`);
-  const cfg = checkConfig({ n, routing, strictFraming: Boolean(opts['strict-framing']) });
-  const cpt = DEFAULT_CYCLES_PER_TICK;
-  // Messages are generated during the first 80% of the run, so most can finish inside it.
-  const genCycles = Math.floor(cycles * 0.8);
-  const w = buzzardCh5Workload({ cubeDegree: n, meanBytes: opts['mean-bytes'] as number, meanGapTicks: opts['gap-ticks'] as number, durationTicks: genCycles / cpt, seed: opts.seed as number });
+  const win = defaultWindow(cycles, opts.warmup as number | undefined);
+  if (win.warmup >= win.genEnd) throw new UsageError(`icemu buzzard: --warmup must be below ${win.genEnd} (80% of --cycles, where generation ends)`);
+  const choice = resolveWorkload('buzzard', opts, n, win.genEnd);
+  const w = choice.workload;
+  const cpt = choice.cpt;
+  // Outputs are checked before the run (one line naming the option, exit 2).
+  const vcdPlan = opts['no-vcd'] ? undefined : planVcd('vcd', opts.vcd as string);
+  const eventsTarget = opts.events === undefined ? undefined : outputFile('events', opts.events as string);
+  const jsonTarget = opts.json === undefined ? undefined : outputFile('json', opts.json as string);
+  const csvTarget = jsonTarget && (jsonTarget.inPlace ? undefined : outputFile('json', csvPathFor(jsonTarget.path)));
   const quiet = Boolean(opts.quiet);
   console.log(
     chalk.bold('icemu buzzard') +
-      `: ${n}-cube (${1 << n} nodes), ${routing} routing, ${cfg.strictFraming ? 'strict' : 'seed'} framing; chapter-5 workload: ${w.messages.length} messages, mean ${opts['mean-bytes']} B, mean gap ${opts['gap-ticks']} ticks, seed ${opts.seed}; ${cycles.toLocaleString('en-US')} cycles (1 tick = ${cpt} cycles)`,
+      `: ${n}-cube (${1 << n} nodes, config ${source}), ${cfg.routing} routing, ${cfg.strictFraming ? 'strict' : 'seed'} framing; ${choice.description}; ${cycles.toLocaleString('en-US')} cycles${cpt !== 1 ? ` (1 tick = ${cpt} cycles)` : ''}`,
   );
 
   const t0 = performance.now();
@@ -86,36 +121,51 @@ function run(opts: ParsedOptions): number {
   const driver = new CubeDriver(sim, cube);
   const sched = scheduleWorkload(driver, w, { cyclesPerTick: cpt });
   const rec = attachEvents(sim, cube, driver);
+  if (opts.events) attachViewEvents(sim, cube, rec.events); // link/buffer/deadlock states for icemu view
   const traceLines = opts.trace as number;
   const trace = traceLines > 0 ? attachNodeTrace(sim, cube, traceNode, { events: rec, from: opts['trace-from'] as number, to: (opts['trace-from'] as number) + traceLines - 1 }) : undefined;
-  if (!quiet) console.error(`elaborated ${sim.net.signals.length.toLocaleString('en-US')} signals in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
-  let vcd: ReturnType<typeof startVcd> | undefined;
-  const vcdPath = opts['no-vcd'] ? undefined : (opts.vcd as string);
+  // The VCD window: from --vcd-from, or from the first message that starts or ends at the node.
+  const p = `node${vcdNode}`;
+  const globs = (opts.signals as string[]).length ? (opts.signals as string[]) : [`${p}.**`];
+  if (vcdPlan) checkGlobs(sim, 'buzzard', 'signals', globs);
+  if (!quiet) console.error(`elaborated ${sim.net.signals.length.toLocaleString('en-US')} signals in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  const firstAtNode = sched.find((m) => w.messages[m.id]!.src === vcdNode || w.messages[m.id]!.dst === vcdNode);
+  const vcdFrom = (opts['vcd-from'] as number | undefined) ?? (firstAtNode ? Math.max(0, firstAtNode.cycle - 10) : 0);
   const vcdCycles = opts['vcd-cycles'] as number;
-  if (vcdPath) {
-    mkdirSync(dirname(vcdPath), { recursive: true });
-    vcd = startVcd(sim, vcdPath, { signals: [`node${vcdNode}.**`], stateStrings: true, comment: `icemu buzzard: node ${vcdNode} of a ${n}-cube, cycles 0..${vcdCycles}` });
-    writeGtkw(vcdPath.replace(/\.vcd$/, '') + '.gtkw', {
-      dumpfile: vcdPath,
-      signals: gtkwSignals(vcd, [`node${vcdNode}.pbu*.inState`, `node${vcdNode}.pbu*.outState`, `node${vcdNode}.pbu*.freeRows`, `node${vcdNode}.fcu*.txBit*`, `node${vcdNode}.fcu*.rxBit*`, `node${vcdNode}.nop.state*`, `node${vcdNode}.nip.count`]),
-    });
-  }
+  const vcdTo = Math.min(cycles, vcdFrom + vcdCycles);
+  const view = (opts.signals as string[]).length ? globs : [`${p}.pbu*.inState`, `${p}.pbu*.outState`, `${p}.pbu*.freeRows`, `${p}.fcu*.txBit*`, `${p}.fcu*.rxBit*`, `${p}.nop.state*`, `${p}.nip.count`];
+  let vcd: VcdOutput | undefined;
+  let vcdOut: VcdOutput | undefined;
 
   const progress = new Progress({ label: 'buzzard', total: cycles, quiet });
+  const interrupt = new Interrupt();
   const t1 = performance.now();
   const chunk = 2000;
-  for (let done = 0; done < cycles; ) {
-    const k = Math.min(chunk, cycles - done, vcd && done < vcdCycles ? vcdCycles - done : chunk);
-    sim.step(k);
-    done += k;
-    if (vcd && done >= vcdCycles) {
-      vcd.close();
-      vcd = undefined;
+  let ran = 0;
+  let atFrom: Float64Array | undefined;
+  // Stop at every boundary that matters: the warm-up end, the VCD window's start and end.
+  const marks = [win.warmup, ...(vcdPlan ? [vcdFrom, vcdTo] : [])];
+  try {
+    while (ran < cycles && !interrupt.requested) {
+      if (ran === win.warmup) atFrom = linkCounters(sim, cube);
+      if (vcdPlan && !vcdOut && ran === vcdFrom && vcdFrom < cycles) {
+        vcdOut = vcd = startVcdOutput(sim, vcdPlan, { signals: globs, stateStrings: !opts['no-vcd-strings'], comment: `icemu buzzard: node ${vcdNode} of a ${n}-cube, cycles ${vcdFrom}..${vcdTo}` }, view);
+      }
+      const next = Math.min(cycles, ran + chunk, ...marks.filter((m) => m > ran));
+      sim.step(next - ran);
+      ran = next;
+      if (vcd && ran >= vcdTo) {
+        vcd.close();
+        vcd = undefined;
+      }
+      progress.update(ran);
+      await yieldToEvents();
     }
-    progress.update(done);
+  } finally {
+    interrupt.dispose();
+    progress.finish();
   }
-  progress.finish();
   const secs = (performance.now() - t1) / 1000;
   if (trace) {
     console.log(chalk.bold(`\nNode ${traceNode}, cycles ${opts['trace-from']}..${(opts['trace-from'] as number) + traceLines - 1}:`));
@@ -124,7 +174,7 @@ function run(opts: ParsedOptions): number {
   }
   vcd?.close();
 
-  // ---- results
+  // ---- the chapter-5 table
   const first = new Map<number, number>();
   const last = new Map<number, number>();
   const heads = new Map<string, number[]>();
@@ -153,28 +203,51 @@ function run(opts: ParsedOptions): number {
   for (const node of cube.nodes) for (const f of node.fcus) busy += sim.peek(f.busyCycles);
   const links = n * (1 << n);
   const lastGen = w.messages.length ? w.messages[w.messages.length - 1]!.t : 0;
-  const ideal = lastGen > 0 ? idealLinkUtilisation({ messages: w.messages.map((m) => ({ lengthBytes: m.bytes, hops: hops(m.src, m.dst) })), n, lastGenerationTicks: lastGen }) : NaN;
   const perHop = cfg.strictFraming ? 33 : 31;
 
-  const row = (label: string, cyc: number, note = ''): string => `  ${label.padEnd(34)}${Number.isFinite(cyc) ? cyc.toFixed(1).padStart(10) : '       n/a'}${Number.isFinite(cyc) ? (cyc / cpt).toFixed(1).padStart(10) : ''}  ${note}`;
+  const row = (label: string, cyc: number, note = ''): string => `  ${label.padEnd(34)}${Number.isFinite(cyc) ? cyc.toFixed(1).padStart(10) : '       n/a'}${Number.isFinite(cyc) && cpt !== 1 ? (cyc / cpt).toFixed(1).padStart(10) : ''}  ${note}`;
   console.log('');
-  console.log(chalk.bold(`  ${'quantity'.padEnd(34)}${'cycles'.padStart(10)}${'ticks'.padStart(10)}`));
-  console.log(row('mean message time, first packet', mean(firstTimes), `(${firstTimes.length} messages)`));
-  console.log(row('mean message time, last byte', mean(lastTimes), `(${lastTimes.length} messages)`));
-  console.log(row('mean per-hop head latency, 1st pkts', mean(firstHopGaps), `(${firstHopGaps.length} hops; zero load ${perHop})`));
-  console.log(row('mean per-hop head latency, all pkts', mean(hopGaps), `(${hopGaps.length} hops; later packets queue behind other messages' packets)`));
-  console.log(`  ${'link utilisation, measured'.padEnd(34)}${((100 * busy) / (links * cycles)).toFixed(2).padStart(9)}%  (busy cycles / (${links} links x ${cycles} cycles))`);
-  console.log(`  ${'link utilisation, ideal (§5.7)'.padEnd(34)}${(100 * ideal).toFixed(2).padStart(9)}%  (2ML link ticks / (links x last generation time))`);
-  console.log(`  messages: ${w.messages.length} generated, ${done.length} complete within the run${rec.anomalies.length ? chalk.yellow(`; ${rec.anomalies.length} event-bookkeeping anomalies (first: ${rec.anomalies[0]})`) : ''}`);
-  console.log(`Simulated ${cycles.toLocaleString('en-US')} cycles in ${secs.toFixed(1)} s (${formatRate(cycles / Math.max(secs, 1e-9))})`);
-  if (opts.events) {
-    const path = opts.events as string;
-    mkdirSync(dirname(path), { recursive: true });
-    rec.write(path);
-    console.log(`Events: ${path} (${rec.events.length} events)`);
+  console.log(chalk.bold(`  ${'quantity'.padEnd(34)}${'cycles'.padStart(10)}${cpt !== 1 ? 'ticks'.padStart(10) : ''}`));
+  console.log(row('mean message time, first packet', mean(firstTimes), `(${plural(firstTimes.length, 'message')})`));
+  console.log(row('mean message time, last byte', mean(lastTimes), `(${plural(lastTimes.length, 'message')})`));
+  console.log(row('mean per-hop head latency, 1st pkts', mean(firstHopGaps), `(${plural(firstHopGaps.length, 'hop')}; zero load ${perHop})`));
+  console.log(row('mean per-hop head latency, all pkts', mean(hopGaps), `(${plural(hopGaps.length, 'hop')}; later packets queue behind other messages' packets)`));
+  console.log(`  ${'link utilisation, measured'.padEnd(34)}${((100 * busy) / (links * Math.max(ran, 1))).toFixed(2).padStart(9)}%  (busy cycles / (${links} links x ${ran} cycles))`);
+  if (choice.kind === 'ch5' && lastGen > 0) {
+    const ideal = idealLinkUtilisation({ messages: w.messages.map((m) => ({ lengthBytes: m.bytes, hops: hops(m.src, m.dst) })), n, lastGenerationTicks: lastGen });
+    console.log(`  ${'link utilisation, ideal (§5.7)'.padEnd(34)}${(100 * ideal).toFixed(2).padStart(9)}%  (2ML link ticks / (links x last generation time))`);
   }
-  if (vcdPath) console.log(`Waveform of node ${vcdNode}, cycles 0..${vcdCycles}: ${vcdPath} (gtkwave ${vcdPath} ${vcdPath.replace(/\.vcd$/, '')}.gtkw, or surfer ${vcdPath})`);
-  return 0;
+  console.log(`  messages: ${w.messages.length} generated, ${done.length} complete within the run${rec.anomalies.length ? chalk.yellow(`; ${plural(rec.anomalies.length, 'event-bookkeeping anomaly', 'event-bookkeeping anomalies')} (first: ${rec.anomalies[0]})`) : ''}`);
+
+  // ---- the measurement window
+  const summary = summarise({
+    n,
+    scheduled: sched.map((m) => ({ id: m.id, cycle: m.cycle, bytes: w.messages[m.id]!.bytes })),
+    events: rec.events,
+    from: win.warmup,
+    to: Math.min(win.genEnd, ran),
+    runEnd: ran,
+    countersAtFrom: atFrom ?? linkCounters(sim, cube),
+    countersAtEnd: linkCounters(sim, cube),
+  });
+  console.log('');
+  if (atFrom) for (const l of formatSummary(summary)) console.log(l);
+  else console.log(chalk.yellow(`  no measurement window: the run stopped before the warm-up ended (cycle ${win.warmup})`));
+  if (interrupt.requested) console.log(chalk.yellow(`Interrupted at cycle ${ran.toLocaleString('en-US')} of ${cycles.toLocaleString('en-US')}: the figures above are partial.`));
+  console.log(`Simulated ${ran.toLocaleString('en-US')} cycles in ${secs.toFixed(1)} s (${formatRate(ran / Math.max(secs, 1e-9))})`);
+  if (jsonTarget) {
+    const doc = { format: 'icemu-buzzard-run/1', config: cfg, configSource: source, workload: { ...choice.workload.params, name: w.name, seed: w.seed, unit: w.unit, messages: w.messages.length }, cycles: ran, requestedCycles: cycles, interrupted: interrupt.requested, cyclesPerTick: cpt, summary };
+    writeText(jsonTarget, JSON.stringify(toJson(doc), null, 1) + '\n', 'json');
+    if (csvTarget) writeText(csvTarget, linksCsv(summary), 'json');
+    console.log(`Summary: ${jsonTarget.path}${csvTarget ? `, per-link CSV ${csvTarget.path}` : ''}`);
+  }
+  if (eventsTarget) {
+    rec.write(eventsTarget, '--events');
+    console.log(`Events: ${eventsTarget.path} (${plural(rec.events.length, 'event')})`);
+  }
+  if (vcdOut) console.log(`Waveform of node ${vcdNode}, cycles ${vcdFrom}..${Math.min(vcdTo, ran)}: ${vcdOut.path} (${vcdOut.openHint()})`);
+  else if (vcdPlan) console.log(`No waveform: the run stopped before cycle ${vcdFrom} (--vcd-from)`);
+  return interrupt.requested ? INTERRUPTED : 0;
 }
 
 export const buzzardCommand = { spec, run };

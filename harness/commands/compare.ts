@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { writeTrace } from '../../traces/events/vocabulary.ts';
 import { UsageError, type CommandSpec, type ParsedOptions } from '../cli/args.ts';
 import { findPreset, PRESETS, PRESET_NAMES, type Preset } from '../compare/presets.ts';
-import { formatReport, toJson, writeAtomic } from '../compare/report.ts';
+import { formatReport, toJson } from '../compare/report.ts';
+import { outputDir, outputFile, writeText } from '../cli/output-path.ts';
 
 const spec: CommandSpec = {
   name: 'compare',
@@ -53,19 +54,18 @@ function run(opts: ParsedOptions, positionals: string[] = []): number {
  * exceeded). Exported so that tests can run a preset of their own.
  */
 export function runPreset(preset: Preset, opts: ParsedOptions): number {
-  const dir = opts.out as string;
-  if (!dir) throw new UsageError('icemu compare: --out needs a directory');
+  const dir = outputDir('out', opts.out as string);
+  const jsonTarget = outputFile('out', join(dir, `${preset.name}.json`));
+  const traceTargets = opts.traces ? ([outputFile('out', join(dir, `${preset.name}.a.jsonl`)), outputFile('out', join(dir, `${preset.name}.b.jsonl`))] as const) : undefined;
   const { result, traces } = preset.run({ quick: Boolean(opts.quick), seed: (opts.seed as number | undefined) ?? 1, quiet: Boolean(opts.quiet) });
   console.log(formatReport(result));
-  const path = join(dir, `${preset.name}.json`);
-  writeAtomic(path, toJson(result));
-  console.log(`JSON: ${path}`);
-  if (opts.traces) {
-    const pa = join(dir, `${preset.name}.a.jsonl`);
-    const pb = join(dir, `${preset.name}.b.jsonl`);
-    writeTrace(pa, traces.a.header, traces.a.events);
-    writeTrace(pb, traces.b.header, traces.b.events);
-    console.log(`Traces: ${pa} (${result.comparison.a.label}), ${pb} (${result.comparison.b.label})`);
+  writeText(jsonTarget, toJson(result), 'out');
+  console.log(`JSON: ${jsonTarget.path}`);
+  if (traceTargets) {
+    const [pa, pb] = traceTargets;
+    writeTrace(pa, traces.a.header, traces.a.events, '--out');
+    writeTrace(pb, traces.b.header, traces.b.events, '--out');
+    console.log(`Traces: ${pa.path} (${result.comparison.a.label}), ${pb.path} (${result.comparison.b.label})`);
   }
   if (!result.check.pass) console.error(`icemu compare ${preset.name}: ${result.check.failures.length} tolerance(s) exceeded: ${result.check.failures.map((f) => f.tolerance.metric).join(', ')}`);
   return result.check.pass ? 0 : 1;

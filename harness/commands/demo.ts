@@ -4,19 +4,19 @@
  * writing a VCD with a GTKWave save file beside it.
  */
 import chalk from 'chalk';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { Simulator } from '../../rtl/kernel/index.ts';
 import { ContentionDemo, DEFAULT_CONTENTION } from '../../rtl/demo/contention.ts';
 import { ARBITER_POLICIES, type ArbiterPolicy } from '../../rtl/lib/arbiter.ts';
 import { bitString, LineTracer } from '../../traces/text/line_trace.ts';
-import { gtkwSignals, startVcd, writeGtkw } from '../../traces/vcd/index.ts';
 import { UsageError, type CommandSpec, type ParsedOptions } from '../cli/args.ts';
 import { formatRate, Progress } from '../cli/progress.ts';
+import { Interrupt, INTERRUPTED, yieldToEvents } from '../cli/output-path.ts';
+import { planVcd, startVcdOutput } from '../cli/vcd-output.ts';
+import { checkGlobs } from '../cli/signals.ts';
 
 const spec: CommandSpec = {
   name: 'demo',
-  summary: 'four requesters contend through an arbiter tree into a FIFO (the default job of npm start)',
+  summary: 'the foundation demo: four requesters contend through an arbiter tree into a FIFO',
   usage: 'icemu demo [options]',
   description: [
     'Four requesters raise requests at random (seeded LFSRs), a 1-of-4 arbiter',
@@ -33,6 +33,7 @@ const spec: CommandSpec = {
     { name: 'latency', type: 'int', default: 2, min: 0, max: 8, description: 'request-to-grant latency in cycles' },
     { name: 'vcd', type: 'string', default: 'out/demo.vcd', arg: 'FILE', description: 'VCD file to write (a .gtkw save file is written beside it)' },
     { name: 'no-vcd', type: 'flag', description: 'do not write a VCD' },
+    { name: 'no-vcd-strings', type: 'flag', description: 'plain IEEE 1364 VCD: no FSM state-name string twins (a GTKWave extension)' },
     { name: 'signals', type: 'list', default: [], arg: 'GLOBS', description: 'comma-separated globs of signals to dump (default: all)' },
     { name: 'trace', type: 'int', default: 24, min: 0, max: 1_000_000, description: 'lines of the per-cycle trace to print' },
     { name: 'trace-from', type: 'int', default: 0, min: 0, description: 'first cycle of the trace excerpt' },
@@ -42,7 +43,7 @@ const spec: CommandSpec = {
   examples: ['icemu demo', 'icemu demo --cycles 100000 --policy round-robin --no-vcd', 'icemu demo --signals "arb.*,fifo.*" --vcd out/arb.vcd'],
 };
 
-function run(opts: ParsedOptions): number {
+async function run(opts: ParsedOptions): Promise<number> {
   const cycles = opts.cycles as number;
   const policy = opts.policy as string;
   if (!(ARBITER_POLICIES as readonly string[]).includes(policy)) {
@@ -50,9 +51,13 @@ function run(opts: ParsedOptions): number {
   }
   const mode = opts.mode as string;
   if (mode !== 'activity' && mode !== 'plain') throw new UsageError(`icemu demo: --mode must be activity or plain (got '${mode}')`);
+  // Outputs are checked before anything runs (one line naming the option, exit 2).
+  const vcdPlan = opts['no-vcd'] ? undefined : planVcd('vcd', opts.vcd as string);
   const cfg = { ...DEFAULT_CONTENTION, seed: opts.seed as number, policy: policy as ArbiterPolicy, latency: opts.latency as number };
   const design = new ContentionDemo(cfg);
   const sim = new Simulator(design, { mode });
+  const globs = opts.signals as string[];
+  checkGlobs(sim, 'demo', 'signals', globs);
   const n = cfg.requesters;
 
   console.log(
@@ -87,28 +92,29 @@ function run(opts: ParsedOptions): number {
     },
   });
 
-  let vcdPath: string | undefined;
-  let vcd: ReturnType<typeof startVcd> | undefined;
-  if (!opts['no-vcd']) {
-    vcdPath = opts.vcd as string;
-    mkdirSync(dirname(vcdPath), { recursive: true });
-    const globs = opts.signals as string[];
-    vcd = startVcd(sim, vcdPath, { signals: globs.length ? globs : undefined, stateStrings: true, comment: `icemu demo, policy ${policy}, latency ${cfg.latency}, seed ${cfg.seed}` });
-    // The save file shows the arbitration at a glance: requests, grants, FIFO fill, back-pressure.
-    const view = globs.length ? globs : ['req*.req', 'arb.gnt*', 'fifo.count', 'gate.blocked', 'consumer.pop', 'mux.dout'];
-    writeGtkw(vcdPath.replace(/\.vcd$/, '') + '.gtkw', { dumpfile: vcdPath, signals: gtkwSignals(vcd, view) });
-  }
+  // The save file shows the arbitration at a glance: requests, grants, FIFO fill, back-pressure.
+  const view = globs.length ? globs : ['req*.req', 'arb.gnt*', 'fifo.count', 'gate.blocked', 'consumer.pop', 'mux.dout'];
+  const vcd = vcdPlan
+    ? startVcdOutput(sim, vcdPlan, { signals: globs.length ? globs : undefined, stateStrings: !opts['no-vcd-strings'], comment: `icemu demo, policy ${policy}, latency ${cfg.latency}, seed ${cfg.seed}` }, view)
+    : undefined;
 
   const progress = new Progress({ label: 'demo', total: cycles, quiet: opts.quiet as boolean });
+  const interrupt = new Interrupt();
   const t0 = performance.now();
   const chunk = 10_000;
-  for (let done = 0; done < cycles; ) {
-    const k = Math.min(chunk, cycles - done);
-    sim.step(k);
-    done += k;
-    progress.update(done);
+  let done = 0;
+  try {
+    while (done < cycles && !interrupt.requested) {
+      const k = Math.min(chunk, cycles - done);
+      sim.step(k);
+      done += k;
+      progress.update(done);
+      await yieldToEvents();
+    }
+  } finally {
+    interrupt.dispose();
+    progress.finish();
   }
-  progress.finish();
   const secs = (performance.now() - t0) / 1000;
   vcd?.close();
 
@@ -126,11 +132,12 @@ function run(opts: ParsedOptions): number {
     );
   });
   console.log(
-    `FIFO: ${total} pushed, ${sim.peek(design.consumer.taken)} popped, ${sim.peek(design.fifo.count)} left; arbiter held back (FIFO nearly full) ${blockedCycles} of ${cycles} cycles`,
+    `FIFO: ${total} pushed, ${sim.peek(design.consumer.taken)} popped, ${sim.peek(design.fifo.count)} left; arbiter held back (FIFO nearly full) ${blockedCycles} of ${done} cycles`,
   );
-  console.log(`Simulated ${cycles.toLocaleString('en-US')} cycles in ${secs.toFixed(3)} s (${formatRate(cycles / Math.max(secs, 1e-9))}, ${mode} mode)`);
-  if (vcdPath) console.log(`Waveform: ${vcdPath} (open with: gtkwave ${vcdPath} ${vcdPath.replace(/\.vcd$/, '')}.gtkw, or surfer ${vcdPath})`);
-  return 0;
+  if (interrupt.requested) console.log(chalk.yellow(`Interrupted at cycle ${done.toLocaleString('en-US')} of ${cycles.toLocaleString('en-US')}: the summary above is partial.`));
+  console.log(`Simulated ${done.toLocaleString('en-US')} cycles in ${secs.toFixed(3)} s (${formatRate(done / Math.max(secs, 1e-9))}, ${mode} mode)`);
+  if (vcd) console.log(`Waveform: ${vcd.path} (open with: ${vcd.openHint()})`);
+  return interrupt.requested ? INTERRUPTED : 0;
 }
 
 export const demoCommand = { spec, run };

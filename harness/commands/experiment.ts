@@ -11,7 +11,10 @@ import { defaultJobs, parseShard, runPoints, shardIndices, type PointRun, type S
 import { buildResult, MergeError, readShards, shardFileName, writeResult, writeShard } from '../experiments/output.ts';
 import { renderResult } from '../experiments/report.ts';
 import type { AnyExperiment, ExperimentCliValues, ExperimentOptionName } from '../experiments/types.ts';
-import { UsageError, type CommandSpec, type ParsedOptions } from '../cli/args.ts';
+import { usageOf, type CommandSpec, type ParsedOptions } from '../cli/args.ts';
+import { outputDir } from '../cli/output-path.ts';
+import { PointProgress } from '../cli/progress.ts';
+import { plural } from '../cli/text.ts';
 
 const EXPERIMENT_OPTIONS: readonly ExperimentOptionName[] = ['messages-per-node', 'seed', 'delivery', 'trials', 'sizes'];
 
@@ -58,7 +61,7 @@ const spec: CommandSpec = {
     { name: 'seed', type: 'int', min: 0, max: 2 ** 31 - 1, description: 'buzzard-fig5.*, buzzard-collisions: random seed of the workload (default 1)' },
     { name: 'delivery', type: 'string', arg: 'MODE', description: 'buzzard-fig5.*: shared-port (one node input port per node, the default) or per-link (TLM delivery model)' },
     { name: 'trials', type: 'int', min: 1, max: 100_000_000, description: 'buzzard-collisions: TLM message pairs per (n, routing) (default 100000; --quick 1500)' },
-    { name: 'sizes', type: 'list', arg: 'S,S,...', description: "nbl-testjig: block sizes in doubles, increasing (default the seed's 60,120,300,600; --quick 6,12,30,60)" },
+    { name: 'sizes', type: 'list', arg: 'S,S,...', description: "nbl-testjig: block sizes in doubles, increasing (default the seed's 60,120,300,600; --quick 6,12,30,60); dslink-bandwidth: message sizes in bytes, increasing (default 1..128)" },
     { name: 'quiet', short: 'q', type: 'flag', description: 'no progress line' },
   ],
   examples: [
@@ -74,9 +77,7 @@ const spec: CommandSpec = {
   ],
 };
 
-function usage(msg: string): UsageError {
-  return new UsageError(`icemu experiment: ${msg}`);
-}
+const usage = usageOf('experiment');
 
 function cliValues(exp: AnyExperiment, opts: ParsedOptions): ExperimentCliValues {
   for (const o of EXPERIMENT_OPTIONS) {
@@ -105,34 +106,6 @@ function cliValues(exp: AnyExperiment, opts: ParsedOptions): ExperimentCliValues
   };
 }
 
-/** A progress line on stderr (only when it is a terminal, and not under --quiet or CI). */
-class PointProgress {
-  private readonly enabled: boolean;
-  private readonly t0 = performance.now();
-  private last = 0;
-  private drawn = false;
-  constructor(
-    private readonly label: string,
-    quiet: boolean,
-  ) {
-    this.enabled = !quiet && !process.env.CI && Boolean(process.stderr.isTTY);
-  }
-  update(done: number, total: number): void {
-    if (!this.enabled) return;
-    const now = performance.now();
-    if (now - this.last < 250 && done < total) return;
-    this.last = now;
-    const secs = (now - this.t0) / 1000;
-    const eta = done > 0 && done < total ? `, ~${((secs * (total - done)) / done).toFixed(0)} s left` : '';
-    process.stderr.write(`\r${this.label}: ${done}/${total} points (${((100 * done) / total).toFixed(0)}%), ${secs.toFixed(1)} s${eta}   `);
-    this.drawn = true;
-  }
-  finish(): void {
-    if (this.drawn) process.stderr.write('\n');
-    this.drawn = false;
-  }
-}
-
 function secs(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;
 }
@@ -141,21 +114,22 @@ function summarise(runs: readonly PointRun[]): { pointWallMs: number; slowestPoi
   return { pointWallMs: runs.reduce((a, r) => a + r.wallMs, 0), slowestPointMs: runs.reduce((a, r) => Math.max(a, r.wallMs), 0) };
 }
 
-function merge(dir: string, only: string | undefined, out: string | undefined): number {
+/** Merge the shard files in dir (optionally one experiment's) and write the results into out (default dir). */
+export function merge(dir: string, only: string | undefined, out: string | undefined, command = 'icemu experiment merge'): number {
   let merged;
   try {
     merged = readShards(dir, only);
   } catch (e) {
     if (e instanceof MergeError) {
-      console.error(`icemu experiment merge: ${e.message}`);
-      return 1;
+      console.error(`${command}: ${e.message}`);
+      return e.usage ? 2 : 1;
     }
     throw e;
   }
+  const target = outputDir('out', out ?? dir);
   for (const m of merged) {
     const result = buildResult(m.exp, m.params, m.runs);
     console.log(renderResult(result));
-    const target = out ?? dir;
     const files = writeResult(target, result, { wallMs: m.slowestShardMs, jobs: m.jobs, shards: m.shardFiles.length, ...summarise(m.runs) });
     console.log('');
     console.log(`Merged ${m.shardFiles.length} shard files (${m.runs.length} points; shards took ${secs(m.shardWallMs)} in total, the slowest ${secs(m.slowestShardMs)}).`);
@@ -195,20 +169,34 @@ async function run(opts: ParsedOptions, positionals: string[]): Promise<number> 
     if (e instanceof RangeError) throw usage(`${exp.name}: ${e.message}`);
     throw e;
   }
-  const dir = out ?? `out/experiments/${exp.name}`;
-  const jobs = opts.jobs as number;
+  return runExperiment(exp, params, { out: out ?? `out/experiments/${exp.name}`, jobs: opts.jobs as number, shard, quiet: Boolean(opts.quiet), command: 'icemu experiment' });
+}
+
+export interface ExperimentRunOptions {
+  readonly out: string;
+  readonly jobs: number;
+  readonly shard: ShardSpec | undefined;
+  readonly quiet: boolean;
+  /** How the command is called, for the merge hint (`icemu experiment`, `icemu sweep`). */
+  readonly command: string;
+}
+
+/** Run an experiment's points (all, or one shard) on worker threads and write the result or the shard file. */
+export async function runExperiment(exp: AnyExperiment, params: unknown, o: ExperimentRunOptions): Promise<number> {
+  const { jobs, shard } = o;
+  const dir = outputDir('out', o.out);
   const total = exp.points(params).length;
   const indices = shardIndices(total, shard);
   const t0 = performance.now();
-  const progress = new PointProgress(shard ? `${exp.name} shard ${shard.index}/${shard.count}` : exp.name, Boolean(opts.quiet));
+  const progress = new PointProgress(shard ? `${exp.name} shard ${shard.index}/${shard.count}` : exp.name, o.quiet);
   const runs = await runPoints(exp, params, indices, { jobs, onPoint: (done, n) => progress.update(done, n) });
   progress.finish();
   const wallMs = performance.now() - t0;
   const used = Math.max(1, Math.min(jobs, indices.length));
   if (shard) {
     const file = writeShard(dir, exp, params, shard, runs, { wallMs, jobs: used });
-    console.log(`${chalk.bold(`icemu experiment ${exp.name}`)} shard ${shard.index}/${shard.count}: ${runs.length} of ${total} points in ${secs(wallMs)} on ${used} worker${used === 1 ? '' : 's'}`);
-    console.log(`Wrote ${file} (${shardFileName(exp.name, shard)}); when all ${shard.count} shards are done: icemu experiment merge ${dir}`);
+    console.log(`${chalk.bold(`${o.command} ${exp.name}`)} shard ${shard.index}/${shard.count}: ${runs.length} of ${total} points in ${secs(wallMs)} on ${used} worker${used === 1 ? '' : 's'}`);
+    console.log(`Wrote ${file} (${shardFileName(exp.name, shard)}); when all ${shard.count} shards are done: ${o.command} merge ${dir}`);
     return 0;
   }
   const result = buildResult(exp, params, runs);
@@ -217,7 +205,7 @@ async function run(opts: ParsedOptions, positionals: string[]): Promise<number> 
   const files = writeResult(dir, result, info);
   console.log('');
   console.log(
-    `${total} points in ${secs(wallMs)} on ${used} worker${used === 1 ? '' : 's'} (points took ${secs(info.pointWallMs)} in total, the slowest ${secs(info.slowestPointMs)}).`,
+    `${plural(total, 'point')} in ${secs(wallMs)} on ${used} worker${used === 1 ? '' : 's'} (points took ${secs(info.pointWallMs)} in total, the slowest ${secs(info.slowestPointMs)}).`,
   );
   console.log(`Wrote ${files.join(', ')}`);
   return 0;

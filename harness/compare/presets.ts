@@ -24,10 +24,11 @@ import { RTL_MEASURED, rtlClosedFormTrace, rtlZeroLoad, tlmZeroLoad, tlmZeroLoad
 import { compareTraces, type Comparison, type MetricName } from './join.ts';
 import type { SideTrace } from './extract.ts';
 import { DEFAULT_MAPPING, type TimeMapping } from './mapping.ts';
-import { runRtlWorkload } from './rtl_run.ts';
+import { runRtlWorkload, type RtlRun } from './rtl_run.ts';
 import { checkTolerances, type Tolerance, type ToleranceReport } from './tolerance.ts';
 import { zeroLoadWorkload } from './zero_load_workload.ts';
 import { percentileSorted } from './stats.ts';
+import { CALIBRATED_PRESETS } from './calibrated.ts';
 
 export interface PresetOptions {
   /** Smaller workload (seconds instead of a minute). */
@@ -181,6 +182,19 @@ function ch5Tolerances(m: { firstRelP50: [number, number]; lastRelP50: [number, 
   ];
 }
 
+/** The RTL side of a loaded comparison: its trace, generation cycles, link busy time and run facts, with the zero-load closed form. */
+export function rtlSide(rtl: RtlRun, zeroLoad: ReadonlyMap<number, { first: number; last: number }>): SideTrace {
+  return {
+    label: 'rtl',
+    unit: 'cycles',
+    events: rtl.events,
+    generation: rtl.generation,
+    zeroLoad,
+    linkBusy: rtl.linkBusyCycles,
+    info: { cyclesRun: rtl.cyclesRun, wallSeconds: rtl.wallSeconds, complete: rtl.complete, anomalies: rtl.anomalies.length, config: rtl.config },
+  };
+}
+
 function ch5Preset(spec: Ch5Spec): Preset {
   return {
     name: spec.name,
@@ -199,15 +213,7 @@ function ch5Preset(spec: Ch5Spec): Preset {
       const tlmSecs = (performance.now() - tt) / 1000;
       const cf = rtlClosedFormTrace(w, { cyclesPerTick: CPT });
       const tlmBusy = tlm.linkBusy.reduce((a, b) => a + b, 0);
-      const a: SideTrace = {
-        label: 'rtl',
-        unit: 'cycles',
-        events: rtl.events,
-        generation: rtl.generation,
-        zeroLoad: cf.zeroLoad,
-        linkBusy: rtl.linkBusyCycles,
-        info: { cyclesRun: rtl.cyclesRun, wallSeconds: rtl.wallSeconds, complete: rtl.complete, anomalies: rtl.anomalies.length, config: rtl.config },
-      };
+      const a = rtlSide(rtl, cf.zeroLoad);
       const b: SideTrace = {
         label: 'tlm',
         unit: 'ticks',
@@ -310,7 +316,7 @@ const ch5Moderate = ch5Preset({
   }),
 });
 
-export const PRESETS: readonly Preset[] = Object.freeze([zeroLoadPreset, ch5Light, ch5Moderate]);
+export const PRESETS: readonly Preset[] = Object.freeze([zeroLoadPreset, ch5Light, ch5Moderate, ...CALIBRATED_PRESETS]);
 export const PRESET_NAMES: readonly string[] = PRESETS.map((p) => p.name);
 
 export function findPreset(name: string): Preset | undefined {

@@ -4,8 +4,7 @@
  * and the JSON report, written atomically (temporary file, then rename).
  */
 import chalk from 'chalk';
-import { closeSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { writeOutput } from '../../traces/files.ts';
 import { describeMapping } from './mapping.ts';
 import type { Comparison, MetricComparison } from './join.ts';
 import type { PresetResult } from './presets.ts';
@@ -123,15 +122,7 @@ export function toJson(x: unknown): string {
   return JSON.stringify(x, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2) + '\n';
 }
 
-/** Write text atomically: a temporary file beside the target, then rename. */
-export function writeAtomic(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.tmp`;
-  const fd = openSync(tmp, 'w');
-  try {
-    writeSync(fd, text);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, path);
+/** Write text safely: checked, a temporary file beside the target, then rename (traces/files.ts). */
+export function writeAtomic(path: string, text: string, label?: string): void {
+  writeOutput(path, text, label);
 }

@@ -14,8 +14,12 @@ export interface Tolerance {
   readonly metric: MetricName | 'missing';
   /** Statistic of the deviation sample (ignored for 'missing'). */
   readonly stat?: SummaryStat;
-  /** Absolute deviation (comparison unit) or relative deviation. Default 'abs'. */
-  readonly of?: 'abs' | 'rel';
+  /**
+   * Absolute deviation (comparison unit), relative deviation per sample, or
+   * 'means': the relative difference of the two sides' means, (mean B − mean A)/mean A
+   * (`stat` is then ignored). Default 'abs'.
+   */
+  readonly of?: 'abs' | 'rel' | 'means';
   readonly min?: number;
   readonly max?: number;
   /** Why this bound (measurement or closed form it comes from). */
@@ -49,6 +53,7 @@ function fmt(x: number): string {
 export function describeTolerance(t: Tolerance): string {
   const range = t.min !== undefined && t.max !== undefined ? (t.min === t.max ? `= ${fmt(t.min)}` : `in [${fmt(t.min)}, ${fmt(t.max)}]`) : t.max !== undefined ? `<= ${fmt(t.max)}` : t.min !== undefined ? `>= ${fmt(t.min)}` : 'unbounded';
   if (t.metric === 'missing') return `missing messages ${range}`;
+  if (t.of === 'means') return `${t.metric} relative difference of the means ${range}`;
   return `${t.metric} ${t.of === 'rel' ? 'relative' : 'absolute'} ${t.stat ?? 'absMax'} ${range}`;
 }
 
@@ -58,7 +63,7 @@ export function checkToleranceSpec(tols: readonly Tolerance[]): void {
     const at = `tolerances[${i}]`;
     if (t.metric !== 'missing' && !(t.metric in METRICS)) throw new RangeError(`${at}.metric: '${String(t.metric)}' is not one of missing, ${Object.keys(METRICS).join(', ')}`);
     if (t.stat !== undefined && !(SUMMARY_STATS as readonly string[]).includes(t.stat)) throw new RangeError(`${at}.stat: '${String(t.stat)}' is not one of ${SUMMARY_STATS.join(', ')}`);
-    if (t.of !== undefined && t.of !== 'abs' && t.of !== 'rel') throw new RangeError(`${at}.of: '${String(t.of)}' is not abs or rel`);
+    if (t.of !== undefined && t.of !== 'abs' && t.of !== 'rel' && t.of !== 'means') throw new RangeError(`${at}.of: '${String(t.of)}' is not abs, rel or means`);
     if (t.min === undefined && t.max === undefined) throw new RangeError(`${at}: give min, max or both`);
     for (const f of ['min', 'max'] as const) if (t[f] !== undefined && !Number.isFinite(t[f])) throw new RangeError(`${at}.${f}: ${t[f]} is not a finite number`);
     if (t.min !== undefined && t.max !== undefined && t.min > t.max) throw new RangeError(`${at}: min ${t.min} > max ${t.max}`);
@@ -93,16 +98,16 @@ export function checkTolerances(c: Comparison, tols: readonly Tolerance[]): Tole
     }
     const s = t.of === 'rel' ? m.rel : m.abs;
     const stat = t.stat ?? 'absMax';
-    const v = s[stat];
+    const v = t.of === 'means' ? (m.b.mean - m.a.mean) / m.a.mean : s[stat];
     const pass = inRange(v, t);
-    const unit = t.of === 'rel' ? '' : ` ${m.unit}`;
+    const unit = t.of === 'rel' || t.of === 'means' ? '' : ` ${m.unit}`;
     const w = m.worst;
     const worstText = w ? `; worst: ${describeKey(w.key)} (${c.a.label} ${fmt(w.a)}, ${c.b.label} ${fmt(w.b)}, deviation ${fmt(w.deviation)}${unit})` : '';
     checks.push({
       tolerance: t,
       value: v,
       pass,
-      message: pass ? `${what}: ${fmt(v)}${unit}` : `${t.metric}: ${t.of === 'rel' ? 'relative' : 'absolute'} ${stat} deviation ${fmt(v)}${unit} is outside the tolerance (${what}) over ${m.joined} samples${worstText}`,
+      message: pass ? `${what}: ${fmt(v)}${unit}` : `${t.metric}: ${t.of === 'means' ? 'relative difference of the means' : `${t.of === 'rel' ? 'relative' : 'absolute'} ${stat} deviation`} ${fmt(v)}${unit} is outside the tolerance (${what}) over ${m.joined} samples${worstText}`,
       worst: w,
     });
   }

@@ -4,7 +4,6 @@
  * checked with the rules of buzzard-ch5-common.ts.
  */
 import { CH5_RATES } from '../workloads/buzzard.ts';
-import type { Transport } from '../tlm/config.ts';
 import type { Series } from './svg.ts';
 import { num, pct, type ReportPlot, type ReportTable, type SeedCheck } from './types.ts';
 import { BASE, FULL_MPN, QUICK_MPN, STABILITY_RULE, TRANSPORT_COLOR, TRANSPORT_MARKER, bottlenecks, gate, growthText, stabilityText, unstableList, TRANSPORT_LABEL, loadsText, lookup, minMax, near, ratio, rule, sameSet, type Ch5Params, type Ch5Pt, type Ch5Res, deliveryText } from './buzzard-ch5-common.ts';

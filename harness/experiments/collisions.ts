@@ -1,6 +1,6 @@
 /**
  * buzzard-collisions: Buzzard's first-link collision probabilities (seed 002
- * §5.2, Eqs 5.1 and 5.2; shared/spec/cost-models.md §4.3) against simulation.
+ * §5.2, Eqs 5.1 and 5.2; docs/sources.md, cost-models §4.3) against simulation.
  *
  * Two messages are generated at the same moment on one node of a quiescent
  * n-cube, destinations uniform over the other nodes; they "collide" when both
@@ -141,7 +141,7 @@ function se(p: number, t: number): number {
 export const buzzardCollisions = defineExperiment<CollisionPt, ExactRes | TlmRes, CollisionParams>({
   name: 'buzzard-collisions',
   summary: 'first-link collision probability of two simultaneous messages, fixed vs adaptive first hop: Eqs 5.1/5.2 vs exact enumeration vs the TLM',
-  source: 'seed 002 (Buzzard 1988) §5.2, Eqs (5.1) and (5.2), lim P_f = 1/3, lim P_a = 0 (shared/spec/cost-models.md §4.3)',
+  source: 'seed 002 (Buzzard 1988) §5.2, Eqs (5.1) and (5.2), lim P_f = 1/3, lim P_a = 0 (docs/sources.md, cost-models §4.3)',
   method:
     'direct combinatorial simulation (every destination pair of node 0, first hop by the e-cube / shortest-queue / random rule: exact probabilities) and Monte Carlo on the TLM (random pairs generated in one tick on a quiescent cube, 1-byte messages, first link from the packet-injected event)',
   options: ['trials', 'seed'],
@@ -246,7 +246,7 @@ export const buzzardCollisions = defineExperiment<CollisionPt, ExactRes | TlmRes
       columns: ['n', 'Eq 5.1', 'exact fixed', 'TLM fixed', '±SE', 'Eq 5.2', 'exact adapt', 'TLM adapt', '±SE', 'exact random', 'P_f/P_a'],
       rows: rows.map((r) => [r.n, r.eqF, r.exF, r.tF, r.seF, r.eqA, r.exA, r.tA, r.seA, r.exR, r.exF / r.exA]),
       digits: [0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 1],
-      notes: ['Seed values (cost-models.md §4.3, derived from Eqs 5.1/5.2): n=6 P_f 0.3439, P_a 0.0161; limits 1/3 and 0.', 'exact adaptive = 1/(2^n − 1): the second message collides only when its destination is the neighbour across the first message\'s link.'],
+      notes: ['Seed values (docs/sources.md, cost-models §4.3, derived from Eqs 5.1/5.2): n=6 P_f 0.3439, P_a 0.0161; limits 1/3 and 0.', 'exact adaptive = 1/(2^n − 1): the second message collides only when its destination is the neighbour across the first message\'s link.'],
     };
     return {
       tables: [table],
@@ -254,17 +254,18 @@ export const buzzardCollisions = defineExperiment<CollisionPt, ExactRes | TlmRes
       plots: [
         {
           id: '',
-          title: 'First-link collision probability, two simultaneous messages (seed 002 §5.2)',
+          title: `First-link collision probability, two simultaneous messages (seed 002 §5.2; TLM bars ±1.96 SE)${q.quick ? ' [--quick]' : ''}`,
           xLabel: 'cube dimension n',
           yLabel: 'collision probability',
           yLog: true,
           series: [
-            { name: 'Eq 5.1 (fixed)', color: '#d62728', dashed: true, points: rows.map((r) => [r.n, r.eqF] as [number, number]) },
-            { name: 'exact fixed', color: '#d62728', points: rows.map((r) => [r.n, r.exF] as [number, number]) },
-            { name: 'TLM fixed', color: '#ff7f0e', points: rows.map((r) => [r.n, r.tF] as [number, number]) },
-            { name: 'Eq 5.2 (adaptive)', color: '#2ca02c', dashed: true, points: rows.map((r) => [r.n, r.eqA] as [number, number]) },
-            { name: 'exact adaptive', color: '#2ca02c', points: rows.map((r) => [r.n, r.exA] as [number, number]) },
-            { name: 'TLM adaptive', color: '#17becf', points: rows.map((r) => [r.n, r.tA] as [number, number]) },
+            // Eq 5.1 coincides with the exact fixed curve: distinct markers keep both visible
+            { name: 'Eq 5.1 (fixed)', color: '#d62728', dashed: true, marker: 'diamond', points: rows.map((r) => [r.n, r.eqF] as [number, number]) },
+            { name: 'exact fixed', color: '#d62728', marker: 'circle', points: rows.map((r) => [r.n, r.exF] as [number, number]) },
+            { name: 'TLM fixed (±1.96 SE)', color: '#ff7f0e', marker: 'square', points: rows.map((r) => [r.n, r.tF] as [number, number]), errors: rows.map((r) => 1.96 * r.seF) },
+            { name: 'Eq 5.2 (adaptive)', color: '#2ca02c', dashed: true, marker: 'diamond', points: rows.map((r) => [r.n, r.eqA] as [number, number]) },
+            { name: 'exact adaptive', color: '#2ca02c', marker: 'circle', points: rows.map((r) => [r.n, r.exA] as [number, number]) },
+            { name: 'TLM adaptive (±1.96 SE)', color: '#17becf', marker: 'triangle', points: rows.map((r) => [r.n, r.tA] as [number, number]), errors: rows.map((r) => 1.96 * r.seA) },
             { name: 'exact random first step', color: '#9467bd', points: rows.map((r) => [r.n, r.exR] as [number, number]) },
           ],
         },

@@ -13,7 +13,7 @@
  * 10 ns per cycle (100 Mbit/s link clock): Mbit/s = 100 · bits / cycles.
  */
 import type { LinkEndFactory } from '../../rtl/t9000/endpoint.ts';
-import { makeT9000Pair } from '../rtl/t9000_pair.ts';
+import { makeT9000Pair, runUntilLinksUp } from '../rtl/t9000_pair.ts';
 
 export type Direction = 'uni' | 'bi';
 export type Start = 'lockstep' | 'staggered';
@@ -44,11 +44,13 @@ export interface BandwidthRunOptions {
 }
 
 /**
- * Start offset of endpoint b's sender in staggered runs: 40 cycles (400 ns,
- * four data tokens), longer than a header plus an ack (24 cycles), so the
- * first acks are not caught behind a packet in step with them.
+ * Start offset of endpoint b's sender in staggered runs: 60 cycles (600 ns).
+ * It must exceed the header-to-ack turnaround of the link (header token,
+ * link latency, ack back: ≈ 55 cycles on rtl/dslink), or the two senders
+ * drift back into lock-step; 60 is the smallest multiple of 20 cycles at
+ * which full-packet sizes reach Eq 4.2 on the real link (docs/t9000.md#bandwidth-experiment).
  */
-export const STAGGER_CYCLES = 40;
+export const STAGGER_CYCLES = 60;
 
 export function runBandwidthPoint(p: BandwidthPoint, o: BandwidthRunOptions): BandwidthResult {
   const n = Math.max(1, Math.ceil(p.m / 32));
@@ -56,14 +58,16 @@ export function runBandwidthPoint(p: BandwidthPoint, o: BandwidthRunOptions): Ba
   const count = o.warmup + Math.max(20, Math.ceil(o.windowCycles / perMessage));
   const pair = makeT9000Pair(2, { sendAreaBytes: 1024, rxSlots: Math.max(2, n + 1) }, { links: o.links, workload: { experiment: 'dslink-bandwidth', ...p } });
   const { driver, sim, rec } = pair;
+  // processes start once both link ends run (a link with start-up would otherwise line every start up)
+  const t0 = runUntilLinksUp(pair);
   const stagger = p.start === 'staggered' ? STAGGER_CYCLES : 0;
   const data = (salt: number) => Array.from({ length: p.m }, (_, j) => (j * 31 + salt) & 0xff);
   // a → b on VL 0; b → a on VL 1 (bi)
-  driver.receiveLoop(1, 0, count, 0);
-  driver.sendLoop(0, 0, count, 0, () => data(1), true, 2);
+  driver.receiveLoop(1, 0, count, t0);
+  driver.sendLoop(0, 0, count, t0, () => data(1), true, 2);
   if (p.direction === 'bi') {
-    driver.receiveLoop(0, 1, count, 0);
-    driver.sendLoop(1, 1, count, stagger, () => data(2), true, 2);
+    driver.receiveLoop(0, 1, count, t0);
+    driver.sendLoop(1, 1, count, t0 + stagger, () => data(2), true, 2);
   }
   const dirs = p.direction === 'bi' ? 2 : 1;
   const bound = 4 * count * (perMessage + 60) + 10_000;

@@ -1,6 +1,6 @@
 /**
  * nbl-testjig: Littlefield's node-bandwidth-limit test jig (seed 001 §4.2,
- * Table 1; shared/spec/cost-models.md §3.2) run on the Buzzard node, clock by
+ * Table 1; docs/sources.md, cost-models §3.2) run on the Buzzard node, clock by
  * clock (the RTL cube of rtl/buzzard).
  *
  * Littlefield's jig: the centre node of a 3×3 DELTA mesh receives a block of
@@ -76,7 +76,7 @@ function resolveParams(cli: { quick: boolean; sizes?: readonly number[] }): NblP
 export const nblTestjig = defineExperiment<NblPt, NblRes, NblParams>({
   name: 'nbl-testjig',
   summary: "Littlefield's f(L) test jig on the Buzzard node (RTL): centre node exchanging with L/2 neighbours, T(L), dT(L), f(L) = dT(L)/dT(1) beside the DELTA's Table 1",
-  source: 'seed 001 (Littlefield 1992) §4.2 Table 1 "Values of f(L) from a testjig program" (shared/spec/cost-models.md §3.2)',
+  source: 'seed 001 (Littlefield 1992) §4.2 Table 1 "Values of f(L) from a testjig program" (docs/sources.md, cost-models §3.2)',
   method: 'RTL Buzzard 3-cube (rtl/buzzard, every unit clock by clock, seed framing: 31-cycle head latency), node 0 and its three neighbours; sends and receives issued at cycle 0; time to the last completion flag, in link bit cycles',
   options: ['sizes'],
   params: resolveParams,
@@ -163,7 +163,7 @@ export const nblTestjig = defineExperiment<NblPt, NblRes, NblParams>({
           return [[`${LITTLEFIELD_TABLE1.S[k]}→${s}`, null, P.dT[1][k]!, null, P.dT[2][k]!, P.f[2][k]!, null, P.dT[4][k]!, P.f[4][k]!, null, P.dT[6][k]!, P.f[6][k]!], row];
         }),
         digits: [0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 1],
-        notes: ['Printed f(6) 60→120 = 3.8 (the times give 3.54); the last f(6) is OCR ".8" (the times give 5.84). cost-models.md §3.2.'],
+        notes: ['Printed f(6) 60→120 = 3.8 (the times give 3.54); the last f(6) is OCR ".8" (the times give 5.84). docs/sources.md, cost-models §3.2.'],
       },
       {
         title: 'f(L) side by side',

@@ -1,6 +1,6 @@
 /**
  * oliver-graphs: Oliver's Graphs 1–5 (seed 000: T. Oliver, "A Communications
- * Model for a PUMA Machine", 1990; shared/spec/cost-models.md §2) drawn as
+ * Model for a PUMA Machine", 1990; docs/sources.md, cost-models §2) drawn as
  * curves from the analytic models (harness/models/oliver.ts) with the seed's
  * parameter estimates (h = 3, b = 32, α = 100 ns, β = 200 ns, γ = 500 ns,
  * δ = 1 µs), and the statements Oliver makes about them checked.
@@ -114,7 +114,7 @@ function curves(g: OliverPt['graph'], q: OliverParams): OliverCurves {
 export const oliverGraphs = defineExperiment<OliverPt, OliverCurves, OliverParams>({
   name: 'oliver-graphs',
   summary: "Oliver's Graphs 1–5 (packet, message, multi-channel, multi-link costs of the H1/C104) as curves from the analytic models",
-  source: 'seed 000 (Oliver 1990) Eqs 1–6 and Graphs 1–5 (captions only; shared/spec/cost-models.md §2)',
+  source: 'seed 000 (Oliver 1990) Eqs 1–6 and Graphs 1–5 (captions only; docs/sources.md, cost-models §2)',
   method: 'analytic models harness/models/oliver.ts with the seed 000 §2 estimates (h 3, b 32, α 100 ns, β 200 ns, γ 500 ns, δ 1 µs); axes of the lost graphs [interp] from their captions',
   options: [],
   params: (cli) => ({ quick: cli.quick, messageBytes: 4096, switches: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10] }),
@@ -141,7 +141,7 @@ export const oliverGraphs = defineExperiment<OliverPt, OliverCurves, OliverParam
       {
         id: 'eq2-crossover',
         statement: 'seed 000 §4 (Eq 2): "the best utilisation of a link for a single channel communication is only obtained when at most a single switch chip is traversed"',
-        seed: 's ≥ ((b−h)α − β)/(2δ) = 1.35 (cost-models.md §2.2)',
+        seed: 's ≥ ((b−h)α − β)/(2δ) = 1.35 (docs/sources.md, cost-models §2.2)',
         measured: `threshold ${threshold.toFixed(2)}; T_p = ${tp.slice(0, 4).map((x) => num(us(x), 1)).join(', ')} µs for s = 0..3; first s with T_p above T_p(0): ${dependsFrom}`,
         rule: 'holds if T_p(0) = T_p(1) and T_p(2) > T_p(1) (Graph 1 bends between 1 and 2 switches)',
         holds: tp[1] === tp[0] && tp[2]! > tp[1]!,
@@ -204,7 +204,7 @@ export const oliverGraphs = defineExperiment<OliverPt, OliverCurves, OliverParam
       },
       {
         id: 'derived-examples',
-        statement: 'cost-models.md §2.5 [derived]: T_mc(n = 4096, c = 4, s = 6) = 488.4 µs; T_ml(n = 4096, l = 4, c = 4) = 129.6 µs',
+        statement: 'docs/sources.md, cost-models §2.5 [derived]: T_mc(n = 4096, c = 4, s = 6) = 488.4 µs; T_ml(n = 4096, l = 4, c = 4) = 129.6 µs',
         seed: '488.4 µs, 129.6 µs',
         measured: `${num(us(oliverMultiChannelTimeNs({ s: 6, n: 4096, c: 4 })), 1)} µs, ${num(us(oliverMultiLinkTimeNs({ s: 6, n: 4096, c: 4, l: 4 })), 1)} µs`,
         rule: 'holds if equal to 0.05 µs',
@@ -234,8 +234,8 @@ export const oliverGraphs = defineExperiment<OliverPt, OliverCurves, OliverParam
       checks,
       plots,
       notes: [
-        'Curves from the models, not a simulation: the C104 token-level emulator comparisons of cost-models.md §2.8 belong to a later experiment.',
-        `With δ = 150 ns (the thesis token model, cost-models.md §2.7) the Eq 2 crossover moves to s = ${oliverCrossoverSwitches({ deltaNs: 150 }).toFixed(1)} and Eq 4 at s = 6 to c ≥ ${oliverChannelsToSaturate({ s: 6, deltaNs: 150 }).toFixed(3)}.`,
+        'Curves from the models, not a simulation: the C104 token-level emulator comparisons of docs/sources.md, cost-models §2.8 belong to a later experiment.',
+        `With δ = 150 ns (the thesis token model, docs/sources.md, cost-models §2.7) the Eq 2 crossover moves to s = ${oliverCrossoverSwitches({ deltaNs: 150 }).toFixed(1)} and Eq 4 at s = 6 to c ≥ ${oliverChannelsToSaturate({ s: 6, deltaNs: 150 }).toFixed(3)}.`,
         `Defaults: ${JSON.stringify(OLIVER_H1_DEFAULTS)}.`,
       ],
       data: { crossover: threshold, channelsAtS6: c6 },

@@ -14,7 +14,8 @@
  *                            a shard's point results (--shard i/N), merged by
  *                            `icemu experiment merge DIR`
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { ensureDirectory, reasonOf, writeOutput } from '../../traces/files.ts';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { findExperiment } from './registry.ts';
@@ -47,16 +48,9 @@ export interface ShardFile {
   readonly timing: { readonly wallMs: number; readonly jobs: number; readonly pointWallMs: readonly number[] };
 }
 
-/** Write a file atomically: a temporary file beside it, then rename. */
+/** Write a file safely: checked, a temporary file beside it, then rename (traces/files.ts). */
 export function writeAtomic(path: string, text: string): void {
-  const tmp = `${path}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
-  try {
-    writeFileSync(tmp, text);
-    renameSync(tmp, path);
-  } catch (e) {
-    rmSync(tmp, { force: true });
-    throw e;
-  }
+  writeOutput(path, text, '--out');
 }
 
 export function jsonText(v: unknown): string {
@@ -102,7 +96,7 @@ export interface RunInfo {
 
 /** Write <name>.json, the SVG plots and <name>.run.json into dir; returns the paths written. */
 export function writeResult(dir: string, result: ExperimentResult, info: RunInfo): string[] {
-  mkdirSync(dir, { recursive: true });
+  ensureDirectory(dir, '--out');
   const files: string[] = [];
   const main = join(dir, `${result.experiment}.json`);
   writeAtomic(main, jsonText(result));
@@ -132,7 +126,7 @@ export function shardFileName(experiment: string, shard: ShardSpec): string {
 }
 
 export function writeShard(dir: string, exp: AnyExperiment, params: unknown, shard: ShardSpec, runs: readonly PointRun[], timing: { wallMs: number; jobs: number }): string {
-  mkdirSync(dir, { recursive: true });
+  ensureDirectory(dir, '--out');
   const points = exp.points(params);
   const file: ShardFile = {
     format: SHARD_FORMAT,
@@ -151,7 +145,11 @@ export function writeShard(dir: string, exp: AnyExperiment, params: unknown, sha
 const SHARD_RE = /^(.+)\.shard-(\d+)-of-(\d+)\.json$/;
 
 export class MergeError extends Error {
-  constructor(message: string) {
+  /** `usage`: the directory itself is wrong (exit 2), not its contents (exit 1). */
+  constructor(
+    message: string,
+    readonly usage = false,
+  ) {
     super(message);
     this.name = 'MergeError';
   }
@@ -179,8 +177,8 @@ export function readShards(dir: string, only?: string): MergedExperiment[] {
   let names: string[];
   try {
     names = readdirSync(dir);
-  } catch {
-    throw new MergeError(`cannot read directory '${dir}'`);
+  } catch (e) {
+    throw new MergeError(`cannot read directory '${dir}': ${reasonOf(e)}`, true);
   }
   const groups = new Map<string, { file: string; data: ShardFile }[]>();
   for (const f of names.sort()) {

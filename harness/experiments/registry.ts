@@ -3,6 +3,7 @@
  */
 import { buzzardFig512, buzzardFig513, buzzardFig514, buzzardFig515 } from './buzzard-ch5.ts';
 import { buzzardCh5Light } from './buzzard-ch5-light.ts';
+import { buzzardCh4 } from './buzzard-ch4.ts';
 import { buzzardCollisions } from './collisions.ts';
 import { c104Ch5 } from './c104-ch5.ts';
 import { c104Ch6 } from './c104-ch6.ts';
@@ -10,8 +11,12 @@ import { c104Starvation } from './c104-starvation.ts';
 import { dslinkPacket } from './dslink-packet.ts';
 import { c104Policies } from './c104-policies.ts';
 import { c104Buffers } from './c104-buffers.ts';
+import { dslinkBandwidthExperiment } from './dslink-bandwidth.ts';
+import { c104Transit } from './c104-transit.ts';
+import { oliverC104 } from './oliver-c104.ts';
 import { nblTestjig } from './nbl-testjig.ts';
 import { oliverGraphs } from './oliver-graphs.ts';
+import { buzzardSweep } from '../batch/sweep.ts';
 import type { AnyExperiment } from './types.ts';
 
 // One experiment per line, so that work on different experiments merges cleanly.
@@ -21,15 +26,20 @@ export const EXPERIMENTS: readonly AnyExperiment[] = [
   buzzardFig514,
   buzzardFig515,
   buzzardCh5Light,
+  buzzardCh4,
   buzzardCollisions,
   oliverGraphs,
   nblTestjig,
+  buzzardSweep,
   c104Ch5,
   c104Ch6,
   c104Starvation,
   dslinkPacket,
   c104Policies,
   c104Buffers,
+  dslinkBandwidthExperiment,
+  c104Transit,
+  oliverC104,
 ];
 
 export function findExperiment(name: string): AnyExperiment | undefined {

@@ -2,7 +2,7 @@
  * Buzzard's Chapter 3 near-neighbour execution-time model and its data
  * (seed 002: G. D. Buzzard, "High Performance Communications for Hypercube
  * Multiprocessors", PhD dissertation, University of Michigan, 1988, §3.4–§3.6;
- * digest in shared/spec/cost-models.md §4.1 and buzzard.md §11).
+ * digest in docs/sources.md, cost-models §4.1 and docs/sources.md, buzzard §11).
  *
  * Units: µs throughout (the NCUBE/ten at 7 MHz), bytes for message sizes.
  *
@@ -275,7 +275,7 @@ export const SOBEL_PROPOSED: readonly ProfileStep[] = Object.freeze([
 export const SOBEL_PRINTED = Object.freeze({
   standard: Object.freeze({ T: 25017, Tc: 17715, Ts: 5168, source: 'measured, §3.5.2 (L762)' }),
   extended: Object.freeze({ T: 19783, Tc: 17948, Ts: 1779, modelWithinUs: 100, source: 'measured, §3.5.2' }),
-  // §3.6.1 prints "T_c is reduced to 379 µs" and "could be reduced further to 104 µs": T_s is meant (buzzard.md A17).
+  // §3.6.1 prints "T_c is reduced to 379 µs" and "could be reduced further to 104 µs": T_s is meant (docs/readings.md A17).
   proposed: Object.freeze({ T: 18327, Ts: 379, TsWithStridedDma: 104, source: 'predicted, §3.6.1' }),
   /** §3.5.2: extended is "about 1.26 times faster … and 3.06 times faster in communications time". */
   extendedSpeedupTotal: 1.26,
@@ -436,7 +436,7 @@ export interface LinpackModelInput {
  * Sum Tables 3.6 / 3.8 over a whole factorisation (seed 002 §3.5.2: steps 8–13
  * "iterated 2^d − 1 times, followed by an iteration of steps similar to 2–7,
  * and so on until a number of iterations equal to the matrix order").
- * [interp] bookkeeping (the seed does not fully specify it; cost-models.md
+ * [interp] bookkeeping (the seed does not fully specify it; docs/sources.md, cost-models
  * §4.1 [derived]): iteration i = 1..m has z = m − i + 1 and
  * y = ⌈(m − i + 1)/2^d⌉; the modelled node holds the pivot on iterations
  * i ≡ 1 (mod 2^d); the waits use the pivot node's t_c3 and t_s5 of the same

@@ -2,13 +2,13 @@
  * Buzzard's closed-form results about the proposed communication coprocessor
  * (seed 002: G. D. Buzzard, "High Performance Communications for Hypercube
  * Multiprocessors", PhD dissertation, University of Michigan, 1988; hardware
- * digest in shared/spec/buzzard.md, formulas in shared/spec/cost-models.md §4).
+ * digest in docs/sources.md, buzzard, formulas in docs/sources.md, cost-models §4).
  * The Chapter 3 execution-time model is in buzzard-ch3.ts.
  *
- * Units are named per function: cycles (= link bit times, buzzard.md §9 and
+ * Units are named per function: cycles (= link bit times, docs/sources.md, buzzard §9 and
  * A1), ticks (Chapter 5 simulator: 2 ticks per byte, 4 ticks arbitration),
  * gate delays Δ, bytes, µs. Every term is labelled [seed], [derived] or
- * [interp] in its comment; ambiguity numbers A1–A20 are those of buzzard.md §15.
+ * [interp] in its comment; ambiguity numbers A1–A20 are those of docs/readings.md
  */
 import { bool, integerIn, nonNegative, positive } from './validate.ts';
 
@@ -37,7 +37,7 @@ export function collisionProbabilityFixed(p: { readonly n: number }): number {
  * The same with the adaptive (shortest-queue) first step, seed 002 Eq 5.2:
  *   P_a = (2^n/(2^n − 1))² · Σ_{k=1..n} (1/2^k)·(1/(2^n − 1))
  * n ≥ 2: at n = 1 the printed expression is 2, not a probability
- * (cost-models.md §4.3), so n = 1 is rejected.
+ * (docs/sources.md, cost-models §4.3), so n = 1 is rejected.
  */
 export function collisionProbabilityAdaptive(p: { readonly n: number }): number {
   const n = cubeDegree('buzzard.eq5_2', p.n, 2);
@@ -77,7 +77,7 @@ export const BUZZARD_CH5_DEFAULTS = Object.freeze({
  */
 export function meanHypercubeDistance(p: { readonly n: number }): number {
   const n = cubeDegree('buzzard.meanDistance', p.n, 1);
-  return (n * 2 ** (n - 1)) / (2 ** n - 1); // [derived] cost-models.md §4.4
+  return (n * 2 ** (n - 1)) / (2 ** n - 1); // [derived] docs/sources.md, cost-models §4.4
 }
 
 /** One generated message for the §5.7 utilisation sum. */
@@ -126,7 +126,7 @@ export function idealLinkUtilisation(p: {
  * node generates a message every T̄_gen ticks on average, mean length M̄, mean
  * distance h̄ (meanHypercubeDistance), n·2^n directed links ([interp] A19):
  *   U ≈ ticksPerByte·M̄·h̄ / (n·T̄_gen)
- * cost-models.md §4.4 / buzzard.md §10.3 (U ≈ 520.1/T̄_gen for M̄ = 512, n = 6).
+ * docs/sources.md, cost-models §4.4 / docs/sources.md, buzzard §10.3 (U ≈ 520.1/T̄_gen for M̄ = 512, n = 6).
  */
 export function expectedLinkUtilisation(p: { readonly n: number; readonly meanLengthBytes: number; readonly meanGenerationTicks: number; readonly ticksPerByte?: number }): number {
   const s = 'buzzard.expectedLinkUtilisation';
@@ -240,7 +240,7 @@ export function bufferRamMaxLinkRateMbps(p: { readonly pbus?: number; readonly a
  * Bits on the wire for one packet of W 16-bit words (header words included),
  * from the §5.4.8 framing (seed 002: start bits "10", the 9-bit preheader, a
  * "10" sync "after the 9-bit preheader and after every 16 bits"):
- *   2 + 9 + W·(2 + 16) = 11 + 18W   [derived, buzzard.md §5]
+ *   2 + 9 + W·(2 + 16) = 11 + 18W   [derived, docs/sources.md, buzzard §5]
  * [interp] one sync precedes each 16-bit word (the first is the one after the
  * preheader); none follows the last word. Full hardware packet W = 16: 299.
  */
@@ -309,7 +309,7 @@ export function fig428Example(p: { readonly Ml: number; readonly Ms: number; rea
 
 /**
  * Parameters of the zero-load latency model. Terms marked [seed] come from the
- * dissertation, [derived] from arithmetic on it, [interp] from buzzard.md §15;
+ * dissertation, [derived] from arithmetic on it, [interp] from docs/readings.md;
  * "placeholder" terms are costs the seed does not give, to be measured on the
  * RTL and passed in (defaults 0 unless stated).
  */
@@ -336,13 +336,13 @@ export interface BuzzardLatencyParams {
   readonly clockMHz: number;
 }
 
-/** Defaults of the hardware model (seed 002 Chapter 5 hardware; buzzard.md §16). */
+/** Defaults of the hardware model (seed 002 Chapter 5 hardware; docs/sources.md, buzzard §16). */
 export const BUZZARD_HW_DEFAULTS: Readonly<BuzzardLatencyParams> = Object.freeze({
   countPostPreheaderSync: false, // seed 002 §5.4.2: 31 cycles (A2: true → 33)
   arbitrationCycles: 2, // seed 002 §5.4.2/§5.4.3
   headerBytes: 4, // seed 002 §5.4
   packetBytes: 32, // seed 002 §5.6; A6: 28 data bytes per hardware packet
-  firstPacketPrefixBytes: 6, // [interp] A7 (buzzard.md §16)
+  firstPacketPrefixBytes: 6, // [interp] A7 (docs/sources.md, buzzard §16)
   injectionCycles: 0, // placeholder, A14
   interPacketGapCycles: 0, // placeholder, A9/A12/A14
   deliveryCycles: 0, // placeholder, A5/A14
@@ -374,7 +374,7 @@ export interface BuzzardZeroLoadLatency {
 
 /**
  * Zero-load latency of one message on the Buzzard hardware, as far as
- * buzzard.md determines it, in link bit times (cycles):
+ * the framing (docs/readings.md A2, A5) determines it, in link bit times (cycles):
  *
  *   start_1  = sourceBusy + injection + arbitration                      (node output port slot arbitrates, [seed] 2 cycles; A12: once per packet)
  *   start_k  = start_{k−1} + bits_{k−1} + arbitration + interPacketGap   (k ≥ 2; packets of one message back to back behind each other)

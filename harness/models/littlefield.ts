@@ -2,12 +2,12 @@
  * Littlefield's node-bandwidth-limited (NBL) model and the Tree / Snake /
  * Fence vector-combining models (seed 001: R. J. Littlefield, "Modeling Node
  * Bandwidth Limits and Their Effect on Vector Combining Algorithms", PNL,
- * January 1992; digest in shared/spec/cost-models.md §3).
+ * January 1992; digest in docs/sources.md, cost-models §3).
  *
  * Units: µs for times, doubles for block sizes S and vector lengths N
  * (elements = doubles), µs per double for β, µs per element for c2, c3.
  * Symbols as in seed 001 §2 and Appendix 7.1 (namespaced; α, β mean something
- * else in Oliver's model, cost-models.md §0).
+ * else in Oliver's model, docs/sources.md, cost-models §0).
  *
  * Readings (seed 001 is inconsistent with itself in two places; both
  * alternatives are selectable, the default is stated at each option):
@@ -15,10 +15,10 @@
  *    each step as "L * (α + f(L)βS)". The Appendix's own optimum block sizes
  *    (Fence Eq 1, and the Snake f(2)/f(3)/f(4) pattern) follow from the §2
  *    form, so the default is `stepCost: 'nbl'` (Lα + f(L)βS);
- *    `'literal'` gives L·(α + f(L)βS) (cost-models.md §3.4 [derived]).
+ *    `'literal'` gives L·(α + f(L)βS) (docs/sources.md, cost-models §3.4 [derived]).
  *  - Snake sixth term. The Snake timeline row "P−2 steps, L = 2" is printed
  *    with f(3) in the total. Default `snakeSixthTermF: 'table'` uses f(2) (the
- *    timeline row, cost-models.md §3.4 [interp]); `'printed'` uses f(3).
+ *    timeline row, docs/sources.md, cost-models §3.4 [interp]); `'printed'` uses f(3).
  */
 import { checkNumber, integerIn, nonNegative, oneOf, positive } from './validate.ts';
 
@@ -69,7 +69,7 @@ export const LITTLEFIELD_DELTA_DEFAULTS: Readonly<LittlefieldParams> = Object.fr
   alphaUs: 54, // seed 001 §7.2
   betaUsPerDouble: 1.54, // seed 001 §7.2 (5.2 Mbytes/sec)
   c2UsPerElement: 0.25, // seed 001 §7.2 (4.0 MFLOPS)
-  c3UsPerElement: 0.27, // seed 001 §7.2 (printed "5.3 MFLOPS"; see cost-models.md §3.5)
+  c3UsPerElement: 0.27, // seed 001 §7.2 (printed "5.3 MFLOPS"; see docs/sources.md, cost-models §3.5)
   fOfL: F_NOMINAL_NBL, // seed 001 §4.2: "prudent to use the nominal NBL model"
 });
 
@@ -267,7 +267,7 @@ export function fenceTimeUs(p: FenceInput): number {
 
 /**
  * Snake step count: sum of the seed 001 §7.1 timeline = 2P + B − 3.
- * (cost-models.md §3.4 prints "2P + B − 1"; the seed's rows sum to 2P + B − 3.)
+ * (docs/sources.md, cost-models §3.4 prints "2P + B − 1"; the seed's rows sum to 2P + B − 3.)
  */
 export function snakeStepCount(p: { readonly P: number; readonly N: number; readonly S: number }): number {
   return snakeTimeline(p).reduce((a, r) => a + r.steps, 0);
@@ -305,7 +305,7 @@ export function snakeOptimalBlockSizePrinted(p: Partial<LittlefieldParams> & { r
 
 /**
  * [derived] Snake optimum from dT/dS = 0 of the total with step cost
- * Lα + f(L)βS and f(2) in the sixth term (cost-models.md §3.4), B = N/S
+ * Lα + f(L)βS and f(2) in the sixth term (docs/sources.md, cost-models §3.4), B = N/S
  * continuous:
  *   S_opt = (4Nα / ((P−2)(c2 + 2βf(2)) + 2βf(1) + 2βf(3) − 3βf(4)))^{1/2}
  */
@@ -320,7 +320,7 @@ export function snakeOptimalBlockSizeCorrected(p: Partial<LittlefieldParams> & {
  * Fence optimum block size, seed 001 §7.1 Eq 1:
  *   S_opt = (6Nα / [H(c2 + 2βf(2)) + W(c3 + 2βf(3)) − 3c3 + β(2f(1) − 2f(2) − 4f(3) + 2f(4) − 3f(6))])^{1/2}
  * [derived] This is exactly dT/dS = 0 of the Fence total with step cost
- * Lα + f(L)βS and B = N/S continuous (cost-models.md §3.4).
+ * Lα + f(L)βS and B = N/S continuous (docs/sources.md, cost-models §3.4).
  */
 export function fenceOptimalBlockSize(p: Partial<LittlefieldParams> & MeshShape & { readonly N: number }): number {
   const scope = 'littlefield.fenceOpt';
@@ -341,7 +341,7 @@ export interface BlockSizeOptimum {
 
 /**
  * Minimise a pipelined algorithm's total over integer S in [minS, maxS]
- * subject to B = ⌈N/S⌉ ≥ 3 (cost-models.md §3.5 [derived]: "S optimised over
+ * subject to B = ⌈N/S⌉ ≥ 3 (docs/sources.md, cost-models §3.5 [derived]: "S optimised over
  * integers 1..20000 subject to B ≥ 3"). Ties go to the smaller S.
  */
 export function optimiseBlockSize(
@@ -395,7 +395,7 @@ export const LITTLEFIELD_TABLE1_PRINTED = Object.freeze({
     4: Object.freeze([2.1, 2.8, 3.9]),
     6: Object.freeze([3.8, 4.2, 0.8]), // ".8" as printed (OCR; [derived] 5.8)
   }),
-  /** Printed values that do not follow from the T columns (cost-models.md §3.2). */
+  /** Printed values that do not follow from the T columns (docs/sources.md, cost-models §3.2). */
   inconsistent: Object.freeze([
     Object.freeze({ L: 6, interval: '60→120', printed: 3.8, fromTimes: 230 / 65, note: '230/65 = 3.54; printed 3.8' }),
     Object.freeze({ L: 6, interval: '300→600', printed: 0.8, fromTimes: 1356 / 232, note: 'printed ".8" (OCR damage); 1356/232 = 5.84' }),
@@ -449,7 +449,7 @@ export interface Table1FCell {
 /**
  * Seed 001 Table 1's f(L) cells, printed value beside the value recomputed from
  * the T columns. Two cells are inconsistent (f(6) 60→120: 3.8 vs 3.54;
- * f(6) 300→600: ".8" vs 5.84), cost-models.md §3.2.
+ * f(6) 300→600: ".8" vs 5.84), docs/sources.md, cost-models §3.2.
  */
 export function compareTable1(): Table1FCell[] {
   const re = recomputeTable1();

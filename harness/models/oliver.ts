@@ -1,11 +1,11 @@
 /**
  * Oliver's H1/C104 communication cost model (seed 000: T. Oliver, "A
  * Communications Model for a PUMA Machine", Liverpool, October 1990; digest in
- * shared/spec/cost-models.md §2).
+ * docs/sources.md, cost-models §2).
  *
  * All times are in nanoseconds (ns). Sizes in bytes. Symbols as in seed 000 §2
  * ("A Plethora of Parameters"), namespaced here because they clash with the
- * other seeds (cost-models.md §0):
+ * other seeds (docs/sources.md, cost-models §0):
  *   n  message bytes (the seed assumes a multiple of b; n/b is used as printed)
  *   h  header bytes                          default 3      (seed 000 §2)
  *   b  maximum bytes per packet              default 32     (seed 000 §2)
@@ -108,7 +108,7 @@ export function oliverPacketTimeNs(p: OliverPacketInput): number {
  * Switch count from which T_p depends on s, seed 000 Eq 2:
  *   s ≥ ((b − h)α − β) / (2δ)
  * Returns the real threshold (1.35 with the seed values; 9 with δ = 150 ns,
- * cost-models.md §2.7). δ must be > 0.
+ * docs/sources.md, cost-models §2.7). δ must be > 0.
  */
 export function oliverCrossoverSwitches(p: Partial<OliverParams> = {}): number {
   const { h, b, alphaNs, betaNs } = params('oliver.crossover', p);
@@ -157,7 +157,7 @@ export function oliverChannelsToSaturate(p: OliverPacketInput): number {
 
 /**
  * Smallest integer channel count satisfying Eq 4 (seed 000 Eq 4), at least 1.
- * [derived] 4 at s = 6 (the seed says "about 3"; cost-models.md §2.4).
+ * [derived] 4 at s = 6 (the seed says "about 3"; docs/sources.md, cost-models §2.4).
  */
 export function oliverMinChannelsToSaturate(p: OliverPacketInput): number {
   return Math.max(1, Math.ceil(oliverChannelsToSaturate(p) - 1e-12));
@@ -196,7 +196,7 @@ export interface OliverMultiLinkInput extends OliverMultiChannelInput {
  * Multi-link message, seed 000 Eq 6:
  *   c < threshold (Eq 4):  T_ml = lcγ + (n/(lcb))(2β + (2h+1)α + 2sδ) + (c − 1)(β + (h+b+1)α)
  *   otherwise:             T_ml = lcγ + (n/(lb))(β + (h+b+1)α)
- * [ns]. As printed, the (c − 1) term is not scaled by l (cost-models.md §2.5).
+ * [ns]. As printed, the (c − 1) term is not scaled by l (docs/sources.md, cost-models §2.5).
  */
 export function oliverMultiLinkTimeNs(p: OliverMultiLinkInput): number {
   const scope = 'oliver.multiLink';

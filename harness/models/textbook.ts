@@ -1,10 +1,10 @@
 /**
  * Textbook communication-cost models (seed 003: §2.5 "Communication Costs in
  * Parallel Machines" and §2.6 "Routing Mechanisms for Interconnection
- * Networks"; digest in shared/spec/cost-models.md §1).
+ * Networks"; digest in docs/sources.md, cost-models §1).
  *
  * Symbols (seed 003 §2.5.1; namespaced here because the letters clash with the
- * other seeds, cost-models.md §0):
+ * other seeds, docs/sources.md, cost-models §0):
  *   ts  startup time, once per message                      (time units)
  *   th  per-hop time ("node latency") of the header         (time units)
  *   tw  per-word transfer time, tw = 1/r                    (time units per word)
@@ -13,7 +13,7 @@
  * The seed gives no numeric values for ts, th, tw, so these functions have no
  * defaults for them: the caller supplies a machine (any consistent time unit:
  * cycles, bit-times, ns, µs; the result is in the same unit). Two [derived]
- * instantiations from cost-models.md §1.10 are exported for convenience.
+ * instantiations from docs/sources.md, cost-models §1.10 are exported for convenience.
  *
  * Pure functions, no I/O.
  */
@@ -275,10 +275,10 @@ export function xyPath(p: { readonly src: MeshNode; readonly dst: MeshNode }): M
 
 /**
  * [derived] Instantiations of the packet-routing formula for the emulated
- * hardware, cost-models.md §1.10, in bit-times (one link bit per cycle).
+ * hardware, docs/sources.md, cost-models §1.10, in bit-times (one link bit per cycle).
  * Words are bits here: t_w2 = 1 bit-time per bit on the wire.
  *  - Buzzard hardware mode: full packet 299 bit-times on the wire
- *    (buzzard.md §5: 11 + 18·16) for 28 data bytes = 224 bits, so
+ *    (docs/sources.md, buzzard §5: 11 + 18·16) for 28 data bytes = 224 bits, so
  *    s = 299 − 224 = 75 overhead bits, r = 224 data bits.
  *  - C104/T9000: 32 data bytes as 10-bit tokens = 320 bit-times, plus 14 bits
  *    (1-byte header token + EOP); r = 256 data bits, s = 334 − 256 = 78 bits.

@@ -139,12 +139,25 @@ function drawRow(sim: Simulator, r: WaveRow, b0: number, b1: number, c: ChalkIns
   return s;
 }
 
-/** A fixed-width text table (columns left aligned, the last one free). */
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-9;]*m/g;
+
+/** The width of `s` on a terminal: colour escape codes take no room. */
+export function visibleWidth(s: string): number {
+  return s.replace(ANSI, '').length;
+}
+
+/** Pad `s` with blanks to `w` terminal columns (colour codes not counted). */
+export function padVisible(s: string, w: number): string {
+  return s + ' '.repeat(Math.max(0, w - visibleWidth(s)));
+}
+
+/** A fixed-width text table (columns left aligned, the last one free); cells may be coloured. */
 export function table(header: string[], rows: string[][], c?: ChalkInstance): string[] {
-  const w = header.map((h, k) => Math.max(h.length, ...rows.map((r) => (r[k] ?? '').length)));
+  const w = header.map((h, k) => Math.max(visibleWidth(h), ...rows.map((r) => visibleWidth(r[k] ?? ''))));
   const line = (r: string[]): string =>
     r
-      .map((x, k) => (k === r.length - 1 ? x : x.padEnd(w[k]!)))
+      .map((x, k) => (k === r.length - 1 ? x : padVisible(x, w[k]!)))
       .join('  ')
       .trimEnd();
   const head = line(header);

@@ -61,10 +61,23 @@ export function configFromJson(text: string, file: string): BuzzardConfig {
       if (!CU_FIELDS.includes(k)) throw new ConfigError(`${file}: unknown field 'cu.${k}'; fields: ${CU_FIELDS.map((f) => `cu.${f}`).join(', ')}`);
     }
   }
+  checkTypes(obj, DEFAULT_BUZZARD as unknown as Record<string, unknown>, file, '');
   try {
     return checkConfig(obj as Partial<BuzzardConfig>);
   } catch (e) {
     throw new ConfigError(`${file}: ${(e as Error).message}`);
+  }
+}
+
+/** Each field must have the type of its default: a whole number, true/false or a string (before the range checks). */
+function checkTypes(obj: Record<string, unknown>, defaults: Record<string, unknown>, file: string, prefix: string): void {
+  for (const [k, v] of Object.entries(obj)) {
+    const d = defaults[k];
+    const field = `${prefix}${k}`;
+    if (typeof d === 'number' && !(typeof v === 'number' && Number.isInteger(v))) throw new ConfigError(`${file}: field '${field}' must be an integer (got ${JSON.stringify(v)})`);
+    if (typeof d === 'boolean' && typeof v !== 'boolean') throw new ConfigError(`${file}: field '${field}' must be true or false (got ${JSON.stringify(v)})`);
+    if (typeof d === 'string' && typeof v !== 'string') throw new ConfigError(`${file}: field '${field}' must be a string (got ${JSON.stringify(v)})`);
+    if (d !== null && typeof d === 'object' && !Array.isArray(d) && v !== null && typeof v === 'object') checkTypes(v as Record<string, unknown>, d as Record<string, unknown>, file, `${field}.`);
   }
 }
 

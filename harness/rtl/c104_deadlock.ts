@@ -12,7 +12,8 @@
  *    link j, the input of the switch at its far end); a free link with room,
  *    or a blocked link whose far end is an endpoint (which always drains,
  *    spec §5.2's consumption assumption), means it is not waiting;
- *  - it is connected (state 'conn') and the connected output is blocked:
+ *  - it is connected (state 'conn') and the connected output is blocked
+ *    (the crossbar's flow control `fc`):
  *    target the router behind that output (none if it is an endpoint).
  * A router in any other situation can move (or waits for data from
  * upstream: a victim, not a cause). A set S is DEADLOCKED when every member
@@ -61,7 +62,7 @@ export function findC104Deadlock(sim: Simulator, switches: readonly C104[], net:
           if (((gm >>> j) & 1) === 0) continue;
           const channel = `${name}.link${j}`;
           if (sim.peek(sw.xbar.valid[j]!) === 1) list.push({ router: key(s, sim.peek(sw.xbar.src[j]!)), channel });
-          else if (sim.peek(sw.txReady[j]!) === 0 && behind(j) >= 0) list.push({ router: behind(j), channel });
+          else if (sim.peek(sw.blocked[j]!) === 1 && behind(j) >= 0) list.push({ router: behind(j), channel });
           else waits = false;
         }
       } else if (st === CONN && sim.peek(sw.xbar.fc[k]!) === 1) {

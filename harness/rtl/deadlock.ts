@@ -4,7 +4,7 @@
  * state of every packet buffer unit (PBU) and decides whether a set of PBUs
  * can never free a buffer row again, whatever the rest of the cube does.
  *
- * Background (shared/spec/buzzard.md):
+ * Background (docs/sources.md, buzzard):
  *  - §6.3: a message's first hop may be any profitable dimension (the
  *    control unit takes the shortest viable send queue); if it is not the
  *    e-cube first port the packet is "contrary" for that one hop, then it

@@ -95,6 +95,7 @@ import { SLOT_STATES } from '../../rtl/buzzard/node_output_port.ts';
 import { INPUT_STATES } from '../../rtl/buzzard/node_input_port.ts';
 import { RX_STATES } from '../../rtl/buzzard/control_unit.ts';
 import { OP } from '../../rtl/buzzard/header_blocks.ts';
+import type { OutputTarget } from '../../traces/files.ts';
 import { writeTrace, type EventKind, type TraceEvent, type TraceHeader } from '../../traces/events/vocabulary.ts';
 import type { CubeDriver } from './cube_driver.ts';
 
@@ -128,8 +129,8 @@ export interface EventRecorder {
   nipPacket(node: number): Pkt | undefined;
   /** `src→dest#k`, '?' for an unknown packet, '' for none. */
   label(p: Pkt | undefined): string;
-  /** Write the JSON-lines trace atomically (vocabulary.ts writeTrace). */
-  write(path: string): void;
+  /** Write the JSON-lines trace safely (vocabulary.ts writeTrace; `label` names the option in errors). */
+  write(path: string | OutputTarget, label?: string): void;
   /** Stop observing. */
   detach(): void;
 }
@@ -205,6 +206,7 @@ export function attachEvents(sim: Simulator, cube: BuzzardCube, driver: CubeDriv
     version: 1,
     model: 'rtl',
     unit: 'cycles',
+    topology: { kind: 'buzzard-ncube', n },
     workload: {
       source: 'harness/rtl/cube_driver',
       n,
@@ -510,7 +512,7 @@ export function attachEvents(sim: Simulator, cube: BuzzardCube, driver: CubeDriv
     slotPacket: (node, j) => slotCur[at(node, j, 'slotPacket')],
     nipPacket: (node) => nipCur[checkNode(node, 'nipPacket')],
     label: packetLabel,
-    write: (path) => writeTrace(path, header, events),
+    write: (path, label) => writeTrace(path, header, events, label),
     detach,
   };
 }

@@ -124,6 +124,23 @@ export interface NodeTrace {
   detach(): void;
 }
 
+/**
+ * A packet label (src→dest#k or →dest#k) in at most `w` characters, never
+ * cut into a different number: drop the source, then the destination, and
+ * if even #k does not fit show '#…' (the column would otherwise cut
+ * 2→5#733 to 2→5#73).
+ */
+export function fitLabel(label: string, w: number): string {
+  if (label.length <= w) return label;
+  const k = label.indexOf('#');
+  if (k < 0) return w >= 1 ? '…' : '';
+  const dest = label.slice(label.indexOf('→'));
+  if (label.indexOf('→') > 0 && dest.length <= w) return dest;
+  const num = label.slice(k);
+  if (num.length <= w) return num;
+  return w >= 2 ? '#…' : w === 1 ? '…' : '';
+}
+
 /** The columns of a node trace (for use with a LineTracer of your own). */
 export function nodeTraceColumns(cube: BuzzardCube, node: number, events?: EventRecorder): TraceColumn[] {
   const nd = cube.nodes[node];
@@ -147,7 +164,7 @@ export function nodeTraceColumns(cube: BuzzardCube, node: number, events?: Event
         let cell = `${PBU_IN_CODES[ins]}${PBU_OUT_CODES[outs]}${PBU_TX_CODES[val(sim, pbu.txPhase)]} ${val(sim, pbu.freeRows).toString(36)}`;
         if (events) {
           const tx = events.pbuTx(node, i);
-          cell += ` ${label(outs !== 0 && tx !== undefined ? tx : events.pbuRx(node, i))}`;
+          cell += ` ${fitLabel(label(outs !== 0 && tx !== undefined ? tx : events.pbuRx(node, i)), lw)}`;
         }
         return cell;
       },
@@ -176,7 +193,7 @@ export function nodeTraceColumns(cube: BuzzardCube, node: number, events?: Event
         let c = SLOT_CODES[val(sim, sl.state)]!;
         if (events) {
           const p = events.slotPacket(node, k + 1);
-          c += p === undefined ? '' : p === null ? '?' : `→${p.dest}#${p.packet}`;
+          c += fitLabel(p === undefined ? '' : p === null ? '?' : `→${p.dest}#${p.packet}`, slw);
         }
         cells.push(c.padEnd(cellW));
       });

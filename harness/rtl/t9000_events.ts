@@ -28,7 +28,7 @@
 import type { Observer, Simulator } from '../../rtl/kernel/index.ts';
 import type { T9000Endpoint } from '../../rtl/t9000/endpoint.ts';
 import { writeTrace, type EventKind, type TraceEvent, type TraceHeader } from '../../traces/events/vocabulary.ts';
-import type { T9000Driver, T9000Message } from './t9000_driver.ts';
+import type { ChannelEnd, T9000Driver, T9000Message } from './t9000_driver.ts';
 
 export interface Delivery {
   msg: number;
@@ -38,16 +38,18 @@ export interface Delivery {
   cycle: number;
 }
 
+/** Where one observer of a VL's packets stands: message index (in the source VL's send order) and packet within it. */
+interface Cursor {
+  msg: number;
+  pkt: number;
+}
+
 interface VlShadow {
-  /** Next message index (in the source VL's send order) / packet within it, per role. */
-  txMsg: number;
-  txPkt: number;
-  ackMsg: number;
-  ackPkt: number;
-  rxMsg: number;
-  rxPkt: number;
-  endMsg: number;
-  endPkt: number;
+  /** Data packets started (tx), acks received (ack), data headers (rx) and packet ends (end) seen so far. */
+  tx: Cursor;
+  ack: Cursor;
+  rx: Cursor;
+  end: Cursor;
   delivered: number;
   sDone: number;
   rDone: number;
@@ -74,7 +76,7 @@ export class T9000Recorder implements Observer {
     this.header = { format: 'icemu-events', version: 1, model: 'rtl', unit: 'cycles', workload: { system: 't9000', ...workload } };
     this.packetBytes = nodes.map((n) => n.cfg.packetBytes);
     this.shadow = nodes.map((n) =>
-      n.cfg.virtualLinks.map(() => ({ txMsg: 0, txPkt: 0, ackMsg: 0, ackPkt: 0, rxMsg: 0, rxPkt: 0, endMsg: 0, endPkt: 0, delivered: 0, sDone: 0, rDone: 0 })),
+      n.cfg.virtualLinks.map(() => ({ tx: { msg: 0, pkt: 0 }, ack: { msg: 0, pkt: 0 }, rx: { msg: 0, pkt: 0 }, end: { msg: 0, pkt: 0 }, delivered: 0, sDone: 0, rDone: 0 })),
     );
     this.prev = nodes.map((n) => n.tx.map(() => ({ dataPkts: 0, acksIn: 0, dataHdrs: 0 })));
     this.detachFn = sim.observe(this);
@@ -98,6 +100,19 @@ export class T9000Recorder implements Observer {
       return;
     }
     this.events.push({ t, kind, msg: msg.id, node, ...extra });
+  }
+
+  /**
+   * One more packet seen by a cursor on the channel whose source is `src`:
+   * emit `kind` for it (only for packet 0 when `firstOnly`), then advance.
+   */
+  private follow(t: number, kind: EventKind, c: Cursor, src: ChannelEnd, node: number, unit: string, port: number, firstOnly = false): void {
+    const m = this.srcMsg(src.node, src.vl, c.msg);
+    if (!firstOnly || c.pkt === 0) this.emit(t, kind, m, node, { packet: c.pkt, unit, port });
+    if (m && ++c.pkt >= this.packets(m)) {
+      c.msg++;
+      c.pkt = 0;
+    }
   }
 
   /** The message a source-ordered counter points at on the channel whose *source* is (node, vl). */
@@ -126,50 +141,24 @@ export class T9000Recorder implements Observer {
         if (dp !== pv.dataPkts) {
           pv.dataPkts = dp;
           const v = s[tx.vl.i]!;
-          const w = sh[v]!;
-          const m = this.srcMsg(node, v, w.txMsg);
-          this.emit(t, 'packet-injected', m, node, { packet: w.txPkt, unit: 'tx', port: k });
-          if (m && ++w.txPkt >= this.packets(m)) {
-            w.txMsg++;
-            w.txPkt = 0;
-          }
+          this.follow(t, 'packet-injected', sh[v]!.tx, { node, vl: v }, node, 'tx', k);
         }
         const ai = s[rx.acksIn.i]!;
         if (ai !== pv.acksIn) {
           pv.acksIn = ai;
           const v = s[rx.rxVl.i]!;
-          const w = sh[v]!;
-          const m = this.srcMsg(node, v, w.ackMsg);
-          this.emit(t, 'ack', m, node, { packet: w.ackPkt, unit: 'rx', port: k });
-          if (m && ++w.ackPkt >= this.packets(m)) {
-            w.ackMsg++;
-            w.ackPkt = 0;
-          }
+          this.follow(t, 'ack', sh[v]!.ack, { node, vl: v }, node, 'rx', k);
         }
         const dh = s[rx.dataHdrs.i]!;
         if (dh !== pv.dataHdrs) {
           pv.dataHdrs = dh;
           const v = s[rx.rxVl.i]!;
-          const w = sh[v]!;
-          const src = this.driver.peerOf({ node, vl: v });
-          const m = this.srcMsg(src.node, src.vl, w.rxMsg);
-          this.emit(t, 'head-arrives', m, node, { packet: w.rxPkt, unit: 'rx', port: k });
-          if (m && ++w.rxPkt >= this.packets(m)) {
-            w.rxMsg++;
-            w.rxPkt = 0;
-          }
+          this.follow(t, 'head-arrives', sh[v]!.rx, this.driver.peerOf({ node, vl: v }), node, 'rx', k);
         }
         // a packet's end marker is popped at the edge closing this cycle: stamp t + 1
         if (s[rx.evEnd.i]! !== 0) {
           const v = s[rx.rxVl.i]!;
-          const w = sh[v]!;
-          const src = this.driver.peerOf({ node, vl: v });
-          const m = this.srcMsg(src.node, src.vl, w.endMsg);
-          if (w.endPkt === 0) this.emit(t + 1, 'first-packet-delivered', m, node, { packet: 0, unit: 'rx', port: k });
-          if (m && ++w.endPkt >= this.packets(m)) {
-            w.endMsg++;
-            w.endPkt = 0;
-          }
+          this.follow(t + 1, 'first-packet-delivered', sh[v]!.end, this.driver.peerOf({ node, vl: v }), node, 'rx', k, true);
         }
       });
       const vlc = ep.vlc;

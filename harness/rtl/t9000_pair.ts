@@ -10,8 +10,32 @@ import { Module } from '../../rtl/kernel/module.ts';
 import { Simulator, type SimMode } from '../../rtl/kernel/index.ts';
 import { T9000Endpoint, joinLinks, type LinkEndFactory } from '../../rtl/t9000/endpoint.ts';
 import type { T9000Config, VlcbConfig } from '../../rtl/t9000/config.ts';
+import { DsLinkEnd } from '../../rtl/dslink/end.ts';
+import type { DsLinkConfig } from '../../rtl/dslink/config.ts';
 import { T9000Driver } from './t9000_driver.ts';
 import { T9000Recorder } from './t9000_events.ts';
+
+/**
+ * The DS-link configuration of a T9000's links (docs/t9000.md#transmit-port):
+ * a one-character transmit buffer, because the endpoint's own ack and data
+ * queues stand before the link; with a deep link buffer an ack would wait
+ * behind the data characters already handed over, and ack priority would be
+ * lost. Everything else is the DS-link's default.
+ */
+export const T9000_LINK_DEFAULTS: Readonly<Partial<DsLinkConfig>> = Object.freeze({ txBufferTokens: 1 });
+
+/** Link ends for a pair: the real DS-link with the T9000 settings. */
+export function dsLinks(cfg: Partial<DsLinkConfig> = T9000_LINK_DEFAULTS): LinkEndFactory {
+  return (p, name) => new DsLinkEnd(p, name, cfg);
+}
+
+/** Step until every link end of the pair is running; returns that cycle. */
+export function runUntilLinksUp(pair: T9000Pair, maxCycles = 100_000): number {
+  const ends = [...pair.a.links, ...pair.b.links];
+  const r = pair.sim.runUntil((x) => ends.every((e) => x.peek(e.running) === 1), maxCycles);
+  if (!r.reached) throw new Error(`t9000 pair: the link did not reach run within ${maxCycles} cycles`);
+  return pair.sim.cycle;
+}
 
 export interface T9000Pair {
   top: Module;
@@ -30,15 +54,27 @@ export interface T9000PairOptions {
   workload?: Record<string, unknown>;
 }
 
-export function makeT9000Pair(vls: number, cfg: Partial<T9000Config>, opts: T9000PairOptions): T9000Pair {
+/** The design only: endpoints `a` and `b` under a top module, joined by link 0. */
+export function buildT9000Pair(vls: number, cfg: Partial<T9000Config>, links: LinkEndFactory, cfgB: Partial<T9000Config> = {}): { top: Module; a: T9000Endpoint; b: T9000Endpoint } {
   const top = new Module(null, 'top');
   const virtualLinks: VlcbConfig[] = Array.from({ length: vls }, (_, i) => ({ link: 0, header: i }));
-  const a = new T9000Endpoint(top, 'a', { links: 1, ...cfg, virtualLinks }, opts.links);
-  const b = new T9000Endpoint(top, 'b', { links: 1, ...cfg, ...opts.cfgB, virtualLinks }, opts.links);
+  const a = new T9000Endpoint(top, 'a', { links: 1, ...cfg, virtualLinks }, links);
+  const b = new T9000Endpoint(top, 'b', { links: 1, ...cfg, ...cfgB, virtualLinks }, links);
   joinLinks(top, a.links[0]!, b.links[0]!);
-  const sim = new Simulator(top, { mode: opts.mode ?? 'activity' });
+  return { top, a, b };
+}
+
+/** A process driver (VL i of a ↔ VL i of b) and an event recorder on a simulator of the pair. */
+export function attachT9000Pair(sim: Simulator, a: T9000Endpoint, b: T9000Endpoint, workload?: Record<string, unknown>): { driver: T9000Driver; rec: T9000Recorder } {
   const driver = new T9000Driver(sim, [a, b]);
+  const vls = Math.min(a.cfg.virtualLinks.length, b.cfg.virtualLinks.length);
   for (let i = 0; i < vls; i++) driver.channel({ node: 0, vl: i }, { node: 1, vl: i });
-  const rec = new T9000Recorder(sim, driver, opts.workload);
+  return { driver, rec: new T9000Recorder(sim, driver, workload) };
+}
+
+export function makeT9000Pair(vls: number, cfg: Partial<T9000Config>, opts: T9000PairOptions): T9000Pair {
+  const { top, a, b } = buildT9000Pair(vls, cfg, opts.links, opts.cfgB);
+  const sim = new Simulator(top, { mode: opts.mode ?? 'activity' });
+  const { driver, rec } = attachT9000Pair(sim, a, b, opts.workload);
   return { top, sim, a, b, driver, rec };
 }

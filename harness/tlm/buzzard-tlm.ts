@@ -78,32 +78,18 @@
  * stops and reports it (no progress is possible in a discrete-event model
  * once nothing is scheduled).
  */
-import type { TraceEvent, TraceHeader } from '../../traces/events/vocabulary.ts';
-import type { MessageTimes, StuckPbu, TlmResources, TlmResult, TlmStats } from './types.ts';
-import { idealLinkUtilisation } from '../models/buzzard.ts';
-import { describeWorkload, hops, validateWorkload, type Workload } from '../workloads/types.ts';
+import type { TraceEvent } from '../../traces/events/vocabulary.ts';
+import type { TlmResult } from './types.ts';
+import { validateWorkload, type Workload } from '../workloads/types.ts';
 import { resolveTlmConfig, type TlmConfig, type Transport } from './config.ts';
 import { EventQueue } from './event-queue.ts';
+import { grantWorm, headWorm, release, slotFree, tryWorm } from './wormhole.ts';
+import { tlmResult } from './result.ts';
+import { ARB, BUSY, ctz, EV_GRANT, EV_HEAD, EV_LEG, EV_RELEASE, EV_SLOTFREE, EV_TXEND, IDLE } from './internal.ts';
 
 export type { MessageTimes, StuckPbu, TlmDeadlock, TlmResources, TlmResult, TlmStats } from './types.ts';
 
-// Event types.
-const EV_GRANT = 1;
-const EV_HEAD = 2;
-const EV_TXEND = 3;
-const EV_RELEASE = 4;
-const EV_SLOTFREE = 5;
-
-// Output states.
-const IDLE = 0;
-const ARB = 1;
-const BUSY = 2;
-
-function ctz(x: number): number {
-  return 31 - Math.clz32(x & -x);
-}
-
-class BuzzardTlm {
+export class BuzzardTlm {
   readonly cfg: TlmConfig;
   readonly n: number;
   readonly n1: number;
@@ -118,8 +104,15 @@ class BuzzardTlm {
   readonly adaptive: boolean;
   readonly rule: boolean;
   readonly rec: boolean;
-  /** Bytes of a packet in before the next PBU may route it (config.forwardStart); −1 = the whole packet. */
+  /** Ticks after a packet's first byte before the next PBU may route it (config.forwardStart); −1 = the whole packet. */
   readonly fwd: number;
+  /** RTL-calibrated terms (config.ts): framing per packet, wire word, first-packet prefix, injection, queued, store. */
+  readonly framing: number;
+  readonly wordB: number;
+  readonly prefix: number;
+  readonly inj: number;
+  readonly store: boolean;
+  readonly rotate: boolean;
   /** Wormhole source slot frees at τ_1 (config.wormholeSlotFree 'tail-sent'), else at delivery. */
   readonly slotAtTail: boolean;
   readonly events: TraceEvent[] = [];
@@ -144,6 +137,17 @@ class BuzzardTlm {
   readonly mLast: Float64Array;
   /** Time the first packet (worm) was granted on its first link (source wait ends). */
   readonly mInj: Float64Array;
+  // Broadcast (packet transports, broadcast.ts): a broadcast message m is sent as n legs, one per source slot
+  // (dimension j), internal message indices M, M + 1, …; mOrig maps a leg to m, bcOf[m] numbers the broadcasts.
+  readonly MI: number;
+  readonly mOrig: Int32Array;
+  readonly mBc: Uint8Array;
+  readonly bcOf: Int32Array;
+  readonly bcLeg0: Int32Array;
+  readonly bcCount: Int32Array;
+  readonly bcFirst: Float64Array;
+  readonly bcLast: Float64Array;
+  readonly bcDone: Int32Array;
   // Wormhole per message: links granted so far, current head node, path outputs and grant times.
   readonly mHop: Uint8Array;
   readonly mCur: Int32Array;
@@ -165,6 +169,7 @@ class BuzzardTlm {
   readonly pList: Int32Array; // p·B + k: buffer indices in arrival order
   readonly pReady: Int32Array; // p·(n+1) + o: packets (wormhole: heads) ready for output o
   readonly pWait: Int32Array; // wormhole: the worm whose head waits in input unit p
+  readonly pLast: Uint8Array; // the output PBU p forwarded to last (pbuOutputOrder 'rotate')
   // PBU occupancy integrals (resource report): Σ occupied·dt, Σ dt while full, time of the last change.
   readonly pOccInt: Float64Array;
   readonly pFullInt: Float64Array;
@@ -176,6 +181,7 @@ class BuzzardTlm {
   readonly bNext: Uint8Array;
   readonly bReady: Uint8Array;
   readonly bContr: Uint8Array;
+  readonly bBc: Uint8Array; // a broadcast copy: after each copy the next port moves on (O_0, then O_{i+1} … O_n)
 
   // Outputs: crossbar outputs x·(n+1) + o, then (delivery 'per-link') one ejection channel per PBU, N·(n+1) + p.
   readonly perLink: boolean;
@@ -217,21 +223,39 @@ class BuzzardTlm {
     this.adaptive = cfg.transport === 'quasi-adaptive';
     this.rule = cfg.deadlockRule;
     this.rec = cfg.recordEvents;
-    this.fwd = cfg.forwardStart === 'header' ? cfg.headerBytes : cfg.forwardStart === 'packet' ? -1 : cfg.forwardStart;
+    const fs = cfg.forwardStart;
+    this.fwd = fs === 'header' ? cfg.headerBytes * cfg.ticksPerByte : fs === 'packet' ? -1 : typeof fs === 'number' ? fs * cfg.ticksPerByte : fs.ticks;
+    this.framing = cfg.framingTicks;
+    this.wordB = cfg.wireWordBytes;
+    this.prefix = this.worm ? 0 : cfg.firstPacketPrefixBytes;
+    this.inj = cfg.injectionTicks;
+    const st = cfg.storeTicks;
+    this.store = st.fullWord > 0 || st.partialWord > 0 || st.shortFirstExtra > 0;
+    this.rotate = cfg.pbuOutputOrder === 'rotate';
     this.slotAtTail = cfg.wormholeSlotFree === 'tail-sent';
 
-    this.mT = new Float64Array(M);
-    this.mSrc = new Int32Array(M);
-    this.mDst = new Int32Array(M);
-    this.mBytes = new Float64Array(M);
-    this.mNPk = new Int32Array(M);
-    this.mDim = new Uint8Array(M);
-    this.mContr = new Uint8Array(M);
-    this.mNextQ = new Int32Array(M).fill(-1);
-    this.mDelivered = new Int32Array(M);
-    this.mFirst = new Float64Array(M).fill(NaN);
-    this.mLast = new Float64Array(M).fill(NaN);
-    this.mInj = new Float64Array(M).fill(NaN);
+    const nBc = w.messages.reduce((a, m) => a + (m.kind === 'broadcast' ? 1 : 0), 0);
+    const MI = (this.MI = M + nBc * n);
+    this.mT = new Float64Array(MI);
+    this.mSrc = new Int32Array(MI);
+    this.mDst = new Int32Array(MI);
+    this.mBytes = new Float64Array(MI);
+    this.mNPk = new Int32Array(MI);
+    this.mDim = new Uint8Array(MI);
+    this.mContr = new Uint8Array(MI);
+    this.mNextQ = new Int32Array(MI).fill(-1);
+    this.mDelivered = new Int32Array(MI);
+    this.mFirst = new Float64Array(MI).fill(NaN);
+    this.mLast = new Float64Array(MI).fill(NaN);
+    this.mInj = new Float64Array(MI).fill(NaN);
+    this.mOrig = new Int32Array(MI);
+    this.mBc = new Uint8Array(MI);
+    this.bcOf = new Int32Array(M).fill(-1);
+    this.bcLeg0 = new Int32Array(nBc);
+    this.bcCount = new Int32Array(nBc * N);
+    this.bcFirst = new Float64Array(nBc * N).fill(NaN);
+    this.bcLast = new Float64Array(nBc * N).fill(NaN);
+    this.bcDone = new Int32Array(nBc);
     const wm = this.worm ? M : 0;
     this.mHop = new Uint8Array(wm);
     this.mCur = new Int32Array(wm);
@@ -243,7 +267,25 @@ class BuzzardTlm {
       this.mSrc[k] = m.src;
       this.mDst[k] = m.dst;
       this.mBytes[k] = m.bytes;
-      this.mNPk[k] = this.worm ? 1 : Math.max(1, Math.ceil(m.bytes / this.P));
+      this.mNPk[k] = this.worm ? 1 : Math.max(1, Math.ceil((m.bytes + this.prefix) / this.P));
+      this.mOrig[k] = k;
+    }
+    let leg = M;
+    for (let k = 0; k < M; k++) {
+      if (w.messages[k]!.kind !== 'broadcast') continue;
+      const b = (leg - M) / n;
+      this.bcOf[k] = b;
+      this.bcLeg0[b] = leg;
+      for (let j = 1; j <= n; j++, leg++) {
+        this.mT[leg] = this.mT[k]!;
+        this.mSrc[leg] = this.mSrc[k]!;
+        this.mDst[leg] = this.mSrc[k]!;
+        this.mBytes[leg] = this.mBytes[k]!;
+        this.mNPk[leg] = this.mNPk[k]!;
+        this.mDim[leg] = j;
+        this.mOrig[leg] = k;
+        this.mBc[leg] = 1;
+      }
     }
 
     const S = N * n;
@@ -261,6 +303,7 @@ class BuzzardTlm {
     this.pList = new Int32Array(pb);
     this.pReady = new Int32Array(S * n1);
     this.pWait = new Int32Array(this.worm ? S : 0).fill(-1);
+    this.pLast = new Uint8Array(S);
     this.pOccInt = new Float64Array(S);
     this.pFullInt = new Float64Array(S);
     this.pLastT = new Float64Array(S);
@@ -269,6 +312,7 @@ class BuzzardTlm {
     this.bNext = new Uint8Array(pb);
     this.bReady = new Uint8Array(pb);
     this.bContr = new Uint8Array(pb);
+    this.bBc = new Uint8Array(pb);
 
     this.perLink = cfg.delivery === 'per-link';
     const O = N * n1 + (this.perLink ? S : 0);
@@ -300,11 +344,11 @@ class BuzzardTlm {
 
   // ------------------------------------------------------------ helpers
 
-  private emit(t: number, kind: TraceEvent['kind'], msg: number, node: number, packet: number, unit: string, port: number): void {
-    this.events.push({ t, kind, msg, node, packet, unit, port });
+  emit(t: number, kind: TraceEvent['kind'], msg: number, node: number, packet: number, unit: string, port: number): void {
+    this.events.push({ t, kind, msg: this.mOrig[msg]!, node, packet, unit, port });
   }
 
-  private markDirty(o: number): void {
+  markDirty(o: number): void {
     if (this.dirtyFlag[o]) return;
     this.dirtyFlag[o] = 1;
     const cap = this.dirty.length;
@@ -314,20 +358,20 @@ class BuzzardTlm {
     this.dLen++;
   }
 
-  private flushDirty(): void {
+  flushDirty(): void {
     const cap = this.dirty.length;
     while (this.dLen > 0) {
       const o = this.dirty[this.dHead]!;
       this.dHead = this.dHead + 1 === cap ? 0 : this.dHead + 1;
       this.dLen--;
       this.dirtyFlag[o] = 0;
-      if (this.worm) this.tryWorm(o);
+      if (this.worm) tryWorm(this, o);
       else this.tryPacket(o);
     }
   }
 
   /** Accumulate PBU p's occupancy up to now (called before its free count changes). */
-  private pbuTouch(p: number): void {
+  pbuTouch(p: number): void {
     const dt = this.now - this.pLastT[p]!;
     const free = this.pFree[p]!;
     this.pOccInt[p] += dt * (this.B - free);
@@ -336,18 +380,34 @@ class BuzzardTlm {
   }
 
   /** Payload bytes of packet k of message m. */
-  private payload(m: number, k: number): number {
-    const rest = this.mBytes[m]! - k * this.P;
+  payload(m: number, k: number): number {
+    const rest = this.mBytes[m]! + this.prefix - k * this.P;
     return rest < this.P ? rest : this.P;
   }
 
+  /** Wire time of packet k of message m: framing + its header and payload, rounded up to whole wire words. */
+  wire(m: number, k: number): number {
+    const b = this.H + this.payload(m, k);
+    const w = this.wordB;
+    return this.framing + (w === 1 ? b : Math.ceil(b / w) * w) * this.tpb;
+  }
+
+  /** Control-unit store of packet k's last data word (config.storeTicks): full word or read-modify-write. */
+  storeDelay(m: number, k: number): number {
+    const st = this.cfg.storeTicks;
+    const first = this.P - this.prefix;
+    const from = k === 0 ? 0 : first + (k - 1) * this.P;
+    const to = Math.min(this.mBytes[m]!, k === 0 ? first : from + this.P);
+    return (to % 4 === 0 ? st.fullWord : st.partialWord) + (k === 0 && to - from <= 2 ? st.shortFirstExtra : 0);
+  }
+
   /** The output a packet in PBU p of node x takes for port o (the PBU's own ejection channel for o = 0 with per-link delivery). */
-  private outIdx(x: number, p: number, o: number): number {
+  outIdx(x: number, p: number, o: number): number {
     return o === 0 && this.perLink ? this.N * this.n1 + p : x * this.n1 + o;
   }
 
   /** Output port wanted at node x by a packet for dst (0 = node input port), §6.4. */
-  private nextPort(x: number, dst: number): number {
+  nextPort(x: number, dst: number): number {
     return x === dst ? 0 : ctz(x ^ dst) + 1;
   }
 
@@ -360,8 +420,8 @@ class BuzzardTlm {
     let ai = 0;
     for (;;) {
       const tq = q.peekTime();
-      if (ai < M && this.mT[ai]! <= tq) {
-        this.now = this.mT[ai]!;
+      if (ai < M && this.mT[ai]! + this.inj <= tq) {
+        this.now = this.mT[ai]! + this.inj;
         this.arrive(ai++);
       } else if (q.size > 0) {
         q.pop();
@@ -369,32 +429,47 @@ class BuzzardTlm {
         this.processed++;
         switch (q.type) {
           case EV_GRANT:
-            if (this.worm) this.grantWorm(q.arg);
+            if (this.worm) grantWorm(this, q.arg);
             else this.grantPacket(q.arg);
             break;
           case EV_HEAD:
-            if (this.worm) this.headWorm(q.arg);
+            if (this.worm) headWorm(this, q.arg);
             else this.headPacket(q.arg);
             break;
           case EV_TXEND:
             this.txEnd(q.arg);
             break;
           case EV_RELEASE:
-            this.release(q.arg);
+            release(this, q.arg);
             break;
           case EV_SLOTFREE:
-            this.slotFree(q.arg);
+            slotFree(this, q.arg);
+            break;
+          case EV_LEG:
+            this.enqueue(q.arg, this.mDim[q.arg]!);
             break;
         }
         if (this.processed >= maxEvents) throw new Error(`tlm: stopped after maxEvents = ${maxEvents} events at t = ${this.now}`);
       } else break;
-      const next = Math.min(q.peekTime(), ai < M ? this.mT[ai]! : Infinity);
+      const next = Math.min(q.peekTime(), ai < M ? this.mT[ai]! + this.inj : Infinity);
       if (next > this.now && this.dLen > 0) this.flushDirty();
     }
   }
 
   /** A message is queued at its source: choose the slot (§6.2, §6.3, A13). */
-  private arrive(m: number): void {
+  arrive(m: number): void {
+    if (this.bcOf[m]! >= 0) {
+      // Broadcast: every slot sends its leg (A11: the source uses all n slots, a binomial spanning tree).
+      const leg0 = this.bcLeg0[this.bcOf[m]!]!;
+      const c = this.cfg;
+      for (let j = 0; j < this.n; j++) {
+        const extra = c.broadcastInjectionTicks + (j + 1) * c.broadcastSlotStaggerTicks;
+        if (extra > 0) this.q.push(this.now + extra, EV_LEG, leg0 + j);
+        else this.enqueue(leg0 + j, j + 1);
+      }
+      if (this.rec) this.events.push({ t: this.mT[m]! + this.cfg.queuedTicks, kind: 'message-queued', msg: m, node: this.mSrc[m]!, unit: 'nop', port: 0 });
+      return;
+    }
     const n = this.n;
     const src = this.mSrc[m]!;
     const diff = src ^ this.mDst[m]!;
@@ -416,12 +491,19 @@ class BuzzardTlm {
       this.mContr[m] = 1;
       this.contraryMessages++;
     }
-    const s = src * n + dim - 1;
+    this.enqueue(m, dim);
+    if (this.rec) this.events.push({ t: this.mT[m]! + this.cfg.queuedTicks, kind: 'message-queued', msg: m, node: src, unit: 'nop', port: dim });
+  }
+
+  /** Message (or broadcast leg) m joins the send queue of slot `dim` at its source. */
+  enqueue(m: number, dim: number): void {
+    const src = this.mSrc[m]!;
+    this.mDim[m] = dim;
+    const s = src * this.n + dim - 1;
     if (this.sTail[s]! >= 0) this.mNextQ[this.sTail[s]!] = m;
     else this.sHead[s] = m;
     this.sTail[s] = m;
     this.sCount[s]++;
-    if (this.rec) this.events.push({ t: this.now, kind: 'message-queued', msg: m, node: src, unit: 'nop', port: dim });
     this.markDirty(src * this.n1 + dim);
   }
 
@@ -435,7 +517,7 @@ class BuzzardTlm {
    * no PBU is ever marked busy and contrary packets are always allowed.
    * Returns the winner, or -1 when nobody is eligible.
    */
-  private arbitrate(qo: number, contrOK: boolean): number {
+  arbitrate(qo: number, contrOK: boolean): number {
     const n = this.n;
     const n1 = this.n1;
     const x = this.oNode[qo]!;
@@ -459,6 +541,7 @@ class BuzzardTlm {
       if (idx === o) continue;
       const p = x * n + idx - 1;
       if (this.pBusy[p] || this.pReady[p * n1 + o] === 0) continue;
+      if (this.rotate && this.prefersOther(x, p, o)) continue;
       win = idx;
       break;
     }
@@ -469,9 +552,31 @@ class BuzzardTlm {
     return win;
   }
 
+  /**
+   * pbuOutputOrder 'rotate': PBU p goes to the outputs it has packets for in
+   * round-robin order after the one it used last. True when an output before
+   * o in that order could take one of its packets now (idle, a free buffer
+   * behind it); that output is marked for arbitration and o passes p over.
+   */
+  prefersOther(x: number, p: number, o: number): boolean {
+    const n1 = this.n1;
+    const last = this.pLast[p]!;
+    for (let j = 1; j <= n1; j++) {
+      const o2 = (last + j) % n1;
+      if (o2 === o) return false;
+      if (this.pReady[p * n1 + o2] === 0) continue;
+      const q2 = this.outIdx(x, p, o2);
+      if (this.oState[q2] !== IDLE) continue;
+      if (o2 > 0 && this.pFree[(x ^ (1 << (o2 - 1))) * this.n + o2 - 1] === 0) continue;
+      this.markDirty(q2);
+      return true;
+    }
+    return false;
+  }
+
   // ------------------------------------------------------------ packet transports
 
-  private tryPacket(qo: number): void {
+  tryPacket(qo: number): void {
     if (this.oState[qo] !== IDLE) return;
     const n = this.n;
     const n1 = this.n1;
@@ -501,6 +606,7 @@ class BuzzardTlm {
     } else {
       const p = x * n + win - 1;
       this.pBusy[p] = 1;
+      this.pLast[p] = o;
       const B = this.B;
       const len = this.pLen[p]!;
       let b = -1;
@@ -529,7 +635,9 @@ class BuzzardTlm {
       this.bPkt[b] = pkt;
       this.bContr[b] = contr;
       this.bReady[b] = 0;
-      this.bNext[b] = this.nextPort(x ^ (1 << (o - 1)), this.mDst[msg]!);
+      const bc = this.mBc[msg]!;
+      this.bBc[b] = bc;
+      this.bNext[b] = bc ? 0 : this.nextPort(x ^ (1 << (o - 1)), this.mDst[msg]!); // a broadcast copy goes to O_0 first (A11)
       this.pbuTouch(pdown);
       this.pFree[pdown]--;
       if (contr) this.pContr[pdown]++;
@@ -540,18 +648,18 @@ class BuzzardTlm {
     this.q.push(this.now + this.arb, EV_GRANT, qo);
   }
 
-  private grantPacket(qo: number): void {
+  grantPacket(qo: number): void {
     const x = this.oNode[qo]!;
     const o = this.oPort[qo]!;
     const msg = this.oMsg[qo]!;
     const pkt = this.oPkt[qo]!;
     this.oState[qo] = BUSY;
-    const dur = (this.H + this.payload(msg, pkt)) * this.tpb;
+    const dur = this.wire(msg, pkt);
     this.busy[qo] += dur;
     if (pkt === 0 && this.oWin[qo] === 0) this.mInj[msg] = this.now;
     const headT = this.now + this.H * this.tpb;
     // The next PBU may route the packet once forwardStart bytes of it are in (config.forwardStart; 'header' = H).
-    if (o > 0) this.q.push(this.now + Math.min(this.fwd < 0 ? dur / this.tpb : this.fwd, dur / this.tpb) * this.tpb, EV_HEAD, this.oDstBuf[qo]!);
+    if (o > 0) this.q.push(this.now + (this.fwd < 0 || this.fwd > dur ? dur : this.fwd), EV_HEAD, this.oDstBuf[qo]!);
     this.q.push(this.now + dur, EV_TXEND, qo);
     if (this.rec) {
       const win = this.oWin[qo]!;
@@ -562,7 +670,7 @@ class BuzzardTlm {
     }
   }
 
-  private headPacket(b: number): void {
+  headPacket(b: number): void {
     const p = (b / this.B) | 0;
     const o = this.bNext[b]!;
     this.bReady[b] = 1;
@@ -575,7 +683,7 @@ class BuzzardTlm {
     }
   }
 
-  private txEnd(qo: number): void {
+  txEnd(qo: number): void {
     const n = this.n;
     const n1 = this.n1;
     const x = this.oNode[qo]!;
@@ -584,7 +692,7 @@ class BuzzardTlm {
     const pkt = this.oPkt[qo]!;
     const win = this.oWin[qo]!;
     this.oState[qo] = IDLE;
-    this.markDirty(qo);
+    if (win === 0 || !this.rotate) this.markDirty(qo);
     if (win === 0) {
       const s = x * n + o - 1;
       this.sBusy[s] = 0;
@@ -597,10 +705,24 @@ class BuzzardTlm {
         this.sNextPkt[s] = 0;
       }
     } else {
-      // Free the buffer the packet was forwarded from (§8.2 output step 6).
+      // Free the buffer the packet was forwarded from (§8.2 output step 6), unless a broadcast copy is still due.
       const p = x * n + win - 1;
       const B = this.B;
       const b = this.oSrcBuf[qo]!;
+      const nextCopy = this.bBc[b] ? (o === 0 ? win + 1 : o + 1) : n1; // A11: O_0, then O_{i+1} … O_n
+      if (nextCopy < n1) {
+        this.bNext[b] = nextCopy;
+        this.bReady[b] = 1;
+        this.pReady[p * n1 + nextCopy]++;
+        this.pBusy[p] = 0;
+        this.pLast[p] = o;
+        for (let j = 1; j <= n1; j++) {
+          const o2 = (o + j) % n1;
+          if (this.pReady[p * n1 + o2]! > 0) this.markDirty(this.outIdx(x, p, o2));
+        }
+        if (o === 0) this.deliver(msg, pkt, x);
+        return;
+      }
       const base = p * B;
       const len = this.pLen[p]!;
       let k = 0;
@@ -612,276 +734,61 @@ class BuzzardTlm {
       this.pFree[p]++;
       if (this.bContr[b]) this.pContr[p]--;
       this.pBusy[p] = 0;
-      for (let o2 = 0; o2 < n1; o2++) if (this.pReady[p * n1 + o2]! > 0) this.markDirty(this.outIdx(x, p, o2));
+      if (this.rotate) {
+        // pbuOutputOrder 'rotate': the PBU's other outputs first (port order after the one just used), this output last.
+        for (let j = 1; j <= n1; j++) {
+          const o2 = (o + j) % n1;
+          if (this.pReady[p * n1 + o2]! > 0) this.markDirty(this.outIdx(x, p, o2));
+        }
+        this.markDirty(qo);
+      } else for (let o2 = 0; o2 < n1; o2++) if (this.pReady[p * n1 + o2]! > 0) this.markDirty(this.outIdx(x, p, o2));
       this.markDirty((x ^ (1 << (win - 1))) * n1 + win);
     }
     if (o === 0) this.deliver(msg, pkt, x);
   }
 
-  private deliver(m: number, pkt: number, x: number): void {
+  deliver(m: number, pkt: number, x: number): void {
+    if (this.mBc[m]) return this.deliverBroadcast(m, pkt, x);
     if (pkt !== this.mDelivered[m]) this.orderViolations++;
     const d = ++this.mDelivered[m]!;
+    const t = this.store ? this.now + this.storeDelay(m, pkt) : this.now;
     if (d === 1) {
-      this.mFirst[m] = this.now;
-      if (this.rec) this.emit(this.now, 'first-packet-delivered', m, x, pkt, 'nip', 0);
+      this.mFirst[m] = t;
+      if (this.rec) this.emit(t, 'first-packet-delivered', m, x, pkt, 'nip', 0);
     }
     if (d === this.mNPk[m]) {
-      this.mLast[m] = this.now;
+      this.mLast[m] = t;
       this.deliveredCount++;
-      if (this.rec) this.emit(this.now, 'message-complete', m, x, pkt, 'nip', 0);
+      if (this.rec) this.emit(t, 'message-complete', m, x, pkt, 'nip', 0);
     }
   }
 
-  // ------------------------------------------------------------ wormhole
-
-  private tryWorm(qo: number): void {
-    if (this.oState[qo] !== IDLE) return;
-    const n = this.n;
-    const n1 = this.n1;
-    const x = this.oNode[qo]!;
-    const o = this.oPort[qo]!;
-    const win = this.arbitrate(qo, true);
-    if (win < 0) return;
-    let msg: number;
-    if (win === 0) {
-      const s = x * n + o - 1;
-      msg = this.sHead[s]!;
-      this.sBusy[s] = 1;
-    } else {
-      const p = x * n + win - 1;
-      msg = this.pWait[p]!;
-      this.pWait[p] = -1;
-      this.pReady[p * n1 + o]--;
-    }
-    this.oMsg[qo] = msg;
-    this.q.push(this.now + this.arb, EV_GRANT, qo);
-  }
-
-  private grantWorm(qo: number): void {
-    const n1 = this.n1;
-    const x = this.oNode[qo]!;
-    const o = this.oPort[qo]!;
-    const msg = this.oMsg[qo]!;
-    const now = this.now;
-    this.oState[qo] = BUSY;
-    this.oSince[qo] = now;
-    const k = ++this.mHop[msg]!; // this grant is for channel k (link k, or the node input port when o = 0)
-    this.mPathQ[msg * n1 + k - 1] = qo;
-    this.mPathG[msg * n1 + k - 1] = now;
-    const tpb = this.tpb;
-    const bytes = this.mBytes[msg]!;
-    const Wt = (this.H + bytes) * tpb; // worm on the wire
-    const Ft = this.H * tpb + this.arb; // per-node buffer, in ticks of link time
-    // Node buffers the worm fills; with F = 0 (no header, no arbitration) nodes hold nothing and the worm keeps every link to the end.
-    const c = Ft > 0 ? Math.max(1, Math.ceil(Wt / Ft)) : Infinity;
-    this.busy[qo] += Wt;
-    const s = this.mSrc[msg]! * this.n + this.mDim[msg]! - 1;
-    const win = this.oWin[qo]!;
-    if (k === 1) this.mInj[msg] = now;
-    if (this.rec) {
-      const unit = win === 0 ? 'nop' : `pbu${win}`;
-      this.emit(now, 'grant', msg, x, 0, unit, o);
-      this.emit(now, win === 0 ? 'packet-injected' : 'packet-forwarded', msg, x, 0, unit, o);
-    }
-    if (o > 0) {
-      this.mCur[msg] = x ^ (1 << (o - 1));
-      this.q.push(now + this.H * tpb, EV_HEAD, msg);
-      const tail = now + Wt - (c - 1) * Ft;
-      if (k === c && this.slotAtTail) this.q.push(tail, EV_SLOTFREE, s); // τ_1
-      if (k - c >= 1) this.q.push(tail, EV_RELEASE, this.mPathQ[msg * n1 + k - c - 1]!); // channel k−c at τ_{k−c+1}
-      return;
-    }
-    // Node input port granted (k = d + 1): the worm streams at link rate from now.
-    const d = k - 1;
-    const firstT = now + (this.H + Math.min(this.P, bytes)) * tpb;
-    this.mFirst[msg] = firstT;
-    if (this.rec) {
-      this.emit(now + this.H * tpb, 'head-arrives', msg, x, 0, 'nip', 0);
-      this.emit(firstT, 'first-packet-delivered', msg, x, 0, 'nip', 0);
-    }
-    if (!this.slotAtTail) this.q.push(now + Wt, EV_SLOTFREE, s); // wormholeSlotFree 'delivered': with the last byte
-    else if (c >= d + 1) this.q.push(now + Wt - d * Ft, EV_SLOTFREE, s); // τ_1
-    for (let j = Math.max(1, d + 1 - c); j <= d; j++) this.q.push(now + Wt - (d - j) * Ft, EV_RELEASE, this.mPathQ[msg * n1 + j - 1]!); // τ_{j+1}
-    this.q.push(now + Wt, EV_RELEASE, qo);
-  }
-
-  private headWorm(msg: number): void {
-    const n = this.n;
-    const y = this.mCur[msg]!;
-    const k = this.mHop[msg]!;
-    const i = this.oPort[this.mPathQ[msg * this.n1 + k - 1]!]!; // dimension of the link the head came in on
-    const p = y * n + i - 1;
-    if (this.pWait[p]! >= 0) throw new Error(`tlm: internal error: two worm heads in input unit ${i} of node ${y}`);
-    this.pWait[p] = msg;
-    const o = this.nextPort(y, this.mDst[msg]!);
-    this.pReady[p * this.n1 + o]++;
-    this.markDirty(this.outIdx(y, p, o));
-    if (this.rec) this.emit(this.now, 'head-arrives', msg, y, 0, `pbu${i}`, i);
-  }
-
-  private release(qo: number): void {
-    this.oState[qo] = IDLE;
-    this.held[qo] += this.now - this.oSince[qo]!;
-    this.markDirty(qo);
-    if (this.oPort[qo] === 0) {
-      const msg = this.oMsg[qo]!;
-      this.mLast[msg] = this.now;
-      this.mDelivered[msg] = 1;
+  /** A broadcast copy of packet `pkt` reached node x: per-destination times; the message is complete when every other node has it. */
+  deliverBroadcast(leg: number, pkt: number, x: number): void {
+    const m = this.mOrig[leg]!;
+    const b = this.bcOf[m]!;
+    const i = b * this.N + x;
+    if (pkt !== this.bcCount[i]) this.orderViolations++;
+    const d = ++this.bcCount[i]!;
+    const t = this.store ? this.now + this.storeDelay(leg, pkt) : this.now;
+    if (d === 1) this.bcFirst[i] = t;
+    if (d !== this.mNPk[leg]) return;
+    this.bcLast[i] = t;
+    if (this.rec) this.emit(t, 'message-complete', m, x, pkt, 'nip', 0);
+    if (++this.bcDone[b]! === this.N - 1) {
+      // every destination complete: the message's first / last are the latest over the destinations
+      let f = -Infinity;
+      let l = -Infinity;
+      for (let y = 0; y < this.N; y++) {
+        if (y === this.mSrc[m]) continue;
+        f = Math.max(f, this.bcFirst[b * this.N + y]!);
+        l = Math.max(l, this.bcLast[b * this.N + y]!);
+      }
+      this.mFirst[m] = f;
+      this.mLast[m] = l;
+      this.mDelivered[m] = this.mNPk[m]!;
       this.deliveredCount++;
-      if (this.rec) this.emit(this.now, 'message-complete', msg, this.oNode[qo]!, 0, 'nip', 0);
     }
-  }
-
-  private slotFree(s: number): void {
-    const msg = this.sHead[s]!;
-    this.sBusy[s] = 0;
-    const nx = this.mNextQ[msg]!;
-    this.sHead[s] = nx;
-    if (nx < 0) this.sTail[s] = -1;
-    this.sCount[s]--;
-    const x = (s / this.n) | 0;
-    this.markDirty(x * this.n1 + (s - x * this.n) + 1);
-  }
-
-  // ------------------------------------------------------------ results
-
-  /** Where messages waited, per dimension (types.ts TlmResources). */
-  private resources(makespan: number, linkBusy: Float64Array, linkHeld: Float64Array): TlmResources {
-    const { n, N, M } = this;
-    const bySlot = new Array<number>(n).fill(0);
-    const waitSum = new Array<number>(n).fill(0);
-    let wSum = 0;
-    let netSum = 0;
-    let cnt = 0;
-    for (let m = 0; m < M; m++) {
-      const inj = this.mInj[m]!;
-      if (Number.isNaN(inj) || Number.isNaN(this.mFirst[m]!)) continue;
-      const d = this.mDim[m]! - 1;
-      bySlot[d]!++;
-      waitSum[d]! += inj - this.mT[m]!;
-      wSum += inj - this.mT[m]!;
-      netSum += this.mFirst[m]! - inj;
-      cnt++;
-    }
-    const full = new Array<number>(n).fill(0);
-    const occ = new Array<number>(n).fill(0);
-    const link = new Array<number>(n).fill(0);
-    const T = makespan > 0 ? makespan : 1;
-    for (let x = 0; x < N; x++) {
-      for (let i = 0; i < n; i++) {
-        const p = x * n + i;
-        const rest = Math.max(0, makespan - this.pLastT[p]!); // since the last change, up to the makespan
-        const free = this.pFree[p]!;
-        full[i]! += (this.pFullInt[p]! + (free === 0 ? rest : 0)) / T / N;
-        occ[i]! += (this.pOccInt[p]! + (this.B - free) * rest) / T / N;
-        link[i]! += (this.worm ? linkHeld[p]! : linkBusy[p]!) / T / N;
-      }
-    }
-    return {
-      messagesBySlot: bySlot,
-      sourceWaitBySlot: waitSum.map((w, i) => (bySlot[i]! > 0 ? w / bySlot[i]! : null)),
-      meanSourceWait: cnt ? wSum / cnt : NaN,
-      meanInNetworkFirst: cnt ? netSum / cnt : NaN,
-      pbuFullFraction: this.worm ? full.map(() => 0) : full,
-      pbuMeanOccupancy: this.worm ? occ.map(() => 0) : occ,
-      linkBusyFraction: link,
-    };
-  }
-
-  result(): TlmResult {
-    const { n, n1, N, M } = this;
-    const perMessage: MessageTimes[] = new Array(M);
-    let sumF = 0;
-    let sumL = 0;
-    let maxF = 0;
-    let maxL = 0;
-    let cnt = 0;
-    let makespan = 0;
-    for (let m = 0; m < M; m++) {
-      const first = this.mFirst[m]! - this.mT[m]!;
-      const last = this.mLast[m]! - this.mT[m]!;
-      perMessage[m] = { first, last };
-      if (!Number.isNaN(last)) {
-        cnt++;
-        sumF += first;
-        sumL += last;
-        if (first > maxF) maxF = first;
-        if (last > maxL) maxL = last;
-        if (this.mLast[m]! > makespan) makespan = this.mLast[m]!;
-      }
-    }
-    const linkBusy = new Float64Array(N * n);
-    const linkHeld = new Float64Array(N * n);
-    const nipBusy = new Float64Array(N);
-    let busySum = 0;
-    for (let x = 0; x < N; x++) {
-      nipBusy[x] = this.busy[x * n1]!;
-      if (this.perLink) for (let i = 1; i <= n; i++) nipBusy[x] += this.busy[N * n1 + x * n + i - 1]!;
-      for (let i = 1; i <= n; i++) {
-        const b = this.busy[x * n1 + i]!;
-        linkBusy[x * n + i - 1] = b;
-        linkHeld[x * n + i - 1] = this.worm ? this.held[x * n1 + i]! : b;
-        busySum += b;
-      }
-    }
-    const lastGeneration = M > 0 ? this.mT[M - 1]! : 0;
-    const ideal =
-      lastGeneration > 0
-        ? idealLinkUtilisation({
-            n,
-            lastGenerationTicks: lastGeneration,
-            ticksPerByte: this.tpb,
-            messages: this.w.messages.map((m) => ({ lengthBytes: m.bytes, hops: hops(m.src, m.dst) })),
-          })
-        : null;
-    let inBuffers = 0;
-    const pbus: StuckPbu[] = [];
-    for (let p = 0; p < this.pLen.length; p++) {
-      const len = this.pLen[p]!;
-      inBuffers += len;
-      if (len === 0 || this.deliveredCount === M) continue;
-      const packets = [];
-      for (let k = 0; k < len; k++) {
-        const b = this.pList[p * this.B + k]!;
-        packets.push({ msg: this.bMsg[b]!, packet: this.bPkt[b]!, nextPort: this.bNext[b]!, contrary: this.bContr[b] === 1 });
-      }
-      pbus.push({ node: (p / n) | 0, pbu: (p % n) + 1, free: this.pFree[p]!, packets });
-    }
-    const deadlock = this.deliveredCount < M ? { at: this.now, undeliveredMessages: M - this.deliveredCount, packetsInBuffers: inBuffers, pbus } : null;
-    const resources = this.resources(makespan, linkBusy, linkHeld);
-    const stats: TlmStats = {
-      transport: this.cfg.transport,
-      messages: M,
-      delivered: this.deliveredCount,
-      packets: this.mNPk.reduce((a, b) => a + b, 0),
-      contraryMessages: this.contraryMessages,
-      orderViolations: this.orderViolations,
-      eventsProcessed: this.processed,
-      lastGeneration,
-      makespan,
-      meanFirst: cnt ? sumF / cnt : NaN,
-      meanLast: cnt ? sumL / cnt : NaN,
-      maxFirst: maxF,
-      maxLast: maxL,
-      meanLastMinusFirst: cnt ? (sumL - sumF) / cnt : NaN,
-      idealLinkUtilisation: ideal,
-      measuredLinkUtilisation: makespan > 0 ? busySum / (N * n * makespan) : 0,
-      deadlock,
-      resources,
-    };
-    const header: TraceHeader = {
-      format: 'icemu-events',
-      version: 1,
-      model: 'tlm',
-      unit: this.w.unit,
-      workload: { ...describeWorkload(this.w), tlm: { ...this.cfg } },
-    };
-    let events: TraceEvent[] | undefined;
-    if (this.rec) {
-      events = this.events;
-      events.sort((a, b) => a.t - b.t); // stable: equal times keep emission order
-    }
-    return { events, header, perMessage, firstAt: this.mFirst, lastAt: this.mLast, linkBusy, linkHeld, nipBusy, stats, config: this.cfg };
   }
 }
 
@@ -895,8 +802,8 @@ export function runTlm(workload: Workload, config: Partial<TlmConfig> & { readon
   validateWorkload(workload);
   if (workload.cubeDegree > 16) throw new RangeError(`tlm: cube degree ${workload.cubeDegree} is outside 1..16`);
   const b = workload.messages.find((m) => m.kind !== 'unicast');
-  if (b) throw new RangeError(`tlm: workload.messages[${b.id}].kind: '${b.kind}' is not supported by the TLM (unicast only)`);
+  if (b && cfg.transport === 'wormhole') throw new RangeError(`tlm: workload.messages[${b.id}].kind: '${b.kind}' is not supported by the wormhole transport (packet transports only)`);
   const sim = new BuzzardTlm(workload, cfg);
   sim.run();
-  return sim.result();
+  return tlmResult(sim);
 }

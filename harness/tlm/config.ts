@@ -2,7 +2,7 @@
  * Configuration of the Buzzard n-cube transaction-level model (TLM) at the
  * level of the seed's Chapter 5 simulator ("paper mode", A1): packet events,
  * link time per byte, a fixed arbitration time, whole-packet buffers.
- * Section numbers cite shared/spec/buzzard.md; A-numbers its §15.
+ * Section numbers cite docs/sources.md, buzzard; A-numbers its §15.
  *
  * Every field is a typed, validated parameter with the seed's default; the
  * comment beside it says where the value and the modelling assumption come
@@ -23,7 +23,20 @@ export type Delivery = 'shared-port' | 'per-link';
 export const DELIVERIES: readonly Delivery[] = ['shared-port', 'per-link'];
 
 /** Where per-hop packet forwarding may start, see TlmConfig.forwardStart. */
-export type ForwardStart = 'header' | 'packet' | number;
+export type ForwardStart = 'header' | 'packet' | number | { readonly ticks: number };
+
+/** How a PBU with packets for several free outputs is offered to them, see TlmConfig.pbuOutputOrder. */
+export type PbuOutputOrder = 'last-used-first' | 'rotate';
+
+/** Control-unit store of a packet's last data word into node memory (RTL-calibrated mode), ticks. */
+export interface StoreTicks {
+  /** The packet's data ends a 32-bit word: one write. */
+  readonly fullWord: number;
+  /** Otherwise: a read-modify-write. */
+  readonly partialWord: number;
+  /** Extra when the first packet carries at most 2 data bytes (the receive match is still running). */
+  readonly shortFirstExtra: number;
+}
 
 /** When a wormhole source slot frees for its next message, see TlmConfig.wormholeSlotFree. */
 export type WormholeSlotFree = 'tail-sent' | 'delivered';
@@ -117,6 +130,38 @@ export interface TlmConfig {
    * transfer). docs/buzzard-ch5.md#wormhole-source-slot.
    */
   readonly wormholeSlotFree: WormholeSlotFree;
+  /**
+   * Fixed wire time per packet on top of its bytes, ticks (RTL-calibrated:
+   * the 11 framing bits of §5.4.8, preheader and syncs). Seed-level 0.
+   */
+  readonly framingTicks: number;
+  /** A packet's bytes on the wire round up to whole words of this many bytes (RTL: 16-bit words, 2). Seed-level 1. */
+  readonly wireWordBytes: number;
+  /** Bytes in front of the first packet's data (A7 type + length: 6 in the RTL). Seed-level 0. Packet transports only. */
+  readonly firstPacketPrefixBytes: number;
+  /** Generation → the message joins its send queue (the control unit's instruction start, queue insert and prefetch), ticks. Seed-level 0 (A14). */
+  readonly injectionTicks: number;
+  /**
+   * Broadcast: the leg on slot j joins its send queue injectionTicks +
+   * broadcastInjectionTicks + j·broadcastSlotStaggerTicks after generation
+   * (the RTL control unit writes the header to the n slots one after the
+   * other). Seed-level 0 and 0.
+   */
+  readonly broadcastInjectionTicks: number;
+  readonly broadcastSlotStaggerTicks: number;
+  /** Generation → the message-queued event (instruction accepted), ticks; only the trace sees it. Seed-level 0. */
+  readonly queuedTicks: number;
+  /** Last byte of a packet in the node input port → its data stored (first / last times include it). Seed-level all 0. */
+  readonly storeTicks: StoreTicks;
+  /**
+   * A PBU that finishes a packet and still holds packets for several
+   * outputs: 'last-used-first' (seed-level default, the TLM's original
+   * behaviour) offers it first to the output it has just used, so a stream
+   * to one output can starve its packets for another, idle one;
+   * 'rotate' offers it to the other outputs first, in port order after the
+   * one just used (spec §8.2: fair interleaving across next ports).
+   */
+  readonly pbuOutputOrder: PbuOutputOrder;
   /** Store the event trace (off for big sweeps: only per-message times and link counters are kept). */
   readonly recordEvents: boolean;
   /** Safety stop: abort after this many processed events (default 2^40, i.e. none in practice). */
@@ -134,6 +179,15 @@ export const TLM_CH5_DEFAULTS: Readonly<Omit<TlmConfig, 'transport'>> = Object.f
   delivery: 'shared-port', // §8.3, §8.5 (one O_0 per node); 'per-link' is the [interp] alternative
   forwardStart: 'header', // [interp] cut-through after the header (§8.2 step 7), docs/buzzard-ch5.md#per-hop-forwarding-start
   wormholeSlotFree: 'tail-sent', // [interp] docs/buzzard-ch5.md#wormhole-source-slot
+  framingTicks: 0, // §10.3 paper mode: bytes only (A1)
+  wireWordBytes: 1,
+  firstPacketPrefixBytes: 0, // §10.3 "first packet (or 32 data bytes)"
+  injectionTicks: 0, // A14: control-unit latencies 0 in paper mode
+  broadcastInjectionTicks: 0,
+  broadcastSlotStaggerTicks: 0,
+  queuedTicks: 0,
+  storeTicks: Object.freeze({ fullWord: 0, partialWord: 0, shortFirstExtra: 0 }),
+  pbuOutputOrder: 'last-used-first',
   recordEvents: true,
   maxEvents: 2 ** 40,
 });
@@ -160,8 +214,26 @@ export function resolveTlmConfig(c: Partial<TlmConfig> & { readonly transport: T
     buffersPerPbu: integerIn(s, 'buffersPerPbu', v.buffersPerPbu, 1, 4096, 'packet buffers'),
     deadlockRule: bool(s, 'deadlockRule', v.deadlockRule),
     delivery: oneOf(s, 'delivery', v.delivery, DELIVERIES),
-    forwardStart: typeof v.forwardStart === 'number' ? integerIn(s, 'forwardStart', v.forwardStart, 0, 1 << 20, "bytes (or 'header' / 'packet')") : oneOf(s, 'forwardStart', v.forwardStart, ['header', 'packet'] as const),
+    forwardStart:
+      typeof v.forwardStart === 'number'
+        ? integerIn(s, 'forwardStart', v.forwardStart, 0, 1 << 20, "bytes (or 'header' / 'packet' / { ticks })")
+        : typeof v.forwardStart === 'object' && v.forwardStart !== null
+          ? { ticks: checkNumber(s, 'forwardStart.ticks', v.forwardStart.ticks, { min: 0, max: 1e9, what: 'ticks' }) }
+          : oneOf(s, 'forwardStart', v.forwardStart, ['header', 'packet'] as const),
     wormholeSlotFree: oneOf(s, 'wormholeSlotFree', v.wormholeSlotFree, ['tail-sent', 'delivered'] as const),
+    framingTicks: checkNumber(s, 'framingTicks', v.framingTicks, { min: 0, max: 1e9, what: 'ticks' }),
+    wireWordBytes: integerIn(s, 'wireWordBytes', v.wireWordBytes, 1, 64, 'bytes'),
+    firstPacketPrefixBytes: integerIn(s, 'firstPacketPrefixBytes', v.firstPacketPrefixBytes, 0, 1 << 16, 'bytes'),
+    injectionTicks: checkNumber(s, 'injectionTicks', v.injectionTicks, { min: 0, max: 1e9, what: 'ticks' }),
+    broadcastInjectionTicks: checkNumber(s, 'broadcastInjectionTicks', v.broadcastInjectionTicks, { min: 0, max: 1e9, what: 'ticks' }),
+    broadcastSlotStaggerTicks: checkNumber(s, 'broadcastSlotStaggerTicks', v.broadcastSlotStaggerTicks, { min: 0, max: 1e9, what: 'ticks' }),
+    queuedTicks: checkNumber(s, 'queuedTicks', v.queuedTicks, { min: 0, max: 1e9, what: 'ticks' }),
+    storeTicks: {
+      fullWord: checkNumber(s, 'storeTicks.fullWord', v.storeTicks?.fullWord, { min: 0, max: 1e9, what: 'ticks' }),
+      partialWord: checkNumber(s, 'storeTicks.partialWord', v.storeTicks?.partialWord, { min: 0, max: 1e9, what: 'ticks' }),
+      shortFirstExtra: checkNumber(s, 'storeTicks.shortFirstExtra', v.storeTicks?.shortFirstExtra, { min: 0, max: 1e9, what: 'ticks' }),
+    },
+    pbuOutputOrder: oneOf(s, 'pbuOutputOrder', v.pbuOutputOrder, ['last-used-first', 'rotate'] as const),
     recordEvents: bool(s, 'recordEvents', v.recordEvents),
     maxEvents: integerIn(s, 'maxEvents', v.maxEvents, 1, 2 ** 53),
   };
@@ -170,3 +242,29 @@ export function resolveTlmConfig(c: Partial<TlmConfig> & { readonly transport: T
   }
   return cfg;
 }
+
+/**
+ * RTL-calibrated timing (ARCHITECTURE.md "The TLM, calibrated and
+ * seed-level"): the Buzzard RTL's own constants, in cycles of the link bit
+ * clock (run it on a workload in cycles: `workloadInCycles`). Each value is
+ * where the RTL takes it from (rtl/buzzard/DESIGN.md, harness/compare/analytic.ts).
+ */
+export const TLM_RTL_CALIBRATED: Readonly<Omit<TlmConfig, 'transport'>> = Object.freeze({
+  ...TLM_CH5_DEFAULTS,
+  ticksPerByte: 9, // 16 data bits + a "10" sync per 16-bit word (DESIGN.md "Framing")
+  arbitrationTicks: 2, // §5.4.3 crossbar arbiter latency
+  packetBytes: 28, // 32-byte packets less the 4-byte header (§5.6, A6)
+  headerBytes: 4, // destination + source words
+  framingTicks: 11, // 11 + 18·W bits per packet (§5.4.8, models/buzzard.ts packetWireBits)
+  wireWordBytes: 2, // whole 16-bit words
+  firstPacketPrefixBytes: 6, // A7 type + length in the first packet (RTL config firstPacketPrefixBytes)
+  forwardStart: Object.freeze({ ticks: 29 }), // head latency 31 per hop = 29 to the CAM request + 2 arbitration (DESIGN.md "Per-hop head timing")
+  injectionTicks: 21, // measured on the RTL (harness/compare/analytic.ts RTL_MEASURED.injectionCycles)
+  broadcastInjectionTicks: 4, // measured on the RTL (test/tlm/broadcast.test.ts): slot j's first packet 25 + j cycles after the broadcast instruction
+  broadcastSlotStaggerTicks: 1, // the control unit writes the header to one slot per cycle
+  queuedTicks: 11, // measured (RTL_MEASURED.queuedCycles)
+  storeTicks: Object.freeze({ fullWord: 1, partialWord: 2, shortFirstExtra: 2 }), // measured (RTL_MEASURED delivery*)
+  buffersPerPbu: 13, // RTL camHeight (§5.4.2)
+  delivery: 'shared-port', // the RTL has one node input port (crossbar O_0)
+  pbuOutputOrder: 'rotate', // fair interleaving across next ports (spec §8.2), not the seed-level starvation rule
+});

@@ -11,3 +11,6 @@ export * from './config.ts';
 export * from './event-queue.ts';
 export * from './buzzard-tlm.ts';
 export * from './sweep.ts';
+export * from './calibrated.ts';
+export type * from './types.ts';
+export * from './broadcast.ts';

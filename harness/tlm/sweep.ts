@@ -1,5 +1,5 @@
 /**
- * The seed 002 Chapter 5 sweep on the TLM (shared/spec/buzzard.md §10.3):
+ * The seed 002 Chapter 5 sweep on the TLM (docs/sources.md, buzzard §10.3):
  * 6-cube, uniform destinations, exponential lengths (mean 512 or 2048 B),
  * normal inter-generation times at the nine rates of each set, for the three
  * transports; plus the 26-buffer and 64-byte-packet variants of the two
@@ -12,7 +12,7 @@
  * prints one line per point (ideal utilisation, mean first/last, ratios to
  * wormhole, wall time) and the total wall time.
  */
-import { writeFileSync, renameSync } from 'node:fs';
+import { writeOutput } from '../../traces/files.ts';
 import { pathToFileURL } from 'node:url';
 import { CH5_RATES, buzzardCh5Workload } from '../workloads/buzzard.ts';
 import type { Workload } from '../workloads/types.ts';
@@ -123,8 +123,7 @@ function main(argv: string[]): void {
   const total = performance.now() - t0;
   console.log(`${results.length} points, ${mpn} messages per node, total wall time ${(total / 1000).toFixed(1)} s (TLM runs ${(results.reduce((a, r) => a + r.wallMs, 0) / 1000).toFixed(1)} s)`);
   if (json) {
-    writeFileSync(`${json}.tmp`, JSON.stringify({ messagesPerNode: mpn, seed, totalWallMs: total, results }, null, 1));
-    renameSync(`${json}.tmp`, json);
+    writeOutput(json, JSON.stringify({ messagesPerNode: mpn, seed, totalWallMs: total, results }, null, 1));
   }
 }
 

@@ -101,4 +101,12 @@ export interface TlmResult {
   readonly nipBusy: Float64Array;
   readonly stats: TlmStats;
   readonly config: TlmConfig;
+  /** Per broadcast message (packet transports): first-packet and last-byte times at every node, from queueing (NaN at the source). */
+  readonly broadcasts: readonly BroadcastTimes[];
+}
+
+export interface BroadcastTimes {
+  readonly msg: number;
+  readonly first: Float64Array;
+  readonly last: Float64Array;
 }

@@ -1,6 +1,6 @@
 /**
  * Buzzard's simulation workloads (seed 002), Chapters 4 and 5
- * (shared/spec/buzzard.md §10.1, §10.3, A16, A17).
+ * (docs/sources.md, buzzard §10.1, §10.3, A16, A17).
  *
  * Both chapters use the same open-loop process: every node generates
  * messages independently, the gap before each message drawn from an

@@ -1,5 +1,5 @@
 /**
- * Random laws of the Buzzard workloads (seed 002; shared/spec/buzzard.md
+ * Random laws of the Buzzard workloads (seed 002; docs/sources.md, buzzard
  * §10.1 "Workload notation" and "Destination distributions", §10.3, A16).
  *
  * Value laws (lengths, inter-generation times):

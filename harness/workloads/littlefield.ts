@@ -1,5 +1,5 @@
 /**
- * Littlefield's f(L) test jig (seed 001 §4.2, Table 1; shared/spec/cost-models.md
+ * Littlefield's f(L) test jig (seed 001 §4.2, Table 1; docs/sources.md, cost-models
  * §3.2 and §3.6) on a Buzzard cube: a centre node and L links nominally active.
  *
  *   L = 1       one neighbour sends a block to the centre (the centre receives on one link)

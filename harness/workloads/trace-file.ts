@@ -16,7 +16,8 @@
  * Errors name the file, the line, the field and the allowed range, e.g.
  *   runs/a.txt:7: field 'destination': 64 is outside 0..63 (node of the 6-cube)
  */
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { writeOutput } from '../../traces/files.ts';
 import type { TimeUnit } from '../../traces/events/vocabulary.ts';
 import type { RngState } from './rng.ts';
 import type { Workload, WorkloadMessage } from './types.ts';
@@ -159,9 +160,7 @@ export function formatWorkloadFile(w: Workload): string {
 
 /** Write atomically (temporary file, then rename). */
 export function writeWorkloadFile(path: string, w: Workload): void {
-  const tmp = `${path}.tmp`;
-  writeFileSync(tmp, formatWorkloadFile(w));
-  renameSync(tmp, path);
+  writeOutput(path, formatWorkloadFile(w));
 }
 
 export function readWorkloadFile(path: string, opts: Omit<ParseWorkloadOptions, 'file'> = {}): Workload {

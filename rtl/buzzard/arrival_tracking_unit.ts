@@ -1,7 +1,7 @@
 /**
  * Arrival tracking unit (ATU) of the Buzzard communication processor
  * (seed 002 §5.4.6, pp. 140–141, L1823–L1834, Fig. 5.9 lost; digest
- * shared/spec/buzzard.md §8.6, background §4.5, receive path §8.7, size A14;
+ * docs/sources.md, buzzard §8.6, background §4.5, receive path §8.7, size A14;
  * ports: rtl/buzzard/DESIGN.md "Interfaces between units" →
  * "ArrivalTrackingUnit").
  *

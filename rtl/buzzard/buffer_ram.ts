@@ -4,7 +4,7 @@
  * data registers are 16 bits"), a write-only input port shared by the n PBU
  * input controllers ("arbitrate for the buffer RAM input bus", §5.4.2 input
  * step 9) and a read-only output port shared by the n output controllers
- * (output step 4), round-robin, latency 0 (spec §8.1 [interp]: one access
+ * (output step 4), round-robin, latency 0 (docs/readings.md#ram-port-arbitration: one access
  * per port per RAM cycle; here one per clock cycle). PBU i (1..n) is client
  * i-1 of both ports.
  *

@@ -1,7 +1,7 @@
 /**
  * Configuration of the Buzzard communication processor and its n-cube.
  * Every field names the seed section it comes from (seed 002, digested in
- * shared/spec/buzzard.md) or the spec's recommended reading (A1–A20).
+ * docs/sources.md) or the project's reading (A1–A20, docs/readings.md).
  */
 
 export type RoutingMode = 'quasi-adaptive' | 'e-cube';

@@ -1,6 +1,6 @@
 /**
  * Message header blocks and the control unit's node-memory layout (seed 002
- * §4.1.1 Figs 4.1–4.4, §5.1.1 queues, §5.1.2; digest shared/spec/buzzard.md
+ * §4.1.1 Figs 4.1–4.4, §5.1.1 queues, §5.1.2; digest docs/sources.md, buzzard
  * §3, §8.7, A7, A14). Pure constants and helpers shared by the control unit
  * (control_unit.ts), the CPU stand-in, testbenches and harnesses.
  *

@@ -1,6 +1,6 @@
 /**
  * Node input port of the Buzzard communication processor (seed 002 §5.4.5,
- * digest shared/spec/buzzard.md §8.5; interfaces: rtl/buzzard/DESIGN.md
+ * digest docs/sources.md, buzzard §8.5; interfaces: rtl/buzzard/DESIGN.md
  * "NodeInputPort").
  *
  * Receives packets from crossbar output O_0 (`inBit`) and drives `block`

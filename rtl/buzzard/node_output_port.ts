@@ -1,6 +1,6 @@
 /**
  * Node output port of the Buzzard communication processor (seed 002 §5.4.4,
- * digest shared/spec/buzzard.md §8.4; interfaces: rtl/buzzard/DESIGN.md
+ * digest docs/sources.md, buzzard §8.4; interfaces: rtl/buzzard/DESIGN.md
  * "NodeOutputPort: slot j").
  *
  * n buffer slots, slot j (1..n) belonging to link j: it requests only

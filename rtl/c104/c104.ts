@@ -16,7 +16,10 @@
  *   txValid{k} (out), txChar{k}[9] (out), txReady{k} (in) transmit side of link end k
  *   tag{k}[16] (in, only with option `tags`)               side-band packet tag for
  *                                                           'hops-first'/'oldest-first'
- * Children: in0..in31 (InputRouter), xbar (Crossbar, width 10: valid + char,
+ * Output stage: per link a one-character register (ov{k}, oc{k}) between the
+ * crossbar and the link end's transmit side, which drives txValid/txChar
+ * (so the crossbar's data path never depends combinationally on the link
+ * end). Children: in0..in31 (InputRouter), xbar (Crossbar, width 10: valid + char,
  * FIFO arbiters of latency 0), and `sel` (PolicySelector) for the thesis
  * policies. Readings: docs/c104.md#the-switch, docs/c104.md#arbitration.
  */
@@ -45,6 +48,8 @@ export class C104 extends Module {
   readonly txChar: Signal[] = [];
   readonly txReady: Signal[] = [];
   readonly tag: Signal[] = [];
+  /** Per output: the crossbar sees it blocked (output register full and the link end not taking). */
+  readonly blocked: Signal[] = [];
   readonly routers: InputRouter[] = [];
   readonly xbar: Crossbar;
   readonly selector: PolicySelector | null;
@@ -101,26 +106,38 @@ export class C104 extends Module {
       this.connect(xbar.gnt[k]!, r.gnt);
       this.connect(xbar.gidx[k]!, r.gidx);
       this.connect(xbar.fc[k]!, r.fc);
-      // Output k: blocked while the link end's transmit buffer is full.
+      // Output stage k: one register between the crossbar and the link end's
+      // transmit side (docs/c104.md#the-switch). It takes a character when
+      // empty or being drained; the crossbar output is blocked while it is
+      // full and the link end cannot take its character.
+      const ov = this.reg(`ov${k}`, 1, 0);
+      const oc = this.reg(`oc${k}`, CHAR_BITS, 0);
+      this.connect(ov, txValid);
+      this.connect(oc, txChar);
       const blocked = this.wire(`blocked${k}`);
+      this.blocked.push(blocked);
       this.connect(blocked, xbar.blocked[k]!);
       const dout = this.wire(`xd${k}`, CHAR_BITS + 1);
       this.connect(xbar.dout[k]!, dout);
       this.comb(
         () => {
           const s = this.s;
-          s[blocked.i] = s[txReady.i] === 1 ? 0 : 1;
+          s[blocked.i] = s[ov.i] === 1 && s[txReady.i] === 0 ? 1 : 0;
         },
-        { writes: [blocked], reads: [txReady], name: `blk${k}` },
+        { writes: [blocked], reads: [ov, txReady], name: `blk${k}` },
       );
-      this.comb(
+      this.seq(
         () => {
           const s = this.s;
           const d = s[dout.i]!;
-          s[txValid.i] = d & XBAR_VALID ? 1 : 0;
-          s[txChar.i] = d & (XBAR_VALID - 1);
+          if (d & XBAR_VALID && s[blocked.i] === 0) {
+            s[ov.n] = 1;
+            s[oc.n] = d & (XBAR_VALID - 1);
+          } else if (s[ov.i] === 1 && s[txReady.i] === 1) {
+            s[ov.n] = 0;
+          }
         },
-        { writes: [txValid, txChar], reads: [dout], name: `tx${k}` },
+        { reads: [dout, blocked, ov, txReady], name: `out${k}` },
       );
       if (sel) {
         this.connect(r.req, sel.reqIn[k]!);

@@ -136,8 +136,8 @@ export function channelDependencies(net: CheckedNetwork): DependencyGraph {
         for (const s2 of after) {
           if (p.kind === 'terminal') {
             const term = net.spec.terminals[p.terminal]!;
-            if (s2.length !== 1 || s2[0] !== term.label) {
-              throw new C104ConfigError(`c104 ${t.name}: a packet with header ${s2.join('/')} is delivered to ${term.name}, which owns label ${term.label}`);
+            if (s2.length !== 1 || net.terminalOfLabel.get(s2[0]!) !== p.terminal) {
+              throw new C104ConfigError(`c104 ${t.name}: a packet with header ${s2.join('/')} is delivered to ${term.name}, which owns label${(term.labelCount ?? 1) > 1 ? 's' : ''} ${term.label}${(term.labelCount ?? 1) > 1 ? `..${term.label + term.labelCount! - 1}` : ''}`);
             }
             continue;
           }

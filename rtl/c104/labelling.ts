@@ -23,6 +23,8 @@ export interface MeshOptions {
   cpuLinks?: number;
   /** Header bytes; default 1 when the labels fit a byte, else 2. */
   headerBytes?: 1 | 2;
+  /** Labels per node k (a T9000's virtual links, docs/c104.md#t9000-labels): node i owns i·k..i·k+k-1; default 1. */
+  labelsPerNode?: number;
 }
 
 const W_ = 0;
@@ -35,11 +37,11 @@ export function meshLabel(o: { w: number; h: number; routing: MeshRouting }, x: 
   return o.routing === 'y-first' ? y * o.w + x : x * o.h + y;
 }
 
-/** Intervals of dimension-order routing at (x, y), offset by `base`, onto groups west/east/south/north/local. */
-function dimensionOrderIntervals(o: MeshOptions, x: number, y: number, base: number, g: { dir: number[]; local: number }): Interval[] {
+/** Intervals of dimension-order routing at (x, y) over node indices scaled by k labels each, offset by `base`, onto groups west/east/south/north/local. */
+function dimensionOrderIntervals(o: MeshOptions, x: number, y: number, base: number, k: number, g: { dir: number[]; local: number }): Interval[] {
   const out: Interval[] = [];
   const add = (lo: number, hi: number, group: number): void => {
-    if (lo <= hi) out.push({ lo: base + lo, hi: base + hi, group });
+    if (lo <= hi) out.push({ lo: base + lo * k, hi: base + hi * k + k - 1, group });
   };
   // The dimension routed first is the major one: labels of other major coordinates lie wholly below or above.
   const yFirst = o.routing === 'y-first';
@@ -62,7 +64,9 @@ export function meshNetwork(o: MeshOptions): NetworkSpec {
   const c = o.cpuLinks ?? 4;
   if (!Number.isInteger(c) || c < 1 || c > 4) throw new C104ConfigError(`mesh: cpuLinks ${c} is outside 1..4`);
   const n = w * h;
-  const labels = routing === 'two-phase' ? 2 * n : n;
+  const k = o.labelsPerNode ?? 1;
+  if (!Number.isInteger(k) || k < 1 || k > 255) throw new C104ConfigError(`mesh: labelsPerNode ${k} is outside 1..255`);
+  const labels = routing === 'two-phase' ? n * k + n : n * k;
   const headerBytes = o.headerBytes ?? (labels <= 256 ? 1 : 2);
   if (labels > (headerBytes === 1 ? 256 : 65536)) throw new C104ConfigError(`mesh: ${labels} labels do not fit ${headerBytes}-byte headers`);
   const at = (x: number, y: number): number => x * h + y;
@@ -76,7 +80,7 @@ export function meshNetwork(o: MeshOptions): NetworkSpec {
       const t = emptyTable(`c104_${x}_${y}`, labels, headerBytes);
       const connected = [...t.connected];
       const groups: number[][] = [cpu];
-      for (const k of cpu) connected[k] = true;
+      for (const c1 of cpu) connected[c1] = true;
       const intervals: Interval[] = [];
       // Phase 2 (or the only phase) routes labels 0..n-1 on the last link set; phase 1 labels n..2n-1 on the first.
       sets.forEach((first, phase) => {
@@ -94,19 +98,20 @@ export function meshNetwork(o: MeshOptions): NetworkSpec {
           groups.push([c + 8]);
           local = groups.length - 1;
         }
-        const base = twoPhase && phase === 0 ? n : 0;
-        intervals.push(...dimensionOrderIntervals({ ...o, routing: routing === 'two-phase' ? 'x-first' : routing }, x, y, base, { dir, local }));
+        // Phase 1 routes on intermediate-node labels n·k..n·k+n-1 (one per node), phase 2 on destination labels.
+        const base = twoPhase && phase === 0 ? n * k : 0;
+        intervals.push(...dimensionOrderIntervals({ ...o, routing: routing === 'two-phase' ? 'x-first' : routing }, x, y, base, twoPhase && phase === 0 ? 1 : k, { dir, local }));
       });
       const randomHeader = [...t.randomHeader];
       const deleteHeader = [...t.deleteHeader];
       if (routing === 'two-phase') {
-        for (const k of cpu) randomHeader[k] = { lo: n, hi: 2 * n - 1 };
+        for (const c1 of cpu) randomHeader[c1] = { lo: n * k, hi: n * k + n - 1 };
         connected[c + 8] = connected[c + 9] = true;
         deleteHeader[c + 9] = true;
         cables.push([{ sw: at(x, y), link: c + 8 }, { sw: at(x, y), link: c + 9 }]);
       }
       switches.push({ ...t, connected, groups, intervals, randomHeader, deleteHeader });
-      terminals.push({ name: `t9000_${x}_${y}`, label: meshLabel(o, x, y), sw: at(x, y), links: cpu });
+      terminals.push({ name: `t9000_${x}_${y}`, label: meshLabel(o, x, y) * k, labelCount: k, sw: at(x, y), links: cpu });
       for (const first of sets) {
         if (x < w - 1) cables.push([{ sw: at(x, y), link: first + E_ }, { sw: at(x + 1, y), link: first + W_ }]);
         if (y < h - 1) cables.push([{ sw: at(x, y), link: first + N_ }, { sw: at(x, y + 1), link: first + S_ }]);
@@ -153,25 +158,31 @@ export function ringNetwork(n: number, cyclic: boolean): NetworkSpec {
   return { headerBytes: 1, switches, cables, terminals };
 }
 
-/** s C104s in a line with an endpoint at each end (seed 000 §3: the s switches a packet passes through); s = 0 is not a switch network. */
-export function chainNetwork(s: number): NetworkSpec {
+/**
+ * s C104s in a line with an endpoint at each end (seed 000 §3: the s switches
+ * a packet passes through; s = 1 is the `pair-c104` set-up of seed 004
+ * §4.1.5). Each endpoint owns `labelsPerEnd` labels (its virtual links).
+ */
+export function chainNetwork(s: number, labelsPerEnd = 1): NetworkSpec {
   if (!Number.isInteger(s) || s < 1 || s > 64) throw new C104ConfigError(`chain: switches ${s} is outside 1..64`);
+  const k = labelsPerEnd;
+  if (!Number.isInteger(k) || k < 1 || k > 128) throw new C104ConfigError(`chain: labelsPerEnd ${k} is outside 1..128`);
   const switches: SwitchTable[] = [];
   const cables: [LinkRef, LinkRef][] = [];
-  for (let k = 0; k < s; k++) {
-    const t = emptyTable(`c104_${k}`, 2, 1);
+  for (let j = 0; j < s; j++) {
+    const t = emptyTable(`c104_${j}`, 2 * k, 1);
     const connected = [...t.connected];
     connected[0] = connected[1] = true;
-    switches.push({ ...t, connected, groups: [[0], [1]], intervals: [{ lo: 0, hi: 0, group: 0 }, { lo: 1, hi: 1, group: 1 }] });
-    if (k > 0) cables.push([{ sw: k - 1, link: 1 }, { sw: k, link: 0 }]);
+    switches.push({ ...t, connected, groups: [[0], [1]], intervals: [{ lo: 0, hi: k - 1, group: 0 }, { lo: k, hi: 2 * k - 1, group: 1 }] });
+    if (j > 0) cables.push([{ sw: j - 1, link: 1 }, { sw: j, link: 0 }]);
   }
   return {
     headerBytes: 1,
     switches,
     cables,
     terminals: [
-      { name: 't0', label: 0, sw: 0, links: [0] },
-      { name: 't1', label: 1, sw: s - 1, links: [1] },
+      { name: 't0', label: 0, labelCount: k, sw: 0, links: [0] },
+      { name: 't1', label: k, labelCount: k, sw: s - 1, links: [1] },
     ],
   };
 }

@@ -17,8 +17,10 @@ export interface LinkRef {
 /** An endpoint joined to one switch by a hunt group of links (seed 004 §3.2: width 4 for the T9000). */
 export interface Terminal {
   name: string;
-  /** The header value that names this endpoint. */
+  /** The (first) header value that names this endpoint. */
   label: number;
+  /** Labels owned: label..label+labelCount-1 (e.g. one per virtual link of a T9000, docs/c104.md#t9000-labels); default 1. */
+  labelCount?: number;
   sw: number;
   links: readonly number[];
 }
@@ -64,8 +66,11 @@ export function checkNetwork(spec: NetworkSpec): CheckedNetwork {
   }
   const terminalOfLabel = new Map<number, number>();
   spec.terminals.forEach((t, i) => {
-    if (terminalOfLabel.has(t.label)) throw new C104ConfigError(`network: endpoints ${spec.terminals[terminalOfLabel.get(t.label)!]!.name} and ${t.name} both own label ${t.label}`);
-    terminalOfLabel.set(t.label, i);
+    const count = t.labelCount ?? 1;
+    for (let l = t.label; l < t.label + count; l++) {
+      if (terminalOfLabel.has(l)) throw new C104ConfigError(`network: endpoints ${spec.terminals[terminalOfLabel.get(l)!]!.name} and ${t.name} both own label ${l}`);
+      terminalOfLabel.set(l, i);
+    }
     if (t.links.length === 0) throw new C104ConfigError(`network: endpoint ${t.name} has no links`);
     for (const link of t.links) claim({ sw: t.sw, link }, { kind: 'terminal', terminal: i });
   });

@@ -3,5 +3,5 @@ export { DEFAULT_DSLINK, checkDsLinkConfig, nsToCycles, timing, type DsLinkConfi
 export { DsLinkEnd } from './end.ts';
 export { DsLinkPair, type DsLinkPairOptions } from './pair.ts';
 export { DsWireFault } from './wire_fault.ts';
-export { LINK_ERRORS, LINK_STATES, S_RUN, type LinkErrorKind, type LinkStateName } from './link_fsm.ts';
+export { LINK_ERRORS, LINK_STATES, S_ERR_BASE, S_RUN, type LinkErrorKind, type LinkStateName } from './link_fsm.ts';
 export { TOKEN_NAMES } from './tokens.ts';

@@ -160,6 +160,8 @@ export interface DecodeResult {
   error: { kind: 'parity' | 'escape'; bit: number } | null;
   /** Bit index at which the first NULL was recognised (-1: never). */
   syncBit: number;
+  /** Bit index of the first bit of every token framed after synchronisation. */
+  starts: number[];
 }
 
 /**
@@ -183,14 +185,16 @@ export function decodeBits(bits: readonly number[]): DecodeResult {
       break;
     }
   }
-  if (syncBit < 0) return { tokens, error: null, syncBit };
+  const starts: number[] = [];
+  if (syncBit < 0) return { tokens, error: null, syncBit, starts };
   let pending: Token | null = { kind: 'null' };
   let prevPar = 0;
   let esc = false;
   while (k + 1 < bits.length) {
+    starts.push(k);
     const p = bits[k]!;
     const f = bits[k + 1]!;
-    if ((prevPar ^ p ^ f) !== 1) return { tokens, error: { kind: 'parity', bit: k + 1 }, syncBit };
+    if ((prevPar ^ p ^ f) !== 1) return { tokens, error: { kind: 'parity', bit: k + 1 }, syncBit, starts };
     if (pending) tokens.push(pending);
     pending = null;
     const len = f ? LEN_CTL : LEN_DATA;
@@ -202,16 +206,16 @@ export function decodeBits(bits: readonly number[]): DecodeResult {
     prevPar = parity(pay);
     if (f) {
       if (esc) {
-        if (pay !== CTL_FCT) return { tokens, error: { kind: 'escape', bit: end }, syncBit };
+        if (pay !== CTL_FCT) return { tokens, error: { kind: 'escape', bit: end }, syncBit, starts };
         pending = { kind: 'null' };
         esc = false;
       } else if (pay === CTL_ESC) esc = true;
       else if (pay === CTL_FCT) pending = { kind: 'fct' };
       else pending = { kind: 'char', ch: ctlToken(pay) };
     } else {
-      if (esc) return { tokens, error: { kind: 'escape', bit: end }, syncBit };
+      if (esc) return { tokens, error: { kind: 'escape', bit: end }, syncBit, starts };
       pending = { kind: 'char', ch: pay };
     }
   }
-  return { tokens, error: null, syncBit };
+  return { tokens, error: null, syncBit, starts };
 }

@@ -1,7 +1,9 @@
 export { Module, Signal, Memory } from './module.ts';
-export type { SignalKind, SignalOptions, CombOptions, SeqOptions, ProcessDecl } from './module.ts';
+export type { SignalKind, SignalOptions, CombOptions, SeqOptions, ProcessDecl, GuardedReads } from './module.ts';
 export { Simulator } from './simulator.ts';
-export type { SimOptions, SimMode, Observer, Snapshot, StateProvider } from './simulator.ts';
+export type { SimOptions, SimMode, Observer, Snapshot, StateProvider, OnDemand } from './simulator.ts';
+export { SerialLine, DataStrobeLine } from './serial_line.ts';
+export type { BitOrder } from './serial_line.ts';
 export { elaborate } from './elaborate.ts';
 export type { Netlist, DriverKind } from './elaborate.ts';
 export { ElaborationError, SimError } from './errors.ts';

@@ -144,8 +144,10 @@ export interface SeqOptions {
    * The registers this process writes (default: every register of its
    * module). Declaring them lets the commit visit only those when the
    * process ran (docs/kernel.md "Commit"); the debug mode checks the claim.
+   * 'tracked': the process writes every register through `this.put(reg, v)`,
+   * which records it, and the commit visits just what was written.
    */
-  writes?: readonly Signal[];
+  writes?: readonly Signal[] | 'tracked';
   name?: string;
 }
 
@@ -157,6 +159,17 @@ export interface ProcessDecl {
   writes: readonly Signal[];
   reads: readonly (Signal | Memory)[] | undefined;
   readsWhen: readonly GuardedReads[];
+  /** Seq processes: index in the simulator's seq list (after elaboration), for timed wake-ups. */
+  index?: number;
+  /** Seq processes that write through Module.put (SeqOptions.writes 'tracked'). */
+  tracked?: boolean;
+}
+
+/** The simulator side of timed wake-ups and tracked writes (set at elaboration). */
+export interface WakeSink {
+  wakeAt(proc: ProcessDecl, cycle: number): void;
+  /** A tracked process wrote the next value of the register whose next slot is `n`. */
+  written(n: number): void;
 }
 
 export interface Connection {
@@ -193,6 +206,8 @@ export class Module {
   readonly statCounters: Signal[] = [];
   /** The simulator's counters (set at elaboration). */
   counterSink: CounterSet | null = null;
+  /** The simulator's timed wake-ups (set at elaboration). */
+  wakeSink: WakeSink | null = null;
 
   constructor(
     readonly parent: Module | null,
@@ -296,9 +311,33 @@ export class Module {
     this.checkOpen('comb');
     this.processes.push({ kind: 'comb', module: this, fn, name: opts.name ?? `comb${this.processes.length}`, writes: opts.writes, reads: opts.reads, readsWhen: opts.readsWhen ?? [] });
   }
-  seq(fn: () => void, opts: SeqOptions = {}): void {
+  /** Declare a seq process; the handle is what `wakeAt` takes. */
+  seq(fn: () => void, opts: SeqOptions = {}): ProcessDecl {
     this.checkOpen('seq');
-    this.processes.push({ kind: 'seq', module: this, fn, name: opts.name ?? `seq${this.processes.length}`, writes: opts.writes ?? [], reads: opts.reads, readsWhen: opts.readsWhen ?? [] });
+    const tracked = opts.writes === 'tracked';
+    const writes = opts.writes === 'tracked' || opts.writes === undefined ? [] : opts.writes;
+    const d: ProcessDecl = { kind: 'seq', module: this, fn, name: opts.name ?? `seq${this.processes.length}`, writes, reads: opts.reads, readsWhen: opts.readsWhen ?? [], tracked };
+    this.processes.push(d);
+    return d;
+  }
+
+  /** From a seq process declared with writes 'tracked': set the next value of register `reg` and record the write. */
+  put(reg: Signal, v: number): void {
+    this.s[reg.n] = v;
+    this.wakeSink!.written(reg.n);
+  }
+
+  /**
+   * Timed wake-up (docs/kernel.md "Timed wake-ups"): run seq process `proc`
+   * of this module at cycle `cycle` (its clock edge), even if nothing it reads
+   * changed. From a process or a stimulus; `cycle` must not be in the past.
+   * The reference mode runs every process every cycle anyway, so a process
+   * woken this way must leave the state unchanged in the cycles it did not
+   * ask for (typically: it acts when the cycle is the one it waits for).
+   */
+  wakeAt(proc: ProcessDecl, cycle: number): void {
+    if (proc.module !== this) throw new SimError('bad-argument', `${this.path}: wakeAt for ${proc.module.path}.${proc.name}, a process of another module`);
+    this.wakeSink!.wakeAt(proc, cycle);
   }
 
   /** Join two signals into one net (ports of this module or of its children). */

@@ -22,7 +22,7 @@ import { CounterSet, type CounterState } from './counters.ts';
 import { DirtySet } from './dirty_set.ts';
 import { elaborate, type Netlist } from './elaborate.ts';
 import { ElaborationError, SimError } from './errors.ts';
-import { Memory, Module, Signal } from './module.ts';
+import { Memory, Module, type ProcessDecl, Signal } from './module.ts';
 import { globToRegExp, isGlob, nearestNames } from './names.ts';
 
 export type SimMode = 'activity' | 'plain';
@@ -77,6 +77,25 @@ export interface Snapshot {
   readonly stimuli: Stimulus[];
   readonly extras: unknown[];
   readonly counters: CounterState;
+  readonly wakes: { cycle: number[]; proc: number[] };
+  readonly onDemand: unknown[];
+}
+
+/**
+ * A slot whose value is computed on demand (docs/kernel.md "On-demand
+ * values"), e.g. the bit on a serial line at the current cycle: written into
+ * the state vector before observers and in peek / values / hashes / save.
+ */
+export interface OnDemand {
+  materialize(cycle: number, s: Float64Array): void;
+  /**
+   * The first cycle after `cycle` at which the value may differ (Infinity:
+   * constant from now on). Fast-forward does not skip past it. Without it,
+   * a quiescent design is never skipped while this provider exists.
+   */
+  nextChange?(cycle: number): number;
+  save?(): unknown;
+  restore?(v: unknown): void;
 }
 
 /** Extra state (e.g. a workload RNG) saved and restored with the design. */
@@ -101,6 +120,14 @@ export class Simulator {
   readonly checks: boolean;
   /** Statistics counters (Module.statCounter), kept as edge time stamps in the fast mode. */
   private readonly counters: CounterSet;
+  /** Timed wake-ups: a binary min-heap of (cycle, seq process), parallel arrays. */
+  private wakeCycle: number[] = [];
+  private wakeProc: number[] = [];
+  private readonly onDemand: OnDemand[] = [];
+  /** Tracked writes this cycle (next-value slots), deduplicated by trackedMark. */
+  private readonly trackedList: Int32Array;
+  private readonly trackedMark: Uint8Array;
+  private nTracked = 0;
 
   private readonly combFns: (() => void)[];
   private readonly seqFns: (() => void)[];
@@ -112,6 +139,12 @@ export class Simulator {
   /** Per commit group: the last cycle + 1 its registers were committed (each group once per edge). */
   private readonly groupStamp: Int32Array;
   private commitCount = 0;
+  /** Reader lists (net.combReaderStart/…, cached here for the hot markSlot) and slots with guarded readers. */
+  private readonly cRdStart: Int32Array;
+  private readonly cRd: Int32Array;
+  private readonly sRdStart: Int32Array;
+  private readonly sRd: Int32Array;
+  private readonly guarded: Uint8Array;
   private needSettle = false;
   /** Something was poked since the last clock edge: observers get onStimulus before the next one. */
   private poked = false;
@@ -153,6 +186,8 @@ export class Simulator {
     this.counters = new CounterSet(counterRegs, this.s, this.clock);
     this.counters.perCycle = this._mode === 'plain';
     for (const m of net.modules) m.counterSink = this.counters;
+    net.seq.forEach((p, k) => (p.index = k));
+    for (const m of net.modules) m.wakeSink = this;
     for (const m of net.modules) m.onElaborated();
     this.combFns = net.comb.map((p) => p.fn);
     this.seqFns = net.seq.map((p) => p.fn);
@@ -160,6 +195,16 @@ export class Simulator {
     this.seqDirty = new DirtySet(net.seq.length);
     this.ran = new Int32Array(net.seq.length);
     this.groupStamp = new Int32Array(net.nSeqGroups);
+    this.trackedList = new Int32Array(net.nRegs);
+    this.trackedMark = new Uint8Array(net.nRegs);
+    this.cRdStart = net.combReaderStart;
+    this.cRd = net.combReaders;
+    this.sRdStart = net.seqReaderStart;
+    this.sRd = net.seqReaders;
+    this.guarded = new Uint8Array(net.size);
+    for (let x = 0; x < net.nWires + net.nRegs; x++) {
+      if (net.combGuardStart[x] !== net.combGuardStart[x + 1] || net.seqGuardStart[x] !== net.seqGuardStart[x + 1]) this.guarded[x] = 1;
+    }
     this.forcedProc = new Uint8Array(net.comb.length);
     this.oldOut = new Float64Array(net.combWrites.length);
     this.names = [...net.byName.keys()];
@@ -221,6 +266,9 @@ export class Simulator {
     this.forcedProc.fill(0);
     this.stimuli = [];
     this.counters.stopAll(false);
+    this.wakeCycle = [];
+    this.wakeProc = [];
+    this.clearTracked();
     this.clock.cycle = 0;
     this.settleAll();
     this.seqDirty.fill();
@@ -238,7 +286,7 @@ export class Simulator {
     let left = n;
     while (left > 0) {
       if (this.fastForward && this.seqDirty.count === 0 && !this.needSettle && !this.poked && this.forces.length === 0 && !this.counters.anyActive) {
-        const next = this.stimuli.length ? this.stimuli[0]!.cycle : Infinity;
+        const next = Math.min(this.stimuli.length ? this.stimuli[0]!.cycle : Infinity, this.wakeCycle.length ? this.wakeCycle[0]! : Infinity, this.onDemand.length ? this.nextOnDemandChange() : Infinity);
         const target = Math.min(this.clock.cycle + left, next);
         const skip = target - this.clock.cycle;
         if (skip > 0) {
@@ -273,7 +321,7 @@ export class Simulator {
 
   /** True when nothing will change until the next stimulus (activity mode only). */
   get quiescent(): boolean {
-    return this._mode === 'activity' && this.seqDirty.count === 0 && !this.needSettle && !this.poked && this.forces.length === 0 && !this.counters.anyActive;
+    return this._mode === 'activity' && this.seqDirty.count === 0 && !this.needSettle && !this.poked && this.forces.length === 0 && !this.counters.anyActive && this.wakeCycle.length === 0;
   }
 
   private stepOnce(): void {
@@ -282,9 +330,10 @@ export class Simulator {
     if (this.poked) {
       // Reported even when a peek already settled the poked values.
       this.poked = false;
-      this.counters.materialize();
+      this.materialize();
       for (const o of this.observers) o.onStimulus?.(this);
     }
+    if (this.wakeCycle.length && this.wakeCycle[0]! <= this.clock.cycle) this.dueWakes();
     if (this._mode === 'activity') {
       this.runDirtySeq();
       this.commitActive();
@@ -300,8 +349,102 @@ export class Simulator {
     this.settle();
     this.clock.cycle++;
     const obs = this.observers;
-    if (obs.length) this.counters.materialize();
+    if (obs.length) this.materialize();
     for (let k = 0; k < obs.length; k++) obs[k]!.onCycle?.(this);
+  }
+
+  // ---------------------------------------------------------------- timed wake-ups
+
+  /** WakeSink: run seq process `proc` at cycle `cycle`. */
+  wakeAt(proc: ProcessDecl, cycle: number): void {
+    if (!(Number.isInteger(cycle) && cycle >= this.clock.cycle)) {
+      throw new SimError('bad-argument', `wakeAt ${proc.module.path}.${proc.name}: cycle ${cycle} is in the past (now ${this.clock.cycle})`, this.clock.cycle);
+    }
+    const c = this.wakeCycle;
+    const q = this.wakeProc;
+    let k = c.length;
+    c.push(cycle);
+    q.push(proc.index!);
+    while (k > 0) {
+      const up = (k - 1) >> 1;
+      if (c[up]! <= cycle) break;
+      c[k] = c[up]!;
+      q[k] = q[up]!;
+      k = up;
+    }
+    c[k] = cycle;
+    q[k] = proc.index!;
+  }
+
+  /** WakeSink: a tracked process wrote the register whose next-value slot is `n`. */
+  written(n: number): void {
+    const r = n - this.net.nextBase;
+    if (this.trackedMark[r] === 0) {
+      this.trackedMark[r] = 1;
+      this.trackedList[this.nTracked++] = r;
+    }
+  }
+
+  /** Forget the tracked writes (after a commit that covered them). */
+  private clearTracked(): void {
+    const list = this.trackedList;
+    const mark = this.trackedMark;
+    for (let k = 0; k < this.nTracked; k++) mark[list[k]!] = 0;
+    this.nTracked = 0;
+  }
+
+  /** Cycle of the next timed wake-up, or Infinity. */
+  get nextWake(): number {
+    return this.wakeCycle.length ? this.wakeCycle[0]! : Infinity;
+  }
+
+  /** Mark the processes whose wake-up is due (the reference mode runs them anyway). */
+  private dueWakes(): void {
+    const c = this.wakeCycle;
+    const q = this.wakeProc;
+    const now = this.clock.cycle;
+    while (c.length && c[0]! <= now) {
+      if (this._mode === 'activity') this.seqDirty.add(q[0]!);
+      const lastC = c.pop()!;
+      const lastQ = q.pop()!;
+      if (!c.length) break;
+      // sift the last entry down from the root
+      let k = 0;
+      for (;;) {
+        const l = 2 * k + 1;
+        if (l >= c.length) break;
+        const r = l + 1;
+        const m = r < c.length && c[r]! < c[l]! ? r : l;
+        if (c[m]! >= lastC) break;
+        c[k] = c[m]!;
+        q[k] = q[m]!;
+        k = m;
+      }
+      c[k] = lastC;
+      q[k] = lastQ;
+    }
+  }
+
+  // ---------------------------------------------------------------- on-demand values
+
+  /** Register a provider of on-demand slot values (e.g. a serial line's bit). */
+  addOnDemand(p: OnDemand): void {
+    this.onDemand.push(p);
+  }
+
+  private nextOnDemandChange(): number {
+    let t = Infinity;
+    const c = this.clock.cycle;
+    for (const p of this.onDemand) t = Math.min(t, p.nextChange ? p.nextChange(c) : c + 1);
+    // A value changing at cycle t must be seen by observers at t: skip to t - 1 at most.
+    return t - 1;
+  }
+
+  /** Write every on-demand value (counters, serial lines) into the state vector for the current cycle. */
+  private materialize(): void {
+    this.counters.materialize();
+    const od = this.onDemand;
+    for (let k = 0; k < od.length; k++) od[k]!.materialize(this.clock.cycle, this.s);
   }
 
   private settle(): void {
@@ -417,6 +560,7 @@ export class Simulator {
   /** Commit (plain mode): all registers take their next values at once. */
   private commitPlain(): void {
     this.commitRange(0, this.net.nRegs, false);
+    this.clearTracked();
     this.commitMemories(false);
   }
 
@@ -432,6 +576,7 @@ export class Simulator {
       // Most of the design ran: one sweep over all registers is cheaper than
       // many short lists, and equal (the others' next values equal their current).
       this.commitRange(0, this.net.nRegs, true);
+      this.clearTracked();
     } else {
       const net = this.net;
       const s = this.s;
@@ -452,23 +597,34 @@ export class Simulator {
         stamp[g] = now;
         for (let j = ws[p]!, e = ws[p + 1]!; j < e; j++) {
           const r = wl[j]!;
-          const v = s[nb + r]!;
-          if (v !== s[base + r]) {
-            if (checks) this.checkWidth(base + r, v);
-            s[base + r] = v;
-            this.markSlot(base + r);
-          }
+          if (s[nb + r] !== s[base + r]) this.commitReg(r);
         }
       }
+      // What tracked processes recorded (Module.put).
+      const tl = this.trackedList;
+      for (let k = 0; k < this.nTracked; k++) {
+        const r = tl[k]!;
+        if (s[nb + r] !== s[base + r]) this.commitReg(r);
+      }
+      this.clearTracked();
     }
     this.commitMemories(true);
+  }
+
+  /** Register r takes its (changed) next value; its readers wake. */
+  private commitReg(r: number): void {
+    const slot = this.net.regBase + r;
+    const v = this.s[this.net.nextBase + r]!;
+    if (this.checks) this.checkWidth(slot, v);
+    this.s[slot] = v;
+    this.markSlot(slot);
   }
 
   /** Debug mode: run seq process p and check that it wrote no register of its module beyond its declared writes. */
   private runSeqChecked(p: number): void {
     const net = this.net;
     const decl = net.seq[p]!;
-    if (!decl.writes.length) {
+    if (!decl.writes.length && !decl.tracked) {
       this.seqFns[p]!();
       return;
     }
@@ -479,8 +635,9 @@ export class Simulator {
     const own = new Set<number>();
     for (let j = net.seqWriteStart[p]!; j < net.seqWriteStart[p + 1]!; j++) own.add(net.seqWriteList[j]!);
     for (let r = lo; r < hi; r++) {
-      if (!own.has(r) && this.s[net.nextBase + r] !== before[r - lo]) {
-        throw new SimError('unit-assertion', `${decl.module.path}.${decl.name} wrote register ${net.regSignals[r]!.path}, which it does not declare in its writes`, this.clock.cycle);
+      if (decl.tracked ? this.trackedMark[r] === 1 : own.has(r)) continue;
+      if (this.s[net.nextBase + r] !== before[r - lo]) {
+        throw new SimError('unit-assertion', `${decl.module.path}.${decl.name} wrote register ${net.regSignals[r]!.path}, which it does not ${decl.tracked ? 'record with put' : 'declare in its writes'}`, this.clock.cycle);
       }
     }
   }
@@ -525,27 +682,24 @@ export class Simulator {
   }
 
   private markSlot(slot: number): void {
+    addReaders(this.combDirty, this.cRdStart, this.cRd, slot);
+    addReaders(this.seqDirty, this.sRdStart, this.sRd, slot);
+    if (this.guarded[slot] === 1) this.markGuarded(slot);
+  }
+
+  /**
+   * Guarded readers of a slot: only while their guard register is in one of
+   * the states where they read it. A guard about to change in this very
+   * commit wakes them itself, so its value here may be the old one.
+   */
+  private markGuarded(slot: number): void {
     const net = this.net;
-    const cs = net.combReaderStart;
-    const cl = net.combReaders;
-    const cd = this.combDirty;
-    for (let k = cs[slot]!, e = cs[slot + 1]!; k < e; k++) cd.add(cl[k]!);
-    const ss = net.seqReaderStart;
-    const sl = net.seqReaders;
-    const sd = this.seqDirty;
-    for (let k = ss[slot]!, e = ss[slot + 1]!; k < e; k++) sd.add(sl[k]!);
-    // Guarded readers: only while their guard register is in one of the
-    // states where they read this slot. A guard about to change in this very
-    // commit wakes them itself, so its value here may be the old one.
-    const cgs = net.combGuardStart;
-    if (cgs[slot] !== cgs[slot + 1]) {
-      const s = this.s;
-      for (let k = cgs[slot]!, e = cgs[slot + 1]!; k < e; k++) if ((net.combGuardMask[k]! >>> s[net.combGuardSlot[k]!]!) & 1) cd.add(net.combGuardProc[k]!);
+    const s = this.s;
+    for (let k = net.combGuardStart[slot]!, e = net.combGuardStart[slot + 1]!; k < e; k++) {
+      if ((net.combGuardMask[k]! >>> s[net.combGuardSlot[k]!]!) & 1) this.combDirty.add(net.combGuardProc[k]!);
     }
-    const sgs = net.seqGuardStart;
-    if (sgs[slot] !== sgs[slot + 1]) {
-      const s = this.s;
-      for (let k = sgs[slot]!, e = sgs[slot + 1]!; k < e; k++) if ((net.seqGuardMask[k]! >>> s[net.seqGuardSlot[k]!]!) & 1) sd.add(net.seqGuardProc[k]!);
+    for (let k = net.seqGuardStart[slot]!, e = net.seqGuardStart[slot + 1]!; k < e; k++) {
+      if ((net.seqGuardMask[k]! >>> s[net.seqGuardSlot[k]!]!) & 1) this.seqDirty.add(net.seqGuardProc[k]!);
     }
   }
 
@@ -628,7 +782,7 @@ export class Simulator {
   peek(x: string | Signal): number {
     const sig = typeof x === 'string' ? this.signal(x) : x;
     this.settleIfNeeded();
-    this.counters.materialize();
+    this.materialize();
     return this.s[sig.i]!;
   }
 
@@ -740,7 +894,7 @@ export class Simulator {
 
   /** The whole machine state: state vector, memories, pending stimulus, forces, providers. */
   save(): Snapshot {
-    this.counters.materialize();
+    this.materialize();
     return {
       cycle: this.clock.cycle,
       state: this.s.slice(),
@@ -753,6 +907,8 @@ export class Simulator {
       stimuli: this.stimuli.slice(),
       extras: this.providers.map((p) => p.save()),
       counters: this.counters.save(),
+      wakes: { cycle: this.wakeCycle.slice(), proc: this.wakeProc.slice() },
+      onDemand: this.onDemand.map((p) => p.save?.()),
     };
   }
 
@@ -777,6 +933,10 @@ export class Simulator {
     this.clock.cycle = snap.cycle;
     this.providers.forEach((p, k) => p.restore(snap.extras[k]));
     this.counters.restore(snap.counters);
+    this.clearTracked();
+    this.wakeCycle = snap.wakes.cycle.slice();
+    this.wakeProc = snap.wakes.proc.slice();
+    this.onDemand.forEach((p, k) => p.restore?.(snap.onDemand[k]));
   }
 
   /**
@@ -785,7 +945,7 @@ export class Simulator {
    */
   stateHash(): string {
     this.settleIfNeeded();
-    this.counters.materialize();
+    this.materialize();
     let h1 = 0x811c9dc5 ^ this.clock.cycle;
     let h2 = 0x01000193 ^ Math.floor(this.clock.cycle / 0x100000000);
     const mix = (v: number): void => {
@@ -807,7 +967,30 @@ export class Simulator {
   /** Values of all current slots (for trace comparison in tests). */
   values(): Float64Array {
     this.settleIfNeeded();
-    this.counters.materialize();
+    this.materialize();
     return this.s.slice(0, this.net.nWires + this.net.nRegs);
   }
+}
+
+/**
+ * Add the readers of `slot` (CSR start/list) to a dirty set: DirtySet.add
+ * written out, as this runs for every changed register and wire (a small
+ * monomorphic function V8 inlines into markSlot).
+ */
+function addReaders(set: DirtySet, start: Int32Array, list: Int32Array, slot: number): void {
+  const words = set.words;
+  const summary = set.summary;
+  let added = 0;
+  for (let k = start[slot]!, e = start[slot + 1]!; k < e; k++) {
+    const p = list[k]!;
+    const w = p >>> 5;
+    const bit = 1 << (p & 31);
+    const old = words[w]!;
+    if ((old & bit) === 0) {
+      words[w] = old | bit;
+      summary[w >>> 5]! |= 1 << (w & 31);
+      added++;
+    }
+  }
+  set.count += added;
 }

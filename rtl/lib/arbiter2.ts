@@ -1,7 +1,7 @@
 /**
  * The 1-of-2 arbiter module: the building block of Buzzard's tree arbiters
  * (seed 002 §5.4.3, Fig. 5.6; module after [PFL75]; digest
- * shared/spec/buzzard.md §8.3 and §15 A10).
+ * docs/sources.md, buzzard §8.3 and §15 A10).
  *
  * Ports:
  *  inputs   req0, req1  requests from the two subtrees (or requesters)

@@ -1,7 +1,7 @@
 /**
  * FifoOrder: grant in order of request arrival, the C104 crossbar policy
  * ("the real C104 uses simple FIFO ordering between contending input links",
- * seed 004 §4.2.4; digest shared/spec/c104-t9000.md §3 and §7.7, where FIFO is
+ * seed 004 §4.2.4; digest docs/sources.md, c104-t9000 §3 and §7.7, where FIFO is
  * the default of the crossbar queue-ordering parameter).
  *
  * Arrival is the first cycle a request is visible (req rises, or req stays

@@ -1,7 +1,7 @@
 /**
  * ArbiterTree: a 1-of-M arbiter built structurally from Arbiter2 modules, as
  * in Buzzard's crossbar (seed 002 §5.4.3, Fig. 5.6: a 1-of-8 from seven 1-of-2
- * modules; digest shared/spec/buzzard.md §8.3, §15 A10).
+ * modules; digest docs/sources.md, buzzard §8.3, §15 A10).
  *
  * Structure: a balanced binary tree over requesters 0..M-1 (M in 1..64, not
  * necessarily a power of two). A node covering n requesters gives the first

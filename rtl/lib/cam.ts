@@ -1,7 +1,7 @@
 /**
  * Shiftable content-addressable memory (CAM): the core of the Buzzard
  * communication processor's packet buffer unit (seed 002 §5.4.2, L1719–L1763;
- * digest shared/spec/buzzard.md §8.2).
+ * digest docs/sources.md, buzzard §8.2).
  *
  * The seed's CAM holds one row per buffered packet: "1 bit to indicate if the
  * packet is a contrary packet, 4 bits to select the next port, 4 bits to
@@ -52,7 +52,7 @@
  *               Free rows have flag 0, so it is 1 only when every row is
  *               occupied with the flag set. 0 when no flag is configured.
  *   flagAndButTail  AND of the flag column over rows 0..H-2: the reading of
- *               the contrary-full condition recommended in buzzard.md A8
+ *               the contrary-full condition recommended in docs/readings.md A8
  *               ("refuse an incoming contrary packet iff free rows <= 1 and
  *               every occupied row is contrary").
  *  registers
@@ -103,7 +103,7 @@ export interface CamConfig {
   keepMask?: number;
   /**
    * Bits OR-ed into a freed row written at the tail (Buzzard: the "free" next
-   * port code, 15 per buzzard.md §5 [interp]). Default 0. Disjoint from keepMask and
+   * port code, 15: docs/readings.md#free-port-code). Default 0. Disjoint from keepMask and
    * the flag bit.
    */
   freeBits?: number;

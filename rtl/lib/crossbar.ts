@@ -1,12 +1,12 @@
 /**
  * Crossbar switch with per-output arbiters and a companion flow-control path.
  *
- * Seed 002 §5.4.3 (digest shared/spec/buzzard.md §8.3): an (n+1)×(n+1)
+ * Seed 002 §5.4.3 (digest docs/sources.md, buzzard §8.3): an (n+1)×(n+1)
  * passive crossbar; one 1-of-(n+1) arbiter per output; "the grant at the root
  * of the tree is not asserted until the output's flow-control status is 'not
  * blocked'"; "a second similar crossbar carries flow-control signals in the
  * opposite direction". The C104 (seed 004 §3.1.1.3, §4.2.4; digest
- * c104-t9000.md §3) is a 32×32 crossbar whose contention is resolved in FIFO
+ * docs/sources.md, c104-t9000 §3) is a 32×32 crossbar whose contention is resolved in FIFO
  * order: use policy 'fifo'.
  *
  * Ports (N inputs, M outputs, W data bits, I = bits for 0..M-1, S = bits for 0..N-1):

@@ -1,13 +1,13 @@
 /**
  * Dual-ported RAM with arbitrated client ports.
  *
- * Seed 002 §5.4.1 (digest shared/spec/buzzard.md §8.1): Buzzard's buffer RAM
+ * Seed 002 §5.4.1 (digest docs/sources.md, buzzard §8.1): Buzzard's buffer RAM
  * is "dual ported, with a write-only input port and a read-only output port,
  * accessible simultaneously", 16-bit words, 4096 bytes for a degree-10 cube
  * (13 slots of 15 words per PBU), shared by the 10 PBUs: the input
  * controllers "arbitrate for the buffer RAM input bus" (write port) and the
  * output controllers "arbitrate for the RAM output bus" (read port). Each
- * port serves one access per RAM cycle (§8.1 [interp]); here one per clock
+ * port serves one access per RAM cycle (docs/readings.md#ram-port-arbitration); here one per clock
  * cycle, so a slower RAM is modelled by the clients' clock enables.
  *
  * Ports (R read clients, C write clients, W data bits, A = bits for 0..depth-1,

@@ -12,27 +12,19 @@
  *   const ep = new T9000Endpoint(top, 'a', cfg, (p, name) => new DsLinkEnd(p, name, linkCfg));
  *   joinLinks(top, a.links[0], b.links[0]);
  */
-import { Module, type Signal } from '../kernel/module.ts';
+import { Module } from '../kernel/module.ts';
+import type { DsLinkEnd } from '../dslink/end.ts';
 import { memoryBytes, t9000Config, type T9000Config, type VlcbConfig } from './config.ts';
 import { NodeMemory } from './node_memory.ts';
 import { RxPort } from './rx_port.ts';
 import { TxPort } from './tx_port.ts';
 import { VirtualLinkControl } from './vlc.ts';
 
-/** The port contract of one DS-link end (rtl/dslink/chars.ts). */
-export interface DsLinkEndPorts extends Module {
-  readonly txValid: Signal;
-  readonly txChar: Signal;
-  readonly txReady: Signal;
-  readonly rxValid: Signal;
-  readonly rxChar: Signal;
-  readonly rxPop: Signal;
-  readonly running: Signal;
-  readonly dOut: Signal;
-  readonly sOut: Signal;
-  readonly dIn: Signal;
-  readonly sIn: Signal;
-}
+/**
+ * The port contract of one DS-link end (rtl/dslink/chars.ts), as the real
+ * DsLinkEnd declares it; a stand-in with the same ports fits too.
+ */
+export type DsLinkEndPorts = Module & Pick<DsLinkEnd, 'txValid' | 'txChar' | 'txReady' | 'rxValid' | 'rxChar' | 'rxPop' | 'running' | 'dOut' | 'sOut' | 'dIn' | 'sIn'>;
 
 export type LinkEndFactory = (parent: Module, name: string, index: number) => DsLinkEndPorts;
 

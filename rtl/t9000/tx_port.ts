@@ -21,7 +21,10 @@
  * Observation registers: st (IDLE, WAIT, HDR, DATA, END), vl, isAck,
  *   dataPkts / acksSent (counts of packets whose first header character was taken).
  *
- * Timing: a queue entry is popped in the cycle IDLE sees it; WAIT lasts
+ * Timing: an idle packetiser offers the first header character of the
+ * queue head in the cycle it sees it (an entry pushed into empty queues is
+ * loaded directly and offered one cycle later: txValid depends on registers
+ * and queue outputs only, never on this cycle's pushes); WAIT lasts
  * packetStartupCycles (data) or ackDelayCycles (acks); then one character
  * per cycle as fast as the link takes them (txReady).
  */
@@ -114,37 +117,61 @@ export class TxPort extends Module {
     this.connect(dataQDin, dataQ.din);
     this.connect(popData, dataQ.pop);
 
+    // The head of the queue an idle packetiser serves next (registers and queue
+    // outputs only, so txValid never depends combinationally on this cycle's
+    // pushes, which depend on what the receive side sees this cycle).
+    const headGo = this.wire('headGo');
+    const headAck = this.wire('headAck');
+    const headEntry = this.wire('headEntry', 32);
+    const startNow = this.wire('startNow');
+    this.comb(
+      () => {
+        const s = this.s;
+        let go = 0;
+        let fromAck = 0;
+        let entry = 0;
+        if (s[st.i]! === IDLE) {
+          if (ackEmpty && s[ackEmpty.i]! === 0) [go, fromAck, entry] = [1, 1, s[ackDout!.i]!];
+          else if (s[dataEmpty.i]! === 0) [go, entry] = [1, s[dataDout.i]!];
+        }
+        s[headGo.i] = go;
+        s[headAck.i] = fromAck;
+        s[headEntry.i] = entry;
+      },
+      { writes: [headGo, headAck, headEntry], reads: [st, dataEmpty, dataDout, ...(ackQ ? [ackEmpty!, ackDout!] : [])], name: 'head' },
+    );
     this.comb(
       () => {
         const s = this.s;
         const idle = s[st.i]! === IDLE;
         const aPush = s[ackPush.i]! !== 0;
         const dPush = s[dataPush.i]! !== 0;
-        let pa = 0;
-        let pd = 0;
-        let go = 0;
-        let entry = 0;
-        let aq = aPush ? 1 : 0;
+        const hg = s[headGo.i]! !== 0;
+        let aq = 0;
         let dq = 0;
         let ddin = 0;
         if (pri) {
+          aq = aPush ? 1 : 0;
           dq = dPush ? 1 : 0;
           ddin = s[dataEntry.i]!;
-          if (idle) {
-            if (s[ackEmpty!.i]! === 0) [pa, go, entry] = [1, 1, s[ackDout!.i]!];
-            else if (aPush) [aq, go, entry] = [0, 1, s[ackEntry.i]!];
-            else if (s[dataEmpty.i]! === 0) [pd, go, entry] = [1, 1, s[dataDout.i]!];
-            else if (dPush) [dq, go, entry] = [0, 1, s[dataEntry.i]!];
-          }
         } else {
           if (aPush && dPush) this.fail('ack and data pushed in one cycle into the shared queue (ackPriority off)');
           dq = aPush || dPush ? 1 : 0;
           ddin = aPush ? s[ackEntry.i]! : s[dataEntry.i]!;
-          aq = 0;
-          if (idle) {
-            if (s[dataEmpty.i]! === 0) [pd, go, entry] = [1, 1, s[dataDout.i]!];
-            else if (dq) [dq, go, entry] = [0, 1, ddin];
-          }
+        }
+        let pa = 0;
+        let pd = 0;
+        let go = 0;
+        let entry = 0;
+        if (hg) {
+          go = 1;
+          entry = s[headEntry.i]!;
+          if (s[headAck.i]! !== 0) pa = 1;
+          else pd = 1;
+        } else if (idle) {
+          // bypass: an entry pushed into empty queues is loaded directly (acks first)
+          if (aq) [aq, go, entry] = [0, 1, s[ackEntry.i]!];
+          else if (dq) [dq, go, entry] = [0, 1, ddin];
         }
         s[popAck.i] = pa;
         s[popData.i] = pd;
@@ -153,10 +180,11 @@ export class TxPort extends Module {
         s[dataQDin.i] = ddin;
         s[start.i] = go;
         s[startEntry.i] = entry;
+        s[startNow.i] = hg ? 1 : 0;
       },
       {
-        writes: [popAck, popData, ackQPush, dataQPush, dataQDin, start, startEntry],
-        reads: [st, ackPush, ackEntry, dataPush, dataEntry, dataEmpty, dataDout, ...(ackQ ? [ackEmpty!, ackDout!] : [])],
+        writes: [popAck, popData, ackQPush, dataQPush, dataQDin, start, startEntry, startNow],
+        reads: [st, ackPush, ackEntry, dataPush, dataEntry, headGo, headAck, headEntry],
         name: 'pick',
       },
     );
@@ -171,8 +199,8 @@ export class TxPort extends Module {
         let ch = 0;
         let v = 1;
         if (q === IDLE) {
-          const e = s[startEntry.i]!;
-          if (s[start.i]! !== 0 && waitOf(e) === 0) {
+          const e = s[headEntry.i]!;
+          if (s[headGo.i]! !== 0 && waitOf(e) === 0) {
             const h = headers[Math.floor(e / 2 ** 23) % 256] ?? 0;
             ch = S === 2 ? (h >>> 8) & 0xff : h & 0xff;
           } else v = 0;
@@ -185,7 +213,7 @@ export class TxPort extends Module {
         s[txValid.i] = v;
         s[txChar.i] = ch;
       },
-      { writes: [txValid, txChar], reads: [st, vl, cnt, rdData, isAck, last, start, startEntry], name: 'char' },
+      { writes: [txValid, txChar], reads: [st, vl, cnt, rdData, isAck, last, headGo, headEntry], name: 'char' },
     );
 
     /** After the last header character: data, or the end marker. */
@@ -213,7 +241,7 @@ export class TxPort extends Module {
           }
           s[cnt.n] = 0;
           s[st.n] = HDR;
-          if (s[txReady.i]! === 0) return;
+          if (s[startNow.i]! === 0 || s[txReady.i]! === 0) return;
           // the first header character went with the start
           if (e.ack) s[acksSent.n] = (s[acksSent.i]! + 1) % 2 ** 24;
           else s[dataPkts.n] = (s[dataPkts.i]! + 1) % 2 ** 24;
@@ -252,7 +280,7 @@ export class TxPort extends Module {
           }
         }
       },
-      { reads: [start, startEntry, txReady, txDone, st, cnt, vl, isAck, last, left, rdAddr, dataPkts, acksSent], name: 'packetiser' },
+      { reads: [start, startEntry, startNow, txReady, txDone, st, cnt, vl, isAck, last, left, rdAddr, dataPkts, acksSent], name: 'packetiser' },
     );
   }
 }

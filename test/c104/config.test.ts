@@ -121,6 +121,21 @@ describe('mesh labellings', () => {
     });
   }
 
+  it('several labels per node (a T9000\'s virtual links): every label reaches its node on the dimension-order path', () => {
+    for (const routing of ['x-first', 'y-first', 'two-phase'] as const) {
+      const spec = meshNetwork({ w: 3, h: 4, routing, labelsPerNode: 3 });
+      const net = checkNetwork(spec);
+      expect(checkDeadlockFree(net).deadlockFree).toBe(true);
+      for (let t = 0; t < 12; t++) {
+        for (let l = 0; l < 36; l++) {
+          const owner = net.terminalOfLabel.get(l)!;
+          if (owner === t) continue;
+          expect(traceRoute(net, t, l).terminal).toBe(owner);
+        }
+      }
+    }
+  });
+
   it('the x-first and y-first meshes are deadlock-free, and so is two-phase on separate link sets', () => {
     for (const routing of ['x-first', 'y-first', 'two-phase'] as const) expect(checkDeadlockFree(meshNetwork({ w: 4, h: 3, routing })).deadlockFree).toBe(true);
   });

@@ -1,9 +1,9 @@
 /**
  * Test bench for C104 networks before the real DS-link and T9000 endpoint
- * exist: every wired switch link gets a link-end stand-in (switch_bench.ts);
- * switch-to-switch cables join two stand-ins at character level (one
- * character per cycle when the far receive buffer has room: a named
- * simplification, no token timing, no credit); endpoints are driven by the
+ * exist: the RTL network (rtl/c104/network.ts) with link-end stand-ins
+ * (switch_bench.ts) as its link ends; switch-to-switch cables join two
+ * stand-ins at character level (charJoin: one character per cycle when the
+ * far receive buffer has room; no token timing, no credit); endpoints are driven by the
  * bench: each endpoint sends packets on any idle link of its hunt group, and
  * a virtual link (source, destination) has one packet in flight at a time
  * (the T9000's acknowledgement, as an oracle instead of ack packets), so
@@ -12,10 +12,10 @@
 import { Module, Simulator, type Signal } from '../../rtl/kernel/index.ts';
 import { CHAR_BITS, isEnd } from '../../rtl/dslink/chars.ts';
 import { C104 } from '../../rtl/c104/c104.ts';
-import { makeC104Config, type C104Options } from '../../rtl/c104/config.ts';
-import { C104_LINKS } from '../../rtl/c104/interval_table.ts';
+import type { C104Options } from '../../rtl/c104/config.ts';
+import { C104Network } from '../../rtl/c104/network.ts';
 import { checkNetwork, type CheckedNetwork, type NetworkSpec } from '../../rtl/c104/topology.ts';
-import { LinkEndStub, attachEnd } from './switch_bench.ts';
+import { LinkEndStub, charJoin } from './switch_bench.ts';
 
 /** Stand-in port of an endpoint: the bench pokes src*, sinkPop and reads the stub. */
 interface TermPort {
@@ -26,48 +26,25 @@ interface TermPort {
 }
 
 class NetTop extends Module {
-  readonly switches: C104[] = [];
-  readonly ends: (LinkEndStub | null)[][] = [];
+  readonly network: C104Network;
   /** Per terminal, per link of its group. */
   readonly ports: TermPort[][] = [];
 
-  constructor(net: CheckedNetwork, opts: C104Options) {
-    super(null, 'net');
-    const spec = net.spec;
-    spec.switches.forEach((t, s) => {
-      const fromProcessor = Array.from({ length: C104_LINKS }, (_, k) => net.peer[s]![k]?.kind === 'terminal');
-      const cfg = makeC104Config({ ...opts, fromProcessor, seed: (opts.seed ?? 1) + s });
-      const sw = new C104(this, t.name, net.tables[s]!, cfg, { connected: t.connected });
-      this.switches.push(sw);
-      const row: (LinkEndStub | null)[] = [];
-      for (let k = 0; k < C104_LINKS; k++) {
-        if (!t.connected[k]) {
-          row.push(null);
-          continue;
-        }
-        const e = new LinkEndStub(this, `${t.name}_end${k}`, cfg.inputBufferTokens, cfg.outputBufferTokens);
-        attachEnd(this, sw, k, e);
-        row.push(e);
-      }
-      this.ends.push(row);
+  constructor(net: CheckedNetwork, opts: C104Options & { requireDeadlockFree?: boolean }) {
+    super(null, 'top');
+    this.network = new C104Network(this, 'net', net, {
+      c104: opts,
+      linkEnd: (p, name, buf) => new LinkEndStub(p, name, buf.rxTokens, buf.txTokens),
+      join: charJoin,
+      requireDeadlockFree: opts.requireDeadlockFree,
     });
-    // Cables: A's transmit buffer drains into B's receive buffer, both ways.
-    for (const [a, b] of spec.cables) {
-      const ea = this.ends[a.sw]![a.link]!;
-      const eb = this.ends[b.sw]![b.link]!;
-      for (const [x, y] of [[ea, eb], [eb, ea]] as const) {
-        this.connect(x.sinkValid, y.srcValid);
-        this.connect(x.sinkChar, y.srcChar);
-        this.connect(y.srcReady, x.sinkPop);
-      }
-    }
-    spec.terminals.forEach((t, ti) => {
+    this.network.endpointLinks.forEach((ends, ti) => {
       this.ports.push(
-        t.links.map((k) => {
-          const end = this.ends[t.sw]![k]!;
-          const srcValid = this.input(`t${ti}_v${k}`);
-          const srcChar = this.input(`t${ti}_c${k}`, CHAR_BITS);
-          const sinkPop = this.input(`t${ti}_p${k}`);
+        ends.map((e, li) => {
+          const end = e as LinkEndStub;
+          const srcValid = this.input(`t${ti}_v${li}`);
+          const srcChar = this.input(`t${ti}_c${li}`, CHAR_BITS);
+          const sinkPop = this.input(`t${ti}_p${li}`);
           this.connect(srcValid, end.srcValid);
           this.connect(srcChar, end.srcChar);
           this.connect(sinkPop, end.sinkPop);
@@ -75,6 +52,10 @@ class NetTop extends Module {
         }),
       );
     });
+  }
+
+  get switches(): C104[] {
+    return this.network.switches;
   }
 }
 
@@ -104,7 +85,7 @@ export class NetBench {
   readonly startedOn = new Map<string, number[]>();
   sent = 0;
 
-  constructor(spec: NetworkSpec, opts: C104Options = {}) {
+  constructor(spec: NetworkSpec, opts: C104Options & { requireDeadlockFree?: boolean } = {}) {
     this.net = checkNetwork(spec);
     this.top = new NetTop(this.net, { routingDelay: 0, ...opts });
     this.sim = new Simulator(this.top);
@@ -189,4 +170,3 @@ export function idOf(chars: readonly number[], headerBytes: number): number {
   return (chars[headerBytes]! << 8) | chars[headerBytes + 1]!;
 }
 
-export { makeC104Config };

@@ -12,11 +12,21 @@ import { Module, Simulator, type SimMode, type Signal } from '../../rtl/kernel/i
 import { Fifo } from '../../rtl/lib/fifo.ts';
 import { CHAR_BITS, CHAR_EOP, isEnd } from '../../rtl/dslink/chars.ts';
 import { C104 } from '../../rtl/c104/c104.ts';
+import { attachEnd, type LinkEndPorts } from '../../rtl/c104/network.ts';
 import type { C104Config } from '../../rtl/c104/config.ts';
 import { C104_LINKS, type CompiledTable } from '../../rtl/c104/interval_table.ts';
 
-/** Stand-in for the core side of one DsLinkEnd: two FIFOs. */
-export class LinkEndStub extends Module {
+/**
+ * Stand-in for one DsLinkEnd: two FIFOs behind the contract's core-side
+ * ports. Its wires (dOut, sOut, dIn, sIn) are dead (tied 0); the far side is
+ * character-level ports (src*, sink*), joined by `charJoin` or driven by a bench.
+ */
+export class LinkEndStub extends Module implements LinkEndPorts {
+  readonly dOut: Signal;
+  readonly sOut: Signal;
+  readonly dIn: Signal;
+  readonly sIn: Signal;
+  readonly running: Signal;
   readonly rxValid: Signal;
   readonly rxChar: Signal;
   readonly rxPop: Signal;
@@ -34,6 +44,13 @@ export class LinkEndStub extends Module {
     super(parent, name);
     const rx = new Fifo(this, 'rx', { width: CHAR_BITS, depth: inTokens });
     const tx = new Fifo(this, 'tx', { width: CHAR_BITS, depth: outTokens });
+    this.dOut = this.output('dOut');
+    this.sOut = this.output('sOut');
+    this.dIn = this.input('dIn');
+    this.sIn = this.input('sIn');
+    for (const w of [this.dOut, this.sOut, this.dIn, this.sIn]) this.tie(w, 0);
+    this.running = this.output('running');
+    this.tie(this.running, 1);
     this.rxValid = this.output('rxValid');
     this.rxChar = this.output('rxChar', CHAR_BITS);
     this.rxPop = this.input('rxPop');
@@ -86,14 +103,15 @@ export class LinkEndStub extends Module {
   }
 }
 
-/** Join link end `e` to link k of switch `sw` (receive side to the router, transmit side from the crossbar). */
-export function attachEnd(parent: Module, sw: C104, k: number, e: LinkEndStub): void {
-  parent.connect(e.rxValid, sw.rxValid[k]!);
-  parent.connect(e.rxChar, sw.rxChar[k]!);
-  parent.connect(sw.rxPop[k]!, e.rxPop);
-  parent.connect(sw.txValid[k]!, e.txValid);
-  parent.connect(sw.txChar[k]!, e.txChar);
-  parent.connect(e.txReady, sw.txReady[k]!);
+/** A cable between two stand-ins: each transmit buffer drains into the other's receive buffer, one character per cycle when it has room. */
+export function charJoin(where: Module, a: LinkEndPorts, b: LinkEndPorts): void {
+  const x = a as LinkEndStub;
+  const y = b as LinkEndStub;
+  for (const [u, v] of [[x, y], [y, x]] as const) {
+    where.connect(u.sinkValid, v.srcValid);
+    where.connect(u.sinkChar, v.srcChar);
+    where.connect(v.srcReady, u.sinkPop);
+  }
 }
 
 class Bench extends Module {
@@ -225,7 +243,7 @@ export class SwitchBench {
       const gm = this.watchMasks ? this.watchMasks[sim.peek(r.hdr)]! : sim.peek(r.gm);
       for (let j = 0; j < C104_LINKS; j++) {
         if (((gm >>> j) & 1) === 0 || granted[j] === 1) continue;
-        if (sim.peek(xbar.valid[j]!) === 0 && sim.peek(sw.txReady[j]!) === 1) {
+        if (sim.peek(xbar.valid[j]!) === 0 && sim.peek(sw.blocked[j]!) === 0) {
           this.idleWaits.push({ cycle: t, input: i, free: j });
           break;
         }

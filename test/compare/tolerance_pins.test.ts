@@ -20,16 +20,19 @@ function summaryAt(stat: SummaryStat, v: number): Summary {
 }
 
 /** A comparison whose only metric has `stat` of its abs or rel deviation = v (and 'missing' messages = missing). */
-function fake(metric: MetricName, of: 'abs' | 'rel', stat: SummaryStat, v: number, missing = 0): Comparison {
+function fake(metric: MetricName, of: 'abs' | 'rel' | 'means', stat: SummaryStat, v: number, missing = 0): Comparison {
   const zero = summaryAt(stat, 0);
-  const m = { metric, level: 'message', what: '', unit: 'cycles', joined: 1, onlyA: 0, onlyB: 0, a: zero, b: zero, abs: of === 'abs' ? summaryAt(stat, v) : zero, rel: of === 'rel' ? summaryAt(stat, v) : zero, worst: null };
+  // 'means': side A's mean 1000, side B's 1000·(1 + v)
+  const a = of === 'means' ? { ...zero, mean: 1000 } : zero;
+  const b = of === 'means' ? { ...zero, mean: 1000 * (1 + v) } : zero;
+  const m = { metric, level: 'message', what: '', unit: 'cycles', joined: 1, onlyA: 0, onlyB: 0, a, b, abs: of === 'abs' ? summaryAt(stat, v) : zero, rel: of === 'rel' ? summaryAt(stat, v) : zero, worst: null };
   return { metrics: [m], missing: { onlyA: Array.from({ length: missing }, (_, k) => k), onlyB: [] }, a: { label: 'A' }, b: { label: 'B' } } as unknown as Comparison;
 }
 
 interface Pin {
   readonly metric: MetricName | 'missing';
   readonly stat?: SummaryStat;
-  readonly of?: 'abs' | 'rel';
+  readonly of?: 'abs' | 'rel' | 'means';
   /** values that must pass (the bounds themselves) */
   readonly inside: readonly number[];
   /** values just outside that must fail */
@@ -37,9 +40,9 @@ interface Pin {
 }
 
 function verdict(tols: readonly Tolerance[], p: Pin, v: number): { pass: boolean; failed: string[] } {
-  const mine = tols.filter((t) => t.metric === p.metric && (p.metric === 'missing' || ((t.stat ?? 'absMax') === p.stat && (t.of ?? 'abs') === (p.of ?? 'abs'))));
+  const mine = tols.filter((t) => t.metric === p.metric && (p.metric === 'missing' || ((t.of ?? 'abs') === (p.of ?? 'abs') && (t.of === 'means' || (t.stat ?? 'absMax') === p.stat))));
   expect(mine.length, `${p.metric} ${p.of ?? 'abs'} ${p.stat ?? ''} is declared once`).toBe(1);
-  const c = p.metric === 'missing' ? fake('first', 'abs', 'absMax', 0, v) : fake(p.metric, p.of ?? 'abs', p.stat!, v);
+  const c = p.metric === 'missing' ? fake('first', 'abs', 'absMax', 0, v) : fake(p.metric, p.of ?? 'abs', p.stat ?? 'mean', v);
   const r = checkTolerances(c, mine);
   return { pass: r.pass, failed: r.failures.map((f) => f.tolerance.metric) };
 }
@@ -65,13 +68,21 @@ const CH5: readonly Pin[] = [
 ];
 PINS['ch5-light'] = CH5;
 PINS['ch5-moderate'] = CH5;
+const CALIBRATED: readonly Pin[] = [
+  { metric: 'missing', inside: [0], outside: [1] },
+  { metric: 'first', of: 'means', inside: [-0.02, 0.02, 0], outside: [-0.021, 0.021] },
+  { metric: 'last', of: 'means', inside: [-0.02, 0.02, 0], outside: [-0.021, 0.021] },
+  { metric: 'per-hop', stat: 'p50', inside: [0], outside: [-1, 1] },
+  { metric: 'queued', stat: 'p50', inside: [0], outside: [-1, 1] },
+];
+for (const name of ['calibrated-light', 'calibrated-moderate', 'calibrated-heavy']) PINS[name] = CALIBRATED;
 
 describe('preset tolerances pinned by negative controls just outside them', () => {
   for (const [name, pins] of Object.entries(PINS)) {
     it(`${name}: every declared tolerance passes at its bounds and fails one step outside`, () => {
       const preset = findPreset(name)!;
       // every declared tolerance has a pin (a new one must be pinned too)
-      const key = (t: { metric: string; stat?: string; of?: string }) => (t.metric === 'missing' ? 'missing' : `${t.metric}/${t.of ?? 'abs'}/${t.stat ?? 'absMax'}`);
+      const key = (t: { metric: string; stat?: string; of?: string }) => (t.metric === 'missing' ? 'missing' : t.of === 'means' ? `${t.metric}/means` : `${t.metric}/${t.of ?? 'abs'}/${t.stat ?? 'absMax'}`);
       expect(new Set(preset.tolerances.map(key))).toEqual(new Set(pins.map(key)));
       for (const p of pins) {
         for (const v of p.inside) expect(verdict(preset.tolerances, p, v), `${name} ${p.metric} = ${v} inside`).toEqual({ pass: true, failed: [] });

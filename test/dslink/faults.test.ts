@@ -14,7 +14,9 @@
  * case. The reference decoder (tokens.ts decodeBits) runs all of them:
  *   bit   every phase detected (parity, or escape) at the latest at the flag
  *         bit of the token after the one holding the flipped bit: within 1 token;
- *   slip  every phase detected within 2 tokens (≤ 13 bits);
+ *   slip  every phase detected within 1 token: at the latest in the first
+ *         token the receiver frames after the one holding the fault (which
+ *         may be a misframed 10-bit data token: ≤ 12 bit times);
  *   D, S  detected within 1 token at 6 phases; at phases 1 and 2 (the lost
  *         bits are two of the three 1s of ESC = 0111) the stream reads
  *         0101 = EOP, then a data token 0x2E, then NULLs again, with correct
@@ -43,7 +45,7 @@ const WIRES = dsEncode(BITS);
 const T0 = 80; // a NULL's first bit
 
 /** Reference model: the detecting bit (index in the wire-time stream, relative to the fault) or null, and the characters decoded. */
-function modelCase(model: Model | 'del1' | 'ins0' | 'ins1', phase: number): { at: number | null; chars: number[] } {
+function modelCase(model: Model | 'del1' | 'ins0' | 'ins1', phase: number): { at: number | null; chars: number[]; next: number } {
   const t = T0 + phase;
   let bits: number[];
   let shift = 0; // wire-time offset of received bits after the fault
@@ -58,12 +60,14 @@ function modelCase(model: Model | 'del1' | 'ins0' | 'ins1', phase: number): { at
     bits = [...BITS.slice(0, t), ...BITS.slice(t + 1)];
     shift = 1;
   } else {
+    // the extra bit takes a bit time of its own: received index = wire time
     bits = [...BITS.slice(0, t), model === 'ins0' ? 0 : 1, ...BITS.slice(t)];
-    shift = -1;
   }
   const r = decodeBits(bits);
   const chars = r.tokens.flatMap((x) => (x.kind === 'char' ? [x.ch] : []));
-  return { at: r.error ? r.error.bit + (r.error.bit >= t ? shift : 0) - t : null, chars };
+  // tokens the receiver framed after the one holding the fault, up to the detecting bit
+  const next = r.error ? r.starts.filter((b) => b > t && b <= r.error!.bit).length : -1;
+  return { at: r.error ? r.error.bit + (r.error.bit >= t ? shift : 0) - t : null, chars, next };
 }
 
 describe('single-bit faults: reference model (the proof)', () => {
@@ -74,15 +78,17 @@ describe('single-bit faults: reference model (the proof)', () => {
       // the next token starts at phase 4 (FCT) or 8 (next ESC); its flag bit is one later
       const nextFlag = (ph < 4 ? 4 : 8) + 1 - ph;
       expect(m.at!).toBeLessThanOrEqual(nextFlag);
+      expect(m.next).toBeLessThanOrEqual(1);
       expect(m.chars).toEqual([]);
     }
   });
-  it('1-bit slips: every phase detected within 2 tokens (13 bits)', () => {
+  it('1-bit slips: every phase detected within 1 token (the next one framed, ≤ 12 bit times)', () => {
     for (const model of ['del1', 'ins0', 'ins1'] as const) {
       for (let ph = 0; ph < 8; ph++) {
         const m = modelCase(model, ph);
         expect(m.at, `${model} phase ${ph}`).not.toBeNull();
-        expect(m.at!).toBeLessThanOrEqual(13);
+        expect(m.at!).toBeLessThanOrEqual(12);
+        expect(m.next).toBeLessThanOrEqual(1);
       }
     }
   });
@@ -96,6 +102,7 @@ describe('single-bit faults: reference model (the proof)', () => {
         } else {
           expect(m.at, `${model} phase ${ph}`).not.toBeNull();
           expect(m.at!).toBeLessThanOrEqual((ph < 4 ? 4 : 8) + 1 - ph + 2);
+          expect(m.next).toBeLessThanOrEqual(1);
         }
       }
     }

@@ -5,13 +5,15 @@
  *    `dec.tok_s`: "D_0x41", "FCT", "EOP", "EOM", "NULL"; VCD strings have no
  *    spaces) and of the link state ("Run");
  *  - events: link-up when an end reaches Run; link-error with the kind and
- *    the end's lost count, valid against the event vocabulary.
+ *    the end's lost count, valid against the event vocabulary;
+ *  - the one-line status of an end (harness/rtl/dslink_status.ts).
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { attachLinkEvents } from '../../harness/rtl/dslink_events.ts';
+import { formatLinkStatus, linkStatus } from '../../harness/rtl/dslink_status.ts';
 import { CHAR_EOM, CHAR_EOP } from '../../rtl/dslink/chars.ts';
 import { validateEvent } from '../../traces/events/vocabulary.ts';
 import { readVcd } from '../../traces/vcd/reader.ts';
@@ -71,5 +73,8 @@ describe('DS-link events', () => {
     expect(eb.t).toBeLessThan(ea.t);
     expect(ev.filter((e) => e.kind === 'link-up').length).toBe(4);
     rec.detach();
+    const st = linkStatus(sim, b);
+    expect(st).toMatchObject({ path: 'link.b', state: 'Run', errors: 1, lastError: 'parity', lostTotal: 1, rxSize: 56 });
+    expect(formatLinkStatus(st)).toMatch(/^link\.b {2}Run {2}credit \d+ {2}granted \d+ {2}tx 0\/56 {2}rx \d+\/56 {2}errors 1 \(last parity, lost 1\)$/);
   });
 });

@@ -103,7 +103,7 @@ describe('every REPL command in script mode', () => {
     const eng = new ReplEngine({ preset: 'cube2' });
     expect(await ok(eng, 'help')).toMatch(/step \(s\) +advance n clock cycles/);
     expect(await ok(eng, 'help step')).toMatch(/^usage: step \[n\]/);
-    expect(await ok(eng, 'h expressions')).toMatch(/compare := unary/);
+    expect(await ok(eng, 'h expressions')).toMatch(/compare := bitor/);
     expect(await ok(eng, 'time')).toBe('cycle 0 (busy)');
     expect(await ok(eng, 's')).toBe('cycle 1');
     expect(await ok(eng, 'step 9')).toBe('cycle 10');
@@ -199,11 +199,13 @@ describe('every REPL command in script mode', () => {
     // VCD of node 1's PBU 1 over 40 cycles, read back
     const dir = mkdtempSync(join(tmpdir(), 'icemu-repl-'));
     const path = join(dir, 'sub', 'pbu.vcd');
-    expect(await ok(eng, `vcd start ${path} node1.pbu1.*`)).toBe(`vcd: writing ${path} (node1.pbu1.*) from cycle 538; vcd stop to close it`);
+    expect(await ok(eng, `vcd start ${path} node1.pbu1.*`)).toBe(`vcd: writing ${path} (node1.pbu1.*) from cycle 538; vcd stop closes it and writes ${join(dir, 'sub', 'pbu.gtkw')}`);
     expect(await ok(eng, 'info traces')).toBe(`traces: off; vcd: ${path}`);
     await ok(eng, 'step 40');
-    expect(await ok(eng, 'vcd stop')).toBe(`vcd: closed ${path}`);
+    expect(existsSync(join(dir, 'sub', 'pbu.gtkw'))).toBe(false); // the save file comes with the complete dump
+    expect(await ok(eng, 'vcd stop')).toBe(`vcd: closed ${path}; save file ${join(dir, 'sub', 'pbu.gtkw')}`);
     expect(existsSync(path)).toBe(true);
+    expect(readFileSync(join(dir, 'sub', 'pbu.gtkw'), 'utf8')).toMatch(/node1\.pbu1\.inState/);
     const dump = readVcd(path);
     expect(dump.vars.some((v) => v.name.endsWith('node1.pbu1.inState'))).toBe(true);
   });
@@ -324,24 +326,24 @@ describe('every REPL command in script mode', () => {
 });
 
 describe('REPL completion', () => {
-  it('completes commands, words, hierarchical names (relative to the scope), event kinds and checkpoints', async () => {
+  it('completes commands, words, hierarchical names (relative to the scope), event kinds and checkpoints; a finished unique word gets a space, a module prefix does not', async () => {
     const eng = new ReplEngine({ preset: 'cube2' });
-    expect(eng.complete('pri')).toEqual([['print'], 'pri']);
-    expect(eng.complete('ba')).toEqual([['back'], 'ba']);
+    expect(eng.complete('pri')).toEqual([['print '], 'pri']);
+    expect(eng.complete('ba')).toEqual([['back '], 'ba']);
     expect(eng.complete('print node0.nop.sta')).toEqual([['node0.nop.state1', 'node0.nop.state2'], 'node0.nop.sta']);
     expect(eng.complete('print no')[0]).toEqual(['node0.', 'node1.', 'node2.', 'node3.']);
-    expect(eng.complete('break node1.pbu1.freeRows == 0 && node1.nip.co')).toEqual([['node1.nip.count'], 'node1.nip.co']);
+    expect(eng.complete('break node1.pbu1.freeRows == 0 && node1.nip.co')).toEqual([['node1.nip.count '], 'node1.nip.co']);
     expect(eng.complete('cd node1.p')[0]).toEqual(['node1.pbu1.', 'node1.pbu2.']);
-    expect(eng.complete('break event hea')).toEqual([['head-arrives'], 'hea']);
-    expect(eng.complete('run u')).toEqual([['until'], 'u']);
+    expect(eng.complete('break event hea')).toEqual([['head-arrives '], 'hea']);
+    expect(eng.complete('run u')).toEqual([['until '], 'u']);
     expect(eng.complete('trace o')).toEqual([['on', 'off'], 'o']);
     expect(eng.complete('cam no')[0]).toEqual(['node0', 'node1', 'node2', 'node3']);
     await ok(eng, 'cp first');
-    expect(eng.complete('restore f')).toEqual([['first'], 'f']);
+    expect(eng.complete('restore f')).toEqual([['first '], 'f']);
     await ok(eng, 'cd node2.pbu1');
-    expect(eng.complete('print inSt')).toEqual([['inState'], 'inSt']);
+    expect(eng.complete('print inSt')).toEqual([['inState '], 'inSt']);
     expect(eng.complete('print /node3.ni')).toEqual([['/node3.nip.'], '/node3.ni']);
-    expect(eng.complete('help exp')).toEqual([['expressions'], 'exp']);
+    expect(eng.complete('help exp')).toEqual([['expressions '], 'exp']);
   });
 });
 

@@ -1,15 +1,24 @@
 /**
- * T9000-style endpoint (rtl/t9000) between two endpoints joined by one link
- * (the test stand-in link end, test/t9000/link_stub.ts, until the real
- * DsLinkEnd is in main): delivery, acknowledgement and queueing rules of
- * docs/t9000.md, each with a control that must fail.
+ * T9000-style endpoint (rtl/t9000) between two endpoints joined by one link:
+ * delivery, acknowledgement and queueing rules of docs/t9000.md, each with a
+ * control that must fail. Delivery properties run over the real DS-link
+ * (rtl/dslink); tests that pin exact cycle counts run over the FCT-free
+ * stand-in link (harness/rtl/link_standin.ts), whose timing is exactly
+ * 10 cycles per data character and 4 per end marker.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { makePair, stubLinks, type Pair } from './pair.ts';
+import { makePair, realLinks, stubLinks, type Pair } from './pair.ts';
 import type { T9000Config } from '../../rtl/t9000/config.ts';
 import { t9000Config, MEASURED_TIMING } from '../../rtl/t9000/config.ts';
-import type { TraceEvent } from '../../traces/events/vocabulary.ts';
+import { readTrace, type TraceEvent } from '../../traces/events/vocabulary.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Module } from '../../rtl/kernel/module.ts';
+import { Simulator } from '../../rtl/kernel/index.ts';
+import { T9000Endpoint, joinLinks } from '../../rtl/t9000/endpoint.ts';
+import { attachT9000Pair } from '../../harness/rtl/t9000_pair.ts';
 
 interface Op {
   from: 0 | 1;
@@ -36,7 +45,7 @@ function bytesOf(op: Op, k: number): number[] {
 
 /** Run a list of ops; returns the pair after the run and the data sent, per message id. */
 function runOps(ops: Op[], cfg: Partial<T9000Config> = {}, cycles = 40_000): { p: Pair; sent: number[][] } {
-  const p = makePair(VLS, { sendAreaBytes: 8192, rxSlots: 4, ...cfg });
+  const p = makePair(VLS, { sendAreaBytes: 8192, rxSlots: 4, ...cfg }, { links: realLinks() });
   const sent: number[][] = [];
   // sends on one VL must be issued in time order to be in order: sort by sendAt (stable)
   const order = ops.map((o, k) => ({ o, k })).sort((x, y) => x.o.sendAt - y.o.sendAt);
@@ -45,7 +54,8 @@ function runOps(ops: Op[], cfg: Partial<T9000Config> = {}, cycles = 40_000): { p
     sent[m.id] = m.data;
     p.driver.receive(1 - o.from, o.vl, o.recvAt);
   }
-  p.sim.step(cycles);
+  p.sim.runUntil(() => p.rec.deliveries.length >= ops.length, cycles);
+  p.sim.step(200); // a little longer: a duplicate delivery would show
   return { p, sent };
 }
 
@@ -81,7 +91,7 @@ function stopAndWait(events: readonly TraceEvent[]): boolean {
 }
 
 describe('T9000 endpoint pair: delivery', () => {
-  it('random messages on random virtual links, both directions, receives early or late: delivered exactly once, byte-exact, in order per VL; stop-and-wait holds', () => {
+  it('random messages on random virtual links, both directions, receives early or late, over the real DS-link: delivered exactly once, byte-exact, in order per VL; stop-and-wait holds', () => {
     fc.assert(
       fc.property(fc.array(opArb, { minLength: 1, maxLength: 8 }), (ops) => {
         const { p, sent } = runOps(ops);
@@ -93,13 +103,25 @@ describe('T9000 endpoint pair: delivery', () => {
 
   it('negative control: an endpoint that drops the one-outstanding-packet rule breaks the property', () => {
     // each half of the property catches the fault on its own (no unit assertion stops these runs)
+    // the same kind of workload, drawn where the fault matters: multi-packet messages, receives posted late
+    const lateOps = fc.array(
+      fc.record({
+        from: fc.constantFrom(0 as const, 1 as const),
+        vl: fc.integer({ min: 0, max: VLS - 1 }),
+        len: fc.integer({ min: 33, max: 100 }),
+        sendAt: fc.integer({ min: 0, max: 500 }),
+        recvAt: fc.integer({ min: 6000, max: 9000 }),
+        seed: fc.integer({ min: 0, max: 255 }),
+      }),
+      { minLength: 2, maxLength: 6 },
+    );
     const check = (prop: (p: Pair, sent: number[][]) => boolean) =>
       fc.check(
-        fc.property(fc.array(opArb, { minLength: 1, maxLength: 8 }), (ops) => {
+        fc.property(lateOps, (ops) => {
           const { p, sent } = runOps(ops, { fault: 'no-stop-and-wait' });
           return prop(p, sent);
         }),
-        { numRuns: 60, seed: 9 },
+        { numRuns: 15, seed: 9, endOnFailure: true },
       );
     const delivery = check(deliveredExactlyOnceInOrder);
     expect(delivery.failed).toBe(true);
@@ -120,19 +142,39 @@ describe('T9000 endpoint pair: delivery', () => {
     expect(deliveredExactlyOnceInOrder(p, sent)).toBe(false);
   });
 
-  it('activity and plain simulation give the same events', () => {
+  it('the recorded trace is valid in the shared vocabulary and reads back unchanged', () => {
+    const p = makePair(2);
+    p.driver.receive(1, 0, 0);
+    p.driver.send(0, 0, Array.from({ length: 40 }, (_, j) => j), 0);
+    p.sim.step(2000);
+    const dir = mkdtempSync(join(tmpdir(), 'icemu-t9000-'));
+    try {
+      const file = join(dir, 'pair.events.jsonl');
+      p.rec.write(file);
+      const back = readTrace(file);
+      expect(back.header.unit).toBe('cycles');
+      expect(back.events).toEqual(p.rec.events);
+      const kinds = new Set(back.events.map((e) => e.kind));
+      for (const k of ['message-queued', 'packet-injected', 'head-arrives', 'ack', 'first-packet-delivered', 'message-complete']) expect(kinds.has(k as never)).toBe(true);
+      expect(back.events.filter((e) => e.kind === 'packet-injected').map((e) => e.packet)).toEqual([0, 1]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('activity and plain simulation give the same events (real DS-link)', () => {
     const ops: Op[] = [
       { from: 0, vl: 0, len: 70, sendAt: 0, recvAt: 200, seed: 3 },
       { from: 1, vl: 2, len: 33, sendAt: 5, recvAt: 0, seed: 4 },
       { from: 0, vl: 2, len: 0, sendAt: 9, recvAt: 9, seed: 5 },
     ];
     const run = (mode: 'activity' | 'plain') => {
-      const p = makePair(VLS, {}, { mode });
+      const p = makePair(VLS, {}, { mode, links: realLinks() });
       ops.forEach((o, k) => {
         p.driver.send(o.from, o.vl, bytesOf(o, k), o.sendAt);
         p.driver.receive(1 - o.from, o.vl, o.recvAt);
       });
-      p.sim.step(3000);
+      p.sim.step(6000);
       return p.rec.sorted();
     };
     const a = run('activity');
@@ -233,6 +275,54 @@ describe('T9000 endpoint: modes and timing', () => {
   it('two-byte headers cost 10 cycles more per packet', () => {
     expect(period({}, 8)).toBe(94);
     expect(period({ headerBytes: 2 }, 8)).toBe(104);
+  });
+});
+
+describe('T9000 endpoint: several physical links', () => {
+  it('virtual links on two links of each endpoint: both links carry their own VLs, every message intact', () => {
+    const top = new Module(null, 'top');
+    const vls = [
+      { link: 0, header: 0 },
+      { link: 1, header: 1 },
+      { link: 1, header: 2 },
+    ];
+    const a = new T9000Endpoint(top, 'a', { links: 2, virtualLinks: vls }, stubLinks());
+    const b = new T9000Endpoint(top, 'b', { links: 2, virtualLinks: vls }, stubLinks());
+    joinLinks(top, a.links[0]!, b.links[0]!);
+    joinLinks(top, a.links[1]!, b.links[1]!);
+    const sim = new Simulator(top);
+    const { driver, rec } = attachT9000Pair(sim, a, b);
+    for (let v = 0; v < 3; v++) {
+      driver.receive(1, v, 0);
+      driver.send(0, v, Array.from({ length: 40 + v }, (_, j) => (j * 3 + v) & 0xff), 0);
+    }
+    sim.step(3000);
+    expect(rec.deliveries).toHaveLength(3);
+    for (const d of rec.deliveries) expect(d.bytes).toEqual(driver.messages[d.msg]!.data);
+    const ports = (v: number) => new Set(rec.events.filter((e) => e.kind === 'packet-injected' && driver.messages[e.msg]!.src.vl === v).map((e) => e.port));
+    expect([...ports(0)]).toEqual([0]);
+    expect([...ports(1)]).toEqual([1]);
+    expect([...ports(2)]).toEqual([1]);
+    // the two links run in parallel: VL 0's message is not held up by VLs 1 and 2
+    const done = (v: number) => rec.deliveries.find((d) => d.vl === v)!.cycle;
+    expect(done(0)).toBeLessThan(done(2));
+  });
+});
+
+describe('T9000 endpoint: packets that overtake', () => {
+  it('a last packet ending while an earlier packet of the VL is still arriving stops loudly (not mis-assembled)', () => {
+    // two of a's VLs, on different links, both name b's VL 0: b sees one VL's packets on two links
+    const top = new Module(null, 'top');
+    const a = new T9000Endpoint(top, 'a', { links: 2, virtualLinks: [{ link: 0, header: 0 }, { link: 1, header: 0 }] }, stubLinks());
+    const b = new T9000Endpoint(top, 'b', { links: 2, virtualLinks: [{ link: 0, header: 0 }, { link: 1, header: 1 }] }, stubLinks());
+    joinLinks(top, a.links[0]!, b.links[0]!);
+    joinLinks(top, a.links[1]!, b.links[1]!);
+    const sim = new Simulator(top);
+    const { driver } = attachT9000Pair(sim, a, b);
+    driver.receive(1, 0, 0);
+    driver.send(0, 0, Array.from({ length: 32 }, (_, j) => j), 0); // a 32-byte last packet on link 0 …
+    driver.send(0, 1, [7], 40); // … overtaken by a 1-byte one on link 1
+    expect(() => sim.step(2000)).toThrow(/virtual link 0: a message's last packet ended while another of its packets was still arriving/);
   });
 });
 

@@ -251,7 +251,7 @@ describe('trace output and configuration', () => {
     expect(() => runTlm(w, { transport: 'quasi-adaptive', buffersPerPbu: 1 })).toThrow(/tlm.buffersPerPbu: 1 is outside 2..4096 for quasi-adaptive/);
     expect(() => runTlm(w, { transport: 'fixed-packet', delivery: 'magic' as never })).toThrow(/tlm.delivery/);
     const b = workload(2, [{ t: 0, src: 1, dst: 1, bytes: 8, kind: 'broadcast' }]);
-    expect(() => runTlm(b, { transport: 'fixed-packet' })).toThrow("tlm: workload.messages[0].kind: 'broadcast' is not supported by the TLM (unicast only)");
+    expect(() => runTlm(b, { transport: 'wormhole' })).toThrow("tlm: workload.messages[0].kind: 'broadcast' is not supported by the wormhole transport (packet transports only)");
     const unsorted: Workload = { ...w, messages: [{ id: 0, t: 5, src: 0, dst: 1, bytes: 1, kind: 'unicast' }, { id: 1, t: 4, src: 0, dst: 1, bytes: 1, kind: 'unicast' }] };
     expect(() => runTlm(unsorted, { transport: 'fixed-packet' })).toThrow(/workload.messages\[1\].t: 4 is before/);
   });

@@ -439,18 +439,20 @@ describe('VCD writer: details', () => {
     expect(readVcd(path).timescale).toBe('10ps');
   });
 
-  it('writes to path.tmp during the run and renames it on close', () => {
+  it('writes to a temporary file beside the path during the run and renames it on close', () => {
     const sim = new Simulator(new Top());
     const path = tmpFile();
     const vcd = startVcd(sim, path, { chunkSize: 256 });
     sim.schedule(2, (s) => s.poke('go', 1));
     sim.step(200);
     expect(fs.existsSync(path)).toBe(false);
-    expect(fs.existsSync(path + '.tmp')).toBe(true);
-    expect(fs.statSync(path + '.tmp').size).toBeGreaterThan(256); // chunks were written
+    expect(nodePath.dirname(vcd.tmpPath)).toBe(nodePath.dirname(path));
+    expect(nodePath.basename(vcd.tmpPath)).toMatch(/\.tmp$/);
+    expect(fs.existsSync(vcd.tmpPath)).toBe(true);
+    expect(fs.statSync(vcd.tmpPath).size).toBeGreaterThan(256); // chunks were written
     vcd.close();
     expect(fs.existsSync(path)).toBe(true);
-    expect(fs.existsSync(path + '.tmp')).toBe(false);
+    expect(fs.existsSync(vcd.tmpPath)).toBe(false);
     expect(readVcd(path).endTime).toBe(401);
     // closing detached it: further cycles are not observed, close is idempotent
     sim.step(3);
@@ -612,13 +614,14 @@ describe('GTKWave', () => {
     expect(fs.existsSync(save + '.tmp')).toBe(false);
     const lines = fs.readFileSync(save, 'utf8').split('\n');
     expect(lines[0]).toBe('[*]');
-    expect(lines).toContain(`[dumpfile] "${nodePath.resolve(path)}"`);
-    expect(lines).toContain(`[savefile] "${nodePath.resolve(save)}"`);
+    expect(lines).toContain(`[dumpfile] "${nodePath.basename(path)}"`);
+    expect(lines).toContain(`[savefile] "${nodePath.basename(save)}"`);
+    expect(lines.join('\n')).not.toContain(nodePath.dirname(nodePath.resolve(path))); // no absolute path
     expect(lines).toContain('[timestart] 0');
     const sigLines = lines.filter((l) => /^top\./.test(l));
+    // the FSM register is shown once, by its state-name twin
     expect(sigLines).toEqual([
       'top.clk',
-      'top.core.fsm.state[1:0]',
       'top.core.fsm.state_s',
       'top.core.cnt.en',
       'top.core.cnt.q[7:0]',
@@ -628,10 +631,10 @@ describe('GTKWave', () => {
     // each names a var of the dump as GTKWave shows it (name + range)
     const shown = new Set(readVcd(path).vars.map((v) => v.name + v.range));
     for (const l of sigLines) expect(shown.has(l), l).toBe(true);
-    // display flags: binary for scalars and strings, hex for vectors; a comment per scope
+    // display flags: binary for scalars and strings, decimal for counts; a comment per scope
     const flagOf = (name: string): string => lines.slice(0, lines.indexOf(name)).filter((l) => l.startsWith('@')).at(-1)!;
     expect(flagOf('top.clk')).toBe('@28');
-    expect(flagOf('top.core.cnt.q[7:0]')).toBe('@22');
+    expect(flagOf('top.core.cnt.q[7:0]')).toBe('@24');
     expect(flagOf('top.core.fsm.state_s')).toBe('@28');
     const comments = lines.filter((l) => l.startsWith('-'));
     expect(comments).toEqual(['-top', '-top.core.fsm', '-top.core.cnt']);

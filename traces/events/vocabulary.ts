@@ -8,7 +8,8 @@
  * TLM, either for analytic models);
  * harness/compare makes the mapping explicit.
  */
-import { closeSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { writeOutput, type OutputTarget } from '../files.ts';
 
 export const EVENT_KINDS = [
   'message-queued', // the instruction was accepted at the source (send queued)
@@ -21,6 +22,14 @@ export const EVENT_KINDS = [
   'link-error', // a DS-link end entered a named error state (fields error, lost); msg is 0: about no message
   'link-up', // a DS-link end reached Run; msg is 0
   'ack', // an acknowledgement of packet `packet` reached the sender (T9000 endpoints, docs/t9000.md#events)
+  // Link and buffer states for `icemu view` (harness/rtl/view_events.ts); msg is 0: about no message.
+  'link-busy', // a packet is on outgoing link `port` of `node` from this cycle on (Buzzard: the FCU's xbusy rose)
+  'link-idle', // outgoing link `port` of `node` carries nothing from this cycle on
+  'link-held', // flow control blocks outgoing link `port` of `node` (the receiver blocks: a sender is held, none is granted)
+  'link-released', // the hold on outgoing link `port` of `node` ended
+  'buffer-full', // the buffer of `unit` (Buzzard: PBU CAM) is full from this cycle on
+  'buffer-free', // the buffer of `unit` has room again
+  'deadlock', // a structural deadlock was found: `ring` lists the waiting units, each waiting for the next
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
@@ -42,6 +51,8 @@ export interface TraceEvent {
   error?: string;
   /** link-error: characters the end lost (its transmit buffer, a partly sent token, a received one not yet checked). */
   lost?: number;
+  /** deadlock: the ring of waiting units, e.g. ['node0.pbu1', 'node2.pbu2', …] (the last waits for the first). */
+  ring?: string[];
 }
 
 export type TimeUnit = 'cycles' | 'ticks' | 'us' | 'ns';
@@ -54,6 +65,8 @@ export interface TraceHeader {
   unit: TimeUnit;
   /** Workload description (name, seed, parameters). */
   workload?: Record<string, unknown>;
+  /** The network the trace is about, for `icemu view`: a Buzzard n-cube, or another kind. */
+  topology?: { kind: string; n?: number; [k: string]: unknown };
 }
 
 export class EventTraceError extends Error {
@@ -83,6 +96,7 @@ export function validateEvent(e: unknown): string | null {
   }
   if (o.unit !== undefined && typeof o.unit !== 'string') return `field 'unit': expected a string`;
   if (o.error !== undefined && typeof o.error !== 'string') return `field 'error': expected a string`;
+  if (o.ring !== undefined && (!Array.isArray(o.ring) || !o.ring.every((u) => typeof u === 'string'))) return `field 'ring': expected a list of unit names`;
   return null;
 }
 
@@ -91,16 +105,9 @@ export function formatTrace(header: TraceHeader, events: readonly TraceEvent[]):
   return [JSON.stringify(header), ...events.map((e) => JSON.stringify(e))].join('\n') + '\n';
 }
 
-/** Write a trace atomically (temporary file, then rename). */
-export function writeTrace(path: string, header: TraceHeader, events: readonly TraceEvent[]): void {
-  const tmp = `${path}.tmp`;
-  const fd = openSync(tmp, 'w');
-  try {
-    writeSync(fd, formatTrace(header, events));
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, path);
+/** Write a trace safely (checked; temporary file, then rename; a device in place: traces/files.ts). */
+export function writeTrace(path: string | OutputTarget, header: TraceHeader, events: readonly TraceEvent[], label?: string): void {
+  writeOutput(path, formatTrace(header, events), label);
 }
 
 /** Parse a trace; errors name the file and line. */

@@ -60,26 +60,25 @@
  * Output and files
  * ----------------
  * Bytes are formatted straight into a fixed buffer and written in chunks
- * (`fs.writeSync`) to `path + '.tmp'`; `close()` flushes, closes and renames it
- * to `path`, so a file under the final name is always complete. Open writers
- * are also closed on normal process exit (including an uncaught exception:
- * the dump up to the last cycle is still a valid VCD) and on SIGINT (Ctrl-C).
- * The handlers are installed once for all writers and removed when the last
- * one closes; they do not keep the process alive. On SIGINT, when no other
- * SIGINT listener exists, the writers are closed and the signal is re-raised
- * so the process still dies of it (exit status 130); when another listener
- * exists (a REPL that uses Ctrl-C to interrupt a run), that listener decides
- * and the writers stay open (they still close on exit). Note that Node runs
- * signal listeners only when the event loop gets control: a long synchronous
- * `sim.step(n)` reacts to Ctrl-C when it returns, so long runs should step in
- * slices. `handleExit: false` leaves a writer out of all this (its owner
- * closes it).
+ * through an `OutputFile` (traces/files.ts): to a temporary file beside
+ * `path`, renamed to `path` by `close()`, so a file under the final name is
+ * always complete; a character device or a FIFO with a reader is written in
+ * place and never replaced; a path that cannot be written is refused with one
+ * line (`OutputPathError`). The header is written at once, so a full disk
+ * fails before the run. `abort()` removes what was written. Open writers are
+ * closed (validly) on process exit and on SIGINT when no other SIGINT
+ * listener exists (the signal is then re-raised, exit status 130); when
+ * another listener exists (a command or REPL that stops a run at a cycle
+ * boundary on Ctrl-C), that listener decides. Node runs signal listeners
+ * only when the event loop gets control, so long runs step in slices and
+ * yield between them. `handleExit: false` leaves a writer out of all this
+ * (its owner closes it).
  *
  * Hot path: per cycle the writer compares the selected slots of the state
  * vector with a Float64Array of the values last dumped and formats only the
  * changes into the byte buffer; it allocates nothing.
  */
-import * as fs from 'node:fs';
+import { OutputFile, type OutputTarget } from '../files.ts';
 import { Memory, Module, Signal } from '../../rtl/kernel/module.ts';
 import type { Observer, Simulator } from '../../rtl/kernel/simulator.ts';
 
@@ -104,6 +103,8 @@ export interface VcdOptions {
   chunkSize?: number;
   /** Close on process exit and SIGINT. Default true. */
   handleExit?: boolean;
+  /** The option that named the file, for error lines (`--vcd`). */
+  label?: string;
 }
 
 /** One declared VCD variable. */
@@ -156,53 +157,11 @@ function ascii(s: string): Uint8Array {
   return b;
 }
 
-// ------------------------------------------------------------ exit handling
-
-const openWriters = new Set<VcdWriter>();
-let handlersInstalled = false;
-
-function closeAllQuietly(): void {
-  for (const w of [...openWriters]) {
-    try {
-      w.close();
-    } catch (e) {
-      process.stderr.write(`icemu: could not finish VCD ${w.path}: ${(e as Error).message}\n`);
-    }
-  }
-}
-
-function onProcessExit(): void {
-  closeAllQuietly();
-}
-
-function onSigint(): void {
-  // Another listener owns Ctrl-C (e.g. a REPL interrupting a run): let it
-  // decide; the exit handler still closes the writers if the process ends.
-  if (process.listenerCount('SIGINT') > 1) return;
-  closeAllQuietly();
-  uninstallHandlers();
-  // Restore the default action and die of the signal, as without us.
-  process.kill(process.pid, 'SIGINT');
-}
-
-function installHandlers(): void {
-  if (handlersInstalled) return;
-  handlersInstalled = true;
-  process.on('exit', onProcessExit);
-  process.on('SIGINT', onSigint);
-}
-
-function uninstallHandlers(): void {
-  if (!handlersInstalled) return;
-  handlersInstalled = false;
-  process.removeListener('exit', onProcessExit);
-  process.removeListener('SIGINT', onSigint);
-}
-
 // ------------------------------------------------------------ the writer
 
 export class VcdWriter implements Observer {
   readonly path: string;
+  /** Where the bytes go until close: a temporary file beside `path` (or the device itself, traces/files.ts). */
   readonly tmpPath: string;
   readonly timescale: string;
   /** Every declared variable, in declaration order (the clock first). */
@@ -212,9 +171,10 @@ export class VcdWriter implements Observer {
   /** Set by `startVcd`: removes the writer from the simulator on close. */
   detach: (() => void) | undefined;
 
-  private fd: number;
+  private file: OutputFile | undefined;
   private closed = false;
   private readonly handleExit: boolean;
+  private readonly target: string | OutputTarget;
 
   // output buffer
   private out: Uint8Array;
@@ -251,7 +211,7 @@ export class VcdWriter implements Observer {
    * `peek` would), so the initial wires agree with the registers. Attach the
    * writer with `sim.observe(writer)` (or use `startVcd`).
    */
-  constructor(sim: Simulator, path: string, opts: VcdOptions = {}) {
+  constructor(sim: Simulator, path: string | OutputTarget, opts: VcdOptions = {}) {
     const net = sim.net;
     const timescale = opts.timescale ?? '1ns';
     if (!TIMESCALE_RE.test(timescale)) {
@@ -263,8 +223,9 @@ export class VcdWriter implements Observer {
     if (!(Number.isInteger(maxWords) && maxWords >= 1)) throw new Error(`vcd: maxMemoryWords ${maxWords} is not a whole number >= 1`);
     const maxSignals = opts.maxDefaultSignals ?? DEFAULT_MAX_SIGNALS;
 
-    this.path = path;
-    this.tmpPath = path + '.tmp';
+    this.path = typeof path === 'string' ? path : path.path;
+    this.target = path;
+    this.tmpPath = '';
     this.timescale = timescale;
     this.handleExit = opts.handleExit ?? true;
     this.out = new Uint8Array(chunk);
@@ -466,12 +427,15 @@ export class VcdWriter implements Observer {
 
     // ---- open the temporary file; then dump the initial values (§18.2.3.6 $dumpvars)
     this.lastCycle = sim.cycle;
-    this.fd = fs.openSync(this.tmpPath, 'w');
+    const file = new OutputFile(this.target, { label: opts.label, onExit: this.handleExit ? () => this.close() : 'none' });
+    this.file = file;
+    (this as { tmpPath: string }).tmpPath = file.writePath;
     try {
       this.putBytes(ascii(h.join('\n')));
       sim.values(); // settle any pending pokes so wires agree with registers
       const c = sim.cycle;
       this.time = 2 * c;
+      this.startTime = this.time;
       this.putByte(35); // '#'
       this.putUint(this.time);
       this.putByte(10);
@@ -489,14 +453,12 @@ export class VcdWriter implements Observer {
       }
       this.putBytes(ascii('$end\n'));
       this.fall(c);
+      // Write the header now, so an unwritable target (a full disk, /dev/full) fails before the run.
+      this.flush();
     } catch (e) {
-      fs.closeSync(this.fd);
-      fs.rmSync(this.tmpPath, { force: true });
+      this.closed = true;
+      file.abort();
       throw e;
-    }
-    if (this.handleExit) {
-      openWriters.add(this);
-      installHandlers();
     }
   }
 
@@ -543,28 +505,46 @@ export class VcdWriter implements Observer {
   flush(): void {
     if (this.pos === 0) return;
     let done = 0;
-    while (done < this.pos) done += fs.writeSync(this.fd, this.out, done, this.pos - done);
+    const f = this.file!;
+    try {
+      f.write(this.out, 0, this.pos);
+    } catch (e) {
+      this.closed = true;
+      this.detach?.();
+      throw e;
+    }
     this.bytes += this.pos;
     this.pos = 0;
   }
 
-  /** Flush, close and rename `path.tmp` to `path`; detach from the simulator. Idempotent. */
+  /** Flush, close and move the temporary file to `path`; detach from the simulator. Idempotent. */
   close(): void {
     if (this.closed) return;
-    this.closed = true;
-    if (openWriters.delete(this) && openWriters.size === 0) uninstallHandlers();
     this.detach?.();
     this.detach = undefined;
-    try {
-      this.flush();
-    } finally {
-      fs.closeSync(this.fd);
-    }
-    fs.renameSync(this.tmpPath, this.path);
+    this.flush();
+    this.closed = true;
+    this.file!.commit();
+  }
+
+  /** Stop and remove what was written (a failed run). Idempotent. */
+  abort(): void {
+    this.detach?.();
+    this.detach = undefined;
+    this.closed = true;
+    this.file?.abort();
   }
 
   get isClosed(): boolean {
     return this.closed;
+  }
+
+  /** The VCD time of the first value dump (2 x the cycle the writer started at). */
+  startTime = 0;
+
+  /** The last VCD time written so far. */
+  get lastTime(): number {
+    return this.time;
   }
 
   /** Bytes written so far (including the buffer). */
@@ -711,8 +691,7 @@ export class VcdWriter implements Observer {
   private putBytes(b: Uint8Array): void {
     if (this.pos + b.length > this.out.length) this.flush();
     if (b.length > this.out.length) {
-      let done = 0;
-      while (done < b.length) done += fs.writeSync(this.fd, b, done, b.length - done);
+      this.file!.write(b);
       this.bytes += b.length;
       return;
     }
@@ -741,7 +720,7 @@ function freeName(m: Module, name: string, byName: Map<string, unknown>): string
  * The header and the initial values are written at once; call `close()` when
  * done (or let process exit / Ctrl-C do it).
  */
-export function startVcd(sim: Simulator, path: string, opts: VcdOptions = {}): VcdWriter {
+export function startVcd(sim: Simulator, path: string | OutputTarget, opts: VcdOptions = {}): VcdWriter {
   const w = new VcdWriter(sim, path, opts);
   w.detach = sim.observe(w);
   return w;

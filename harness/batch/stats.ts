@@ -1,0 +1,158 @@
+/**
+ * Statistics of a batch run on the Buzzard RTL: a warm-up, then a
+ * measurement window. Only messages generated inside the window count
+ * towards the latencies, and the links are measured over the window only
+ * (counter differences), so start-up transients do not bias the figures.
+ *
+ *   latency         generation to last byte delivered (message-complete), cycles:
+ *                   mean, p50/p95/p99 (nearest rank), max and a histogram
+ *   first packet    generation to first packet delivered, cycles (mean, p50, p99)
+ *   links           per directed link (node, dimension): utilisation = busy cycles
+ *                   / window; blocked = cycles the receiver held the sender / window
+ *   throughput      offered and delivered bytes per node per cycle, in link bandwidths
+ *   warnings        offered load not delivered (some window messages unfinished at
+ *                   the end of the run, or delivered < 95% of offered), or means still
+ *                   growing (the last quarter of the window's messages waited more than
+ *                   1.5 x the first quarter): the network is past saturation and the
+ *                   means depend on the run length.
+ */
+import type { Simulator } from '../../rtl/kernel/index.ts';
+import type { BuzzardCube } from '../../rtl/buzzard/network.ts';
+import type { TraceEvent } from '../../traces/events/vocabulary.ts';
+import { CYCLES_PER_LINK_BYTE } from './patterns.ts';
+
+export interface LatencyStats {
+  readonly count: number;
+  readonly mean: number | null;
+  readonly p50: number | null;
+  readonly p95: number | null;
+  readonly p99: number | null;
+  readonly max: number | null;
+  /** Bins [k·binWidth, (k+1)·binWidth). */
+  readonly histogram: { readonly binWidth: number; readonly counts: readonly number[] };
+}
+
+export interface LinkStats {
+  readonly node: number;
+  readonly dimension: number;
+  readonly neighbour: number;
+  readonly utilisation: number;
+  readonly blocked: number;
+  readonly packets: number;
+}
+
+export interface BatchSummary {
+  readonly window: { readonly from: number; readonly to: number; readonly runEnd: number };
+  readonly messages: { readonly generated: number; readonly inWindow: number; readonly deliveredInWindow: number; readonly completeInRun: number };
+  readonly latency: LatencyStats;
+  readonly firstPacket: LatencyStats;
+  readonly throughput: { readonly offered: number; readonly delivered: number; readonly unit: string };
+  readonly links: readonly LinkStats[];
+  readonly linkSummary: { readonly meanUtilisation: number; readonly maxUtilisation: number; readonly meanBlocked: number; readonly maxBlocked: number };
+  readonly warnings: readonly string[];
+}
+
+/** Nearest-rank percentile of sorted values. */
+export function percentile(sorted: readonly number[], p: number): number | null {
+  if (!sorted.length) return null;
+  const k = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[k]!;
+}
+
+export function latencyStats(values: readonly number[], bins = 12): LatencyStats {
+  const s = [...values].sort((a, b) => a - b);
+  const max = s.length ? s[s.length - 1]! : null;
+  const binWidth = max === null ? 1 : Math.max(1, Math.ceil((max + 1) / bins));
+  const counts = new Array<number>(max === null ? 0 : Math.ceil((max + 1) / binWidth)).fill(0);
+  for (const v of s) counts[Math.floor(v / binWidth)]!++;
+  return {
+    count: s.length,
+    mean: s.length ? s.reduce((a, b) => a + b, 0) / s.length : null,
+    p50: percentile(s, 50),
+    p95: percentile(s, 95),
+    p99: percentile(s, 99),
+    max,
+    histogram: { binWidth, counts },
+  };
+}
+
+/** The link counters of every flow-control unit (busy, hold, packets), to difference over a window. */
+export function linkCounters(sim: Simulator, cube: BuzzardCube): Float64Array {
+  const out: number[] = [];
+  for (const node of cube.nodes) for (const f of node.fcus) out.push(sim.peek(f.busyCycles), sim.peek(f.holdCycles), sim.peek(f.packets));
+  return Float64Array.from(out);
+}
+
+function counterDiff(a: number, b: number): number {
+  return (b - a + 2 ** 32) % 2 ** 32; // 32-bit counters wrap
+}
+
+export interface SummaryInput {
+  readonly n: number;
+  /** Generation cycle of every scheduled message, by id. */
+  readonly scheduled: readonly { readonly id: number; readonly cycle: number; readonly bytes: number }[];
+  readonly events: readonly TraceEvent[];
+  readonly from: number;
+  readonly to: number;
+  readonly runEnd: number;
+  readonly countersAtFrom: Float64Array;
+  readonly countersAtEnd: Float64Array;
+}
+
+export function summarise(x: SummaryInput): BatchSummary {
+  const first = new Map<number, number>();
+  const last = new Map<number, number>();
+  for (const e of x.events) {
+    if (e.kind === 'first-packet-delivered' && !first.has(e.msg)) first.set(e.msg, e.t);
+    else if (e.kind === 'message-complete') last.set(e.msg, e.t);
+  }
+  const inWindow = x.scheduled.filter((m) => m.cycle >= x.from && m.cycle < x.to);
+  const done = inWindow.filter((m) => last.has(m.id));
+  const lat = done.map((m) => last.get(m.id)! - m.cycle);
+  const fp = inWindow.filter((m) => first.has(m.id)).map((m) => first.get(m.id)! - m.cycle);
+  const N = 1 << x.n;
+  const windowCycles = Math.max(1, x.to - x.from);
+  const linkBw = 1 / CYCLES_PER_LINK_BYTE;
+  const offered = inWindow.reduce((a, m) => a + m.bytes, 0) / N / windowCycles / linkBw;
+  const delivered = done.reduce((a, m) => a + m.bytes, 0) / N / windowCycles / linkBw;
+  const links: LinkStats[] = [];
+  const measured = Math.max(1, x.runEnd - x.from);
+  for (let node = 0, k = 0; node < N; node++) {
+    for (let d = 0; d < x.n; d++, k += 3) {
+      links.push({
+        node,
+        dimension: d,
+        neighbour: node ^ (1 << d),
+        utilisation: counterDiff(x.countersAtFrom[k]!, x.countersAtEnd[k]!) / measured,
+        blocked: counterDiff(x.countersAtFrom[k + 1]!, x.countersAtEnd[k + 1]!) / measured,
+        packets: counterDiff(x.countersAtFrom[k + 2]!, x.countersAtEnd[k + 2]!),
+      });
+    }
+  }
+  const u = links.map((l) => l.utilisation);
+  const b = links.map((l) => l.blocked);
+  const avg = (v: number[]): number => (v.length ? v.reduce((p, q) => p + q, 0) / v.length : 0);
+  const warnings: string[] = [];
+  if (inWindow.length && done.length < inWindow.length) {
+    warnings.push(`offered load not delivered: ${inWindow.length - done.length} of ${inWindow.length} messages generated in the window were not complete at the end of the run (cycle ${x.runEnd}); latencies count only the delivered ones`);
+  } else if (offered > 0 && delivered < 0.95 * offered) {
+    warnings.push(`offered load not delivered: ${delivered.toFixed(3)} of ${offered.toFixed(3)} link bandwidths per node`);
+  }
+  const ordered = done.map((m) => [m.cycle, last.get(m.id)! - m.cycle] as const).sort((p, q) => p[0] - q[0]);
+  const q = Math.floor(ordered.length / 4);
+  if (q >= 10) {
+    const early = avg(ordered.slice(0, q).map((p) => p[1]));
+    const late = avg(ordered.slice(-q).map((p) => p[1]));
+    if (late > 1.5 * early) warnings.push(`means still grow: messages generated late in the window waited ${late.toFixed(0)} cycles, early ones ${early.toFixed(0)} (past saturation: the means depend on the run length)`);
+  }
+  return {
+    window: { from: x.from, to: x.to, runEnd: x.runEnd },
+    messages: { generated: x.scheduled.length, inWindow: inWindow.length, deliveredInWindow: done.length, completeInRun: last.size },
+    latency: latencyStats(lat),
+    firstPacket: latencyStats(fp),
+    throughput: { offered, delivered, unit: 'link bandwidths per node (1 byte per 9 cycles)' },
+    links,
+    linkSummary: { meanUtilisation: avg(u), maxUtilisation: Math.max(0, ...u), meanBlocked: avg(b), maxBlocked: Math.max(0, ...b) },
+    warnings,
+  };
+}

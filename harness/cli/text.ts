@@ -1,0 +1,12 @@
+/** Small text helpers for command output. */
+
+/** `1 message`, `3 messages`, `0 messages`. */
+export function plural(n: number, word: string, many = `${word}s`): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? word : many}`;
+}
+
+/** `ids 4..6`, `id 4`, or `no ids` for a run of `count` ids from `first`. */
+export function idRange(first: number, count: number): string {
+  if (count <= 0) return 'no ids';
+  return count === 1 ? `id ${first}` : `ids ${first}..${first + count - 1}`;
+}

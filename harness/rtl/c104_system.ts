@@ -1,0 +1,132 @@
+/**
+ * A C104 network with T9000-style endpoints, clock by clock: the RTL network
+ * (rtl/c104/network.ts) with a real DS-link end (rtl/dslink DsLinkEnd, see
+ * DsLinkEndSplitGlue) on
+ * every wired switch link, one T9000Endpoint per endpoint of the spec with
+ * its own DS-link ends joined to the switch's (a hunt group of its links),
+ * plus the T9000 process driver and event recorder (t9000_driver.ts,
+ * t9000_events.ts). Readings: docs/c104.md#t9000-labels.
+ *
+ * Virtual links: the spec's endpoint t owns labels label..label+k-1; the
+ * T9000's virtual link control block v is labelled v (the T9000 reads an
+ * incoming header as its VL number), so every endpoint gets control blocks
+ * 0..L-1 (L = all labels) and uses only those of its own labels. A channel
+ * joins (A, a) and (B, b), a owned by A and b by B: A's block a sends with
+ * header b and B's block b with header a. A block's packets leave on link
+ * `a mod links` of its endpoint.
+ */
+import { Module, Simulator, type SimMode, type Signal } from '../../rtl/kernel/index.ts';
+import { DsLinkEnd, type DsLinkConfig } from '../../rtl/dslink/index.ts';
+import { T9000Endpoint, joinLinks, type LinkEndFactory } from '../../rtl/t9000/endpoint.ts';
+import type { T9000Config, VlcbConfig } from '../../rtl/t9000/config.ts';
+import { C104Network, type C104LinkEndFactory } from '../../rtl/c104/network.ts';
+import type { C104Options } from '../../rtl/c104/config.ts';
+import { C104ConfigError } from '../../rtl/c104/interval_table.ts';
+import { checkNetwork, type CheckedNetwork, type NetworkSpec } from '../../rtl/c104/topology.ts';
+import { T9000Driver, type ChannelEnd } from './t9000_driver.ts';
+import { T9000Recorder } from './t9000_events.ts';
+
+/**
+ * Workaround (to be removed when rtl/dslink splits it): DsLinkEnd computes
+ * txReady, rxValid and txPush in one process ('glue') that reads txValid, so
+ * at module level rxValid seems to depend on txValid. A T9000 endpoint (whose
+ * transmit port reads its receive side) or a switch joined to two such ends
+ * then elaborates as a combinational loop, though no such path exists. This
+ * subclass replaces the glue by two processes with the same logic: status
+ * (txReady, txPop, rxPush, rxValid) without txValid, and txPush.
+ */
+export class DsLinkEndSplitGlue extends DsLinkEnd {
+  constructor(parent: Module | null, name: string, config: Partial<DsLinkConfig> = {}) {
+    super(parent, name, config);
+    const at = this.processes.findIndex((p) => p.name === 'glue');
+    if (at < 0) return; // already split upstream
+    const sig = (n: string) => {
+      const x = this.signals.find((q) => q.name === n);
+      if (!x) throw new Error(`DsLinkEndSplitGlue: ${this.localPath()} has no signal ${n}`);
+      return x;
+    };
+    const [txFull, txBlock, sendNormal, flushPop, gotChar, rxAccept, rxEmpty, txPush, txPop, rxPush] = ['txFull', 'txBlock', 'sendNormal', 'flushPop', 'gotChar', 'rxAccept', 'rxEmpty', 'txPush', 'txPop', 'rxPush'].map(sig) as [Signal, Signal, Signal, Signal, Signal, Signal, Signal, Signal, Signal, Signal];
+    const { txReady, txValid, rxValid } = this;
+    this.processes.splice(at, 1);
+    this.comb(
+      () => {
+        const s = this.s;
+        s[txReady.i] = s[txFull.i] === 0 && s[txBlock.i] === 0 ? 1 : 0;
+        s[txPop.i] = s[sendNormal.i] === 1 || s[flushPop.i] === 1 ? 1 : 0;
+        s[rxPush.i] = s[gotChar.i] === 1 && s[rxAccept.i] === 1 ? 1 : 0;
+        s[rxValid.i] = s[rxEmpty.i] === 1 ? 0 : 1;
+      },
+      { writes: [txReady, txPop, rxPush, rxValid], reads: [txFull, txBlock, sendNormal, flushPop, gotChar, rxAccept, rxEmpty], name: 'glueStatus' },
+    );
+    this.comb(
+      () => {
+        const s = this.s;
+        s[txPush.i] = s[txFull.i] === 0 && s[txBlock.i] === 0 && s[txValid.i] === 1 ? 1 : 0;
+      },
+      { writes: [txPush], reads: [txFull, txBlock, txValid], name: 'gluePush' },
+    );
+  }
+}
+
+export interface C104SystemOptions {
+  c104?: C104Options;
+  t9000?: Partial<T9000Config>;
+  dslink?: Partial<DsLinkConfig>;
+  /** Link ends of the switches (default: DsLinkEnd with the switch's buffer sizes). */
+  switchLinkEnd?: C104LinkEndFactory;
+  /** Link ends of the endpoints (default: DsLinkEnd). */
+  endpointLinkEnd?: LinkEndFactory;
+  mode?: SimMode;
+  requireDeadlockFree?: boolean;
+  workload?: Record<string, unknown>;
+}
+
+export interface C104System {
+  top: Module;
+  sim: Simulator;
+  net: CheckedNetwork;
+  network: C104Network;
+  endpoints: T9000Endpoint[];
+  driver: T9000Driver;
+  rec: T9000Recorder;
+}
+
+/** Build the system; `channels` are the virtual links (each end's vl is a label its endpoint owns). */
+export function makeC104System(spec: NetworkSpec, channels: readonly [ChannelEnd, ChannelEnd][], o: C104SystemOptions = {}): C104System {
+  const net = checkNetwork(spec);
+  const L = Math.max(...spec.terminals.map((t) => t.label + (t.labelCount ?? 1)));
+  if (L > 255) throw new C104ConfigError(`c104 system: ${L} labels, but a T9000 has at most 255 virtual link control blocks`);
+  const headerOf = spec.terminals.map(() => new Map<number, number>());
+  const used = new Set<string>();
+  for (const [a, b] of channels) {
+    for (const [e, f] of [[a, b], [b, a]] as const) {
+      if (net.terminalOfLabel.get(e.vl) !== e.node) throw new C104ConfigError(`c104 system: virtual link ${e.vl} is not a label of endpoint ${e.node}`);
+      if (used.has(`${e.node}:${e.vl}`)) throw new C104ConfigError(`c104 system: virtual link ${e.vl} of endpoint ${e.node} is in two channels`);
+      used.add(`${e.node}:${e.vl}`);
+      headerOf[e.node]!.set(e.vl, f.vl);
+    }
+  }
+  const top = new Module(null, 'top');
+  const dsl = o.dslink ?? {};
+  const network = new C104Network(top, 'net', net, {
+    c104: o.c104,
+    linkEnd: o.switchLinkEnd ?? ((p, name, buf) => new DsLinkEndSplitGlue(p, name, { ...dsl, rxBufferTokens: Math.max(8, buf.rxTokens), txBufferTokens: buf.txTokens })),
+    requireDeadlockFree: o.requireDeadlockFree,
+  });
+  const epEnd: LinkEndFactory = o.endpointLinkEnd ?? ((p, name) => new DsLinkEndSplitGlue(p, name, dsl));
+  const endpoints = spec.terminals.map((t, i) => {
+    const links = t.links.length;
+    if (links > 4) throw new C104ConfigError(`c104 system: endpoint ${t.name} has ${links} links; a T9000 has 4`);
+    const virtualLinks: VlcbConfig[] = Array.from({ length: L }, (_, v) => ({ link: v % links, header: headerOf[i]!.get(v) ?? v }));
+    // Receive areas of L control blocks must fit the 64 KiB node memory beside a 4 KiB send area; a message must fit its VL's area.
+    const rxSlots = Math.max(2, Math.min(8, Math.floor((65536 - 4096) / (L * 32))));
+    const ep = new T9000Endpoint(top, t.name, { rxSlots, ...o.t9000, links, headerBytes: spec.headerBytes, virtualLinks }, epEnd);
+    ep.links.forEach((end, j) => joinLinks(top, end, network.endpointLinks[i]![j]!));
+    return ep;
+  });
+  const sim = new Simulator(top, { mode: o.mode ?? 'activity' });
+  const driver = new T9000Driver(sim, endpoints);
+  for (const [a, b] of channels) driver.channel(a, b);
+  const rec = new T9000Recorder(sim, driver, { system: 'c104', ...o.workload });
+  return { top, sim, net, network, endpoints, driver, rec };
+}

@@ -1,0 +1,19 @@
+/** Event types and output states shared by the parts of the Buzzard TLM (buzzard-tlm.ts, wormhole.ts). */
+
+// Event types.
+export const EV_GRANT = 1;
+export const EV_HEAD = 2;
+export const EV_TXEND = 3;
+export const EV_RELEASE = 4;
+export const EV_SLOTFREE = 5;
+export const EV_LEG = 6; // a broadcast leg joins its slot's send queue
+
+// Output states.
+export const IDLE = 0;
+export const ARB = 1;
+export const BUSY = 2;
+
+/** Index of the lowest set bit. */
+export function ctz(x: number): number {
+  return 31 - Math.clz32(x & -x);
+}

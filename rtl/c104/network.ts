@@ -1,0 +1,96 @@
+/**
+ * A network of C104 switches as RTL, built from a checked network spec
+ * (topology.ts): every switch is the C104 core (c104.ts) with a DS-link end
+ * on each wired link (the slice's input and output buffers are that end's
+ * receive and transmit buffers, sized from the switch config); cables join
+ * two ends. The link end is made by a factory and cables by a join function,
+ * so the same network is built against the real DsLinkEnd (rtl/dslink:
+ * `joinLinks` joins the Data/Strobe wires) or a test stand-in with the same
+ * ports. Endpoint links are left open: `endpointLinks[t]` are the switch-side
+ * ends of endpoint t's hunt group, for a T9000 (or a bench) to join.
+ * Building checks the configuration (one line per problem, C104ConfigError)
+ * and refuses a labelling that is not deadlock-free unless told otherwise.
+ * Readings: docs/c104.md#networks.
+ */
+import { Module } from '../kernel/module.ts';
+import { joinLinks, type DsLinkEndPorts } from '../t9000/endpoint.ts';
+import { C104 } from './c104.ts';
+import { makeC104Config, type C104Config, type C104Options } from './config.ts';
+import { C104_LINKS } from './interval_table.ts';
+import { checkDeadlockFree, type DeadlockVerdict } from './channel_deps.ts';
+import { C104ConfigError } from './interval_table.ts';
+import { checkNetwork, type CheckedNetwork, type NetworkSpec } from './topology.ts';
+
+/**
+ * The port contract of one DS-link end (rtl/dslink/chars.ts) and the wire
+ * join, as the T9000 endpoint declares them (one declaration for both
+ * systems; it belongs beside chars.ts in rtl/dslink).
+ */
+export type LinkEndPorts = DsLinkEndPorts;
+
+/** Make the link end of switch link `link`; buffers in tokens (normal characters). */
+export type C104LinkEndFactory = (parent: Module, name: string, buffers: { rxTokens: number; txTokens: number }) => LinkEndPorts;
+
+/** Join two link ends by their wires: A.dOut→B.dIn, A.sOut→B.sIn and the reverse (chars.ts). */
+export const joinEnds = joinLinks;
+
+/** Join a link end to link k of a C104 core (receive side to the router, transmit side from the crossbar). */
+export function attachEnd(where: Module, sw: C104, k: number, e: LinkEndPorts): void {
+  where.connect(e.rxValid, sw.rxValid[k]!);
+  where.connect(e.rxChar, sw.rxChar[k]!);
+  where.connect(sw.rxPop[k]!, e.rxPop);
+  where.connect(sw.txValid[k]!, e.txValid);
+  where.connect(sw.txChar[k]!, e.txChar);
+  where.connect(e.txReady, sw.txReady[k]!);
+}
+
+export interface C104NetworkOptions {
+  /** Switch options shared by all switches (each gets seed + its index, and fromProcessor from the wiring). */
+  c104?: C104Options;
+  linkEnd: C104LinkEndFactory;
+  /** Join the two ends of a cable; default joinEnds (the wires). */
+  join?: (where: Module, a: LinkEndPorts, b: LinkEndPorts) => void;
+  /** Refuse a labelling whose channel dependencies have a cycle (one line naming it); default true. Off only for negative controls. */
+  requireDeadlockFree?: boolean;
+}
+
+export class C104Network extends Module {
+  readonly net: CheckedNetwork;
+  /** The static channel-dependency check of the labelling (docs/c104.md#deadlock-check). */
+  readonly verdict: DeadlockVerdict;
+  readonly switches: C104[] = [];
+  readonly configs: C104Config[] = [];
+  /** ends[s][k]: the link end of switch s's link k (null: not wired). */
+  readonly ends: (LinkEndPorts | null)[][] = [];
+  /** Per endpoint, the switch-side ends of its hunt group, in the order of its links. */
+  readonly endpointLinks: LinkEndPorts[][];
+
+  constructor(parent: Module | null, name: string, spec0: NetworkSpec | CheckedNetwork, opts: C104NetworkOptions) {
+    super(parent, name);
+    const net = (this.net = 'tables' in spec0 ? spec0 : checkNetwork(spec0));
+    const verdict = (this.verdict = checkDeadlockFree(net));
+    if (!verdict.deadlockFree && (opts.requireDeadlockFree ?? true)) throw new C104ConfigError(`network ${name}: ${verdict.message}`);
+    const spec = net.spec;
+    spec.switches.forEach((t, s) => {
+      const fromProcessor = Array.from({ length: C104_LINKS }, (_, k) => net.peer[s]![k]?.kind === 'terminal');
+      const cfg = makeC104Config({ ...opts.c104, fromProcessor, seed: (opts.c104?.seed ?? 1) + s });
+      this.configs.push(cfg);
+      const sw = new C104(this, t.name, net.tables[s]!, cfg, { connected: t.connected });
+      this.switches.push(sw);
+      const row: (LinkEndPorts | null)[] = [];
+      for (let k = 0; k < C104_LINKS; k++) {
+        if (!t.connected[k]) {
+          row.push(null);
+          continue;
+        }
+        const e = opts.linkEnd(this, `${t.name}_link${k}`, { rxTokens: cfg.inputBufferTokens, txTokens: cfg.outputBufferTokens });
+        attachEnd(this, sw, k, e);
+        row.push(e);
+      }
+      this.ends.push(row);
+    });
+    const join = opts.join ?? joinEnds;
+    for (const [a, b] of spec.cables) join(this, this.ends[a.sw]![a.link]!, this.ends[b.sw]![b.link]!);
+    this.endpointLinks = spec.terminals.map((t) => t.links.map((k) => this.ends[t.sw]![k]!));
+  }
+}

@@ -1,0 +1,170 @@
+/**
+ * C104 networks with real DS-link ends and T9000-style endpoints
+ * (harness/rtl/c104_system.ts): `pair-c104` (two T9000s through one C104)
+ * and T9000 + C104 meshes with hunt groups of 4: random messages on random
+ * virtual links delivered exactly once, byte-exact, in order per virtual
+ * link, and the network drains.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { chainNetwork, meshNetwork, ringNetwork } from '../../rtl/c104/labelling.ts';
+import { findC104Deadlock } from '../../harness/rtl/c104_deadlock.ts';
+import type { NetworkSpec } from '../../rtl/c104/topology.ts';
+import { makeC104System, type C104System } from '../../harness/rtl/c104_system.ts';
+import type { ChannelEnd } from '../../harness/rtl/t9000_driver.ts';
+
+/** Channels: for each endpoint pair in `pairs`, the next free label of each side. */
+function channelsFor(spec: NetworkSpec, pairs: readonly [number, number][]): [ChannelEnd, ChannelEnd][] {
+  const next = spec.terminals.map((t) => t.label);
+  const out: [ChannelEnd, ChannelEnd][] = [];
+  for (const [a, b] of pairs) {
+    if (a === b) continue;
+    const ta = spec.terminals[a]!;
+    const tb = spec.terminals[b]!;
+    if (next[a]! >= ta.label + (ta.labelCount ?? 1) || next[b]! >= tb.label + (tb.labelCount ?? 1)) continue;
+    out.push([{ node: a, vl: next[a]!++ }, { node: b, vl: next[b]!++ }]);
+  }
+  return out;
+}
+
+/** Send `msgs` (channel index, direction, length) with receives posted; run until all delivered or `max` cycles. */
+function run(sys: C104System, channels: [ChannelEnd, ChannelEnd][], msgs: { ch: number; back: boolean; len: number }[], max: number): boolean {
+  const start = 2500; // after link start-up (ErrorReset 6.4 µs + ErrorWait 12.8 µs)
+  let k = 0;
+  for (const m of msgs) {
+    const [a, b] = channels[m.ch % channels.length]!;
+    const [src, dst] = m.back ? [b, a] : [a, b];
+    sys.driver.send(src.node, src.vl, Array.from({ length: m.len }, (_, j) => (k * 17 + j * 3) & 0xff), start + k);
+    sys.driver.receive(dst.node, dst.vl, start + k);
+    k++;
+  }
+  const r = sys.sim.runUntil(() => sys.rec.deliveries.length === msgs.length, max);
+  return r.reached;
+}
+
+function checkDeliveries(sys: C104System): void {
+  const byId = new Map(sys.driver.messages.map((m) => [m.id, m]));
+  const seen = new Set<number>();
+  const lastSeq = new Map<string, number>();
+  for (const d of sys.rec.deliveries) {
+    const m = byId.get(d.msg)!;
+    expect(m).toBeDefined();
+    expect(seen.has(d.msg)).toBe(false);
+    seen.add(d.msg);
+    expect([d.node, d.vl]).toEqual([m.dest.node, m.dest.vl]);
+    expect(d.bytes).toEqual(m.data);
+    const key = `${m.src.node}:${m.src.vl}`;
+    expect(m.seq).toBeGreaterThan(lastSeq.get(key) ?? -1);
+    lastSeq.set(key, m.seq);
+  }
+  expect(seen.size).toBe(sys.driver.messages.length);
+  expect(sys.rec.anomalies).toEqual([]);
+}
+
+describe('pair-c104: two T9000s through one C104 (real DS-links)', () => {
+  it('messages both ways on two virtual links arrive exactly once, byte-exact, in order', () => {
+    const spec = chainNetwork(1, 2);
+    const channels = channelsFor(spec, [[0, 1], [0, 1]]);
+    expect(channels).toHaveLength(2);
+    const sys = makeC104System(spec, channels);
+    const msgs = Array.from({ length: 12 }, (_, k) => ({ ch: k % 2, back: k % 3 === 0, len: (k * 11) % 70 }));
+    expect(run(sys, channels, msgs, 200000)).toBe(true);
+    checkDeliveries(sys);
+  });
+});
+
+describe('T9000 + C104 meshes (real DS-links, hunt groups of 4)', () => {
+  it('x-first: random messages on random virtual links are delivered exactly once, byte-exact, in order per virtual link', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 3 }),
+        fc.integer({ min: 2, max: 3 }),
+        fc.array(fc.tuple(fc.nat(), fc.nat()), { minLength: 1, maxLength: 8 }),
+        fc.array(fc.record({ ch: fc.nat(), back: fc.boolean(), len: fc.integer({ min: 0, max: 80 }) }), { minLength: 1, maxLength: 12 }),
+        (w, h, pairs, msgs) => {
+          const spec = meshNetwork({ w, h, routing: 'x-first', labelsPerNode: 3 });
+          const n = w * h;
+          const channels = channelsFor(spec, pairs.map(([a, b]) => [a % n, b % n] as [number, number]));
+          if (channels.length === 0) return;
+          const sys = makeC104System(spec, channels);
+          expect(run(sys, channels, msgs, 400000)).toBe(true);
+          checkDeliveries(sys);
+        },
+      ),
+      { numRuns: 3 },
+    );
+  });
+});
+
+describe('c104-transit experiment (seed 004 §4.1.5)', () => {
+  it('runs direct and C104 points byte-exact; the C104 path is slower; the report holds the seed table beside', async () => {
+    const { c104Transit } = await import('../../harness/experiments/c104-transit.ts');
+    const q = c104Transit.params({ quick: true, sizes: [0, 5] });
+    const points = c104Transit.points(q);
+    expect(points).toEqual([{ m: 0, path: 'direct' }, { m: 0, path: 'c104' }, { m: 5, path: 'direct' }, { m: 5, path: 'c104' }]);
+    const results = points.map((p) => c104Transit.runPoint(p, q));
+    for (const r of results) expect(r.intact).toBe(true);
+    expect(results[1]!.transitNs).toBeGreaterThan(results[0]!.transitNs);
+    const report = c104Transit.assemble(q, points, results);
+    expect(report.tables[0]!.rows.map((r) => r[0])).toEqual([0, 5]);
+    expect(report.checks.map((c) => c.id)).toEqual(['c104-delta', 'equal-throughput', 'intact']);
+  });
+});
+
+describe('deadlock negative control on real DS-links with T9000s', () => {
+  /** Four T9000s on a ring of C104s; every endpoint sends 4 long messages two switches on; small buffers. */
+  function ring(cyclic: boolean): C104System {
+    const spec = ringNetwork(4, cyclic);
+    const channels: [ChannelEnd, ChannelEnd][] = [
+      [{ node: 0, vl: 0 }, { node: 2, vl: 2 }],
+      [{ node: 1, vl: 1 }, { node: 3, vl: 3 }],
+    ];
+    const sys = makeC104System(spec, channels, { c104: { inputBufferTokens: 8, outputBufferTokens: 1 }, requireDeadlockFree: false });
+    for (const [a, b] of channels) {
+      for (const [src, dst] of [[a, b], [b, a]] as const) {
+        for (let k = 0; k < 4; k++) {
+          sys.driver.send(src.node, src.vl, Array.from({ length: 96 }, (_, j) => (j + k) & 0xff), 2500 + k);
+          sys.driver.receive(dst.node, dst.vl, 2500 + k);
+        }
+      }
+    }
+    return sys;
+  }
+
+  it('the cyclic ring deadlocks and the structural detector names the ring of waiting links; the acyclic labelling delivers', () => {
+    const bad = ring(true);
+    const r = bad.sim.runUntil(() => bad.rec.deliveries.length === 16, 60000);
+    expect(r.reached).toBe(false);
+    const d = findC104Deadlock(bad.sim, bad.network.switches, bad.net);
+    expect(d).not.toBeNull();
+    expect(new Set(d!.ring.slice(0, -1))).toEqual(new Set(['c104_0.link1', 'c104_1.link1', 'c104_2.link1', 'c104_3.link1']));
+    const good = ring(false);
+    expect(good.sim.runUntil(() => good.rec.deliveries.length === 16, 200000).reached).toBe(true);
+    checkDeliveries(good);
+    expect(findC104Deadlock(good.sim, good.network.switches, good.net)).toBeNull();
+  });
+});
+
+describe('oliver-c104 experiment (seed 000)', () => {
+  it('the fit recovers β and δ from an Eq-1-shaped curve; a point off the line fails the shape check', async () => {
+    const { oliverC104 } = await import('../../harness/experiments/oliver-c104.ts');
+    const q = oliverC104.params({ quick: false });
+    const points = oliverC104.points(q);
+    const eq1 = (s: number): number => Math.max(200 + 34 * 100, 400 + 300 + 2 * s * 1000);
+    const good = oliverC104.assemble(q, points, points.map((p) => ({ tpNs: eq1(p.s), intact: true })));
+    const data = good.data as { fittedBetaNs: number; fittedDeltaNs: number };
+    expect(data.fittedBetaNs).toBeCloseTo(200, 6);
+    expect(data.fittedDeltaNs).toBeCloseTo(1000, 6);
+    expect(good.checks.find((c) => c.id === 'eq1-shape')!.holds).toBe(true);
+    expect(good.checks.find((c) => c.id === 'eq2-crossover')!.holds).toBe(true);
+    const bent = oliverC104.assemble(q, points, points.map((p) => ({ tpNs: eq1(p.s) + (p.s === 7 ? 3000 : 0), intact: true })));
+    expect(bent.checks.find((c) => c.id === 'eq1-shape')!.holds).toBe(false);
+  });
+  it('a measured point: two T9000s through one C104, full packets, byte-exact', async () => {
+    const { runOliverPoint } = await import('../../harness/experiments/oliver-c104.ts');
+    const r = runOliverPoint({ s: 1 }, { quick: true, switches: [1], packets: 3 });
+    expect(r.intact).toBe(true);
+    // Link-bound: at least a header token, 32 data tokens (10 bits each) and an EOP (4 bits) per packet: 334 cycles.
+    expect(r.tpNs).toBeGreaterThanOrEqual(3340);
+  });
+});

@@ -1,0 +1,98 @@
+/**
+ * `icemu experiment dslink-bandwidth` (seed 004 §4.1.4, Table 4.1): its
+ * verdict rules against controls just inside and just outside each bound,
+ * the point runner against exact figures of the stand-in link, and the
+ * command end to end on a few sizes.
+ */
+import { describe, expect, it } from 'vitest';
+import { boundaryDrops, deviationStats, lockstepBelowBy, withinMaxDeviation } from '../../harness/experiments/dslink-bandwidth-rules.ts';
+import { runBandwidthPoint } from '../../harness/experiments/dslink-bandwidth-run.ts';
+import { dslinkPacketPassingBandwidth, TABLE_4_1 } from '../../harness/models/dslink.ts';
+import { LinkStub } from '../../harness/rtl/link_standin.ts';
+import type { Module } from '../../rtl/kernel/module.ts';
+import { check, checkPlots, checkStructure, icemuExperiment, readResult, removeDir, tempDir } from './helpers.ts';
+
+describe('dslink-bandwidth verdict rules, each with a control just outside its bound', () => {
+  it('staggered: every |deviation| ≤ Table 4.1 max (uni 0.64 %, bi 0.79 %)', () => {
+    const { uni, bi } = TABLE_4_1.staggered;
+    expect(withinMaxDeviation([0.1, -0.63, 0.64], uni.max)).toBe(true);
+    expect(withinMaxDeviation([0.1, -0.65], uni.max)).toBe(false);
+    expect(withinMaxDeviation([0.1, 0.65], uni.max)).toBe(false);
+    expect(withinMaxDeviation([0.78, -0.79], bi.max)).toBe(true);
+    expect(withinMaxDeviation([0.8], bi.max)).toBe(false);
+    expect(withinMaxDeviation([], bi.max)).toBe(false);
+  });
+  it('lock-step bi: every deviation in [−1.38 %, 0]', () => {
+    const b = TABLE_4_1.lockstep.bi.max;
+    expect(lockstepBelowBy([-1.38, -0.2, 0], b)).toBe(true);
+    expect(lockstepBelowBy([-1.39, -0.2], b)).toBe(false);
+    expect(lockstepBelowBy([-0.2, 0.01], b)).toBe(false);
+  });
+  it('32-byte boundary drop: found at each 32k → 32k+1 pair present; a flat step fails', () => {
+    const bw = (m: number) => (m === 33 ? 73.33 : m === 65 ? 74.82 : 76.42);
+    expect(boundaryDrops([4, 32, 33, 64, 65], bw)).toEqual([
+      { at: 32, drops: true },
+      { at: 64, drops: true },
+    ]);
+    expect(boundaryDrops([32, 33], () => 70)).toEqual([{ at: 32, drops: false }]);
+  });
+  it('statistics: max and mean of |deviation|, signed range', () => {
+    const s = deviationStats([0.2, -0.5, 0.1]);
+    expect(s.maxAbs).toBe(0.5);
+    expect(s.argMax).toBe(1);
+    expect(s.avgAbs).toBeCloseTo(0.8 / 3, 12);
+    expect([s.min, s.max]).toEqual([-0.5, 0.2]);
+  });
+});
+
+describe('dslink-bandwidth point runner on the FCT-free stand-in link', () => {
+  const links = (p: Module, n: string) => new LinkStub(p, n);
+  const run = (m: number, direction: 'uni' | 'bi', start: 'lockstep' | 'staggered') => runBandwidthPoint({ m, direction, start }, { windowCycles: 4000, warmup: 5, links });
+  it('unidirectional single-packet messages run back to back: exactly Eq 4.3', () => {
+    for (const m of [4, 16, 32]) {
+      const r = run(m, 'uni', 'staggered');
+      expect(r.intact).toBe(true);
+      expect(r.mbps).toBeCloseTo(dslinkPacketPassingBandwidth({ m, direction: 'uni' }), 6);
+    }
+  });
+  it('bidirectional 32-byte messages: staggered reaches Eq 4.3; lock-step falls below it (the §4.1.4.1 artefact)', () => {
+    const eq = dslinkPacketPassingBandwidth({ m: 32, direction: 'bi' });
+    const stag = run(32, 'bi', 'staggered');
+    const lock = run(32, 'bi', 'lockstep');
+    expect(stag.perDirection).toHaveLength(2);
+    expect(stag.mbps).toBeCloseTo(eq, 6);
+    expect(lock.mbps).toBeLessThan(eq * 0.999);
+    expect(lock.mbps).toBeGreaterThan(eq * 0.98);
+  });
+});
+
+describe('icemu experiment dslink-bandwidth (real DS-link)', () => {
+  it('runs a few sizes end to end: tables, checks with rules, Figs 4.2/4.3 whose polylines are the data', async () => {
+    const dir = tempDir('dsbw');
+    try {
+      const r = await icemuExperiment(['dslink-bandwidth', '--sizes', '4,32,33', '--jobs', '1', '--out', dir, '--quiet']);
+      expect(r.code).toBe(0);
+      const res = readResult(dir, 'dslink-bandwidth');
+      checkStructure(res, 'dslink-bandwidth');
+      checkPlots(dir, res);
+      expect(check(res, 'intact').holds).toBe(true);
+      for (const id of ['staggered-uni', 'staggered-bi', 'lockstep-bi', 'boundary-drop']) expect(typeof check(res, id).holds).toBe('boolean');
+      // on the real DS-link Eq 4.3 is reported, not judged
+      expect(check(res, 'eq4_3-uni').holds).toBeNull();
+      expect(res.points).toHaveLength(3 * 2 * 2);
+      // single-packet unidirectional messages over the real DS-link: Eq 4.1, FCTs included, within Table 4.1
+      const rows = res.report.tables[0]!.rows;
+      for (const m of [4, 32]) {
+        const row = rows.find((r) => r[0] === m)!;
+        expect(Math.abs(row[5] as number)).toBeLessThanOrEqual(TABLE_4_1.staggered.uni.max);
+      }
+    } finally {
+      removeDir(dir);
+    }
+  });
+  it('rejects bad --sizes with one line naming the option', async () => {
+    const r = await icemuExperiment(['dslink-bandwidth', '--sizes', '8,4', '--jobs', '1', '--quiet']);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/--sizes must increase/);
+  });
+});

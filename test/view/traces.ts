@@ -1,0 +1,52 @@
+/**
+ * Recorded runs for the view tests: a loaded 3-cube under the chapter-5
+ * workload, and the constructed 2-cube deadlock of test/buzzard/deadlock.test.ts
+ * (contrary refusal off; the ring node0.pbu1 → node2.pbu2 → node3.pbu1 →
+ * node1.pbu2), both with the recorder and the view events attached.
+ */
+import { Simulator } from '../../rtl/kernel/index.ts';
+import { BuzzardCube } from '../../rtl/buzzard/network.ts';
+import { CubeDriver } from '../../harness/rtl/cube_driver.ts';
+import { attachEvents, type EventRecorder } from '../../harness/rtl/events.ts';
+import { attachViewEvents } from '../../harness/rtl/view_events.ts';
+import { scheduleWorkload } from '../../harness/rtl/run_workload.ts';
+import { buzzardCh5Workload } from '../../harness/workloads/index.ts';
+import { formatTrace } from '../../traces/events/vocabulary.ts';
+import { CONSTRUCTED_BYTES, CONSTRUCTED_SENDS } from '../buzzard/constructed_deadlock.ts';
+
+export interface Recorded {
+  sim: Simulator;
+  cube: BuzzardCube;
+  rec: EventRecorder;
+  text: string;
+}
+
+/** A 3-cube under a heavy chapter-5 load for `cycles` cycles. */
+export function loadedCube3(cycles = 12_000, view = true): Recorded {
+  const cube = new BuzzardCube({ n: 3 });
+  const sim = new Simulator(cube);
+  const driver = new CubeDriver(sim, cube);
+  const w = buzzardCh5Workload({ cubeDegree: 3, meanBytes: 512, meanGapTicks: 1024, durationTicks: (cycles * 0.8) / 4.5, seed: 7 });
+  scheduleWorkload(driver, w, { cyclesPerTick: 4.5 });
+  const rec = attachEvents(sim, cube, driver);
+  if (view) attachViewEvents(sim, cube, rec.events);
+  sim.step(cycles);
+  return { sim, cube, rec, text: formatTrace(rec.header, rec.events) };
+}
+
+/** The constructed deadlock, run until the view events record it (or `bound`). */
+export function deadlockedCube2(bound = 30_000): Recorded {
+  const cube = new BuzzardCube({ n: 2, camHeight: 2, contraryRefusal: false });
+  const sim = new Simulator(cube);
+  const driver = new CubeDriver(sim, cube);
+  const payload = (k: number): number[] => Array.from({ length: CONSTRUCTED_BYTES }, (_, i) => (k * 37 + i * 11) & 0xff);
+  CONSTRUCTED_SENDS.forEach(([src, dst, at], k) => {
+    driver.receive(dst, src, CONSTRUCTED_BYTES, 0, k + 1);
+    driver.send(src, dst, payload(k), at, k + 1);
+  });
+  const rec = attachEvents(sim, cube, driver);
+  attachViewEvents(sim, cube, rec.events, { deadlockEvery: 100 });
+  while (sim.cycle < bound && !rec.events.some((e) => e.kind === 'deadlock')) sim.step(100);
+  sim.step(300);
+  return { sim, cube, rec, text: formatTrace(rec.header, rec.events) };
+}
