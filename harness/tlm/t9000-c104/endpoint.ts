@@ -69,6 +69,8 @@ export class Endpoints implements EndpointSink {
   private readonly gate: boolean;
   private readonly ackTokens: number;
   private readonly ackNs: number;
+  /** Header time + routing delay: a packet routed at once starts its first internal link this long after its injection. */
+  private readonly hopNs: number;
 
   constructor(
     private readonly c: C104Config,
@@ -92,6 +94,7 @@ export class Endpoints implements EndpointSink {
     this.gate = program.mode === 'loosely' || program.mode === 'exchange';
     this.ackTokens = c.headerBytes + 1;
     this.ackNs = packetNs(c, c.headerBytes);
+    this.hopNs = c.headerBytes * c.nsPerDataToken + c.routingDelayNs;
   }
 
   start(now: number): void {
@@ -292,6 +295,10 @@ export class Endpoints implements EndpointSink {
     const id = pk.msg;
     const m = this.msgs[id]!;
     const fi = pk.firstInternal >= 0 ? pk.firstInternal : pk.firstOut;
+    if (pk.hops >= 3) {
+      mc[C.firstHopWait]! += fi - pk.firstOut - this.hopNs;
+      mc[C.firstHopPackets]!++;
+    }
     if (pk.kind === DATA) {
       mc[C.dataDelivered]!++;
       mc[C.dataTransport]! += now - pk.created;
