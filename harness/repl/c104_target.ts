@@ -10,8 +10,9 @@
  * credit, buffer fill, token), `cam [switch]` (a switch's interval table,
  * hunt groups, its input routers' states and the crossbar's connections)
  * and `deadlock` (harness/rtl/c104_deadlock.ts: the ring of waiting links).
- * Events: link-up, link-error of every link end. No process driver yet:
- * the networks start their links but carry no messages (poke drives them).
+ * Events: link-up, link-error of every link end. `send` (t9000_send.ts)
+ * sends messages between the channel ends: endpoint 2i's labels with
+ * endpoint 2i+1's.
  */
 import type { DsLinkEnd } from '../../rtl/dslink/end.ts';
 import { chainNetwork, meshNetwork } from '../../rtl/c104/labelling.ts';
@@ -24,6 +25,7 @@ import type { ChannelEnd } from '../rtl/t9000_driver.ts';
 import { ReplError, type CommandDef } from './common.ts';
 import type { ReplEngine } from './engine.ts';
 import { nearestNames } from '../../rtl/kernel/names.ts';
+import { driverState, t9000SendCommand } from './t9000_send.ts';
 import { linksCommand, type Direction, type Target } from './targets.ts';
 
 interface C104Preset {
@@ -56,6 +58,7 @@ function openC104(name: string, p: C104Preset): Target {
   const spec = p.spec();
   const sys = makeC104System(spec, channelsOf(spec));
   sys.rec.detach(); // the REPL keeps its own recorder (it is rebuilt on back / restore)
+  driverState(sys.sim, sys.driver);
   const dirs = directions(sys);
   const ends = [...new Set(dirs.map((d) => d.tx))];
   const refs: LinkEndRef[] = ends.map((end) => ({ end }));
@@ -68,7 +71,7 @@ function openC104(name: string, p: C104Preset): Target {
     nodes: 1,
     ports: 0,
     attachEvents: (sim) => attachLinkEvents(sim, refs),
-    commands: (e) => [linksCommand(e, dirs), camCommand(e, sys), deadlockCommand(e, sys)],
+    commands: (e) => [t9000SendCommand(e, sys.driver, spec.terminals.map((t) => t.name)), linksCommand(e, dirs), camCommand(e, sys), deadlockCommand(e, sys)],
   };
 }
 

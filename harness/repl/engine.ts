@@ -123,6 +123,8 @@ export class ReplEngine {
   bzRecorder: EventRecorder | undefined;
   /** The events recorded so far (of whichever recorder is attached). */
   events: TraceEvent[] = [];
+  /** Names of the commands the target provides (targets.ts). */
+  readonly ownCommands = new Set<string>();
   /** The command being run (for errors about the hardware). */
   current = '';
   recObserver!: Observer;
@@ -202,6 +204,7 @@ export class ReplEngine {
       quitCommand,
     ];
     for (const own of this.target.commands(this)) {
+      this.ownCommands.add(own.name);
       const k = this.commands.findIndex((c) => c.name === own.name);
       if (k >= 0) this.commands[k] = own;
       else this.commands.splice(this.commands.length - 1, 0, own);

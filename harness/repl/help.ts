@@ -18,10 +18,14 @@ export function helpCommands(e: ReplEngine): CommandDef[] {
   ];
 }
 
+/** Commands that read the Buzzard cube, its driver or its recorder (in other sessions they refuse in one line). */
+const BUZZARD_ONLY = new Set(['send', 'receive', 'load', 'trace', 'cam', 'queues', 'links', 'deadlock', 'messages', 'stats']);
+
 export function cmdHelp(e: ReplEngine, topic: string | undefined): void {
   if (topic === undefined) {
     e.emit(e.c.bold(`icemu repl: a debugger over the ${e.bz ? `${e.cfg.n}-cube` : e.target.title} (${e.configName}); help <command> for details`));
-    const rows = e.commands.map((c) => [c.aliases.length ? `${c.name} (${c.aliases.join(', ')})` : c.name, c.summary]);
+    const only = (c: CommandDef): string => (!e.bz && BUZZARD_ONLY.has(c.name) && !e.ownCommands.has(c.name) ? '[Buzzard only] ' : '');
+    const rows = e.commands.map((c) => [c.aliases.length ? `${c.name} (${c.aliases.join(', ')})` : c.name, only(c) + c.summary]);
     const w = Math.max(...rows.map((r) => r[0]!.length));
     for (const [a, b] of rows) e.emit(`  ${a!.padEnd(w)}  ${b}`);
     e.emit('Names are hierarchical (node3.pbu1.inState) with globs (* ? ** {a,b}); help expressions for conditions.');

@@ -108,6 +108,7 @@ export function cmdReceive(e: ReplEngine, a: string[]): void {
 }
 
 export function cmdLoad(e: ReplEngine, a: string[]): void {
+  e.buzzard(); // the trace file's nodes are a cube's
   if (a.length !== 1) throw new ReplError('usage: load <trace file>');
   const file = a[0]!;
   let text: string;

@@ -11,10 +11,13 @@
  *                direction's link state, credit and buffer fill
  *                (harness/rtl/dslink_status.ts); `print` and `wave` decode
  *                the token registers (tok: D 0x41, FCT, NULL, EOP, ...);
- *                events: link-up, link-error (harness/rtl/dslink_events.ts).
+ *                events: link-up, link-error (harness/rtl/dslink_events.ts);
+ *                `send a|b <vl> <bytes>` (t9000_send.ts).
  *   pair-c104, chain, mesh   C104 networks with T9000 endpoints (c104_target.ts).
  */
-import type { Module, Simulator } from '../../rtl/kernel/index.ts';
+import { Simulator, type Module } from '../../rtl/kernel/index.ts';
+import { T9000Driver } from '../rtl/t9000_driver.ts';
+import { driverState, t9000SendCommand } from './t9000_send.ts';
 import type { BuzzardCube } from '../../rtl/buzzard/network.ts';
 import type { BuzzardConfig } from '../../rtl/buzzard/config.ts';
 import type { DsLinkEnd } from '../../rtl/dslink/end.ts';
@@ -71,6 +74,10 @@ export const NETWORK_PRESETS: Record<string, { description: string; open: () => 
 function openDsLinkPair(): Target {
   const vls = 2;
   const { top, a, b } = buildT9000Pair(vls, {}, dsLinks());
+  const sim = new Simulator(top);
+  const driver = new T9000Driver(sim, [a, b]);
+  for (let i = 0; i < vls; i++) driver.channel({ node: 0, vl: i }, { node: 1, vl: i });
+  driverState(sim, driver);
   const ends = [a.links[0] as DsLinkEnd, b.links[0] as DsLinkEnd];
   const refs: LinkEndRef[] = ends.map((end, node) => ({ end, node, port: 0 }));
   return {
@@ -78,10 +85,11 @@ function openDsLinkPair(): Target {
     title: `T9000 pair over one DS-link (endpoints a, b; ${vls} virtual links)`,
     config: { system: 'dslink-pair', virtualLinks: vls, link: T9000_LINK_DEFAULTS },
     top,
+    sim,
     nodes: 2,
     ports: 0,
     attachEvents: (sim) => attachLinkEvents(sim, refs),
-    commands: (e) => [linksCommand(e, [{ from: 'a', to: 'b', tx: ends[0]!, rx: ends[1]! }, { from: 'b', to: 'a', tx: ends[1]!, rx: ends[0]! }])],
+    commands: (e) => [t9000SendCommand(e, driver, ['a', 'b']), linksCommand(e, [{ from: 'a', to: 'b', tx: ends[0]!, rx: ends[1]! }, { from: 'b', to: 'a', tx: ends[1]!, rx: ends[0]! }])],
   };
 }
 

@@ -63,6 +63,6 @@ describe('REPL on C104 presets', () => {
     expect(await ok(eng, 'wave net.c104_0_link0.sOut net.c104_0_link0.tokens.tok 20')).toMatch(/tokens\.tok \| .*(NULL|FCT)/);
     const names = readVcd(vcd).vars.map((v) => v.name);
     for (const n of ['c104_0_link0.dOut', 'c104_0_link0.sOut', 'tokens.tok_s']) expect(names.some((x) => x.endsWith(n)), n).toBe(true);
-    await fails(eng, 'send 0 1 10', /^send: works on a Buzzard cube; this session is pair-c104/);
+    await fails(eng, 'receive 1 0', /^receive: works on a Buzzard cube; this session is pair-c104/);
   });
 });

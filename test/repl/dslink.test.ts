@@ -88,7 +88,12 @@ describe('REPL preset dslink-pair', () => {
     const dir = mkdtempSync(join(tmpdir(), 'icemu-dsl-'));
     const eng = new ReplEngine({ preset: 'dslink-pair' });
     await ok(eng, 'step 100');
-    for (const cmd of ['send 0 1 20', 'cam', 'queues', 'trace on 0', 'stats', 'messages', 'deadlock']) {
+    const help = await ok(eng, 'help');
+    expect(help).toMatch(/\n {2}receive \(recv\) +\[Buzzard only\] post a receive/);
+    expect(help).toMatch(/\n {2}send +send a message on a virtual link of a T9000 endpoint/);
+    expect(help).toMatch(/\n {2}links \(l\) +each direction of each DS-link/);
+    expect(help).toMatch(/\n {2}step \(s\) +advance/);
+    for (const cmd of ['receive 1 0', 'load x.txt', 'cam', 'queues', 'trace on 0', 'stats', 'messages', 'deadlock']) {
       await fails(eng, cmd, /: works on a Buzzard cube; this session is dslink-pair \(T9000 pair over one DS-link/);
     }
     await ok(eng, `checkpoint save ${join(dir, 'cp.json')}`);
@@ -96,5 +101,42 @@ describe('REPL preset dslink-pair', () => {
     expect(await ok(other, `checkpoint load ${join(dir, 'cp.json')}`)).toMatch(/cycle 100/);
     expect(other.sim.stateHash()).toBe(eng.sim.stateHash());
     await fails(new ReplEngine({ preset: 'cube1' }), `checkpoint load ${join(dir, 'cp.json')}`, /made with another configuration/);
+  });
+});
+
+describe('send on T9000 sessions', () => {
+  it('a message crosses the DS-link: credit and the token move, the far end receives it; back and checkpoint files are exact', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'icemu-dsl-'));
+    const eng = new ReplEngine({ preset: 'dslink-pair' });
+    await ok(eng, 'run until a.link0.linkState == Run && b.link0.linkState == Run');
+    expect(await ok(eng, 'send a 0 300')).toMatch(/^message 0: a vl 0 -> b vl 0, 300 bytes, issued at cycle \d+ \(receive posted\)$/);
+    await ok(eng, 'step 100');
+    expect(await ok(eng, 'links')).toMatch(/a -> b +Run +\d+ +\d+ +\d\/1 +\d+\/56 +D 0x[0-9a-f]{2} +0/);
+    const h = eng.sim.stateHash();
+    const at = eng.cycle;
+    expect(await ok(eng, 'run until b.vlc.rDone0 == 1')).toMatch(/condition b\.vlc\.rDone0 == 1/);
+    expect(await ok(eng, 'print b.vlc.rDone1')).toMatch(/= 0 /); // only VL 0 got a message
+    await ok(eng, `back ${eng.cycle - at}`);
+    expect(eng.sim.stateHash()).toBe(h);
+    await ok(eng, 'run until b.vlc.rDone0 == 1'); // the replayed driver delivers it again
+    await ok(eng, `checkpoint save ${join(dir, 's.json')}`);
+    const other = new ReplEngine({ preset: 'dslink-pair' });
+    await ok(other, `checkpoint load ${join(dir, 's.json')}`);
+    expect(other.sim.stateHash()).toBe(eng.sim.stateHash());
+    expect(await ok(other, 'send b 1 10')).toMatch(/^message 1: b vl 1 -> a vl 1/); // the driver's count came back too
+    await fails(eng, 'send c 0 1', /^send: no endpoint 'c'/);
+    await fails(eng, 'send a 2 1', /^virtual link: '2' is not a whole number in 0\.\.1$/);
+    await fails(eng, 'send a 0 5000', /^bytes: '5000' is not a whole number in 0\.\.4096$/);
+    await fails(eng, 'send a 0', /^usage: send <endpoint> <vl> <bytes>$/);
+  });
+
+  it('pair-c104: a message through the switch shows as a connection in cam', async () => {
+    const eng = new ReplEngine({ preset: 'pair-c104' });
+    await ok(eng, 'run until t0.link0.linkState == Run && t1.link0.linkState == Run');
+    expect(await ok(eng, 'send t0 0 200')).toMatch(/^message 0: t0 vl 0 -> t1 vl 2, 200 bytes/);
+    expect(await ok(eng, 'run until net.c104_0.in0.st == conn')).toMatch(/condition net\.c104_0\.in0\.st == conn/);
+    expect(await ok(eng, 'cam')).toMatch(/inputs: in0 conn header 2\n {2}connections: in0 -> link1 \(t1\)/);
+    expect(await ok(eng, 'run until t1.vlc.rDone2 == 1')).toMatch(/condition t1\.vlc\.rDone2 == 1/);
+    await fails(eng, 'send t0 2 10', /^send: virtual link 2 of t0 is not one end of a channel$/);
   });
 });
