@@ -191,6 +191,34 @@ describe.skipIf(!chromium)('icemu view in headless Chromium', () => {
     expect(rows).toBe(pathOf(clicked).length + 1);
   });
 
+  it('clicking a link shows its counters (busy and held cycles as the trace says); clicking a node shows its units', async () => {
+    const ev = cube3.rec.events;
+    const end = ev[ev.length - 1]!.t + 1;
+    const sum = (on: string, off: string, l: number): number => {
+      let total = 0;
+      let since = -1;
+      for (const e of ev) {
+        if (e.node * N3 + (e.port ?? 1) - 1 !== l) continue;
+        if (e.kind === on) since = e.t;
+        else if (e.kind === off && since >= 0) {
+          total += e.t - since;
+          since = -1;
+        }
+      }
+      return since >= 0 ? total + end - since : total;
+    };
+    const l = ev.find((e) => e.kind === 'link-held')!;
+    const id = l.node * N3 + l.port! - 1;
+    await p3.$eval(`#net .link[data-link="${id}"]`, (e) => e.dispatchEvent(new MouseEvent('click', { bubbles: true })));
+    const rows = await p3.$$eval('#info tr', (es) => Object.fromEntries(es.map((e) => [e.children[0]!.textContent, e.children[1]!.textContent])));
+    expect(await p3.$eval('#info h3', (e) => e.textContent)).toBe(`link ${l.node} → ${l.node ^ (1 << (l.port! - 1))} (node ${l.node}, port ${l.port})`);
+    expect(rows['busy cycles']).toBe(String(sum('link-busy', 'link-idle', id)));
+    expect(rows['held cycles (flow control)']).toBe(String(sum('link-held', 'link-released', id)));
+    await p3.$eval('#net .node[data-node="5"]', (e) => e.dispatchEvent(new MouseEvent('click', { bubbles: true })));
+    expect(await p3.$eval('#info h3', (e) => e.textContent)).toBe('node 5');
+    expect(await p3.$$eval('#info td:first-child', (es) => es.map((e) => e.textContent).filter((t) => t!.startsWith('pbu')))).toEqual(['pbu1', 'pbu2', 'pbu3']);
+  });
+
   it('a recorded deadlock draws its ring of waiting units from the cycle it was found; held links and full buffers drawn', async () => {
     const d = dead.rec.events.find((e) => e.kind === 'deadlock')!;
     const pd = await page('deadlock', dead.text);
