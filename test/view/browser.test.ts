@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Browser, Page } from 'puppeteer-core';
 import { main } from '../../harness/cli.ts';
 import type { TraceEvent } from '../../traces/events/vocabulary.ts';
-import { deadlockedCube2, loadedCube3 } from './traces.ts';
+import { deadlockedCube2, loadedCube3, type Recorded } from './traces.ts';
 
 function findChromium(): string | undefined {
   for (const name of ['chromium', 'chromium-browser']) {
@@ -76,8 +76,8 @@ function expectedLinks(events: readonly TraceEvent[], c: number, n: number, link
 // ------------------------------------------------------------ the pages
 describe.skipIf(!chromium)('icemu view in headless Chromium', () => {
   const dir = mkdtempSync(join(tmpdir(), 'icemu-view-browser-'));
-  const cube3 = loadedCube3(12_000);
-  const dead = deadlockedCube2();
+  let cube3: Recorded; // recorded in beforeAll: nothing runs when the tests are skipped
+  let dead: Recorded;
   let browser: Browser;
   const errors: string[] = [];
 
@@ -110,6 +110,8 @@ describe.skipIf(!chromium)('icemu view in headless Chromium', () => {
   let p3: Page;
   beforeAll(async () => {
     const { default: puppeteer } = await import('puppeteer-core');
+    cube3 = loadedCube3(12_000);
+    dead = deadlockedCube2();
     browser = await puppeteer.launch({ executablePath: chromium, headless: true, args: ['--no-sandbox'] });
     p3 = await page('cube3', cube3.text);
   });
