@@ -12,6 +12,7 @@ import { UsageError, type CommandSpec, type ParsedOptions } from '../cli/args.ts
 import { ReplEngine } from '../repl/engine.ts';
 import { ConfigError, DEFAULT_PRESET, PRESETS } from '../repl/presets.ts';
 import { runScript } from '../repl/script.ts';
+import { NETWORK_PRESETS } from '../repl/targets.ts';
 import { runTerminal } from '../repl/terminal.ts';
 
 const spec: CommandSpec = {
@@ -36,7 +37,7 @@ const spec: CommandSpec = {
   positionals: [
     {
       name: 'preset | config.json',
-      description: `${Object.keys(PRESETS).join(', ')} (default ${DEFAULT_PRESET}), or a JSON file of BuzzardConfig fields`,
+      description: `${[...Object.keys(PRESETS), ...Object.keys(NETWORK_PRESETS)].join(', ')} (default ${DEFAULT_PRESET}), or a JSON file of BuzzardConfig fields`,
     },
   ],
   examples: ['icemu repl', 'icemu repl cube2', 'icemu repl my-cube.json', 'icemu repl cube3 --script session.txt'],
@@ -69,12 +70,12 @@ async function run(opts: ParsedOptions, positionals: string[]): Promise<number> 
   }
   try {
     if (interactive) {
-      const cfg = engine.cfg;
+      const what = engine.bz ? `Buzzard ${engine.bz.cfg.n}-cube (${engine.configName}), ${engine.bz.cube.nodes.length} nodes` : `${engine.target.title} (${engine.configName})`;
       return await runTerminal(engine, {
         historyFile: opts.history === undefined ? undefined : (opts.history as string) || null,
         banner: [
           chalk.bold('icemu repl') +
-            `: Buzzard ${cfg.n}-cube (${engine.configName}), ${engine.cube.nodes.length} nodes, ${engine.sim.net.signals.length.toLocaleString('en-US')} signals, at cycle 0.`,
+            `: ${what}, ${engine.sim.net.signals.length.toLocaleString('en-US')} signals, at cycle 0.`,
           'help lists the commands; Tab completes; Ctrl-C stops a run; quit or Ctrl-D leaves.',
         ],
       });

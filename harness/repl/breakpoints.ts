@@ -7,6 +7,7 @@ import { EVENT_KINDS, type EventKind, type TraceEvent } from '../../traces/event
 import { EVENT_FILTER_KEYS, ReplError, type CommandDef, type EventFilter } from './common.ts';
 import type { ReplEngine } from './engine.ts';
 import { parseInteger, type Ref } from './expr.ts';
+import { listDisplays } from './display.ts';
 import { formatEvent } from './views.ts';
 
 export function breakpointCommands(e: ReplEngine): CommandDef[] {
@@ -59,12 +60,12 @@ export function breakpointCommands(e: ReplEngine): CommandDef[] {
     {
       name: 'info',
       aliases: ['i'],
-      usage: 'info [breakpoints | checkpoints | traces | config]',
-      summary: 'list breakpoints and watches, checkpoints, traces/VCD, or the configuration',
+      usage: 'info [breakpoints | display | checkpoints | traces | config]',
+      summary: 'list breakpoints and watches, displays, checkpoints, traces/VCD, or the configuration',
       help: ['info b is short for info breakpoints.'],
       maxArgs: 1,
       arg: 'none',
-      words: ['breakpoints', 'checkpoints', 'traces', 'config'],
+      words: ['breakpoints', 'display', 'checkpoints', 'traces', 'config'],
       run: (a) => cmdInfo(e, a[0]),
     },
     {
@@ -102,9 +103,10 @@ export function parseEventSpec(e: ReplEngine, a: string[], optional: boolean): {
     else {
       const v = parseInteger(m[2]!);
       if (v === undefined) throw new ReplError(`bad event filter '${f}': ${key} needs a whole number`);
-      const N = e.cube.nodes.length;
+      const N = e.target.nodes;
+      const P = e.target.ports;
       if (key === 'node' && v >= N) throw new ReplError(`bad event filter '${f}': node ${v} is outside 0..${N - 1}`);
-      if (key === 'port' && v > e.cfg.n) throw new ReplError(`bad event filter '${f}': port ${v} is outside 0..${e.cfg.n} (0 the node's own port, 1..${e.cfg.n} the links)`);
+      if (key === 'port' && v > P) throw new ReplError(`bad event filter '${f}': port ${v} is outside 0..${P}${P ? ` (0 the node's own port, 1..${P} the links)` : ''}`);
       filter[key] = v;
     }
   }
@@ -114,7 +116,7 @@ export function parseEventSpec(e: ReplEngine, a: string[], optional: boolean): {
 export function cmdInfo(e: ReplEngine, what: string | undefined): void {
   const all = what === undefined;
   const w = what === 'b' || what === 'break' || what === 'watch' ? 'breakpoints' : what;
-  if (!all && !['breakpoints', 'checkpoints', 'traces', 'config'].includes(w!)) throw new ReplError(`info: unknown topic '${what}' (breakpoints, checkpoints, traces, config)`);
+  if (!all && !['breakpoints', 'display', 'checkpoints', 'traces', 'config'].includes(w!)) throw new ReplError(`info: unknown topic '${what}' (breakpoints, display, checkpoints, traces, config)`);
   if (all || w === 'breakpoints') {
     if (!e.bps.length) e.emit('no breakpoints or watches');
     else {
@@ -122,6 +124,7 @@ export function cmdInfo(e: ReplEngine, what: string | undefined): void {
       for (const b of e.bps) e.emit(`${String(b.id).padEnd(4)} ${(b.type === 'break' ? 'breakpoint' : b.type === 'watch' ? 'watch' : 'event').padEnd(11)} ${String(b.hits).padEnd(5)} ${b.text}`);
     }
   }
+  if (w === 'display' || (all && e.displays.length)) listDisplays(e);
   if (all || w === 'checkpoints') {
     const names = [...e.named.values()];
     e.emit(`checkpoints: ${names.length ? names.map((n) => `${n.name} (cycle ${n.snap.cycle})`).join(', ') : 'no named ones'}; ${e.autos.length} automatic (every ${e.every} cycles, latest at cycle ${e.autos[e.autos.length - 1]!.snap.cycle})`);
@@ -130,7 +133,7 @@ export function cmdInfo(e: ReplEngine, what: string | undefined): void {
     e.emit(`traces: ${e.traces.size ? [...e.traces.keys()].map((x) => `node${x}`).join(', ') : 'off'}; vcd: ${e.vcd ? e.vcd.path : 'off'}`);
   }
   if (all || w === 'config') {
-    e.emit(`config ${e.configName}: ${JSON.stringify(e.cfg)}`);
+    e.emit(`config ${e.configName}: ${JSON.stringify(e.target.config)}`);
   }
 }
 

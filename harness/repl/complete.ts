@@ -38,7 +38,7 @@ function candidates(e: ReplEngine, line: string): [string[], string] {
   if (argIndex === 0 && cmd.words) {
     const w = pick(cmd.words);
     if (w[0].length || cmd.arg === 'none' || cmd.arg === 'node') {
-      if (cmd.arg === 'node' && !w[0].length) return pick(e.cube.nodes.map((_, x) => `node${x}`));
+      if (cmd.arg === 'node' && !w[0].length) return pick(Array.from({ length: e.target.nodes }, (_, x) => `node${x}`));
       return w;
     }
   }
@@ -49,7 +49,7 @@ function candidates(e: ReplEngine, line: string): [string[], string] {
     case 'module':
       return [completeName(e, token, true), token];
     case 'node':
-      return pick(e.cube.nodes.map((_, x) => `node${x}`));
+      return pick(Array.from({ length: e.target.nodes }, (_, x) => `node${x}`));
     case 'file':
       if (cmd.name === 'vcd' && argIndex >= 2) return [completeName(e, token, false), token];
       return [completeFile(token), token];

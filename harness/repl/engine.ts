@@ -78,8 +78,13 @@ import { viewCommands } from './inspect.ts';
 import { pack, travelCommands } from './travel.ts';
 import { outputCommands } from './output.ts';
 import { complete } from './complete.ts';
+import { buzzardTarget, NETWORK_PRESETS, notHere, type Target } from './targets.ts';
+import { displayCommands, showDisplays, type Display } from './display.ts';
 
 export { ReplError, stripComment } from './common.ts';
+
+/** Commands after which displays are shown even when the cycle is the same. */
+const MOVES = new Set(['back', 'restore', 'step', 'run', 'continue', 'next-event']);
 
 export interface EngineOptions {
   /** Preset name or JSON config file (presets.ts); ignored when `config` is given. Default 'cube3'. */
@@ -105,15 +110,21 @@ export interface ExecResult {
 }
 
 export class ReplEngine {
-  readonly cfg: BuzzardConfig;
   readonly configName: string;
-  readonly cube: BuzzardCube;
+  /** The hardware under debug (targets.ts); a Buzzard cube unless a network preset was chosen. */
+  readonly target: Target;
   readonly sim: Simulator;
-  readonly driver: ReplDriver;
+  /** The Buzzard parts; undefined in a session on other hardware. */
+  readonly bz: { cfg: BuzzardConfig; cube: BuzzardCube; driver: ReplDriver } | undefined;
   readonly c: ChalkInstance;
   // The fields and methods below without a doc comment are internal to
   // harness/repl: the command families (help.ts, time.ts, ...) use them.
-  recorder!: EventRecorder;
+  /** The Buzzard event recorder (undefined on other hardware). */
+  bzRecorder: EventRecorder | undefined;
+  /** The events recorded so far (of whichever recorder is attached). */
+  events: TraceEvent[] = [];
+  /** The command being run (for errors about the hardware). */
+  current = '';
   recObserver!: Observer;
   recDetach: (() => void) | undefined;
   readonly commands: CommandDef[];
@@ -133,6 +144,8 @@ export class ReplEngine {
 
   bps: Breakpoint[] = [];
   nextBp = 1;
+  displays: Display[] = [];
+  nextDisplay = 1;
 
   every: number;
   nextAutoAt: number;
@@ -152,13 +165,19 @@ export class ReplEngine {
   readonly names: string[];
 
   constructor(opts: EngineOptions = {}) {
-    if (opts.config) {
-      this.cfg = checkConfig(opts.config);
-      this.configName = 'config';
+    const network = opts.config === undefined && opts.preset !== undefined ? NETWORK_PRESETS[opts.preset] : undefined;
+    if (network) {
+      this.target = network.open();
+      this.configName = this.target.name;
+      this.sim = this.target.sim ?? new Simulator(this.target.top);
+      this.bz = undefined;
     } else {
-      const r = resolveConfig(opts.preset);
-      this.cfg = r.config;
+      const r = opts.config ? { config: checkConfig(opts.config), name: 'config' } : resolveConfig(opts.preset);
       this.configName = r.name;
+      const cube = new BuzzardCube(r.config);
+      this.sim = new Simulator(cube);
+      this.bz = { cfg: r.config, cube, driver: new ReplDriver(this.sim, cube) };
+      this.target = buzzardTarget(r.name, r.config, cube);
     }
     this.c = new Chalk({ level: opts.color ? 2 : 0 });
     this.width = opts.width ?? 120;
@@ -166,9 +185,6 @@ export class ReplEngine {
     if (!(Number.isInteger(every) && every >= 10)) throw new RangeError(`checkpointEvery: ${every} is not a whole number >= 10`);
     this.every = every;
     this.runLimit = opts.runLimit ?? 1_000_000;
-    this.cube = new BuzzardCube(this.cfg);
-    this.sim = new Simulator(this.cube);
-    this.driver = new ReplDriver(this.sim, this.cube);
     this.names = [...this.sim.net.byName.keys()];
     this.newRecorder([]);
     this.autos.push({ snap: pack(this.sim.save(), undefined), logLen: 0 });
@@ -178,20 +194,50 @@ export class ReplEngine {
       ...timeCommands(this),
       ...hierarchyCommands(this),
       ...breakpointCommands(this),
+      ...displayCommands(this),
       ...stimulusCommands(this),
       ...viewCommands(this),
       ...travelCommands(this),
       ...outputCommands(this),
       quitCommand,
     ];
+    for (const own of this.target.commands(this)) {
+      const k = this.commands.findIndex((c) => c.name === own.name);
+      if (k >= 0) this.commands[k] = own;
+      else this.commands.splice(this.commands.length - 1, 0, own);
+    }
     for (const c of this.commands) for (const n of [c.name, ...c.aliases]) this.byName.set(n, c);
   }
 
   // ================================================================ public API
 
-  /** The event recorder currently attached (rebuilt by back / restore). */
+  /** The Buzzard event recorder currently attached (rebuilt by back / restore). */
   get rec(): EventRecorder {
     return this.recorder;
+  }
+
+  /** The Buzzard configuration (an error in a session on other hardware). */
+  get cfg(): BuzzardConfig {
+    return this.buzzard().cfg;
+  }
+
+  get cube(): BuzzardCube {
+    return this.buzzard().cube;
+  }
+
+  get driver(): ReplDriver {
+    return this.buzzard().driver;
+  }
+
+  get recorder(): EventRecorder {
+    this.buzzard();
+    return this.bzRecorder!;
+  }
+
+  /** The Buzzard parts, or one error line naming the command and the hardware of this session. */
+  buzzard(): { cfg: BuzzardConfig; cube: BuzzardCube; driver: ReplDriver } {
+    if (!this.bz) throw notHere(this.current || 'this command', this.target);
+    return this.bz;
   }
 
   get busy(): boolean {
@@ -236,9 +282,12 @@ export class ReplEngine {
         throw new ReplError(`unknown command '${word}'${near.length ? ` (did you mean ${near.join(', ')}?)` : ''}; type help for the list`);
       }
       if (cmd.name === 'quit') return { lines: [], quit: true };
+      this.current = cmd.name;
       const args = rest ? rest.split(/\s+/) : [];
       if (cmd.maxArgs !== undefined && args.length > cmd.maxArgs) throw new ReplError(`${cmd.name}: unexpected '${args[cmd.maxArgs]}' (usage: ${cmd.usage})`);
+      const at = this.sim.cycle;
       await cmd.run(args, rest);
+      if (this.displays.length && (this.sim.cycle !== at || MOVES.has(cmd.name))) showDisplays(this);
       return { lines: this.out };
     } catch (e) {
       return { lines: this.out, error: errorText(e) };
@@ -324,12 +373,12 @@ export class ReplEngine {
   sigRef(sig: Signal): Ref {
     const sim = this.sim;
     const states = signalOptions(sim, sig).enum;
-    return states ? { name: sig.path, read: () => sim.peek(sig), states } : { name: sig.path, read: () => sim.peek(sig) };
+    return states ? { name: sig.path, read: () => sim.peek(sig), states, width: sig.width } : { name: sig.path, read: () => sim.peek(sig), width: sig.width };
   }
 
   memRef(m: Memory, addr: number): Ref {
     if (!(Number.isInteger(addr) && addr >= 0 && addr < m.depth)) throw new ReplError(`${m.path}: address ${addr} is outside 0..${m.depth - 1}`);
-    return { name: `${m.path}[${addr}]`, read: () => m.data[addr]! };
+    return { name: `${m.path}[${addr}]`, read: () => m.data[addr]!, width: m.width };
   }
 
   /** Resolver for conditions. */
@@ -344,8 +393,14 @@ export class ReplEngine {
         }
         refs.push(this.memRef(h, index));
       } else {
-        if (index !== undefined) throw new ReplError(`${h.path} is a signal, not a memory: drop the [${index}]`);
-        refs.push(this.sigRef(h));
+        if (index === undefined) refs.push(this.sigRef(h));
+        else {
+          // a bit of a signal: x[5]
+          if (index >= h.width) throw new ReplError(`${h.path}[${index}]: the signal has ${h.width} bit${h.width === 1 ? '' : 's'} (0..${h.width - 1})`);
+          const sim = this.sim;
+          const bit = 2 ** index;
+          refs.push({ name: `${h.path}[${index}]`, read: () => Math.floor(sim.peek(h) / bit) % 2, width: 1 });
+        }
       }
     }
     if (!refs.length) throw new ReplError(`'${name}' matches only memories: name a word with [addr]`);
@@ -431,16 +486,19 @@ export class ReplEngine {
       captured = o;
       return orig(o);
     };
+    let rec: { events: TraceEvent[]; detach: () => void };
     try {
-      this.recorder = attachEvents(sim, this.cube, this.driver);
+      if (this.bz) rec = this.bzRecorder = attachEvents(sim, this.bz.cube, this.bz.driver);
+      else rec = this.target.attachEvents(sim);
     } finally {
       Reflect.deleteProperty(sim, 'observe');
     }
     this.recObserver = captured!;
-    this.recDetach = this.recorder.detach;
-    for (const e of seed) this.recorder.events.push(e);
-    this.seen = new Set(this.recorder.events);
-    this.seenLen = this.recorder.events.length;
+    this.recDetach = rec.detach;
+    for (const e of seed) rec.events.push(e);
+    this.events = rec.events;
+    this.seen = new Set(rec.events);
+    this.seenLen = rec.events.length;
   }
 
   detachInstruments(): void {
@@ -474,7 +532,7 @@ export class ReplEngine {
 
   /** New events since the last call, in time order. */
   freshEvents(): TraceEvent[] {
-    const ev = this.recorder.events;
+    const ev = this.events;
     if (ev.length === this.seenLen) return [];
     const want = ev.length - this.seenLen;
     const out: TraceEvent[] = [];

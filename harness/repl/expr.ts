@@ -7,8 +7,13 @@
  *   expr    := or
  *   or      := and ( '||' and )*
  *   and     := compare ( '&&' compare )*
- *   compare := unary ( ( '==' | '!=' | '<' | '<=' | '>' | '>=' ) unary )?
- *   unary   := '!' unary | operand
+ *   compare := bitor ( ( '==' | '!=' | '<' | '<=' | '>' | '>=' ) bitor )?
+ *   bitor   := bitxor ( '|' bitxor )*
+ *   bitxor  := bitand ( '^' bitand )*
+ *   bitand  := shift ( '&' shift )*
+ *   shift   := unary ( ( '<<' | '>>' ) unary )*
+ *   unary   := '!' unary | '~' unary | select
+ *   select  := operand ( '[' BIT ( ':' BIT )? ']' )*     bit select x[3:0], x[5]
  *   operand := NUMBER | NAME | '(' expr ')'
  *   NUMBER  := decimal 123 | hex 0x7b | binary 0b1111011   ('_' separators allowed)
  *   NAME    := a hierarchical signal name or glob (node3.pbu1.freeRows,
@@ -16,8 +21,14 @@
  *              name[addr] (node0.nip.fifo.mem[3]), or, compared with an FSM
  *              register, one of its state names (node3.pbu1.inState == camLoad)
  *
- * Precedence is C's: `!` binds tightest (!a == 0 is (!a) == 0), then
- * comparisons, then &&, then ||. Values are unsigned integers. A bare
+ * Precedence is C's except for the bitwise operators: `!` and `~` bind
+ * tightest (!a == 0 is (!a) == 0), then bit selects, shifts, &, ^, |, then
+ * comparisons, then &&, then ||. Unlike C, `x & 3 == 1` means
+ * `(x & 3) == 1` (as in Python): what a condition on bits wants. `~`
+ * flips the bits of a signal or bit select within its width. A NAME[n]
+ * is a memory word of a memory and bit n of a signal; NAME[hi:lo] the
+ * bits hi..lo of a signal (or of a memory word: mem[3][7:0]). Values are
+ * unsigned integers (up to 2^53). A bare
  * operand is true when nonzero; `!`, `&&`, `||` and comparisons give 0 or 1. A comparison chain (a < b < c) is
  * an error: write a < b && b < c. A glob stands for every signal it matches
  * and a comparison holds when it holds for at least one of them (for two
@@ -33,7 +44,12 @@ export type Expr =
   | { k: 'name'; text: string; pos: number; index?: number }
   | { k: 'not'; e: Expr; pos: number }
   | { k: 'and' | 'or'; a: Expr; b: Expr; pos: number }
-  | { k: 'cmp'; op: CmpOp; a: Expr; b: Expr; pos: number };
+  | { k: 'cmp'; op: CmpOp; a: Expr; b: Expr; pos: number }
+  | { k: 'bit'; op: BitOp; a: Expr; b: Expr; pos: number }
+  | { k: 'inv'; e: Expr; pos: number }
+  | { k: 'sel'; e: Expr; hi: number; lo: number; pos: number };
+
+export type BitOp = '&' | '|' | '^' | '<<' | '>>';
 
 export class ExprError extends Error {
   constructor(
@@ -46,11 +62,13 @@ export class ExprError extends Error {
 }
 
 interface Token {
-  t: 'num' | 'name' | 'op' | '(' | ')' | 'end';
+  t: 'num' | 'name' | 'op' | '(' | ')' | 'sel' | 'end';
   s: string;
   pos: number;
   v?: number;
   index?: number;
+  hi?: number;
+  lo?: number;
 }
 
 const NAME_START = /[A-Za-z_*?{]/;
@@ -78,19 +96,24 @@ function tokenize(src: string): Token[] {
       continue;
     }
     const two = src.slice(i, i + 2);
-    if (two === '==' || two === '!=' || two === '<=' || two === '>=' || two === '&&' || two === '||') {
+    if (two === '==' || two === '!=' || two === '<=' || two === '>=' || two === '&&' || two === '||' || two === '<<' || two === '>>') {
       out.push({ t: 'op', s: two, pos: i });
       i += 2;
       continue;
     }
-    if (c === '<' || c === '>' || c === '!') {
+    if (c === '<' || c === '>' || c === '!' || c === '&' || c === '|' || c === '^' || c === '~') {
       out.push({ t: 'op', s: c, pos: i });
       i++;
       continue;
     }
     if (c === '=') throw new ExprError(`'=' at column ${i + 1}: use == to compare`, i);
-    if (c === '&') throw new ExprError(`'&' at column ${i + 1}: use && for "and"`, i);
-    if (c === '|') throw new ExprError(`'|' at column ${i + 1}: use || for "or"`, i);
+    if (c === '[') {
+      const end = src.indexOf(']', i);
+      if (end < 0) throw new ExprError(`unclosed '[' at column ${i + 1}`, i);
+      out.push(selToken(src, i, end));
+      i = end + 1;
+      continue;
+    }
     if (c === '(' || c === ')') {
       out.push({ t: c, s: c, pos: i });
       i++;
@@ -123,7 +146,8 @@ function tokenize(src: string): Token[] {
       if (depth > 0) throw new ExprError(`unclosed '{' in name at column ${i + 1}`, i);
       const text = src.slice(i, j);
       let index: number | undefined;
-      if (src[j] === '[') {
+      const close = src.indexOf(']', j);
+      if (src[j] === '[' && !(close > j && src.slice(j, close).includes(':'))) {
         const end = src.indexOf(']', j);
         if (end < 0) throw new ExprError(`unclosed '[' at column ${j + 1}`, j);
         const inner = src.slice(j + 1, end).trim();
@@ -140,6 +164,18 @@ function tokenize(src: string): Token[] {
   }
   out.push({ t: 'end', s: '', pos: src.length });
   return out;
+}
+
+/** `[hi:lo]` or `[n]` from src[open] to src[end] (the ']'). */
+function selToken(src: string, open: number, end: number): Token {
+  const inner = src.slice(open + 1, end);
+  const m = /^\s*([^:\s]+)\s*(?::\s*([^:\s]+)\s*)?$/.exec(inner);
+  const hi = m ? parseInteger(m[1]!) : undefined;
+  const lo = m ? (m[2] === undefined ? hi : parseInteger(m[2])) : undefined;
+  if (hi === undefined || lo === undefined) throw new ExprError(`bad bit select '[${inner}]' at column ${open + 1}: write [hi:lo] or [bit]`, open);
+  if (hi < lo) throw new ExprError(`bit select [${inner}] at column ${open + 1}: write the high bit first, [${lo}:${hi}]`, open);
+  if (hi > 52) throw new ExprError(`bit select [${inner}] at column ${open + 1}: bits go up to 52`, open);
+  return { t: 'sel', s: `[${inner}]`, pos: open, hi, lo };
 }
 
 const CMP_OPS = new Set(['==', '!=', '<', '<=', '>', '>=']);
@@ -174,14 +210,38 @@ export function parseExpr(src: string): Expr {
       next();
       return { k: 'not', e: unary(), pos: t.pos };
     }
-    return operand();
+    if (t.t === 'op' && t.s === '~') {
+      next();
+      return { k: 'inv', e: unary(), pos: t.pos };
+    }
+    return select();
   };
+  const binary = (ops: string[], sub: () => Expr) => (): Expr => {
+    let a = sub();
+    while (peek().t === 'op' && ops.includes(peek().s)) {
+      const t = next();
+      a = { k: 'bit', op: t.s as BitOp, a, b: sub(), pos: t.pos };
+    }
+    return a;
+  };
+  const select = (): Expr => {
+    let e = operand();
+    while (peek().t === 'sel') {
+      const t = next();
+      e = { k: 'sel', e, hi: t.hi!, lo: t.lo!, pos: t.pos };
+    }
+    return e;
+  };
+  const shift = binary(['<<', '>>'], () => unary());
+  const bitand = binary(['&'], shift);
+  const bitxor = binary(['^'], bitand);
+  const bitor = binary(['|'], bitxor);
   const compare = (): Expr => {
-    const a = unary();
+    const a = bitor();
     const t = peek();
     if (t.t === 'op' && CMP_OPS.has(t.s)) {
       next();
-      const b = unary();
+      const b = bitor();
       const u = peek();
       if (u.t === 'op' && CMP_OPS.has(u.s)) throw new ExprError(`comparison chain at column ${u.pos + 1}: write a < b && b < c`, u.pos);
       return { k: 'cmp', op: t.s as CmpOp, a, b, pos: t.pos };
@@ -217,6 +277,8 @@ export interface Ref {
   read(): number;
   /** Names of the FSM states (signals with `enum`), for `== stateName`. */
   states?: readonly string[];
+  /** Width in bits (for ~ and bit selects); unknown: up to 53. */
+  width?: number;
 }
 
 /**
@@ -231,6 +293,8 @@ export interface Condition {
   readonly refs: readonly Ref[];
   /** Evaluate now; `witness` (if given) receives the names that made comparisons hold. */
   test(witness?: string[]): boolean;
+  /** The value(s) now: one per match of a glob (display). */
+  values(): number[];
 }
 
 type Node = (w: string[] | undefined) => { values: number[]; refs: (Ref | null)[] };
@@ -270,6 +334,45 @@ export function compileCondition(text: string, resolve: Resolver): Condition {
         const b = build(e.b);
         return (w) => constantResult(truthy(a(w)) || truthy(b(w)) ? 1 : 0);
       }
+      case 'bit': {
+        const a = build(e.a);
+        const b = build(e.b);
+        const op = e.op;
+        return (w) => {
+          const x = a(w);
+          const y = b(w);
+          const values: number[] = [];
+          const refs: (Ref | null)[] = [];
+          for (let i = 0; i < x.values.length; i++) {
+            for (let j = 0; j < y.values.length; j++) {
+              values.push(bitOp(op, x.values[i]!, y.values[j]!));
+              refs.push(x.refs[i] ?? y.refs[j] ?? null);
+            }
+          }
+          return { values, refs };
+        };
+      }
+      case 'inv': {
+        const width = widthOf(e.e);
+        if (width === undefined) throw new ExprError(`'~' at column ${e.pos + 1} needs a signal or a bit select (its width says which bits to flip); write x ^ 0xff`, e.pos);
+        const a = build(e.e);
+        const mask = 2 ** width - 1;
+        return (w) => {
+          const x = a(w);
+          return { values: x.values.map((v) => mask - v), refs: x.refs };
+        };
+      }
+      case 'sel': {
+        const width = widthOf(e.e);
+        if (width !== undefined && e.hi >= width) throw new ExprError(`bit select [${e.hi === e.lo ? e.hi : `${e.hi}:${e.lo}`}] at column ${e.pos + 1}: the value has ${width} bit${width === 1 ? '' : 's'} (0..${width - 1})`, e.pos);
+        const a = build(e.e);
+        const span = 2 ** (e.hi - e.lo + 1);
+        const lo = 2 ** e.lo;
+        return (w) => {
+          const x = a(w);
+          return { values: x.values.map((v) => Math.floor(v / lo) % span), refs: x.refs };
+        };
+      }
       case 'cmp': {
         const [a, b] = buildPair(e.a, e.b);
         const op = e.op;
@@ -282,8 +385,8 @@ export function compileCondition(text: string, resolve: Resolver): Condition {
                 if (w) {
                   const rx = x.refs[i];
                   const ry = y.refs[j];
-                  if (rx) w.push(witness(rx, x.values[i]!));
-                  if (ry) w.push(witness(ry, y.values[j]!));
+                  if (rx) w.push(witness(rx, rx.read()));
+                  if (ry) w.push(witness(ry, ry.read()));
                 }
                 return constantResult(1);
               }
@@ -322,12 +425,22 @@ export function compileCondition(text: string, resolve: Resolver): Condition {
     const nb = sb ?? build(eb);
     return [na, nb];
   };
+  /** The width of a name (widest match) or a bit select; undefined for numbers and computed values. */
+  const widthOf = (e: Expr): number | undefined => {
+    if (e.k === 'sel') return e.hi - e.lo + 1;
+    if (e.k !== 'name') return undefined;
+    const ws = resolve(e.text, e.index).map((r) => r.width);
+    return ws.every((x) => x !== undefined) ? Math.max(...(ws as number[])) : undefined;
+  };
   const root = build(ast);
   return {
     text,
     refs: all,
     test(witness?: string[]) {
       return truthy(root(witness));
+    },
+    values() {
+      return root(undefined).values;
     },
   };
 }
@@ -343,6 +456,30 @@ const constantResult = (v: number): { values: number[]; refs: (Ref | null)[] } =
 function truthy(r: { values: number[] }): boolean {
   for (const v of r.values) if (v !== 0) return true;
   return false;
+}
+
+function bitOp(op: BitOp, a: number, b: number): number {
+  const x = BigInt(a);
+  const y = BigInt(b);
+  let r: bigint;
+  switch (op) {
+    case '&':
+      r = x & y;
+      break;
+    case '|':
+      r = x | y;
+      break;
+    case '^':
+      r = x ^ y;
+      break;
+    case '<<':
+      r = b > 53 ? 0n : x << y;
+      break;
+    case '>>':
+      r = b > 53 ? 0n : x >> y;
+      break;
+  }
+  return Number(r & 0x1f_ffff_ffff_ffffn);
 }
 
 function compare(op: CmpOp, a: number, b: number): boolean {

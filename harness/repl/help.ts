@@ -20,7 +20,7 @@ export function helpCommands(e: ReplEngine): CommandDef[] {
 
 export function cmdHelp(e: ReplEngine, topic: string | undefined): void {
   if (topic === undefined) {
-    e.emit(e.c.bold(`icemu repl: a debugger over the ${e.cfg.n}-cube (${e.configName}); help <command> for details`));
+    e.emit(e.c.bold(`icemu repl: a debugger over the ${e.bz ? `${e.cfg.n}-cube` : e.target.title} (${e.configName}); help <command> for details`));
     const rows = e.commands.map((c) => [c.aliases.length ? `${c.name} (${c.aliases.join(', ')})` : c.name, c.summary]);
     const w = Math.max(...rows.map((r) => r[0]!.length));
     for (const [a, b] of rows) e.emit(`  ${a!.padEnd(w)}  ${b}`);
@@ -31,8 +31,12 @@ export function cmdHelp(e: ReplEngine, topic: string | undefined): void {
     e.emit(
       'Conditions (break, run until, assert):',
       "  expr    := or;  or := and ('||' and)*;  and := compare ('&&' compare)*",
-      "  compare := unary (('==' | '!=' | '<' | '<=' | '>' | '>=') unary)?;  unary := '!' unary | operand",
-      "  operand := number | name | '(' expr ')'            (C precedence: !a == 0 is (!a) == 0)",
+      "  compare := bitor (('==' | '!=' | '<' | '<=' | '>' | '>=') bitor)?",
+      "  bitor   := bitxor ('|' bitxor)*;  bitxor := bitand ('^' bitand)*;  bitand := shift ('&' shift)*",
+      "  shift   := unary (('<<' | '>>') unary)*;  unary := '!' unary | '~' unary | select",
+      "  select  := operand ('[' bit (':' bit)? ']')*     (bits: x[3:0], x[5])",
+      "  operand := number | name | '(' expr ')'   (! binds tightest; bitwise ops bind tighter than",
+      '             comparisons, unlike C: x & 3 == 1 is (x & 3) == 1; ~ flips a signal within its width)',
       '  number  := 42 | 0x2a | 0b101010 (underscores allowed)',
       '  name    := signal or glob (node*.nip.count), memory word (node0.nip.fifo.mem[3]),',
       '             or a state name compared with an FSM register (node3.pbu1.inState == camLoad)',

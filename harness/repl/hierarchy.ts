@@ -138,6 +138,7 @@ export function packetNote(e: ReplEngine, s: Signal): string {
   const x = Number(m[1]);
   const i = Number(m[2]);
   const row = Number(m[3]);
+  if (!e.bz) return '';
   const pbu = e.cube.nodes[x]?.pbus[i - 1];
   if (!pbu || row >= e.sim.peek(pbu.cam.used)) return e.c.dim('  (free row)');
   const r = camRow(e.view, x, i, row);
@@ -145,9 +146,9 @@ export function packetNote(e: ReplEngine, s: Signal): string {
 }
 
 export function printPacketsOf(e: ReplEngine, mod: Module): void {
-  const rec = e.recorder;
   const m = /^node(\d+)(?:\.(pbu(\d+)|nip|nop))?$/.exec(mod.path);
-  if (!m) return;
+  if (!m || !e.bz) return;
+  const rec = e.recorder;
   const x = Number(m[1]);
   if (m[3]) {
     const i = Number(m[3]);
@@ -176,10 +177,10 @@ export function printMemory(e: ReplEngine, mem: Memory, a: number, b: number): v
 }
 
 export function cmdWhere(e: ReplEngine): void {
-  const d = e.driver;
   e.emit(`cycle ${e.sim.cycle}${activity(e)}, scope ${e.scope || '/'}`);
   if (e.lastStop) e.emit(`last stop: ${e.lastStop}`);
-  const recent = e.recorder.events.slice(-3);
+  const recent = e.events.slice(-3);
   if (recent.length) e.emit(`latest events: ${recent.map(formatEvent).join('; ')}`);
-  e.emit(`messages: ${d.sent.length} sent, receives: ${d.receives.length} posted; ${e.bps.length} breakpoint(s)/watch(es); ${e.named.size} named checkpoint(s)`);
+  const msgs = e.bz ? `messages: ${e.bz.driver.sent.length} sent, receives: ${e.bz.driver.receives.length} posted; ` : '';
+  e.emit(`${msgs}${e.bps.length} breakpoint(s)/watch(es); ${e.named.size} named checkpoint(s)`);
 }

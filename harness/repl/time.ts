@@ -152,6 +152,7 @@ export async function advance(e: ReplEngine, cycles: number, o: { checks: boolea
 
 /** Why an idle network may be stuck: unfinished messages, a deadlock. */
 export function idleNote(e: ReplEngine): string {
+  if (!e.bz) return '';
   const d = e.driver;
   const sends = d.sent.filter((m) => d.sendFlag(m).progress !== FLAG.complete).length;
   const recvs = d.receives.filter((r) => d.received(r).progress !== FLAG.complete).length;

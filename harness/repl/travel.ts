@@ -5,7 +5,8 @@
  */
 import type { Snapshot } from '../../rtl/kernel/index.ts';
 import { nearestNames } from '../../rtl/kernel/names.ts';
-import { errorText, ReplError, type CommandDef, type Packed } from './common.ts';
+import { errorText, ReplError, type CommandDef, type NamedCheckpoint, type Packed } from './common.ts';
+import { loadCheckpointFile, saveCheckpointFile } from './savefile.ts';
 import type { ReplEngine } from './engine.ts';
 import type { Ref } from './expr.ts';
 
@@ -47,11 +48,23 @@ export function travelCommands(e: ReplEngine): CommandDef[] {
     {
       name: 'checkpoint',
       aliases: ['cp'],
-      usage: 'checkpoint [name]',
-      summary: 'save the whole state under a name (default c1, c2, ...)',
-      help: [],
-      arg: 'none',
-      run: (a) => cmdCheckpoint(e, a[0]),
+      usage: 'checkpoint [name] | checkpoint save <file> | checkpoint load <file>',
+      summary: 'save the whole state under a name (default c1, c2, ...), or in a file for a later session',
+      help: [
+        'checkpoint save FILE writes the configuration, the cycle, the state hash and the stimulus typed since',
+        'cycle 0 (JSON); checkpoint load FILE replays them from cycle 0 and checks the hash. A load replaces',
+        'the current history; breakpoints, displays and named checkpoints stay.',
+      ],
+      maxArgs: 2,
+      arg: 'file',
+      words: ['save', 'load'],
+      run: async (a) => {
+        if (a[0] === 'save' || a[0] === 'load') {
+          if (a[1] === undefined) throw new ReplError(`checkpoint ${a[0]}: which file?`);
+          if (a[0] === 'save') saveCheckpointFile(e, a[1]);
+          else await loadCheckpointFile(e, a[1]);
+        } else cmdCheckpoint(e, a[0], a[1]);
+      },
     },
     {
       name: 'restore',
@@ -161,7 +174,7 @@ export function travel(e: ReplEngine, target: number): { from: number; replayed:
   if (target > e.sim.cycle) throw new ReplError(`cannot travel forward to cycle ${target} (now ${e.sim.cycle}): use run`);
   const k = lastAutoAtOrBefore(e, target);
   const cp = e.autos[k]!;
-  const oldEvents = e.recorder.events;
+  const oldEvents = e.events;
   e.detachInstruments();
   e.sim.restore(unpack(cp.snap));
   e.newRecorder(oldEvents.filter((ev) => ev.t < cp.snap.cycle));
@@ -207,15 +220,16 @@ export function history(e: ReplEngine, refs: Ref[], n: number): { first: number;
 }
 
 
-export function cmdCheckpoint(e: ReplEngine, nameArg: string | undefined): void {
+export function cmdCheckpoint(e: ReplEngine, nameArg: string | undefined, extra?: string): void {
   let name = nameArg;
+  if (name !== undefined && !/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(name)) throw new ReplError(`checkpoint: bad name '${name}' (letters, digits, _ . -)`);
+  if (extra !== undefined) throw new ReplError(`checkpoint: unexpected '${extra}' (usage: checkpoint [name] | checkpoint save <file> | checkpoint load <file>)`);
   if (name === undefined) {
     do name = `c${++e.namedCounter}`;
     while (e.named.has(name));
-  } else if (!/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(name)) throw new ReplError(`checkpoint: bad name '${name}' (letters, digits, _ . -)`);
-  const last = e.autos[e.autos.length - 1]!.snap;
+  }
   const old = e.named.get(name);
-  e.named.set(name, { name, snap: pack(e.sim.save(), last), autos: e.autos.slice(), log: e.log.slice(), events: e.recorder.events.slice() });
+  e.named.set(name, takeCheckpoint(e, name));
   e.emit(`checkpoint ${name} at cycle ${e.sim.cycle}${old ? ` (replaces the one at cycle ${old.snap.cycle})` : ''}`);
 }
 
@@ -227,6 +241,18 @@ export function cmdRestore(e: ReplEngine, name: string | undefined): void {
     throw new ReplError(`restore: no checkpoint '${name}'${near.length ? ` (did you mean ${near.join(', ')}?)` : ''}${e.named.size ? `; have ${[...e.named.keys()].join(', ')}` : ''}`);
   }
   const from = e.sim.cycle;
+  restoreCheckpoint(e, cp);
+  e.emit(`restored checkpoint ${name}: cycle ${e.sim.cycle} (was ${from})`);
+}
+
+/** The whole state with its history (auto checkpoints, stimulus log, events). */
+export function takeCheckpoint(e: ReplEngine, name: string): NamedCheckpoint {
+  const last = e.autos[e.autos.length - 1]!.snap;
+  return { name, snap: pack(e.sim.save(), last), autos: e.autos.slice(), log: e.log.slice(), events: e.events.slice() };
+}
+
+/** Put the model and its history back as `cp` holds them; the recorder is rebuilt (engine.ts). */
+export function restoreCheckpoint(e: ReplEngine, cp: NamedCheckpoint): void {
   e.detachInstruments();
   e.sim.restore(unpack(cp.snap));
   e.autos = cp.autos.slice();
@@ -235,7 +261,6 @@ export function cmdRestore(e: ReplEngine, name: string | undefined): void {
   e.newRecorder(cp.events.filter((ev) => ev.t < cp.snap.cycle));
   e.attachInstruments(true);
   for (const b of e.bps) if (b.type === 'watch') b.prev = b.refs.map((r) => r.read());
-  e.emit(`restored checkpoint ${name}: cycle ${e.sim.cycle} (was ${from})`);
 }
 
 export function checkpointStats(e: ReplEngine): string[] {

@@ -103,7 +103,7 @@ describe('every REPL command in script mode', () => {
     const eng = new ReplEngine({ preset: 'cube2' });
     expect(await ok(eng, 'help')).toMatch(/step \(s\) +advance n clock cycles/);
     expect(await ok(eng, 'help step')).toMatch(/^usage: step \[n\]/);
-    expect(await ok(eng, 'h expressions')).toMatch(/compare := unary/);
+    expect(await ok(eng, 'h expressions')).toMatch(/compare := bitor/);
     expect(await ok(eng, 'time')).toBe('cycle 0 (busy)');
     expect(await ok(eng, 's')).toBe('cycle 1');
     expect(await ok(eng, 'step 9')).toBe('cycle 10');

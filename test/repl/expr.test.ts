@@ -15,7 +15,7 @@ function resolverOf(values: Record<string, number>, states: Record<string, reado
     const hits = Object.keys(values).filter((k) => re.test(k));
     if (!hits.length) throw new Error(`no signal named '${name}'`);
     if (index !== undefined) throw new Error(`${name} is not a memory`);
-    return hits.map((k): Ref => (states[k] ? { name: k, read: () => values[k]!, states: states[k] } : { name: k, read: () => values[k]! }));
+    return hits.map((k): Ref => (states[k] ? { name: k, read: () => values[k]!, states: states[k], width: 8 } : { name: k, read: () => values[k]!, width: 8 }));
   };
 }
 
@@ -63,8 +63,11 @@ describe('REPL condition parser', () => {
     const cases: [string, RegExp][] = [
       ['', /empty condition/],
       ['a = 1', /'=' at column 3: use == to compare/],
-      ['a & b', /use && for "and"/],
-      ['a | b', /use \|\| for "or"/],
+      ['a &', /expected a signal name, a number or '\(' but found end of input/],
+      ['a[3:5] == 1', /bit select \[3:5\] at column 2: write the high bit first, \[5:3\]/],
+      ['a[x:0]', /bad bit select '\[x:0\]' at column 2/],
+      ['a[60:0]', /bits go up to 52/],
+      ['a[2', /unclosed '\['/],
       ['a < b < c', /comparison chain at column 7/],
       ['(a == 1', /expected '\)' but found end of input/],
       ['a == 1)', /unexpected '\)' at column 7/],
@@ -84,6 +87,34 @@ describe('REPL condition parser', () => {
       expect(err, src).toBeInstanceOf(ExprError);
       expect((err as Error).message, src).toMatch(re);
     }
+  });
+
+  it('bitwise operators bind tighter than comparisons; ~ flips within the width; bit selects', () => {
+    const v = { x: 0b1011_0110, y: 3 };
+    expect(test('x & 3 == 2', v)).toBe(true); // (x & 3) == 2, not x & (3 == 2)
+    expect(test('x[3:0] == 6 && x[7:4] == 0xb', v)).toBe(true);
+    expect(test('x[0:0] == 0 && x[1:1] == 1', v)).toBe(true); // x[1] is the resolver's: a memory word or a signal's bit
+    expect(test('~x == 0b0100_1001', v)).toBe(true); // 8 bits wide
+    expect(test('~x[3:0] == 9', v)).toBe(true);
+    expect(test('(x >> 4) == 11 && (y << 2) == 12 && (x ^ 0xff) == 0x49 && (y | 4) == 7', v)).toBe(true);
+    expect(test('(x & y)[1:0] == 2', v)).toBe(true);
+    expect(() => test('x[8:8] == 1', v)).toThrow(/the value has 8 bits \(0\.\.7\)/);
+    expect(() => test('~3 == 1', v)).toThrow(/'~' at column 1 needs a signal or a bit select/);
+  });
+
+  it('property: bitwise expressions evaluate like BigInt arithmetic', () => {
+    const ops = ['&', '|', '^', '<<', '>>'] as const;
+    fc.assert(
+      fc.property(fc.nat(255), fc.nat(255), fc.constantFrom(...ops), fc.nat(7), fc.nat(7), fc.nat(600), (x, y, op, a, b, k) => {
+        const [hi, lo] = a >= b ? [a, b] : [b, a];
+        const yy = op === '<<' || op === '>>' ? y % 9 : y;
+        const big = (p: bigint, q: bigint): bigint => (op === '&' ? p & q : op === '|' ? p | q : op === '^' ? p ^ q : op === '<<' ? p << q : p >> q);
+        const want = Number(big(BigInt((x >> lo) & ((1 << (hi - lo + 1)) - 1)), BigInt(yy)));
+        expect(test(`(x[${hi}:${lo}] ${op} ${yy}) == ${want}`, { x })).toBe(true);
+        expect(test(`(x[${hi}:${lo}] ${op} ${yy}) == ${want + 1 + (k % 3)}`, { x })).toBe(false);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('property: random conditions evaluate like a reference evaluator', () => {
@@ -127,7 +158,7 @@ describe('REPL condition parser', () => {
   });
 
   it('property: arbitrary text gives an ExprError or a resolver error, never anything else', () => {
-    const alphabet = fc.constantFrom(...'ab.*(){}[]!=<>&|0x1_ 9'.split(''));
+    const alphabet = fc.constantFrom(...'ab.*(){}[]!=<>&|^~:0x1_ 9'.split(''));
     fc.assert(
       fc.property(fc.array(alphabet, { maxLength: 24 }), (chars) => {
         const src = chars.join('');
