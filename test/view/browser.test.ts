@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Browser, Page } from 'puppeteer-core';
 import { main } from '../../harness/cli.ts';
 import type { TraceEvent } from '../../traces/events/vocabulary.ts';
-import { deadlockedCube2, loadedCube3 } from './traces.ts';
+import { deadlockedCube2, loadedCube3, type Recorded } from './traces.ts';
 
 function findChromium(): string | undefined {
   for (const name of ['chromium', 'chromium-browser']) {
@@ -76,8 +76,8 @@ function expectedLinks(events: readonly TraceEvent[], c: number, n: number, link
 // ------------------------------------------------------------ the pages
 describe.skipIf(!chromium)('icemu view in headless Chromium', () => {
   const dir = mkdtempSync(join(tmpdir(), 'icemu-view-browser-'));
-  const cube3 = loadedCube3(12_000);
-  const dead = deadlockedCube2();
+  let cube3: Recorded; // recorded in beforeAll: nothing runs when the tests are skipped
+  let dead: Recorded;
   let browser: Browser;
   const errors: string[] = [];
 
@@ -110,6 +110,8 @@ describe.skipIf(!chromium)('icemu view in headless Chromium', () => {
   let p3: Page;
   beforeAll(async () => {
     const { default: puppeteer } = await import('puppeteer-core');
+    cube3 = loadedCube3(12_000);
+    dead = deadlockedCube2();
     browser = await puppeteer.launch({ executablePath: chromium, headless: true, args: ['--no-sandbox'] });
     p3 = await page('cube3', cube3.text);
   });
@@ -189,6 +191,34 @@ describe.skipIf(!chromium)('icemu view in headless Chromium', () => {
     // per-hop rows: one per node on packet 0's path
     const rows = await p3.$$eval('#info table.hops tr', (es) => es.length - 1);
     expect(rows).toBe(pathOf(clicked).length + 1);
+  });
+
+  it('clicking a link shows its counters (busy and held cycles as the trace says); clicking a node shows its units', async () => {
+    const ev = cube3.rec.events;
+    const end = ev[ev.length - 1]!.t + 1;
+    const sum = (on: string, off: string, l: number): number => {
+      let total = 0;
+      let since = -1;
+      for (const e of ev) {
+        if (e.node * N3 + (e.port ?? 1) - 1 !== l) continue;
+        if (e.kind === on) since = e.t;
+        else if (e.kind === off && since >= 0) {
+          total += e.t - since;
+          since = -1;
+        }
+      }
+      return since >= 0 ? total + end - since : total;
+    };
+    const l = ev.find((e) => e.kind === 'link-held')!;
+    const id = l.node * N3 + l.port! - 1;
+    await p3.$eval(`#net .link[data-link="${id}"]`, (e) => e.dispatchEvent(new MouseEvent('click', { bubbles: true })));
+    const rows = await p3.$$eval('#info tr', (es) => Object.fromEntries(es.map((e) => [e.children[0]!.textContent, e.children[1]!.textContent])));
+    expect(await p3.$eval('#info h3', (e) => e.textContent)).toBe(`link ${l.node} → ${l.node ^ (1 << (l.port! - 1))} (node ${l.node}, port ${l.port})`);
+    expect(rows['busy cycles']).toBe(String(sum('link-busy', 'link-idle', id)));
+    expect(rows['held cycles (flow control)']).toBe(String(sum('link-held', 'link-released', id)));
+    await p3.$eval('#net .node[data-node="5"]', (e) => e.dispatchEvent(new MouseEvent('click', { bubbles: true })));
+    expect(await p3.$eval('#info h3', (e) => e.textContent)).toBe('node 5');
+    expect(await p3.$$eval('#info td:first-child', (es) => es.map((e) => e.textContent).filter((t) => t!.startsWith('pbu')))).toEqual(['pbu1', 'pbu2', 'pbu3']);
   });
 
   it('a recorded deadlock draws its ring of waiting units from the cycle it was found; held links and full buffers drawn', async () => {
