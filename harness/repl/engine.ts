@@ -1804,8 +1804,19 @@ export class ReplEngine {
 
   // ================================================================ completion
 
-  /** Completion for readline: [candidates, the text they replace]. */
+  /**
+   * Completion for readline: [candidates, the text they replace]. A single
+   * candidate that is a whole word (a command, a keyword, a signal) gets a
+   * trailing space, as in a shell, so the next argument can be typed at
+   * once; a scope (`node3.`) or a directory (`out/`) does not.
+   */
   complete(line: string): [string[], string] {
+    const [hits, token] = this.completeWord(line);
+    if (hits.length === 1 && !/[./]$/.test(hits[0]!)) return [[`${hits[0]} `], token];
+    return [hits, token];
+  }
+
+  private completeWord(line: string): [string[], string] {
     const sp = line.search(/\s/);
     if (sp < 0) {
       const hits = this.commandNames().filter((n) => n.startsWith(line));

@@ -344,22 +344,22 @@ describe('every REPL command in script mode', () => {
 describe('REPL completion', () => {
   it('completes commands, words, hierarchical names (relative to the scope), event kinds and checkpoints', async () => {
     const eng = new ReplEngine({ preset: 'cube2' });
-    expect(eng.complete('pri')).toEqual([['print'], 'pri']);
-    expect(eng.complete('ba')).toEqual([['back'], 'ba']);
+    expect(eng.complete('pri')).toEqual([['print '], 'pri']);
+    expect(eng.complete('ba')).toEqual([['back '], 'ba']);
     expect(eng.complete('print node0.nop.sta')).toEqual([['node0.nop.state1', 'node0.nop.state2'], 'node0.nop.sta']);
     expect(eng.complete('print no')[0]).toEqual(['node0.', 'node1.', 'node2.', 'node3.']);
-    expect(eng.complete('break node1.pbu1.freeRows == 0 && node1.nip.co')).toEqual([['node1.nip.count'], 'node1.nip.co']);
+    expect(eng.complete('break node1.pbu1.freeRows == 0 && node1.nip.co')).toEqual([['node1.nip.count '], 'node1.nip.co']);
     expect(eng.complete('cd node1.p')[0]).toEqual(['node1.pbu1.', 'node1.pbu2.']);
-    expect(eng.complete('break event hea')).toEqual([['head-arrives'], 'hea']);
-    expect(eng.complete('run u')).toEqual([['until'], 'u']);
+    expect(eng.complete('break event hea')).toEqual([['head-arrives '], 'hea']);
+    expect(eng.complete('run u')).toEqual([['until '], 'u']);
     expect(eng.complete('trace o')).toEqual([['on', 'off'], 'o']);
     expect(eng.complete('cam no')[0]).toEqual(['node0', 'node1', 'node2', 'node3']);
     await ok(eng, 'cp first');
-    expect(eng.complete('restore f')).toEqual([['first'], 'f']);
+    expect(eng.complete('restore f')).toEqual([['first '], 'f']);
     await ok(eng, 'cd node2.pbu1');
-    expect(eng.complete('print inSt')).toEqual([['inState'], 'inSt']);
-    expect(eng.complete('print /node3.ni')).toEqual([['/node3.nip.'], '/node3.ni']);
-    expect(eng.complete('help exp')).toEqual([['expressions'], 'exp']);
+    expect(eng.complete('print inSt')).toEqual([['inState '], 'inSt']);
+    expect(eng.complete('print /node3.ni')).toEqual([['/node3.nip.'], '/node3.ni']); // a scope: no space, the name goes on
+    expect(eng.complete('help exp')).toEqual([['expressions '], 'exp']);
   });
 });
 
