@@ -1386,7 +1386,8 @@ export class ReplEngine {
     const mod = this.findModuleMaybe(arg);
     if (mod && !this.sim.net.byName.has(this.candidatesFor(arg)[0]!)) {
       this.emit(this.c.bold(`${mod.path || '/'}:`));
-      this.printSignals(mod.signals, mod.path);
+      this.printSignals(mod.signals.slice(0, MAX_PRINT), mod.path);
+      if (mod.signals.length > MAX_PRINT) this.emit(this.c.dim(`... ${mod.signals.length - MAX_PRINT} more signals (print a glob of them)`));
       for (const mm of mod.memories) this.emit(`  ${mm.name}: memory ${mm.depth} x ${mm.width} bits (print ${this.rel(mm.path)}[0..${Math.min(15, mm.depth - 1)}])`);
       this.printPacketsOf(mod);
       return;

@@ -104,6 +104,10 @@ describe('every REPL command in script mode', () => {
     expect(await ok(eng, 'help')).toMatch(/step \(s\) +advance n clock cycles/);
     expect(await ok(eng, 'help step')).toMatch(/^usage: step \[n\]/);
     expect(await ok(eng, 'h expressions')).toMatch(/compare := bits/);
+    // print stops at a limit and says how many it left out
+    const all = (await ok(eng, 'print **')).split('\n');
+    expect(all.filter((l) => / = /.test(l) && !l.includes('[')).length).toBe(400);
+    expect(all[400]).toMatch(/^\.\.\. \d+ more \(narrow the glob\)$/);
     expect(await ok(eng, 'h expressions')).toMatch(/x\[3:0\]/);
     expect(await ok(eng, 'time')).toBe('cycle 0 (busy)');
     expect(await ok(eng, 's')).toBe('cycle 1');
