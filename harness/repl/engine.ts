@@ -65,6 +65,8 @@ import { FLAG } from '../../rtl/buzzard/header_blocks.ts';
 import { attachNodeTrace, type NodeTrace } from '../rtl/node_trace.ts';
 import { DEFAULT_CYCLES_PER_TICK, messagePattern } from '../rtl/run_workload.ts';
 import { parseWorkloadFile, WorkloadFileError } from '../workloads/trace-file.ts';
+import { formatSession, readSession } from './session-file.ts';
+import { writeOutput } from '../../traces/files.ts';
 import { DisplayList } from './display.ts';
 import { idRange, plural } from '../cli/text.ts';
 import { planVcd, startVcdOutput, type VcdOutput } from '../cli/vcd-output.ts';
@@ -306,6 +308,53 @@ export class ReplEngine {
     return [...this.byName.keys()].sort();
   }
 
+  /** Run one command (already stripped); true for quit. */
+  private async dispatch(text: string): Promise<boolean> {
+    const sp = text.search(/\s/);
+    const word = sp < 0 ? text : text.slice(0, sp);
+    const rest = sp < 0 ? '' : text.slice(sp).trim();
+    const cmd = this.byName.get(word);
+    if (!cmd) {
+      const near = nearestNames(word, this.commandNames());
+      throw new ReplError(`unknown command '${word}'${near.length ? ` (did you mean ${near.join(', ')}?)` : ''}; type help for the list`);
+    }
+    if (cmd.name === 'quit') return true;
+    await cmd.run(rest ? rest.split(/\s+/) : [], rest);
+    return false;
+  }
+
+  /** `checkpoint save FILE`: the configuration, the typed stimulus and the state hash reached (session-file.ts). */
+  private saveSession(file: string): void {
+    const text = formatSession({ configName: this.configName, config: this.cfg, cycle: this.sim.cycle, stateHash: String(this.sim.stateHash()), commands: this.log.map((e) => ({ cycle: e.cycle, text: e.text })) });
+    try {
+      writeOutput(file, text);
+    } catch (e) {
+      throw new ReplError(`checkpoint save: ${(e as Error).message}`);
+    }
+    this.emit(`checkpoint save: ${file} (cycle ${this.sim.cycle}, ${plural(this.log.length, 'stimulus command')})`);
+  }
+
+  /** `checkpoint load FILE`: replay a saved session on this fresh one and check the state hash it reaches. */
+  private async loadSession(file: string): Promise<void> {
+    let s;
+    try {
+      s = readSession(file);
+    } catch (e) {
+      throw new ReplError(`checkpoint load: ${(e as Error).message}`);
+    }
+    if (this.sim.cycle !== 0 || this.log.length) throw new ReplError('checkpoint load: start from a fresh session (cycle 0, no stimulus typed yet)');
+    if (JSON.stringify(s.config) !== JSON.stringify(this.cfg)) throw new ReplError(`checkpoint load: ${file} is for another cube configuration (${s.configName}); start icemu repl with it`);
+    for (const c of s.commands) {
+      if (c.cycle > this.sim.cycle) await this.advance(c.cycle - this.sim.cycle, { checks: false, bounded: true });
+      await this.dispatch(c.text);
+    }
+    if (s.cycle > this.sim.cycle) await this.advance(s.cycle - this.sim.cycle, { checks: false, bounded: true });
+    const hash = String(this.sim.stateHash());
+    if (this.sim.cycle !== s.cycle || hash !== s.stateHash) throw new ReplError(`checkpoint load: replaying ${file} reached cycle ${this.sim.cycle} state ${hash}, the file says cycle ${s.cycle} state ${s.stateHash}`);
+    this.out = [];
+    this.emit(`checkpoint load: ${file}: cycle ${s.cycle}, ${plural(s.commands.length, 'stimulus command')} replayed, state ${hash} as saved`);
+  }
+
   /** Run one command line. Never throws: errors come back as `error`. */
   async exec(line: string): Promise<ExecResult> {
     const text = stripComment(line).trim();
@@ -315,16 +364,7 @@ export class ReplEngine {
     this.stopFlag = false;
     this.out = [];
     try {
-      const sp = text.search(/\s/);
-      const word = sp < 0 ? text : text.slice(0, sp);
-      const rest = sp < 0 ? '' : text.slice(sp).trim();
-      const cmd = this.byName.get(word);
-      if (!cmd) {
-        const near = nearestNames(word, this.commandNames());
-        throw new ReplError(`unknown command '${word}'${near.length ? ` (did you mean ${near.join(', ')}?)` : ''}; type help for the list`);
-      }
-      if (cmd.name === 'quit') return { lines: [], quit: true };
-      await cmd.run(rest ? rest.split(/\s+/) : [], rest);
+      if (await this.dispatch(text)) return { lines: [], quit: true };
       return { lines: this.out };
     } catch (e) {
       return { lines: this.out, error: errorText(e) };
@@ -1198,11 +1238,22 @@ export class ReplEngine {
       {
         name: 'checkpoint',
         aliases: ['cp'],
-        usage: 'checkpoint [name]',
-        summary: 'save the whole state under a name (default c1, c2, ...)',
-        help: [],
+        usage: 'checkpoint [name] | checkpoint save FILE | checkpoint load FILE',
+        summary: 'save the whole state under a name (default c1, c2, ...), or the session to a file and back',
+        help: [
+          'checkpoint save FILE writes the configuration, every stimulus command typed and the state hash reached;',
+          'checkpoint load FILE (in a fresh session of the same cube) replays them and checks it reaches that state.',
+        ],
         arg: 'none',
-        run: (a) => this.cmdCheckpoint(a[0]),
+        run: async (a) => {
+          if ((a[0] === 'save' || a[0] === 'load') && a.length === 2) {
+            if (a[0] === 'save') this.saveSession(a[1]!);
+            else await this.loadSession(a[1]!);
+            return;
+          }
+          this.atMost(a, 1, 'checkpoint [name] | checkpoint save FILE | checkpoint load FILE');
+          this.cmdCheckpoint(a[0]);
+        },
       },
       {
         name: 'restore',
