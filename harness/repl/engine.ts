@@ -1251,6 +1251,7 @@ export class ReplEngine {
             else await this.loadSession(a[1]!);
             return;
           }
+          if (a[0] !== undefined) checkpointName(a[0]);
           this.atMost(a, 1, 'checkpoint [name] | checkpoint save FILE | checkpoint load FILE');
           this.cmdCheckpoint(a[0]);
         },
@@ -1771,7 +1772,7 @@ export class ReplEngine {
     if (name === undefined) {
       do name = `c${++this.namedCounter}`;
       while (this.named.has(name));
-    } else if (!/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(name)) throw new ReplError(`checkpoint: bad name '${name}' (letters, digits, _ . -)`);
+    } else checkpointName(name);
     const last = this.autos[this.autos.length - 1]!.snap;
     const old = this.named.get(name);
     this.named.set(name, { name, snap: pack(this.sim.save(), last), autos: this.autos.slice(), log: this.log.slice(), events: this.recorder.events.slice() });
@@ -1931,6 +1932,12 @@ export class ReplEngine {
     }
     return [...new Set(out)];
   }
+}
+
+/** A checkpoint name: letters, digits, _ . - (not starting with a digit). */
+function checkpointName(name: string): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(name)) throw new ReplError(`checkpoint: bad name '${name}' (letters, digits, _ . -)`);
+  return name;
 }
 
 function eventMatches(e: TraceEvent, kind: EventKind | '*', f: EventFilter): boolean {
