@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { ElaborationError, SimError } from '../rtl/kernel/index.ts';
 import { formatHelp, parseArgs, UsageError, type CommandSpec, type ParsedOptions } from './cli/args.ts';
+import { rerunWithHeap } from './cli/heap.ts';
 import { nearestNames } from '../rtl/kernel/names.ts';
 import { abortOutputs, finishOutputs, OutputPathError } from '../traces/files.ts';
 import { demoCommand } from './commands/demo.ts';
@@ -129,4 +130,9 @@ export function runAsProcess(argv: string[]): void {
 
 // Run when executed directly (tsx harness/cli.ts, or bin/icemu.mjs), not when imported by tests.
 const invoked = process.argv[1] ?? '';
-if (invoked.endsWith('cli.ts') || invoked.endsWith('icemu.mjs') || invoked.endsWith('icemu')) runAsProcess(process.argv.slice(2));
+if (invoked.endsWith('cli.ts') || invoked.endsWith('icemu.mjs') || invoked.endsWith('icemu')) {
+  // A 9- or 10-cube needs a bigger heap than Node's default: run again with one (harness/cli/heap.ts).
+  const status = rerunWithHeap(process.argv.slice(2));
+  if (status === undefined) runAsProcess(process.argv.slice(2));
+  else process.exitCode = status;
+}

@@ -39,6 +39,11 @@ export class UsageError extends Error {
   }
 }
 
+/** `usage('msg')` -> UsageError('icemu <command>: msg'): the one error line of a command. */
+export function usageOf(command: string): (msg: string) => UsageError {
+  return (msg) => new UsageError(`icemu ${command}: ${msg}`);
+}
+
 export function parseArgs(spec: CommandSpec, argv: string[]): { opts: ParsedOptions; positionals: string[]; help: boolean } {
   const opts: ParsedOptions = {};
   for (const o of spec.options) opts[o.name] = Array.isArray(o.default) ? [...o.default] : o.default;

@@ -52,7 +52,8 @@ export class VcdOutput {
     if (this.writer.isClosed) return;
     this.writer.close();
     if (this.plan.gtkw) {
-      writeGtkw(this.plan.gtkw, { dumpfile: this.path, signals: gtkwSignals(this.writer, this.view), label: `--${this.plan.option} (its .gtkw)` });
+      const span = [this.writer.startTime, this.writer.lastTime] as const;
+      writeGtkw(this.plan.gtkw, { dumpfile: this.path, signals: gtkwSignals(this.writer, this.view), span, label: `--${this.plan.option} (its .gtkw)` });
     }
   }
 }

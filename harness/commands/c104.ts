@@ -14,6 +14,7 @@ import { chainNetwork, meshNetwork, pumaNetwork, MESH_ROUTINGS, type MeshRouting
 import { C104_POLICIES, C104_TIMINGS, C104_BUFFERS, type C104Policy, type C104Timing, type C104Buffers } from '../../rtl/c104/config.ts';
 import type { NetworkSpec } from '../../rtl/c104/topology.ts';
 import { makeC104System } from '../rtl/c104_system.ts';
+import { Rng } from '../workloads/rng.ts';
 import { attachC104Events } from '../rtl/c104_events.ts';
 import type { ChannelEnd } from '../rtl/t9000_driver.ts';
 import { writeTrace } from '../../traces/events/vocabulary.ts';
@@ -64,18 +65,6 @@ function oneOf<T extends string>(flag: string, v: string, allowed: readonly T[])
   return v as T;
 }
 
-/** A seeded generator (mulberry32) for the workload. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function mean(xs: readonly number[]): number {
   return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN;
 }
@@ -110,13 +99,13 @@ function run(opts: ParsedOptions, positional: string[] = []): number {
   }
   const T = netSpec.terminals.length;
   // Workload: each endpoint opens up to --vls channels to random other endpoints (labels permitting).
-  const rand = rng(opts.seed as number);
+  const rand = new Rng(opts.seed as number);
   const next = netSpec.terminals.map((t) => t.label);
   const end = netSpec.terminals.map((t) => t.label + (t.labelCount ?? 1));
   const channels: [ChannelEnd, ChannelEnd][] = [];
   for (let a = 0; a < T; a++) {
     for (let tries = 0; tries < 4 * vls && next[a]! < end[a]!; tries++) {
-      const b = Math.floor(rand() * T);
+      const b = rand.nextInt(T);
       if (b === a || next[b]! >= end[b]!) continue;
       channels.push([{ node: a, vl: next[a]!++ }, { node: b, vl: next[b]!++ }]);
     }
@@ -138,7 +127,7 @@ function run(opts: ParsedOptions, positional: string[] = []): number {
   for (const [a, b] of channels) {
     for (const [src, dst] of [[a, b], [b, a]] as const) {
       for (let k = 0; k < M; k++) {
-        const data = Array.from({ length: bytes }, () => Math.floor(rand() * 256));
+        const data = Array.from({ length: bytes }, () => rand.nextInt(256));
         sys.driver.send(src.node, src.vl, data, start + k);
         sys.driver.receive(dst.node, dst.vl, start + k);
         sent++;

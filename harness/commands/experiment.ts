@@ -11,7 +11,7 @@ import { defaultJobs, parseShard, runPoints, shardIndices, type PointRun, type S
 import { buildResult, MergeError, readShards, shardFileName, writeResult, writeShard } from '../experiments/output.ts';
 import { renderResult } from '../experiments/report.ts';
 import type { AnyExperiment, ExperimentCliValues, ExperimentOptionName } from '../experiments/types.ts';
-import { UsageError, type CommandSpec, type ParsedOptions } from '../cli/args.ts';
+import { usageOf, type CommandSpec, type ParsedOptions } from '../cli/args.ts';
 import { outputDir } from '../cli/output-path.ts';
 import { PointProgress } from '../cli/progress.ts';
 import { plural } from '../cli/text.ts';
@@ -59,9 +59,9 @@ const spec: CommandSpec = {
     { name: 'merge', type: 'string', arg: 'DIR', description: "merge this experiment's shard files from DIR instead of running" },
     { name: 'messages-per-node', type: 'int', min: 1, max: 100_000, description: 'buzzard-fig5.*: messages generated per node (default 200 for exp(512), 100 for exp(2048); --quick 8 / 4)' },
     { name: 'seed', type: 'int', min: 0, max: 2 ** 31 - 1, description: 'buzzard-fig5.*, buzzard-collisions: random seed of the workload (default 1)' },
-    { name: 'delivery', type: 'string', arg: 'MODE', description: 'buzzard-fig5.*: shared-port (one node input port per node, the default) or per-link (TLM delivery model)' },
+    { name: 'delivery', type: 'string', arg: 'MODE', description: 'buzzard-fig5.*: per-link (the default: each link delivers on its own, docs/buzzard-ch5.md) or shared-port (one node input port per node), for both schemes, or wormhole=MODE,packet=MODE' },
     { name: 'trials', type: 'int', min: 1, max: 100_000_000, description: 'buzzard-collisions: TLM message pairs per (n, routing) (default 100000; --quick 1500)' },
-    { name: 'sizes', type: 'list', arg: 'S,S,...', description: "nbl-testjig: block sizes in doubles, increasing (default the seed's 60,120,300,600; --quick 6,12,30,60)" },
+    { name: 'sizes', type: 'list', arg: 'S,S,...', description: "nbl-testjig: block sizes in doubles, increasing (default the seed's 60,120,300,600; --quick 6,12,30,60); dslink-bandwidth: message sizes in bytes, increasing (default 1..128)" },
     { name: 'quiet', short: 'q', type: 'flag', description: 'no progress line' },
   ],
   examples: [
@@ -77,9 +77,7 @@ const spec: CommandSpec = {
   ],
 };
 
-function usage(msg: string): UsageError {
-  return new UsageError(`icemu experiment: ${msg}`);
-}
+const usage = usageOf('experiment');
 
 function cliValues(exp: AnyExperiment, opts: ParsedOptions): ExperimentCliValues {
   for (const o of EXPERIMENT_OPTIONS) {

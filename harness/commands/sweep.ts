@@ -5,7 +5,7 @@
  * batch engine (GNU parallel, a Slurm job array) and `icemu sweep merge DIR`
  * combines the slices.
  */
-import { UsageError, type CommandSpec, type ParsedOptions } from '../cli/args.ts';
+import { usageOf, type CommandSpec, type ParsedOptions } from '../cli/args.ts';
 import { defaultJobs, parseShard, type ShardSpec } from '../experiments/runner.ts';
 import { buzzardSweep, checkSweep, DEFAULT_RATES, QUICK_SWEEP } from '../batch/sweep.ts';
 import { PATTERNS, type PatternName } from '../batch/patterns.ts';
@@ -53,9 +53,7 @@ const spec: CommandSpec = {
   ],
 };
 
-function usage(msg: string): UsageError {
-  return new UsageError(`icemu sweep: ${msg}`);
-}
+const usage = usageOf('sweep');
 
 async function run(opts: ParsedOptions, positionals: string[]): Promise<number> {
   if (positionals.length) {

@@ -6,7 +6,7 @@ import { basename } from 'node:path';
 import { UsageError, type CommandSpec, type ParsedOptions } from '../cli/args.ts';
 import { loadModel, ViewInputError } from '../view/load.ts';
 import { renderPage } from '../view/html.ts';
-import { checkOutputPath, OutputPathError, writeOutput } from '../view/write_output.ts';
+import { outputFile, writeText } from '../cli/output-path.ts';
 
 const spec: CommandSpec = {
   name: 'view',
@@ -19,6 +19,7 @@ const spec: CommandSpec = {
     'a link-utilisation heat map and the latency histogram. Cubes above degree 6 are drawn',
     'as one 6-subcube (--subcube).',
   ].join('\n'),
+  positionals: [{ name: 'events.jsonl', description: 'an event trace recorded with --events (icemu buzzard)' }],
   options: [
     { name: 'out', short: 'o', type: 'string', arg: 'FILE', description: 'the page to write (default: the trace name with .html)' },
     { name: 'subcube', type: 'int', default: 0, min: 0, max: 1023, description: 'for cubes above degree 6: which 6-subcube to draw (node bits 6.. of its nodes)' },
@@ -30,19 +31,20 @@ function run(opts: ParsedOptions, positionals: string[]): number {
   if (positionals.length !== 1) throw new UsageError(`icemu view: expected one trace file (got ${positionals.length}); usage: ${spec.usage}`);
   const trace = positionals[0]!;
   const out = (opts.out as string | undefined) ?? trace.replace(/\.jsonl?$/, '') + '.html';
+  const target = outputFile('out', out); // checked before any work (harness/cli/output-path.ts)
+  let m;
   try {
-    checkOutputPath(out);
-    const m = loadModel(trace);
-    m.title = basename(trace);
-    const sub = opts.subcube as number;
-    if (m.n > 6 && sub >= 1 << (m.n - 6)) throw new UsageError(`icemu view: --subcube must be in 0..${(1 << (m.n - 6)) - 1} for a ${m.n}-cube (got ${sub})`);
-    writeOutput(out, renderPage(m, { sub: m.n > 6 ? sub : 0 }));
-    console.log(`icemu view: ${out} (${m.nodes} nodes, ${m.pkt.msg.length} packets, ${m.tEnd + 1} ${m.unit})`);
-    return 0;
+    m = loadModel(trace);
   } catch (e) {
-    if (e instanceof ViewInputError || e instanceof OutputPathError) throw new UsageError(`icemu view: ${e.message}`);
+    if (e instanceof ViewInputError) throw new UsageError(`icemu view: ${e.message}`);
     throw e;
   }
+  m.title = basename(trace);
+  const sub = opts.subcube as number;
+  if (m.n > 6 && sub >= 1 << (m.n - 6)) throw new UsageError(`icemu view: --subcube must be in 0..${(1 << (m.n - 6)) - 1} for a ${m.n}-cube (got ${sub})`);
+  writeText(target, renderPage(m, { sub: m.n > 6 ? sub : 0 }), 'out');
+  console.log(`icemu view: ${out} (${m.nodes} nodes, ${m.pkt.msg.length} packets, ${m.tEnd + 1} ${m.unit})`);
+  return 0;
 }
 
 export const viewCommand = { spec, run };

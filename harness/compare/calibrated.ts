@@ -18,7 +18,7 @@ import { rtlClosedFormTrace } from './analytic.ts';
 import type { SideTrace } from './extract.ts';
 import { compareTraces, type MetricName } from './join.ts';
 import { DEFAULT_MAPPING } from './mapping.ts';
-import type { Explanation, Preset } from './presets.ts';
+import { rtlSide, type Explanation, type Preset } from './presets.ts';
 import { runRtlWorkload } from './rtl_run.ts';
 import { checkTolerances, type Tolerance } from './tolerance.ts';
 
@@ -58,15 +58,7 @@ function calibratedPreset(spec: CalSpec): Preset {
       const tlm = runTlmCalibrated(w, 'quasi-adaptive', {}, CPT);
       const tlmSecs = (performance.now() - tt) / 1000;
       const cf = rtlClosedFormTrace(w, { cyclesPerTick: CPT });
-      const a: SideTrace = {
-        label: 'rtl',
-        unit: 'cycles',
-        events: rtl.events,
-        generation: rtl.generation,
-        zeroLoad: cf.zeroLoad,
-        linkBusy: rtl.linkBusyCycles,
-        info: { cyclesRun: rtl.cyclesRun, wallSeconds: rtl.wallSeconds, complete: rtl.complete, anomalies: rtl.anomalies.length, config: rtl.config },
-      };
+      const a = rtlSide(rtl, cf.zeroLoad);
       const b: SideTrace = {
         label: 'tlm calibrated',
         unit: 'cycles',

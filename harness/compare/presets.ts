@@ -24,7 +24,7 @@ import { RTL_MEASURED, rtlClosedFormTrace, rtlZeroLoad, tlmZeroLoad, tlmZeroLoad
 import { compareTraces, type Comparison, type MetricName } from './join.ts';
 import type { SideTrace } from './extract.ts';
 import { DEFAULT_MAPPING, type TimeMapping } from './mapping.ts';
-import { runRtlWorkload } from './rtl_run.ts';
+import { runRtlWorkload, type RtlRun } from './rtl_run.ts';
 import { checkTolerances, type Tolerance, type ToleranceReport } from './tolerance.ts';
 import { zeroLoadWorkload } from './zero_load_workload.ts';
 import { percentileSorted } from './stats.ts';
@@ -182,6 +182,19 @@ function ch5Tolerances(m: { firstRelP50: [number, number]; lastRelP50: [number, 
   ];
 }
 
+/** The RTL side of a loaded comparison: its trace, generation cycles, link busy time and run facts, with the zero-load closed form. */
+export function rtlSide(rtl: RtlRun, zeroLoad: ReadonlyMap<number, { first: number; last: number }>): SideTrace {
+  return {
+    label: 'rtl',
+    unit: 'cycles',
+    events: rtl.events,
+    generation: rtl.generation,
+    zeroLoad,
+    linkBusy: rtl.linkBusyCycles,
+    info: { cyclesRun: rtl.cyclesRun, wallSeconds: rtl.wallSeconds, complete: rtl.complete, anomalies: rtl.anomalies.length, config: rtl.config },
+  };
+}
+
 function ch5Preset(spec: Ch5Spec): Preset {
   return {
     name: spec.name,
@@ -200,15 +213,7 @@ function ch5Preset(spec: Ch5Spec): Preset {
       const tlmSecs = (performance.now() - tt) / 1000;
       const cf = rtlClosedFormTrace(w, { cyclesPerTick: CPT });
       const tlmBusy = tlm.linkBusy.reduce((a, b) => a + b, 0);
-      const a: SideTrace = {
-        label: 'rtl',
-        unit: 'cycles',
-        events: rtl.events,
-        generation: rtl.generation,
-        zeroLoad: cf.zeroLoad,
-        linkBusy: rtl.linkBusyCycles,
-        info: { cyclesRun: rtl.cyclesRun, wallSeconds: rtl.wallSeconds, complete: rtl.complete, anomalies: rtl.anomalies.length, config: rtl.config },
-      };
+      const a = rtlSide(rtl, cf.zeroLoad);
       const b: SideTrace = {
         label: 'tlm',
         unit: 'ticks',

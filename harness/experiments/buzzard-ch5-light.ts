@@ -17,7 +17,7 @@ import { runTlm } from '../tlm/buzzard-tlm.ts';
 import { chapter5Workload } from '../tlm/sweep.ts';
 import { CH5_RATES } from '../workloads/buzzard.ts';
 import { CH5_DELIVERY_DEFAULT, TOLERANCE, near, ratio } from './buzzard-ch5-common.ts';
-import { defineExperiment, pct, type ExperimentCliValues, type ReportPlot, type SeedCheck } from './types.ts';
+import { defineExperiment, messagesPerNodeParam, pct, type ExperimentCliValues, type ReportPlot, type SeedCheck } from './types.ts';
 
 /** §5.7 at the lightest exp(512) load. */
 export const LIGHT_SEED = Object.freeze({ fixedLat: 0.87, quasiLat: 0.77, fixedBw: 0.81, quasiBw: 0.81 });
@@ -98,8 +98,7 @@ export const buzzardCh5Light = defineExperiment<LightPt, LightRes, LightParams>(
   method: 'TLM (harness/tlm) at 9216 ticks, 6-cube, one workload; wormhole × {slot frees at tail / at delivery} × {per-link, shared-port}; fixed and quasi-adaptive × forwarding after {header, 12 B, 20 B, whole packet} × {per-link, shared-port}',
   options: ['messages-per-node', 'seed'],
   params: (cli: ExperimentCliValues): LightParams => {
-    const mpn = cli.messagesPerNode ?? (cli.quick ? 16 : 200);
-    if (!(Number.isInteger(mpn) && mpn >= 1 && mpn <= 100_000)) throw new RangeError(`--messages-per-node must be a whole number in 1..100000 (got ${mpn})`);
+    const mpn = messagesPerNodeParam(cli, 16, 200);
     return { meanGapTicks: CH5_RATES[512].at(-1)!, messagesPerNode: mpn, seed: cli.seed ?? 1, quick: cli.quick };
   },
   points: () => {

@@ -160,6 +160,17 @@ export function assembleTradeoff(q: Ch5Params, points: readonly Ch5Pt[], results
       })),
     );
   const sweepColors = ['#d62728', '#ff7f0e', '#1f77b4'];
+  /** first / last per sweep load over the swept values xs, unstable points flagged. */
+  const sweepSeries = (xs: readonly number[], at: (g: number, x: number) => Ch5Res): Series[] =>
+    q.sweepRates.flatMap((g, k) =>
+      (['meanFirst', 'meanLast'] as const).map((f) => ({
+        name: `${f === 'meanFirst' ? 'first' : 'last'}, gap ${g}`,
+        color: sweepColors[k],
+        dashed: f === 'meanLast',
+        points: xs.map((x) => [x, at(g, x)[f] ?? NaN] as [number, number]),
+        unstable: xs.map((x) => !at(g, x).stable),
+      })),
+    );
   const fig = `Fig. ${q.figure}`;
   const quick = q.quick ? ' [--quick]' : '';
   const plots: ReportPlot[] = [
@@ -171,15 +182,7 @@ export function assembleTradeoff(q: Ch5Params, points: readonly Ch5Pt[], results
       xLabel: 'packet buffers per PBU',
       yLabel: 'mean time from queueing (ticks)',
       yLog: true,
-      series: q.sweepRates.flatMap((g, k) =>
-        (['meanFirst', 'meanLast'] as const).map((f) => ({
-          name: `${f === 'meanFirst' ? 'first' : 'last'}, gap ${g}`,
-          color: sweepColors[k],
-          dashed: f === 'meanLast',
-          points: q.bufferSweep.map((b) => [b, get('buffers', g, 'quasi-adaptive', 32, b)[f] ?? NaN] as [number, number]),
-          unstable: q.bufferSweep.map((b) => !get('buffers', g, 'quasi-adaptive', 32, b).stable),
-        })),
-      ),
+      series: sweepSeries(q.bufferSweep, (g, b) => get('buffers', g, 'quasi-adaptive', 32, b)),
     },
     {
       id: 'packets',
@@ -188,15 +191,7 @@ export function assembleTradeoff(q: Ch5Params, points: readonly Ch5Pt[], results
       yLabel: 'mean time from queueing (ticks)',
       xLog: true,
       yLog: true,
-      series: q.sweepRates.flatMap((g, k) =>
-        (['meanFirst', 'meanLast'] as const).map((f) => ({
-          name: `${f === 'meanFirst' ? 'first' : 'last'}, gap ${g}`,
-          color: sweepColors[k],
-          dashed: f === 'meanLast',
-          points: P.map((p) => [p, pl(g, p, f)] as [number, number]),
-          unstable: P.map((p) => !get('packets', g, 'quasi-adaptive', p, 13).stable),
-        })),
-      ),
+      series: sweepSeries(P, (g, p) => get('packets', g, 'quasi-adaptive', p, 13)),
     },
   ];
   const notes = [

@@ -24,7 +24,7 @@ import type { Workload } from '../workloads/types.ts';
 import { chapter5Workload } from '../tlm/sweep.ts';
 import { runTlm } from '../tlm/buzzard-tlm.ts';
 import { CH5_RATES } from '../workloads/buzzard.ts';
-import { defineExperiment, type ExperimentCliValues } from './types.ts';
+import { defineExperiment, messagesPerNodeParam, type ExperimentCliValues } from './types.ts';
 import { BASE, FULL_MPN, QUICK_MPN, VARIANTS, growth, isStable, parseCh5Delivery, type Ch5Figure, type Ch5Params, type Ch5Pt, type Ch5Res } from './buzzard-ch5-common.ts';
 import { assembleTimes } from './buzzard-ch5-times.ts';
 import { assembleTradeoff } from './buzzard-ch5-tradeoff.ts';
@@ -37,8 +37,7 @@ function figureBytes(f: Ch5Figure): 512 | 2048 {
 
 function resolveParams(figure: Ch5Figure, cli: ExperimentCliValues): Ch5Params {
   const meanBytes = figureBytes(figure);
-  const mpn = cli.messagesPerNode ?? (cli.quick ? QUICK_MPN : FULL_MPN)[meanBytes];
-  if (!(Number.isInteger(mpn) && mpn >= 1 && mpn <= 100_000)) throw new RangeError(`--messages-per-node must be a whole number in 1..100000 (got ${mpn})`);
+  const mpn = messagesPerNodeParam(cli, QUICK_MPN[meanBytes], FULL_MPN[meanBytes]);
   const delivery = parseCh5Delivery(cli.delivery);
   const rates = [...CH5_RATES[meanBytes]];
   const tradeoff = figure === '5.14' || figure === '5.15';

@@ -4,25 +4,21 @@
  * the 8×8 mesh, 32-byte messages, greedy x-first routing): application
  * exchanges per ms against the C104 input buffer size (34…204 tokens, i.e.
  * 1…6 whole data packets of 34 tokens, plus in-between sizes) and against
- * the CPU link width 1…6. The compute period is not given; icemu uses 1 µs.
+ * the CPU link width 1…6. The compute period is not given; icemu uses 1 µs
+ * (docs/thesis-model.md#chapter-4-runs).
  * (The token-passing curves of Figs 4.7–4.8 need the RTL.)
  */
-import { runC104 } from '../tlm/t9000-c104/index.ts';
-import { BoundaryExchangeProgram } from '../workloads/boundary-exchange.ts';
+import { exchangeNote, runExchange, type ExchangeResult } from './c104-exchange.ts';
 import { predicateCheck } from './c104-verdicts.ts';
 import { defineExperiment, type ExperimentCliValues, type ReportTable } from './types.ts';
 
-export const PERIOD_NS = 1000;
 export const PACKET_TOKENS = 34;
 
 export interface BufPoint {
   readonly bufferTokens: number;
   readonly width: number;
 }
-export interface BufResult {
-  readonly exchangesPerMs: number;
-  readonly converged: boolean;
-}
+export type BufResult = ExchangeResult;
 export interface BufParams {
   readonly quick: boolean;
   readonly buffers: readonly number[];
@@ -38,8 +34,7 @@ function points(q: BufParams): BufPoint[] {
 }
 
 function runPoint(p: BufPoint): BufResult {
-  const r = runC104(new BoundaryExchangeProgram({ N: 16, bytes: 32, periodNs: PERIOD_NS }), { side: 8, inputBufferTokens: p.bufferTokens, cpuLinkWidth: p.width });
-  return { exchangesPerMs: r.summary.iterationsPerCpuPerMs * 64, converged: r.summary.converged };
+  return runExchange(8, { inputBufferTokens: p.bufferTokens, cpuLinkWidth: p.width });
 }
 
 /** Step response: rates within one whole-packet band differ by less than `within`; the first step up is larger than `step`. */
@@ -84,7 +79,7 @@ function assemble(q: BufParams, pts: readonly BufPoint[], res: readonly BufResul
     tables,
     checks,
     plots: [{ id: 'buffers', title: 'Fig. 4.7: packet passing vs input buffer size', xLabel: 'C104 input buffer (tokens)', yLabel: 'exchanges per ms', series: [{ name: 'packet passing, width 4', points: [...byBuffer.entries()].sort((a, b) => a[0] - b[0]).map(([b, r]) => [b, r] as const) }] }],
-    notes: [`Compute period ${PERIOD_NS} ns (not given by the seed). ${res.filter((r) => !r.converged).length} of ${res.length} runs did not converge to ±1%.`],
+    notes: [exchangeNote(res)],
   };
 }
 

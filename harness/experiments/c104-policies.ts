@@ -4,26 +4,21 @@
  * hops-first) × C104 ack prioritisation off/on, packet passing, on 8×8,
  * 16×16 and 24×24 processor meshes running Chapter 4's boundary exchange
  * (N = 2·side torus, 32-byte messages). The seed gives no compute period
- * for this figure; icemu uses 1 µs (a communication-bound load). Meshes of
+ * for this figure; icemu uses 1 µs (a communication-bound load,
+ * docs/thesis-model.md#chapter-4-runs). Meshes of
  * more than 256 nodes use 2-byte headers (spec §16.2).
  */
-import { CROSSBAR_POLICIES, runC104, type CrossbarPolicy } from '../tlm/t9000-c104/index.ts';
-import { BoundaryExchangeProgram } from '../workloads/boundary-exchange.ts';
+import { CROSSBAR_POLICIES, type CrossbarPolicy } from '../tlm/t9000-c104/index.ts';
+import { exchangeNote, runExchange, type ExchangeResult } from './c104-exchange.ts';
 import { predicateCheck } from './c104-verdicts.ts';
 import { defineExperiment, type ExperimentCliValues, type ReportTable, type SeedCheck } from './types.ts';
-
-export const PERIOD_NS = 1000;
 
 export interface PolPoint {
   readonly side: number;
   readonly policy: CrossbarPolicy;
   readonly c104AckPriority: boolean;
 }
-export interface PolResult {
-  /** Application exchanges per ms, machine-wide (§4.2.1). */
-  readonly exchangesPerMs: number;
-  readonly converged: boolean;
-}
+export type PolResult = ExchangeResult;
 export interface PolParams {
   readonly quick: boolean;
   readonly sides: readonly number[];
@@ -36,8 +31,7 @@ function points(q: PolParams): PolPoint[] {
 }
 
 function runPoint(p: PolPoint): PolResult {
-  const r = runC104(new BoundaryExchangeProgram({ N: 2 * p.side, bytes: 32, periodNs: PERIOD_NS }), { side: p.side, crossbarPolicy: p.policy, c104AckPriority: p.c104AckPriority, headerBytes: p.side > 16 ? 2 : 1 });
-  return { exchangesPerMs: r.summary.iterationsPerCpuPerMs * p.side * p.side, converged: r.summary.converged };
+  return runExchange(p.side, { crossbarPolicy: p.policy, c104AckPriority: p.c104AckPriority });
 }
 
 /** Fig. 4.11 orderings over one size's results (rate by policy, for one ack-priority setting). */
@@ -94,7 +88,7 @@ function assemble(q: PolParams, pts: readonly PolPoint[], res: readonly PolResul
         series: q.sides.flatMap((side) => [false, true].map((ack) => ({ name: `${side}×${side} ack ${ack ? 'on' : 'off'}`, dashed: !ack, points: CROSSBAR_POLICIES.map((k, i) => [i, get(side, k, ack).exchangesPerMs / (side * side)] as const) }))),
       },
     ],
-    notes: [`Compute period ${PERIOD_NS} ns (not given by the seed). ${res.filter((r) => !r.converged).length} of ${res.length} runs did not converge to ±1%.`],
+    notes: [exchangeNote(res)],
   };
 }
 

@@ -37,6 +37,8 @@ export interface StdResult {
   readonly dataQueue: number | null;
   readonly dataLifetime: number | null;
   readonly meanHops: number | null;
+  /** Throttling (Def. 5.2): mean wait for the first internal link, µs. */
+  readonly firstHopWait: number | null;
   readonly cpuUtilisation: number;
   readonly networkUtilisation: number;
   readonly dropped: number;
@@ -66,6 +68,7 @@ export function runStdPoint(p: StdPoint, q: StdParams): StdResult {
     dataQueue: s.data.queue,
     dataLifetime: s.data.lifetime,
     meanHops: s.meanHops,
+    firstHopWait: s.firstHopWait,
     cpuUtilisation: s.cpuUtilisation,
     networkUtilisation: s.networkUtilisation,
     dropped: s.sendsAttempted > 0 ? s.saturationFailures / s.sendsAttempted : 0,

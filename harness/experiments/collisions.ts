@@ -254,17 +254,18 @@ export const buzzardCollisions = defineExperiment<CollisionPt, ExactRes | TlmRes
       plots: [
         {
           id: '',
-          title: 'First-link collision probability, two simultaneous messages (seed 002 §5.2)',
+          title: `First-link collision probability, two simultaneous messages (seed 002 §5.2; TLM bars ±1.96 SE)${q.quick ? ' [--quick]' : ''}`,
           xLabel: 'cube dimension n',
           yLabel: 'collision probability',
           yLog: true,
           series: [
-            { name: 'Eq 5.1 (fixed)', color: '#d62728', dashed: true, points: rows.map((r) => [r.n, r.eqF] as [number, number]) },
-            { name: 'exact fixed', color: '#d62728', points: rows.map((r) => [r.n, r.exF] as [number, number]) },
-            { name: 'TLM fixed', color: '#ff7f0e', points: rows.map((r) => [r.n, r.tF] as [number, number]) },
-            { name: 'Eq 5.2 (adaptive)', color: '#2ca02c', dashed: true, points: rows.map((r) => [r.n, r.eqA] as [number, number]) },
-            { name: 'exact adaptive', color: '#2ca02c', points: rows.map((r) => [r.n, r.exA] as [number, number]) },
-            { name: 'TLM adaptive', color: '#17becf', points: rows.map((r) => [r.n, r.tA] as [number, number]) },
+            // Eq 5.1 coincides with the exact fixed curve: distinct markers keep both visible
+            { name: 'Eq 5.1 (fixed)', color: '#d62728', dashed: true, marker: 'diamond', points: rows.map((r) => [r.n, r.eqF] as [number, number]) },
+            { name: 'exact fixed', color: '#d62728', marker: 'circle', points: rows.map((r) => [r.n, r.exF] as [number, number]) },
+            { name: 'TLM fixed (±1.96 SE)', color: '#ff7f0e', marker: 'square', points: rows.map((r) => [r.n, r.tF] as [number, number]), errors: rows.map((r) => 1.96 * r.seF) },
+            { name: 'Eq 5.2 (adaptive)', color: '#2ca02c', dashed: true, marker: 'diamond', points: rows.map((r) => [r.n, r.eqA] as [number, number]) },
+            { name: 'exact adaptive', color: '#2ca02c', marker: 'circle', points: rows.map((r) => [r.n, r.exA] as [number, number]) },
+            { name: 'TLM adaptive (±1.96 SE)', color: '#17becf', marker: 'triangle', points: rows.map((r) => [r.n, r.tA] as [number, number]), errors: rows.map((r) => 1.96 * r.seA) },
             { name: 'exact random first step', color: '#9467bd', points: rows.map((r) => [r.n, r.exR] as [number, number]) },
           ],
         },

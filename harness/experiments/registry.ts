@@ -3,6 +3,7 @@
  */
 import { buzzardFig512, buzzardFig513, buzzardFig514, buzzardFig515 } from './buzzard-ch5.ts';
 import { buzzardCh5Light } from './buzzard-ch5-light.ts';
+import { buzzardCh4 } from './buzzard-ch4.ts';
 import { buzzardCollisions } from './collisions.ts';
 import { c104Ch5 } from './c104-ch5.ts';
 import { c104Ch6 } from './c104-ch6.ts';
@@ -10,6 +11,9 @@ import { c104Starvation } from './c104-starvation.ts';
 import { dslinkPacket } from './dslink-packet.ts';
 import { c104Policies } from './c104-policies.ts';
 import { c104Buffers } from './c104-buffers.ts';
+import { dslinkBandwidthExperiment } from './dslink-bandwidth.ts';
+import { c104Transit } from './c104-transit.ts';
+import { oliverC104 } from './oliver-c104.ts';
 import { nblTestjig } from './nbl-testjig.ts';
 import { oliverGraphs } from './oliver-graphs.ts';
 import { buzzardSweep } from '../batch/sweep.ts';
@@ -22,6 +26,7 @@ export const EXPERIMENTS: readonly AnyExperiment[] = [
   buzzardFig514,
   buzzardFig515,
   buzzardCh5Light,
+  buzzardCh4,
   buzzardCollisions,
   oliverGraphs,
   nblTestjig,
@@ -32,6 +37,9 @@ export const EXPERIMENTS: readonly AnyExperiment[] = [
   dslinkPacket,
   c104Policies,
   c104Buffers,
+  dslinkBandwidthExperiment,
+  c104Transit,
+  oliverC104,
 ];
 
 export function findExperiment(name: string): AnyExperiment | undefined {
@@ -41,6 +49,3 @@ export function findExperiment(name: string): AnyExperiment | undefined {
 export function experimentNames(): string[] {
   return EXPERIMENTS.map((e) => e.name);
 }
-// seed 004 §4.1.4: DS-link bandwidth between two T9000-style endpoints (RTL)
-import { dslinkBandwidthExperiment } from './dslink-bandwidth.ts';
-(EXPERIMENTS as AnyExperiment[]).push(dslinkBandwidthExperiment);

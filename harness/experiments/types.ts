@@ -120,6 +120,13 @@ export function toJson(v: unknown): Json {
   return String(v);
 }
 
+/** `--messages-per-node` with a default per size, checked (RangeError naming the option and range). */
+export function messagesPerNodeParam(cli: ExperimentCliValues, quickDefault: number, fullDefault: number): number {
+  const mpn = cli.messagesPerNode ?? (cli.quick ? quickDefault : fullDefault);
+  if (!(Number.isInteger(mpn) && mpn >= 1 && mpn <= 100_000)) throw new RangeError(`--messages-per-node must be a whole number in 1..100000 (got ${mpn})`);
+  return mpn;
+}
+
 /** Fixed-point text for a ratio as a percentage, e.g. 0.354 → "35%". */
 export function pct(x: number | null | undefined, digits = 0): string {
   return x === null || x === undefined || !Number.isFinite(x) ? 'n/a' : `${(100 * x).toFixed(digits)}%`;

@@ -12,10 +12,12 @@
  *                             refused attempts included, is on the wire).
  *                             Busy cycles between them sum to the FCU's
  *                             busyCycles counter (tested).
- *  link-held / link-released  node x, port p: the first cycle xbusy = 1 and
- *                             txBlock = 1 (the receiver blocks: the sender is
- *                             held, the FCU's holdCycles) / the first cycle
- *                             that is no longer so.
+ *  link-held / link-released  node x, port p: the first cycle txBlock = 1
+ *                             (the receiving PBU blocks the link: a sender on
+ *                             it is held in S1, and the crossbar grants it to
+ *                             nobody) / the first cycle it is 0 again. Held
+ *                             cycles that are also busy sum to the FCU's
+ *                             holdCycles (tested).
  *  buffer-full / buffer-free  node x, unit 'pbuI', port i: the first cycle
  *                             the CAM of PBU i has camHeight rows used / fewer.
  *  deadlock                   found by findDeadlock at a check (every
@@ -77,7 +79,7 @@ export function attachViewEvents(sim: Simulator, cube: BuzzardCube, events: Trac
       const t = sm.cycle;
       for (let k = 0; k < L; k++) {
         const b = s[busy[k]!] ? 1 : 0;
-        const h = b && s[block[k]!] ? 1 : 0;
+        const h = s[block[k]!] ? 1 : 0;
         const f = s[used[k]!] === H ? 1 : 0;
         if (b !== wasBusy[k]) {
           wasBusy[k] = b;

@@ -25,6 +25,7 @@ export function topologyOf(h: TraceHeader, file: string): number {
     if (topo.kind !== 'buzzard-ncube') throw new ViewInputError(`${file}:1: unknown topology '${String(topo.kind)}' (icemu view draws buzzard-ncube)`);
     n = topo.n;
   } else if (w.source === 'harness/rtl/cube_driver') n = w.n;
+  else if (w.system === 'c104') throw new ViewInputError(`${file}:1: unknown topology: a C104 network (${String(w.preset ?? '?')}); icemu view draws Buzzard n-cubes only so far`);
   else throw new ViewInputError(`${file}:1: unknown topology: the header has no 'topology' field (record the run with icemu buzzard --events)`);
   if (!Number.isInteger(n) || (n as number) < 1 || (n as number) > 16) throw new ViewInputError(`${file}:1: topology field 'n': expected a cube degree 1..16, got ${JSON.stringify(n)}`);
   return n as number;

@@ -50,6 +50,10 @@ export interface ProcessProgram {
   nodeOf(p: number): number;
   /** Iteration k of process p (pure). */
   plan(p: number, k: number): IterationPlan;
+  /** Optional shortcut, equal to plan(p, k).computeNs, for programs that can give it without drawing the sends. */
+  computeNs?(p: number, k: number): number;
+  /** Optional shortcut, equal to plan(p, k).sends.length (a non-blocking process at its limit drops them unread). */
+  sendCount?(p: number, k: number): number;
   /** When process p starts its first iteration, ns (a sleep, not CPU time). */
   startNs(p: number): number;
   /** Messages process p receives in iteration k (needed by 'loosely' and 'exchange'). */

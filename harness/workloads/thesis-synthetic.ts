@@ -114,6 +114,16 @@ export class SyntheticProgram implements ProcessProgram {
     return { computeNs, sends };
   }
 
+  computeNs(p: number, k: number): number {
+    const c = this.spec.c;
+    return c.law === 'constant' ? Math.round(1000 * c.value) : this.plan(p, k).computeNs;
+  }
+
+  sendCount(p: number, k: number): number {
+    const m = this.spec.m;
+    return m.law === 'constant' ? Math.round(m.value) : this.plan(p, k).sends.length;
+  }
+
   /** Uniform over the processes in the (truncated) window around p's processor, p excluded. */
   destination(rng: Rng, p: number): number {
     const { D, n } = this.spec;

@@ -643,9 +643,8 @@ export class ControlUnit extends Module {
     const g = (x: Signal): number => this.s[x.n]!;
     /** Input / current value. */
     const gi = (x: Signal): number => this.s[x.i]!;
-    const p = (x: Signal, v: number): void => {
-      this.s[x.n] = v;
-    };
+    /** Every register write of the engine goes through here: the kernel records it, and the commit visits only what was written (docs/kernel.md "Commit"). */
+    const p = (x: Signal, v: number): void => this.put(x, v);
     const fail = (msg: string): never => this.fail(`node ${self}: ${msg}`);
 
     // ---- memory micro-ops
@@ -1677,7 +1676,7 @@ export class ControlUnit extends Module {
         const took = step(popNow);
         if (popNow && !took) fail(`internal: input FIFO word popped in engine state ${ENGINE_STATES[sv[st.i]!]}/${RX_STATES[sv[rxSt.i]!]} but not used`);
       },
-      { name: 'engine' },
+      { writes: 'tracked', name: 'engine' },
     );
 
     /** One engine micro-step; returns whether it consumed the FIFO head word. */

@@ -400,19 +400,15 @@ export class PacketBufferUnit extends Module {
 
     // Output line: S1 / Y1 are 1, S0 / Y0 / idle 0, fields MSB first.
     // xrelease: the last bit of the packet (no word left to read or latch).
-    this.comb(
-      () => {
-        const s = this.s;
-        const ph = s[txPhase.i]!;
-        const c = s[txCnt.i]!;
-        let b = 0;
-        if (ph === T_S1 || ph === T_PY1 || ph === T_Y1) b = 1;
-        else if (ph === T_HEAD || ph === T_WORD) b = (s[txShift.i]! >>> (c - 1)) & 1;
-        s[xout.i] = b;
-        s[xrelease.i] = ph === T_WORD && c === 1 && s[outLen.i] === 0 && s[outDataValid.i] === 0 && s[rpend.i] === 0 ? 1 : 0;
-      },
-      { writes: [xout, xrelease], reads: [txPhase, txCnt, txShift, outLen, outDataValid, rpend], name: 'line' },
-    );
+    // Both are registers (txBit, txRel) loaded at each edge with the function
+    // of the framing registers' next values, i.e. the same bit in the same
+    // cycle as a comb of the current values would give, without a second
+    // evaluation per bit (docs/kernel.md "Exact sensitivity"; issue 8).
+    const lineBit = (ph: number, c: number, sh: number): number => (ph === T_S1 || ph === T_PY1 || ph === T_Y1 ? 1 : ph === T_HEAD || ph === T_WORD ? (sh >>> (c - 1)) & 1 : 0);
+    const txBit = this.reg('txBit', 1, 0);
+    const txRel = this.reg('txRel', 1, 0);
+    this.connect(txBit, xout);
+    this.connect(txRel, xrelease);
 
     // ---- the clocked part: input controller, output controller, framing
     this.seq(
@@ -716,6 +712,13 @@ export class PacketBufferUnit extends Module {
 
         if (reqSet !== 0 || reqClr !== 0) s[reqReg.n] = ((s[reqReg.i]! & ~reqClr) | reqSet) >>> 0;
         if (freeDec !== freeInc) s[freeRows.n] = fr - freeDec + freeInc;
+
+        // The line registers from the next values (a register this process did
+        // not write has next = current: the commit keeps them equal).
+        const nph = s[txPhase.n]!;
+        const nc = s[txCnt.n]!;
+        s[txBit.n] = lineBit(nph, nc, s[txShift.n]!);
+        s[txRel.n] = nph === T_WORD && nc === 1 && s[outLen.n] === 0 && s[outDataValid.n] === 0 && s[rpend.n] === 0 ? 1 : 0;
       },
       { name: 'controllers' },
     );

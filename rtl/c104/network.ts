@@ -12,7 +12,8 @@
  * and refuses a labelling that is not deadlock-free unless told otherwise.
  * Readings: docs/c104.md#networks.
  */
-import { Module, type Signal } from '../kernel/module.ts';
+import { Module } from '../kernel/module.ts';
+import { joinLinks, type DsLinkEndPorts } from '../t9000/endpoint.ts';
 import { C104 } from './c104.ts';
 import { makeC104Config, type C104Config, type C104Options } from './config.ts';
 import { C104_LINKS } from './interval_table.ts';
@@ -20,31 +21,18 @@ import { checkDeadlockFree, type DeadlockVerdict } from './channel_deps.ts';
 import { C104ConfigError } from './interval_table.ts';
 import { checkNetwork, type CheckedNetwork, type NetworkSpec } from './topology.ts';
 
-/** The port contract of one DS-link end (rtl/dslink/chars.ts). */
-export interface LinkEndPorts extends Module {
-  readonly txValid: Signal;
-  readonly txChar: Signal;
-  readonly txReady: Signal;
-  readonly rxValid: Signal;
-  readonly rxChar: Signal;
-  readonly rxPop: Signal;
-  readonly running: Signal;
-  readonly dOut: Signal;
-  readonly sOut: Signal;
-  readonly dIn: Signal;
-  readonly sIn: Signal;
-}
+/**
+ * The port contract of one DS-link end (rtl/dslink/chars.ts) and the wire
+ * join, as the T9000 endpoint declares them (one declaration for both
+ * systems; it belongs beside chars.ts in rtl/dslink).
+ */
+export type LinkEndPorts = DsLinkEndPorts;
 
 /** Make the link end of switch link `link`; buffers in tokens (normal characters). */
 export type C104LinkEndFactory = (parent: Module, name: string, buffers: { rxTokens: number; txTokens: number }) => LinkEndPorts;
 
 /** Join two link ends by their wires: A.dOut→B.dIn, A.sOut→B.sIn and the reverse (chars.ts). */
-export function joinEnds(where: Module, a: LinkEndPorts, b: LinkEndPorts): void {
-  where.connect(a.dOut, b.dIn);
-  where.connect(a.sOut, b.sIn);
-  where.connect(b.dOut, a.dIn);
-  where.connect(b.sOut, a.sIn);
-}
+export const joinEnds = joinLinks;
 
 /** Join a link end to link k of a C104 core (receive side to the router, transmit side from the crossbar). */
 export function attachEnd(where: Module, sw: C104, k: number, e: LinkEndPorts): void {

@@ -354,7 +354,9 @@ export function elaborate(root: Module): Netlist {
   let nSeqGroups = 0;
   seq.forEach((p, k) => {
     seqWriteStart[k] = seqWriteArr.length;
-    if (p.writes.length) {
+    if (p.tracked) {
+      seqGroup[k] = nSeqGroups++; // commits what it recorded (Simulator.written), nothing by range
+    } else if (p.writes.length) {
       for (const w of p.writes) {
         if (w.module !== p.module || w.kind !== 'reg') {
           throw new ElaborationError('bad-process', `${p.module.path}.${p.name} declares it writes ${w.path}, which is not a register of its module`);

@@ -144,8 +144,10 @@ export interface SeqOptions {
    * The registers this process writes (default: every register of its
    * module). Declaring them lets the commit visit only those when the
    * process ran (docs/kernel.md "Commit"); the debug mode checks the claim.
+   * 'tracked': the process writes every register through `this.put(reg, v)`,
+   * which records it, and the commit visits just what was written.
    */
-  writes?: readonly Signal[];
+  writes?: readonly Signal[] | 'tracked';
   name?: string;
 }
 
@@ -159,11 +161,15 @@ export interface ProcessDecl {
   readsWhen: readonly GuardedReads[];
   /** Seq processes: index in the simulator's seq list (after elaboration), for timed wake-ups. */
   index?: number;
+  /** Seq processes that write through Module.put (SeqOptions.writes 'tracked'). */
+  tracked?: boolean;
 }
 
-/** The simulator side of timed wake-ups (set at elaboration). */
+/** The simulator side of timed wake-ups and tracked writes (set at elaboration). */
 export interface WakeSink {
   wakeAt(proc: ProcessDecl, cycle: number): void;
+  /** A tracked process wrote the next value of the register whose next slot is `n`. */
+  written(n: number): void;
 }
 
 export interface Connection {
@@ -308,9 +314,17 @@ export class Module {
   /** Declare a seq process; the handle is what `wakeAt` takes. */
   seq(fn: () => void, opts: SeqOptions = {}): ProcessDecl {
     this.checkOpen('seq');
-    const d: ProcessDecl = { kind: 'seq', module: this, fn, name: opts.name ?? `seq${this.processes.length}`, writes: opts.writes ?? [], reads: opts.reads, readsWhen: opts.readsWhen ?? [] };
+    const tracked = opts.writes === 'tracked';
+    const writes = opts.writes === 'tracked' || opts.writes === undefined ? [] : opts.writes;
+    const d: ProcessDecl = { kind: 'seq', module: this, fn, name: opts.name ?? `seq${this.processes.length}`, writes, reads: opts.reads, readsWhen: opts.readsWhen ?? [], tracked };
     this.processes.push(d);
     return d;
+  }
+
+  /** From a seq process declared with writes 'tracked': set the next value of register `reg` and record the write. */
+  put(reg: Signal, v: number): void {
+    this.s[reg.n] = v;
+    this.wakeSink!.written(reg.n);
   }
 
   /**

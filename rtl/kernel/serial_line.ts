@@ -189,14 +189,8 @@ export class SerialLine {
   /** Keep `reg` (a register of the owning module that no process writes) equal to the bit of the current cycle. */
   attach(sim: Simulator, reg: Signal): void {
     this.clock = sim.clock;
-    const cur = reg.i;
-    const nxt = reg.n;
-    sim.addOnDemand({
-      materialize: (cycle, s) => {
-        const b = this.bitAt(cycle);
-        s[cur] = b;
-        s[nxt] = b;
-      },
+    onDemandRegister(sim, reg, {
+      value: (c) => this.bitAt(c),
       nextChange: (c) => this.nextChange(c),
       save: () => this.save(),
       restore: (v) => this.restore(v as LineState),
@@ -243,14 +237,8 @@ export class DataStrobeLine extends SerialLine {
   }
 
   attachStrobe(sim: Simulator, reg: Signal): void {
-    const cur = reg.i;
-    const nxt = reg.n;
-    sim.addOnDemand({
-      materialize: (cycle, s) => {
-        const b = this.strobeAt(cycle);
-        s[cur] = b;
-        s[nxt] = b;
-      },
+    onDemandRegister(sim, reg, {
+      value: (c) => this.strobeAt(c),
       // Encoding: one of the two wires changes every cycle.
       nextChange: (c) => (c + 1 >= this.from && c + 1 < this.to ? c + 1 : Math.min(this.nextChange(c), c < this.from ? this.from : c < this.to ? this.to : Infinity)),
       save: () => ({ from: this.from, to: this.to }),
@@ -261,4 +249,24 @@ export class DataStrobeLine extends SerialLine {
       },
     });
   }
+}
+
+/** A register (current and next slot) whose value is a function of the cycle, kept up to date on demand. */
+function onDemandRegister(
+  sim: Simulator,
+  reg: Signal,
+  f: { value(c: number): number; nextChange(c: number): number; save(): unknown; restore(v: unknown): void },
+): void {
+  const cur = reg.i;
+  const nxt = reg.n;
+  sim.addOnDemand({
+    materialize: (cycle, s) => {
+      const b = f.value(cycle);
+      s[cur] = b;
+      s[nxt] = b;
+    },
+    nextChange: f.nextChange,
+    save: f.save,
+    restore: f.restore,
+  });
 }

@@ -124,6 +124,10 @@ export class Simulator {
   private wakeCycle: number[] = [];
   private wakeProc: number[] = [];
   private readonly onDemand: OnDemand[] = [];
+  /** Tracked writes this cycle (next-value slots), deduplicated by trackedMark. */
+  private readonly trackedList: Int32Array;
+  private readonly trackedMark: Uint8Array;
+  private nTracked = 0;
 
   private readonly combFns: (() => void)[];
   private readonly seqFns: (() => void)[];
@@ -191,6 +195,8 @@ export class Simulator {
     this.seqDirty = new DirtySet(net.seq.length);
     this.ran = new Int32Array(net.seq.length);
     this.groupStamp = new Int32Array(net.nSeqGroups);
+    this.trackedList = new Int32Array(net.nRegs);
+    this.trackedMark = new Uint8Array(net.nRegs);
     this.cRdStart = net.combReaderStart;
     this.cRd = net.combReaders;
     this.sRdStart = net.seqReaderStart;
@@ -262,6 +268,7 @@ export class Simulator {
     this.counters.stopAll(false);
     this.wakeCycle = [];
     this.wakeProc = [];
+    this.clearTracked();
     this.clock.cycle = 0;
     this.settleAll();
     this.seqDirty.fill();
@@ -367,6 +374,23 @@ export class Simulator {
     }
     c[k] = cycle;
     q[k] = proc.index!;
+  }
+
+  /** WakeSink: a tracked process wrote the register whose next-value slot is `n`. */
+  written(n: number): void {
+    const r = n - this.net.nextBase;
+    if (this.trackedMark[r] === 0) {
+      this.trackedMark[r] = 1;
+      this.trackedList[this.nTracked++] = r;
+    }
+  }
+
+  /** Forget the tracked writes (after a commit that covered them). */
+  private clearTracked(): void {
+    const list = this.trackedList;
+    const mark = this.trackedMark;
+    for (let k = 0; k < this.nTracked; k++) mark[list[k]!] = 0;
+    this.nTracked = 0;
   }
 
   /** Cycle of the next timed wake-up, or Infinity. */
@@ -536,6 +560,7 @@ export class Simulator {
   /** Commit (plain mode): all registers take their next values at once. */
   private commitPlain(): void {
     this.commitRange(0, this.net.nRegs, false);
+    this.clearTracked();
     this.commitMemories(false);
   }
 
@@ -551,6 +576,7 @@ export class Simulator {
       // Most of the design ran: one sweep over all registers is cheaper than
       // many short lists, and equal (the others' next values equal their current).
       this.commitRange(0, this.net.nRegs, true);
+      this.clearTracked();
     } else {
       const net = this.net;
       const s = this.s;
@@ -571,23 +597,34 @@ export class Simulator {
         stamp[g] = now;
         for (let j = ws[p]!, e = ws[p + 1]!; j < e; j++) {
           const r = wl[j]!;
-          const v = s[nb + r]!;
-          if (v !== s[base + r]) {
-            if (checks) this.checkWidth(base + r, v);
-            s[base + r] = v;
-            this.markSlot(base + r);
-          }
+          if (s[nb + r] !== s[base + r]) this.commitReg(r);
         }
       }
+      // What tracked processes recorded (Module.put).
+      const tl = this.trackedList;
+      for (let k = 0; k < this.nTracked; k++) {
+        const r = tl[k]!;
+        if (s[nb + r] !== s[base + r]) this.commitReg(r);
+      }
+      this.clearTracked();
     }
     this.commitMemories(true);
+  }
+
+  /** Register r takes its (changed) next value; its readers wake. */
+  private commitReg(r: number): void {
+    const slot = this.net.regBase + r;
+    const v = this.s[this.net.nextBase + r]!;
+    if (this.checks) this.checkWidth(slot, v);
+    this.s[slot] = v;
+    this.markSlot(slot);
   }
 
   /** Debug mode: run seq process p and check that it wrote no register of its module beyond its declared writes. */
   private runSeqChecked(p: number): void {
     const net = this.net;
     const decl = net.seq[p]!;
-    if (!decl.writes.length) {
+    if (!decl.writes.length && !decl.tracked) {
       this.seqFns[p]!();
       return;
     }
@@ -598,8 +635,9 @@ export class Simulator {
     const own = new Set<number>();
     for (let j = net.seqWriteStart[p]!; j < net.seqWriteStart[p + 1]!; j++) own.add(net.seqWriteList[j]!);
     for (let r = lo; r < hi; r++) {
-      if (!own.has(r) && this.s[net.nextBase + r] !== before[r - lo]) {
-        throw new SimError('unit-assertion', `${decl.module.path}.${decl.name} wrote register ${net.regSignals[r]!.path}, which it does not declare in its writes`, this.clock.cycle);
+      if (decl.tracked ? this.trackedMark[r] === 1 : own.has(r)) continue;
+      if (this.s[net.nextBase + r] !== before[r - lo]) {
+        throw new SimError('unit-assertion', `${decl.module.path}.${decl.name} wrote register ${net.regSignals[r]!.path}, which it does not ${decl.tracked ? 'record with put' : 'declare in its writes'}`, this.clock.cycle);
       }
     }
   }
@@ -644,42 +682,8 @@ export class Simulator {
   }
 
   private markSlot(slot: number): void {
-    // DirtySet.add, inlined for comb and seq readers: this runs for every
-    // changed register and wire.
-    const cs = this.cRdStart;
-    const cl = this.cRd;
-    const cw = this.combDirty.words;
-    const csum = this.combDirty.summary;
-    let added = 0;
-    for (let k = cs[slot]!, e = cs[slot + 1]!; k < e; k++) {
-      const p = cl[k]!;
-      const w = p >>> 5;
-      const bit = 1 << (p & 31);
-      const old = cw[w]!;
-      if ((old & bit) === 0) {
-        cw[w] = old | bit;
-        csum[w >>> 5]! |= 1 << (w & 31);
-        added++;
-      }
-    }
-    this.combDirty.count += added;
-    const ss = this.sRdStart;
-    const sl = this.sRd;
-    const sw = this.seqDirty.words;
-    const ssum = this.seqDirty.summary;
-    added = 0;
-    for (let k = ss[slot]!, e = ss[slot + 1]!; k < e; k++) {
-      const p = sl[k]!;
-      const w = p >>> 5;
-      const bit = 1 << (p & 31);
-      const old = sw[w]!;
-      if ((old & bit) === 0) {
-        sw[w] = old | bit;
-        ssum[w >>> 5]! |= 1 << (w & 31);
-        added++;
-      }
-    }
-    this.seqDirty.count += added;
+    addReaders(this.combDirty, this.cRdStart, this.cRd, slot);
+    addReaders(this.seqDirty, this.sRdStart, this.sRd, slot);
     if (this.guarded[slot] === 1) this.markGuarded(slot);
   }
 
@@ -929,6 +933,7 @@ export class Simulator {
     this.clock.cycle = snap.cycle;
     this.providers.forEach((p, k) => p.restore(snap.extras[k]));
     this.counters.restore(snap.counters);
+    this.clearTracked();
     this.wakeCycle = snap.wakes.cycle.slice();
     this.wakeProc = snap.wakes.proc.slice();
     this.onDemand.forEach((p, k) => p.restore?.(snap.onDemand[k]));
@@ -965,4 +970,27 @@ export class Simulator {
     this.materialize();
     return this.s.slice(0, this.net.nWires + this.net.nRegs);
   }
+}
+
+/**
+ * Add the readers of `slot` (CSR start/list) to a dirty set: DirtySet.add
+ * written out, as this runs for every changed register and wire (a small
+ * monomorphic function V8 inlines into markSlot).
+ */
+function addReaders(set: DirtySet, start: Int32Array, list: Int32Array, slot: number): void {
+  const words = set.words;
+  const summary = set.summary;
+  let added = 0;
+  for (let k = start[slot]!, e = start[slot + 1]!; k < e; k++) {
+    const p = list[k]!;
+    const w = p >>> 5;
+    const bit = 1 << (p & 31);
+    const old = words[w]!;
+    if ((old & bit) === 0) {
+      words[w] = old | bit;
+      summary[w >>> 5]! |= 1 << (w & 31);
+      added++;
+    }
+  }
+  set.count += added;
 }

@@ -95,6 +95,7 @@ export class VirtualLinkControl extends Module {
     const rAckReq = this.regs('rAckReq', V, 1);
     const rEomWait = this.regs('rEomWait', V, 1);
     const rInMsg = this.regs('rInMsg', V, 1);
+    const rInFlight = this.regs('rInFlight', V, 8); // data packets whose header is in and whose end is not
     const rSeq = this.regs('rSeq', V, 16);
     const rMsgStart = this.regs('rMsgStart', V, 16);
     const rMsgLen = this.regs('rMsgLen', V, 16);
@@ -258,6 +259,13 @@ export class VirtualLinkControl extends Module {
           const posted = s[recvPosted[v]!.i]! !== s[rDone[v]!.i]!;
           let msgLen = s[rMsgLen[v]!.i]!;
           let start = s[rMsgStart[v]!.i]!;
+          // packets of one VL must end in the order their headers came (one path);
+          // overtaking over a hunt group is not modelled: stop loudly rather than mis-assemble
+          const inFlight = s[rInFlight[v]!.i]! + (hdr ? 1 : 0) - (end ? 1 : 0);
+          s[rInFlight[v]!.n] = inFlight;
+          if (end && s[pt.evEom.i]! !== 0 && inFlight !== 0) {
+            this.fail(`virtual link ${v}: a message's last packet ended while another of its packets was still arriving (packets overtook each other; docs/t9000.md#receive-area)`);
+          }
           if (hdr) {
             if (!posted) s[rDefer[v]!.n] = 1; // ack deferred until a receive is posted
             if (s[rInMsg[v]!.i]! === 0) {

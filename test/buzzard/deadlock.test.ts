@@ -22,6 +22,7 @@ import { FLAG } from '../../rtl/buzzard/header_blocks.ts';
 import { SLOT_STATES } from '../../rtl/buzzard/node_output_port.ts';
 import { CubeDriver, type PostedReceive, type SentMessage } from '../../harness/rtl/cube_driver.ts';
 import { describeDeadlock, findDeadlock, fullWaitingPbus, type Deadlock } from '../../harness/rtl/deadlock.ts';
+import { CONSTRUCTED_BYTES, CONSTRUCTED_SENDS } from './constructed_deadlock.ts';
 
 interface Msg {
   src: number;
@@ -162,14 +163,7 @@ function expectTopMemberContrary(d: Deadlock): void {
 // node3.pbu1 with 2→1 packets (next port 2 → node1.pbu2), node1.pbu2 with 3→0
 // packets (contrary, next port 1 → node0.pbu1) and node0.pbu1 with 1→2
 // packets (next port 2 → node2.pbu2): a cycle of four full PBUs.
-const CONSTRUCTED: Msg[] = [
-  [0, 1, 0],
-  [3, 2, 0],
-  [0, 3, 5],
-  [3, 0, 5],
-  [1, 2, 5],
-  [2, 1, 5],
-].map(([src, dst, at]) => ({ src: src!, dst: dst!, at: at!, len: 600, recvAt: 0 }));
+const CONSTRUCTED: Msg[] = CONSTRUCTED_SENDS.map(([src, dst, at]) => ({ src, dst, at, len: CONSTRUCTED_BYTES, recvAt: 0 }));
 const EXPECTED_HOPS = ['0->1 slot1 C0', '3->2 slot1 C0', '0->3 slot2 C1', '3->0 slot2 C1', '1->2 slot1 C0', '2->1 slot1 C0'];
 /** As the detector reports it (rotated to start at the lowest (node, PBU)). */
 const EXPECTED_CYCLE = ['node0.pbu1', 'node2.pbu2', 'node3.pbu1', 'node1.pbu2'];

@@ -7,7 +7,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { chainNetwork, meshNetwork } from '../../rtl/c104/labelling.ts';
+import { chainNetwork, meshNetwork, ringNetwork } from '../../rtl/c104/labelling.ts';
+import { findC104Deadlock } from '../../harness/rtl/c104_deadlock.ts';
 import type { NetworkSpec } from '../../rtl/c104/topology.ts';
 import { makeC104System, type C104System } from '../../harness/rtl/c104_system.ts';
 import type { ChannelEnd } from '../../harness/rtl/t9000_driver.ts';
@@ -92,5 +93,78 @@ describe('T9000 + C104 meshes (real DS-links, hunt groups of 4)', () => {
       ),
       { numRuns: 3 },
     );
+  });
+});
+
+describe('c104-transit experiment (seed 004 §4.1.5)', () => {
+  it('runs direct and C104 points byte-exact; the C104 path is slower; the report holds the seed table beside', async () => {
+    const { c104Transit } = await import('../../harness/experiments/c104-transit.ts');
+    const q = c104Transit.params({ quick: true, sizes: [0, 5] });
+    const points = c104Transit.points(q);
+    expect(points).toEqual([{ m: 0, path: 'direct' }, { m: 0, path: 'c104' }, { m: 5, path: 'direct' }, { m: 5, path: 'c104' }]);
+    const results = points.map((p) => c104Transit.runPoint(p, q));
+    for (const r of results) expect(r.intact).toBe(true);
+    expect(results[1]!.transitNs).toBeGreaterThan(results[0]!.transitNs);
+    const report = c104Transit.assemble(q, points, results);
+    expect(report.tables[0]!.rows.map((r) => r[0])).toEqual([0, 5]);
+    expect(report.checks.map((c) => c.id)).toEqual(['c104-delta', 'equal-throughput', 'intact']);
+  });
+});
+
+describe('deadlock negative control on real DS-links with T9000s', () => {
+  /** Four T9000s on a ring of C104s; every endpoint sends 4 long messages two switches on; small buffers. */
+  function ring(cyclic: boolean): C104System {
+    const spec = ringNetwork(4, cyclic);
+    const channels: [ChannelEnd, ChannelEnd][] = [
+      [{ node: 0, vl: 0 }, { node: 2, vl: 2 }],
+      [{ node: 1, vl: 1 }, { node: 3, vl: 3 }],
+    ];
+    const sys = makeC104System(spec, channels, { c104: { inputBufferTokens: 8, outputBufferTokens: 1 }, requireDeadlockFree: false });
+    for (const [a, b] of channels) {
+      for (const [src, dst] of [[a, b], [b, a]] as const) {
+        for (let k = 0; k < 4; k++) {
+          sys.driver.send(src.node, src.vl, Array.from({ length: 96 }, (_, j) => (j + k) & 0xff), 2500 + k);
+          sys.driver.receive(dst.node, dst.vl, 2500 + k);
+        }
+      }
+    }
+    return sys;
+  }
+
+  it('the cyclic ring deadlocks and the structural detector names the ring of waiting links; the acyclic labelling delivers', () => {
+    const bad = ring(true);
+    const r = bad.sim.runUntil(() => bad.rec.deliveries.length === 16, 60000);
+    expect(r.reached).toBe(false);
+    const d = findC104Deadlock(bad.sim, bad.network.switches, bad.net);
+    expect(d).not.toBeNull();
+    expect(new Set(d!.ring.slice(0, -1))).toEqual(new Set(['c104_0.link1', 'c104_1.link1', 'c104_2.link1', 'c104_3.link1']));
+    const good = ring(false);
+    expect(good.sim.runUntil(() => good.rec.deliveries.length === 16, 200000).reached).toBe(true);
+    checkDeliveries(good);
+    expect(findC104Deadlock(good.sim, good.network.switches, good.net)).toBeNull();
+  });
+});
+
+describe('oliver-c104 experiment (seed 000)', () => {
+  it('the fit recovers β and δ from an Eq-1-shaped curve; a point off the line fails the shape check', async () => {
+    const { oliverC104 } = await import('../../harness/experiments/oliver-c104.ts');
+    const q = oliverC104.params({ quick: false });
+    const points = oliverC104.points(q);
+    const eq1 = (s: number): number => Math.max(200 + 34 * 100, 400 + 300 + 2 * s * 1000);
+    const good = oliverC104.assemble(q, points, points.map((p) => ({ tpNs: eq1(p.s), intact: true })));
+    const data = good.data as { fittedBetaNs: number; fittedDeltaNs: number };
+    expect(data.fittedBetaNs).toBeCloseTo(200, 6);
+    expect(data.fittedDeltaNs).toBeCloseTo(1000, 6);
+    expect(good.checks.find((c) => c.id === 'eq1-shape')!.holds).toBe(true);
+    expect(good.checks.find((c) => c.id === 'eq2-crossover')!.holds).toBe(true);
+    const bent = oliverC104.assemble(q, points, points.map((p) => ({ tpNs: eq1(p.s) + (p.s === 7 ? 3000 : 0), intact: true })));
+    expect(bent.checks.find((c) => c.id === 'eq1-shape')!.holds).toBe(false);
+  });
+  it('a measured point: two T9000s through one C104, full packets, byte-exact', async () => {
+    const { runOliverPoint } = await import('../../harness/experiments/oliver-c104.ts');
+    const r = runOliverPoint({ s: 1 }, { quick: true, switches: [1], packets: 3 });
+    expect(r.intact).toBe(true);
+    // Link-bound: at least a header token, 32 data tokens (10 bits each) and an EOP (4 bits) per packet: 334 cycles.
+    expect(r.tpNs).toBeGreaterThanOrEqual(3340);
   });
 });

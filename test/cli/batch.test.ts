@@ -6,27 +6,15 @@ import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../../harness/cli.ts';
+import { afterAll, describe, expect, it } from 'vitest';
 import { patternWorkload, permutation, PATTERNS, CYCLES_PER_LINK_BYTE } from '../../harness/batch/patterns.ts';
 import { latencyStats, percentile, summarise } from '../../harness/batch/stats.ts';
+import { icemu } from './helpers.ts';
 
 const dir = fs.mkdtempSync(join(tmpdir(), 'icemu-batch-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
-  const error = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void err.push(a.join(' ')));
-  try {
-    const code = await main(argv);
-    return { code, out: out.join('\n'), err: err.join('\n') };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-  }
-}
+const run = icemu;
 
 describe('traffic patterns', () => {
   it('the permutation patterns are permutations of the node addresses, with the stated maps', () => {
@@ -125,6 +113,27 @@ describe('icemu buzzard batch options', () => {
     expect(c.code, c.err).toBe(0);
     expect(c.out).toMatch(/1-cube \(2 nodes, config .*cube\.json\), e-cube routing/);
     expect(c.out).toMatch(/messages: 2 generated, 2 complete/);
+  });
+
+  it('the VCD starts where the dumped node first carries traffic, or at --vcd-from; its save file shows state names', async () => {
+    const { readVcd } = await import('../../traces/vcd/index.ts');
+    const vcd = join(dir, 'w', 'b.vcd');
+    const r = await run(['buzzard', '--n', '2', '--cycles', '20000', '--pattern', 'uniform', '--rate', '0.2', '--mean-bytes', '64', '--vcd', vcd, '--vcd-node', '1', '--vcd-cycles', '800', '--quiet']);
+    expect(r.code, r.err).toBe(0);
+    const from = Number(/Waveform of node 1, cycles (\d+)\.\./.exec(r.out)![1]);
+    const d = readVcd(vcd);
+    const toggles = d.vars.filter((v) => /node1\.fcu\d\.(txBit|rxBit)$/.test(v.name)).reduce((a, v) => a + d.changes(v.name).length, 0);
+    expect(toggles).toBeGreaterThan(20); // bits move on the node's links inside the window
+    expect(from).toBeGreaterThan(0);
+    const gtkw = fs.readFileSync(join(dir, 'w', 'b.gtkw'), 'utf8');
+    expect(gtkw).toMatch(/node1\.pbu1\.inState_s/);
+    expect(gtkw).toContain(`[timestart] ${2 * from}`);
+    const fixed = await run(['buzzard', '--n', '2', '--cycles', '5000', '--vcd', vcd, '--vcd-from', '100', '--vcd-cycles', '50', '--signals', 'node0.nip.*', '--quiet', '--no-vcd-strings']);
+    expect(fixed.code, fixed.err).toBe(0);
+    const d2 = readVcd(vcd);
+    expect(d2.vars.every((v) => v.name === 'cube.clk' || v.name.startsWith('cube.node0.nip.'))).toBe(true);
+    expect(d2.vars.some((v) => v.type === 'string')).toBe(false);
+    expect(d2.endTime).toBe(2 * 150 + 1);
   });
 
   it('bad batch options: one line, exit 2', async () => {

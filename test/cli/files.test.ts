@@ -11,9 +11,9 @@ import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../../harness/cli.ts';
+import { afterAll, describe, expect, it } from 'vitest';
 import { abortOutputs, checkOutputPath, OutputFile, OutputPathError, openOutputCount, writeOutput } from '../../traces/files.ts';
+import { icemu } from './helpers.ts';
 
 const dir = fs.mkdtempSync(join(tmpdir(), 'icemu-files-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -47,19 +47,7 @@ function snapshot(): string {
   return out.join('\n');
 }
 
-async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
-  const error = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void err.push(a.join(' ')));
-  try {
-    const code = await main(argv);
-    return { code, out: out.join('\n'), err: err.join('\n') };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-  }
-}
+const run = icemu;
 
 describe('output files (traces/files.ts)', () => {
   it('a regular file is replaced through a temporary file; a symlink stays a link and its target gets the content', () => {

@@ -7,25 +7,13 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../../harness/cli.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { icemu } from './helpers.ts';
 
 const dir = fs.mkdtempSync(join(tmpdir(), 'icemu-sweep-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
-  const error = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void err.push(a.join(' ')));
-  try {
-    const code = await main(argv);
-    return { code, out: out.join('\n'), err: err.join('\n') };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-  }
-}
+const run = icemu;
 
 const hasParallel = spawnSync('parallel', ['--version'], { stdio: 'ignore' }).status === 0;
 if (!hasParallel) console.warn('sweep.test.ts: GNU parallel not on PATH (install the parallel package): skipping the GNU parallel test');

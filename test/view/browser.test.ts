@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Browser, Page } from 'puppeteer-core';
 import { main } from '../../harness/cli.ts';
 import type { TraceEvent } from '../../traces/events/vocabulary.ts';
-import { deadlockedCube2, loadedCube3 } from './traces.ts';
+import { deadlockedCube2, loadedCube3, type Recorded } from './traces.ts';
 
 function findChromium(): string | undefined {
   for (const name of ['chromium', 'chromium-browser']) {
@@ -50,6 +50,7 @@ function expectedPackets(events: readonly TraceEvent[], c: number, n: number): s
   return [...pk].filter(([, q]) => q.start <= c && c < q.end).map(([k, q]) => `${k}@${q.link}`).sort();
 }
 
+/** Occupancy over the window and held links at cycle c, from the link events. */
 function expectedLinks(events: readonly TraceEvent[], c: number, n: number, links: number): { occ: string[]; held: number[] } {
   const busy = new Array<number>(links).fill(0);
   const since = new Map<number, number>();
@@ -75,8 +76,8 @@ function expectedLinks(events: readonly TraceEvent[], c: number, n: number, link
 // ------------------------------------------------------------ the pages
 describe.skipIf(!chromium)('icemu view in headless Chromium', () => {
   const dir = mkdtempSync(join(tmpdir(), 'icemu-view-browser-'));
-  const cube3 = loadedCube3(12_000);
-  const dead = deadlockedCube2();
+  let cube3: Recorded; // recorded in beforeAll: nothing runs when the tests are skipped
+  let dead: Recorded;
   let browser: Browser;
   const errors: string[] = [];
 
@@ -109,6 +110,8 @@ describe.skipIf(!chromium)('icemu view in headless Chromium', () => {
   let p3: Page;
   beforeAll(async () => {
     const { default: puppeteer } = await import('puppeteer-core');
+    cube3 = loadedCube3(12_000);
+    dead = deadlockedCube2();
     browser = await puppeteer.launch({ executablePath: chromium, headless: true, args: ['--no-sandbox'] });
     p3 = await page('cube3', cube3.text);
   });
@@ -131,9 +134,7 @@ describe.skipIf(!chromium)('icemu view in headless Chromium', () => {
     const counts = Array.from({ length: 24 }, (_, k) => 500 * k + 250).map((c) => [c, expectedPackets(ev, c, N3).length] as const);
     const busiest = [...counts].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([c]) => c);
     expect(counts.find(([c]) => c === busiest[0])![1]).toBeGreaterThan(3);
-    const heldAt = ev.find((e) => e.kind === 'link-held')!.t; // a cycle with a link held by flow control
-    expect(expectedLinks(ev, heldAt, N3, 24).held.length).toBeGreaterThan(0);
-    for (const c of [0, ...busiest, heldAt, ev[ev.length - 1]!.t]) {
+    for (const c of [0, ...busiest, ev[ev.length - 1]!.t]) {
       await seek(p3, c);
       expect(await p3.evaluate(() => document.body.dataset.cycle)).toBe(String(c));
       const marks = await p3.$$eval('#net .pkt', (es) => es.map((e) => `${e.getAttribute('data-msg')}.${e.getAttribute('data-packet')}@${e.getAttribute('data-link')}`).sort());
@@ -149,6 +150,20 @@ describe.skipIf(!chromium)('icemu view in headless Chromium', () => {
       expect(new Set(idle).size).toBeLessThanOrEqual(1);
       for (const x of links) if (x.occ !== '0.000') expect(idle).not.toContain(x.stroke);
     }
+    // stepping by event and by cycle, and playing
+    const c0 = busiest[0]!;
+    await seek(p3, c0);
+    await p3.click('#nextev');
+    expect(await p3.evaluate(() => document.body.dataset.cycle)).toBe(String(ev.find((e) => e.t > c0)!.t));
+    await p3.click('#prevev');
+    expect(await p3.evaluate(() => document.body.dataset.cycle)).toBe(String([...ev].reverse().find((e) => e.t < ev.find((x) => x.t > c0)!.t)!.t));
+    await seek(p3, c0);
+    await p3.click('#fwd');
+    expect(await p3.evaluate(() => document.body.dataset.cycle)).toBe(String(c0 + 1));
+    await p3.click('#play');
+    await p3.waitForFunction((c: number) => Number(document.body.dataset.cycle) > c + 1, { timeout: 20_000 }, c0 + 1);
+    await p3.click('#play');
+    expect(await p3.$eval('#play', (e) => e.textContent)).toBe('play');
     expect(errors).toEqual([]);
   });
 
@@ -178,7 +193,35 @@ describe.skipIf(!chromium)('icemu view in headless Chromium', () => {
     expect(rows).toBe(pathOf(clicked).length + 1);
   });
 
-  it('a recorded deadlock draws its ring of waiting units from the cycle it was found', async () => {
+  it('clicking a link shows its counters (busy and held cycles as the trace says); clicking a node shows its units', async () => {
+    const ev = cube3.rec.events;
+    const end = ev[ev.length - 1]!.t + 1;
+    const sum = (on: string, off: string, l: number): number => {
+      let total = 0;
+      let since = -1;
+      for (const e of ev) {
+        if (e.node * N3 + (e.port ?? 1) - 1 !== l) continue;
+        if (e.kind === on) since = e.t;
+        else if (e.kind === off && since >= 0) {
+          total += e.t - since;
+          since = -1;
+        }
+      }
+      return since >= 0 ? total + end - since : total;
+    };
+    const l = ev.find((e) => e.kind === 'link-held')!;
+    const id = l.node * N3 + l.port! - 1;
+    await p3.$eval(`#net .link[data-link="${id}"]`, (e) => e.dispatchEvent(new MouseEvent('click', { bubbles: true })));
+    const rows = await p3.$$eval('#info tr', (es) => Object.fromEntries(es.map((e) => [e.children[0]!.textContent, e.children[1]!.textContent])));
+    expect(await p3.$eval('#info h3', (e) => e.textContent)).toBe(`link ${l.node} → ${l.node ^ (1 << (l.port! - 1))} (node ${l.node}, port ${l.port})`);
+    expect(rows['busy cycles']).toBe(String(sum('link-busy', 'link-idle', id)));
+    expect(rows['held cycles (flow control)']).toBe(String(sum('link-held', 'link-released', id)));
+    await p3.$eval('#net .node[data-node="5"]', (e) => e.dispatchEvent(new MouseEvent('click', { bubbles: true })));
+    expect(await p3.$eval('#info h3', (e) => e.textContent)).toBe('node 5');
+    expect(await p3.$$eval('#info td:first-child', (es) => es.map((e) => e.textContent).filter((t) => t!.startsWith('pbu')))).toEqual(['pbu1', 'pbu2', 'pbu3']);
+  });
+
+  it('a recorded deadlock draws its ring of waiting units from the cycle it was found; held links and full buffers drawn', async () => {
     const d = dead.rec.events.find((e) => e.kind === 'deadlock')!;
     const pd = await page('deadlock', dead.text);
     await seek(pd, d.t - 1);
@@ -187,6 +230,11 @@ describe.skipIf(!chromium)('icemu view in headless Chromium', () => {
     expect(await pd.$$eval('#net .ring', (es) => es.map((e) => e.getAttribute('data-ring')))).toEqual([d.ring!.join(' ')]);
     expect(await pd.$$eval('#net .ring .ring-unit', (es) => es.map((e) => e.getAttribute('data-unit')))).toEqual(d.ring);
     expect(await pd.$eval('#status', (e) => e.textContent)).toContain('DEADLOCK: node0.pbu1 → node2.pbu2 → node3.pbu1 → node1.pbu2');
+    // links held by flow control (the senders into the ring) are drawn held, as the trace says
+    const want = expectedLinks(dead.rec.events, d.t, 2, 8);
+    expect(want.held.length).toBeGreaterThan(0);
+    const held = await pd.$$eval('#net .link.held', (es) => es.map((e) => Number(e.getAttribute('data-link'))).sort((a, b) => a - b));
+    expect(held).toEqual(want.held);
     // the ring members are full buffers: their squares are shown
     const full = await pd.$$eval('#net rect.full[visibility="visible"]', (es) => es.map((e) => Number(e.getAttribute('data-pbu'))));
     for (const u of d.ring!) {

@@ -48,6 +48,17 @@ describe('icemu view', () => {
     expect(readdirSync(sub).sort()).toEqual(['t.html', 't.jsonl']);
   });
 
+  it('an 8-cube trace is drawn as one 6-subcube; --subcube is checked against the cube', async () => {
+    const f = join(dir, 'cube8.jsonl');
+    writeFileSync(f, GOOD.replace('"n":1', '"n":8'));
+    const r = await run(['view', f, '--subcube', '4', '--out', join(dir, 'c8.html')]);
+    expect(r.code).toBe(2);
+    expect(r.err).toEqual(['icemu view: --subcube must be in 0..3 for a 8-cube (got 4)']);
+    expect(existsSync(join(dir, 'c8.html'))).toBe(false);
+    expect((await run(['view', f, '--subcube', '3', '--out', join(dir, 'c8.html')])).code).toBe(0);
+    expect(readFileSync(join(dir, 'c8.html'), 'utf8')).toContain('"sub":3');
+  });
+
   const bad: [string, string, RegExp][] = [
     ['not the vocabulary', 'hello world\n', /^icemu view: .*bad\.jsonl:1: not valid JSON/],
     ['truncated', GOOD.slice(0, -12), /^icemu view: .*bad\.jsonl:3: truncated trace/],
@@ -67,23 +78,25 @@ describe('icemu view', () => {
     });
   }
 
-  it('output paths: a missing directory, a FIFO and a device are refused before any work; a missing trace is one line', async () => {
+  it('output paths (the shared harness/cli/output-path.ts): a FIFO with no reader and a directory are refused before any work; a device is written in place; a directory made for a failed run is removed', async () => {
     const f = join(dir, 'good.jsonl');
     writeFileSync(f, GOOD);
     const fifo = join(dir, 'fifo.html');
     execFileSync('mkfifo', [fifo]);
-    for (const [out, msg] of [
-      [join(dir, 'nope', 'p.html'), /does not exist/],
-      [fifo, /exists and is not a regular file \(never replaced\)/],
-      ['/dev/null', /exists and is not a regular file/],
-      [dir, /exists and is not a regular file/],
-    ] as const) {
+    for (const out of [fifo, dir]) {
       const r = await run(['view', f, '--out', out]);
       expect(r.code, out).toBe(2);
       expect(r.err).toHaveLength(1);
-      expect(r.err[0]).toMatch(msg);
+      expect(r.err[0]).toMatch(/^icemu view: --out /);
     }
     expect(lstatSync(fifo).isFIFO()).toBe(true);
+    expect(lstatSync(dir).isDirectory()).toBe(true);
+    expect((await run(['view', f, '--out', '/dev/null'])).code).toBe(0);
+    expect(lstatSync('/dev/null').isCharacterDevice()).toBe(true);
+    writeFileSync(join(dir, 'bad2.jsonl'), 'hello\n');
+    const r = await run(['view', join(dir, 'bad2.jsonl'), '--out', join(dir, 'made', 'p.html')]);
+    expect(r.code).toBe(2);
+    expect(existsSync(join(dir, 'made'))).toBe(false);
     const missing = await run(['view', join(dir, 'missing.jsonl'), '--out', join(dir, 'm.html')]);
     expect(missing.code).toBe(2);
     expect(missing.err).toEqual([`icemu view: ${join(dir, 'missing.jsonl')}: cannot read (ENOENT)`]);

@@ -154,6 +154,10 @@ describe('replay model: bad input is one clear error', () => {
     expect(err(formatTrace(H, [ev(1, 'link-busy', 4, 1)]))).toBe('f.jsonl:2: node 4 is outside 0..3 of the 2-cube in the header');
     expect(err(formatTrace(H, [ev(1, 'link-busy', 1, 3)]))).toBe('f.jsonl:2: port 3 is outside 0..2 of the 2-cube in the header');
     expect(err(formatTrace(H, [ev(5, 'link-busy', 1, 1), ev(4, 'link-idle', 1, 1)]))).toMatch(/^f\.jsonl:3: time 4 goes back/);
+    // the header icemu c104 --events writes (no topology field yet)
+    expect(err('{"format":"icemu-events","version":1,"model":"rtl","unit":"cycles","workload":{"system":"c104","preset":"mesh","seed":1}}\n')).toBe(
+      'f.jsonl:1: unknown topology: a C104 network (mesh); icemu view draws Buzzard n-cubes only so far',
+    );
     for (const m of [err('hello\n'), err(good.slice(0, -30))]) expect(m).not.toContain('\n');
   });
   it('a trace written before the topology header (a cube driver workload with n) is still read', () => {

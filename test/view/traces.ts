@@ -12,6 +12,7 @@ import { attachViewEvents } from '../../harness/rtl/view_events.ts';
 import { scheduleWorkload } from '../../harness/rtl/run_workload.ts';
 import { buzzardCh5Workload } from '../../harness/workloads/index.ts';
 import { formatTrace } from '../../traces/events/vocabulary.ts';
+import { CONSTRUCTED_BYTES, CONSTRUCTED_SENDS } from '../buzzard/constructed_deadlock.ts';
 
 export interface Recorded {
   sim: Simulator;
@@ -38,18 +39,10 @@ export function deadlockedCube2(bound = 30_000): Recorded {
   const cube = new BuzzardCube({ n: 2, camHeight: 2, contraryRefusal: false });
   const sim = new Simulator(cube);
   const driver = new CubeDriver(sim, cube);
-  const msgs = [
-    [0, 1, 0],
-    [3, 2, 0],
-    [0, 3, 5],
-    [3, 0, 5],
-    [1, 2, 5],
-    [2, 1, 5],
-  ];
-  const payload = (k: number): number[] => Array.from({ length: 600 }, (_, i) => (k * 37 + i * 11) & 0xff);
-  msgs.forEach(([src, dst, at], k) => {
-    driver.receive(dst!, src!, 600, 0, k + 1);
-    driver.send(src!, dst!, payload(k), at!, k + 1);
+  const payload = (k: number): number[] => Array.from({ length: CONSTRUCTED_BYTES }, (_, i) => (k * 37 + i * 11) & 0xff);
+  CONSTRUCTED_SENDS.forEach(([src, dst, at], k) => {
+    driver.receive(dst, src, CONSTRUCTED_BYTES, 0, k + 1);
+    driver.send(src, dst, payload(k), at, k + 1);
   });
   const rec = attachEvents(sim, cube, driver);
   attachViewEvents(sim, cube, rec.events, { deadlockEvery: 100 });

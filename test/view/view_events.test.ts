@@ -9,30 +9,39 @@ import { describe, expect, it } from 'vitest';
 import { deadlockedCube2, loadedCube3 } from './traces.ts';
 import type { TraceEvent } from '../../traces/events/vocabulary.ts';
 
-/** Cycles covered by on/off pairs of (node, port) in [0, end). */
-function covered(events: readonly TraceEvent[], on: string, off: string, end: number): Map<string, number> {
-  const open = new Map<string, number>();
+/** Per (node, port): cycles in [0, end) in which every one of the on/off pairs is on. */
+function covered(events: readonly TraceEvent[], pairs: [string, string][], end: number): Map<string, number> {
+  const on = new Map<string, boolean[]>();
+  const since = new Map<string, number>();
   const sum = new Map<string, number>();
+  const close = (k: string, t: number): void => {
+    if (since.has(k)) sum.set(k, (sum.get(k) ?? 0) + t - since.get(k)!);
+    since.delete(k);
+  };
   for (const e of events) {
+    const j = pairs.findIndex(([a, b]) => e.kind === a || e.kind === b);
+    if (j < 0) continue;
     const k = `${e.node}.${e.port}`;
-    if (e.kind === on) open.set(k, e.t);
-    else if (e.kind === off) {
-      sum.set(k, (sum.get(k) ?? 0) + e.t - open.get(k)!);
-      open.delete(k);
-    }
+    const st = on.get(k) ?? pairs.map(() => false);
+    on.set(k, st);
+    close(k, e.t);
+    st[j] = e.kind === pairs[j]![0];
+    if (st.every(Boolean)) since.set(k, e.t);
   }
-  for (const [k, t] of open) sum.set(k, (sum.get(k) ?? 0) + end - t);
+  for (const k of [...since.keys()]) close(k, end);
   return sum;
 }
+const BUSY: [string, string] = ['link-busy', 'link-idle'];
+const HELD: [string, string] = ['link-held', 'link-released'];
 
 describe('view events of the Buzzard recorder', () => {
   const run = loadedCube3(12_000);
   const { sim, cube, rec } = run;
 
-  it('link-busy/link-idle periods sum to each FCU busyCycles, link-held to holdCycles', () => {
+  it('link-busy/link-idle periods sum to each FCU busyCycles; busy and held together to holdCycles', () => {
     const end = sim.cycle; // an FCU counts cycle t at the clock edge that ends it: cycles 0..sim.cycle-1
-    const busy = covered(rec.events, 'link-busy', 'link-idle', end);
-    const held = covered(rec.events, 'link-held', 'link-released', end);
+    const busy = covered(rec.events, [BUSY], end);
+    const held = covered(rec.events, [BUSY, HELD], end);
     let total = 0;
     let totalHeld = 0;
     cube.nodes.forEach((nd, x) =>
@@ -45,7 +54,7 @@ describe('view events of the Buzzard recorder', () => {
       }),
     );
     expect(total).toBeGreaterThan(10_000); // a loaded run, not a vacuous pass
-    console.log(`[view events] 3-cube, 12,000 cycles: ${total} busy link-cycles, ${totalHeld} held`);
+    console.log(`[view events] 3-cube, 12,000 cycles: ${total} busy link-cycles, ${totalHeld} of them held; ${covered(rec.events, [HELD], end).size} links blocked at some time`);
   });
 
   it('buffer-full is reported at a PBU exactly while its CAM is full (2-row CAMs of the deadlock run, checked at the end)', () => {

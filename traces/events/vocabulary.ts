@@ -25,7 +25,7 @@ export const EVENT_KINDS = [
   // Link and buffer states for `icemu view` (harness/rtl/view_events.ts); msg is 0: about no message.
   'link-busy', // a packet is on outgoing link `port` of `node` from this cycle on (Buzzard: the FCU's xbusy rose)
   'link-idle', // outgoing link `port` of `node` carries nothing from this cycle on
-  'link-held', // flow control holds the sender on outgoing link `port` of `node` (busy and the receiver blocks)
+  'link-held', // flow control blocks outgoing link `port` of `node` (the receiver blocks: a sender is held, none is granted)
   'link-released', // the hold on outgoing link `port` of `node` ended
   'buffer-full', // the buffer of `unit` (Buzzard: PBU CAM) is full from this cycle on
   'buffer-free', // the buffer of `unit` has room again

@@ -40,7 +40,8 @@ export class LineTracer implements Observer {
     const cells = this.columns.map((c, k) => {
       const v = c.value(sim);
       const w = this.widths[k]!;
-      return v.length > w ? v.slice(0, w) : v.padEnd(w);
+      // a cell too long for its column ends in '~', so a cut label never reads as another value (2→5#733 is not 2→5#73)
+      return v.length > w ? (w > 1 ? v.slice(0, w - 1) + '~' : '~') : v.padEnd(w);
     });
     return `${String(sim.cycle).padStart(7)} | ${cells.join(' | ')}`;
   }

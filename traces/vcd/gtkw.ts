@@ -11,7 +11,13 @@
  * hex, 0x200 = a blank (comment) trace whose text follows a `-`.
  *
  * Here traces are grouped per scope, each group headed by a comment trace
- * naming the scope; the synthetic clock comes first.
+ * naming the scope; the synthetic clock comes first. An FSM state register
+ * that has a string twin (`state_s`, writer option `stateStrings`) is shown
+ * by its twin, so the wave reads as state names; other vectors show in
+ * decimal (counts, free rows, lengths) except data, address and word
+ * buses, which show in hex. The dump is named relative to the save file's
+ * directory, so the pair can be moved or shared together, and the view
+ * opens zoomed to fit the dumped time span (`span`).
  */
 import { writeOutput, type OutputTarget } from '../files.ts';
 import * as nodePath from 'node:path';
@@ -31,21 +37,26 @@ export interface GtkwSignal {
   name: string;
   /** Scope path, for grouping: `top.node1.fifo`. */
   scope: string;
-  /** Display format; default binary for scalars and strings, hex for vectors. */
+  /** Display format: binary for scalars and strings, decimal for counts, hex for data and address buses. */
   format: 'binary' | 'hex' | 'decimal';
 }
 
 export interface GtkwOptions {
-  /** The dump file (made absolute in the file). */
+  /** The dump file (written relative to the save file's directory). */
   dumpfile: string;
-  /** Where the save file will live (made absolute; GTKWave uses it for relative matching). */
+  /** Where the save file will live. */
   savefile: string;
   signals: readonly GtkwSignal[];
   /** For the `[*]` header line; default now. */
   date?: Date | string;
   /** Window size in pixels. Default 1200 x 700. */
   size?: readonly [number, number];
+  /** Dumped time span [first, last] in VCD time units: the view opens zoomed to fit it. */
+  span?: readonly [number, number];
 }
+
+/** Vector names shown in hex rather than decimal. */
+const HEX_NAME = /(data|dout|din|word|addr|bus|hash)/i;
 
 /** GTKWave's name for a declared var: full name plus the range of a vector. */
 export function gtkwaveName(v: Pick<VcdVarInfo, 'name' | 'range'>): string {
@@ -59,29 +70,54 @@ export function gtkwaveName(v: Pick<VcdVarInfo, 'name' | 'range'>): string {
  */
 export function gtkwSignals(writer: Pick<VcdWriter, 'vars'>, patterns?: readonly string[]): GtkwSignal[] {
   const res = patterns?.map((p) => globToRegExp(p));
+  const twins = new Set(writer.vars.filter((v) => v.kind === 'state').map((v) => v.path));
   const out: GtkwSignal[] = [];
+  const seen = new Set<string>();
+  const push = (v: VcdVarInfo): void => {
+    const name = gtkwaveName(v);
+    if (seen.has(name)) return;
+    seen.add(name);
+    const format = v.type === 'string' || v.width === 1 ? 'binary' : HEX_NAME.test(v.ref) ? 'hex' : 'decimal';
+    out.push({ name, scope: v.scope, format });
+  };
   for (const v of writer.vars) {
     const chosen = v.kind === 'clock' || !res || res.some((re) => re.test(v.path));
     if (!chosen) continue;
-    out.push({ name: gtkwaveName(v), scope: v.scope, format: v.type !== 'string' && v.width > 1 ? 'hex' : 'binary' });
+    if (v.kind === 'state') {
+      push(v);
+      continue;
+    }
+    // an FSM register with a name twin is shown by the twin
+    const twin = v.kind === 'signal' && twins.has(`${v.path}_s`) ? writer.vars.find((w) => w.kind === 'state' && w.path === `${v.path}_s`) : undefined;
+    push(twin ?? v);
   }
   return out;
+}
+
+/** GTKWave's zoom for a span of `units` time units across about `pixels` pixels (time per pixel = 2^-zoom). */
+export function gtkwZoom(units: number, pixels: number): number {
+  return -Math.log2(Math.max(units, 1) / Math.max(pixels, 1));
 }
 
 /** The text of a .gtkw file. */
 export function formatGtkw(opts: GtkwOptions): string {
   const date = opts.date === undefined ? new Date().toUTCString() : typeof opts.date === 'string' ? opts.date : opts.date.toUTCString();
   const [w, h] = opts.size ?? [1200, 700];
+  const saveDir = nodePath.dirname(nodePath.resolve(opts.savefile));
+  const dump = nodePath.relative(saveDir, nodePath.resolve(opts.dumpfile)) || nodePath.basename(opts.dumpfile);
+  const [t0, t1] = opts.span ?? [0, 0];
   const lines: string[] = [
     '[*]',
     '[*] icemu (traces/vcd/gtkw.ts)',
     `[*] ${date}`,
     '[*]',
-    `[dumpfile] "${nodePath.resolve(opts.dumpfile)}"`,
-    `[savefile] "${nodePath.resolve(opts.savefile)}"`,
-    '[timestart] 0',
+    `[dumpfile] "${dump}"`,
+    `[savefile] "${nodePath.basename(opts.savefile)}"`,
+    `[timestart] ${t0}`,
     `[size] ${w} ${h}`,
     '[pos] -1 -1',
+    // zoom to fit the span in the wave pane (the window less the signal list), no markers
+    ...(opts.span ? [`*${gtkwZoom(t1 - t0, w - 350).toFixed(6)} -1${' -1'.repeat(26)}`] : []),
     '[sst_expanded] 1',
   ];
   // Open the tree down to every scope that has a listed signal.

@@ -435,6 +435,7 @@ export class VcdWriter implements Observer {
       sim.values(); // settle any pending pokes so wires agree with registers
       const c = sim.cycle;
       this.time = 2 * c;
+      this.startTime = this.time;
       this.putByte(35); // '#'
       this.putUint(this.time);
       this.putByte(10);
@@ -536,6 +537,14 @@ export class VcdWriter implements Observer {
 
   get isClosed(): boolean {
     return this.closed;
+  }
+
+  /** The VCD time of the first value dump (2 x the cycle the writer started at). */
+  startTime = 0;
+
+  /** The last VCD time written so far. */
+  get lastTime(): number {
+    return this.time;
   }
 
   /** Bytes written so far (including the buffer). */

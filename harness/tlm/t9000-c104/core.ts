@@ -96,6 +96,8 @@ export interface Transport {
   handle(type: number, arg: number, now: number): void;
   /** Data packets waiting in a node's T9000 output data queue (saturation control 't9000-queue'). */
   dataQueueLength(node: number): number;
+  /** Packets each C104 has forwarded (internal and delivery links), for the per-switch load map; absent without C104s. */
+  readonly routedBySwitch?: Float64Array;
   /** Busy ns of internal links so far, and the number of internal links that were ever busy. */
   internalBusy(now: number): { busyNs: number; activeLinks: number; links: number };
 }

@@ -3,7 +3,8 @@
  * 4.2 jig; no C104), packet passing (§3.5.4): each direction of the link
  * sends one packet at a time from the sending T9000's queues (acks first
  * with t9000AckPriority), the receiving T9000 never refuses a packet, and
- * FCTs cost nothing (Eq. 4.3's simplification). Nodes 0 and 1 only.
+ * FCTs cost nothing (Eq. 4.3's simplification). Nodes 0 and 1 only
+ * (docs/thesis-model.md#direct-link).
  */
 import type { C104Config } from './config.ts';
 import { ACK, EV_DELIVER_HEAD, EV_TX_END, type EndpointSink, type Packet, type SimContext, type Transport } from './core.ts';

@@ -57,7 +57,9 @@ export class Endpoints implements EndpointSink {
   private readonly outstanding: Int32Array;
   private readonly pendingAcks: Int32Array;
   private readonly nextSend: Int32Array;
-  private readonly plans: IterationPlan[];
+  /** The current iteration's plan, drawn when first needed (null until then). */
+  private readonly plans: (IterationPlan | null)[];
+  private readonly compute: Float64Array;
   private readonly received: Map<number, number>[];
   private readonly deferred: number[][];
   private readonly cpuBusy: Uint8Array;
@@ -67,6 +69,8 @@ export class Endpoints implements EndpointSink {
   private readonly gate: boolean;
   private readonly ackTokens: number;
   private readonly ackNs: number;
+  /** Header time + routing delay: a packet routed at once starts its first internal link this long after its injection. */
+  private readonly hopNs: number;
 
   constructor(
     private readonly c: C104Config,
@@ -80,7 +84,8 @@ export class Endpoints implements EndpointSink {
     this.outstanding = new Int32Array(P);
     this.pendingAcks = new Int32Array(P);
     this.nextSend = new Int32Array(P);
-    this.plans = new Array<IterationPlan>(P);
+    this.plans = new Array<IterationPlan | null>(P).fill(null);
+    this.compute = new Float64Array(P);
     this.received = Array.from({ length: P }, () => new Map());
     this.deferred = Array.from({ length: P }, () => []);
     const N = c.side * c.side;
@@ -89,6 +94,7 @@ export class Endpoints implements EndpointSink {
     this.gate = program.mode === 'loosely' || program.mode === 'exchange';
     this.ackTokens = c.headerBytes + 1;
     this.ackNs = packetNs(c, c.headerBytes);
+    this.hopNs = c.headerBytes * c.nsPerDataToken + c.routingDelayNs;
   }
 
   start(now: number): void {
@@ -104,9 +110,9 @@ export class Endpoints implements EndpointSink {
     if (type !== EV_COMPUTE_END) return;
     const p = arg;
     const node = this.program.nodeOf(p);
-    this.metrics.c[C.cpuBusy]! += Math.max(1, this.plans[p]!.computeNs);
+    this.metrics.c[C.cpuBusy]! += Math.max(1, this.compute[p]!);
     const nx = this.runQueue[node]!.shift();
-    if (nx >= 0) this.ctx.queue.push(now + Math.max(1, this.plans[nx]!.computeNs), EV_COMPUTE_END, nx);
+    if (nx >= 0) this.ctx.queue.push(now + Math.max(1, this.compute[nx]!), EV_COMPUTE_END, nx);
     else this.cpuBusy[node] = 0;
     this.afterCompute(p, now);
   }
@@ -116,31 +122,45 @@ export class Endpoints implements EndpointSink {
   private begin(p: number, k: number, now: number): void {
     this.iter[p] = k;
     this.state[p] = RUNNING;
-    const plan = (this.plans[p] = this.program.plan(p, k));
+    const prog = this.program;
+    this.plans[p] = null;
+    const computeNs = (this.compute[p] = prog.computeNs ? prog.computeNs(p, k) : this.plan(p).computeNs);
     if (this.gate) this.releaseDeferred(p, k, now);
     // A zero compute period skips the CPU when the iteration then blocks on a send; otherwise compute
     // takes at least 1 ns so that a loop never spins at one instant (docs/thesis-model.md#process-model).
-    if (plan.computeNs <= 0 && plan.sends.length > 0 && this.program.mode !== 'async') return this.afterCompute(p, now);
+    if (computeNs <= 0 && this.program.mode !== 'async' && this.sendCount(p) > 0) return this.afterCompute(p, now);
     const node = this.program.nodeOf(p);
     if (this.cpuBusy[node]) this.runQueue[node]!.push(p);
     else {
       this.cpuBusy[node] = 1;
-      this.ctx.queue.push(now + Math.max(1, plan.computeNs), EV_COMPUTE_END, p);
+      this.ctx.queue.push(now + Math.max(1, computeNs), EV_COMPUTE_END, p);
     }
   }
 
+  /** Process p's current plan, drawn on first use. */
+  private plan(p: number): IterationPlan {
+    return (this.plans[p] ??= this.program.plan(p, this.iter[p]!));
+  }
+
+  private sendCount(p: number): number {
+    return this.program.sendCount ? this.program.sendCount(p, this.iter[p]!) : this.plan(p).sends.length;
+  }
+
   private afterCompute(p: number, now: number): void {
-    const plan = this.plans[p]!;
     const k = this.iter[p]!;
     switch (this.program.mode) {
       case 'async': {
         const limitQueue = this.c.saturationControl === 't9000-queue';
         const node = this.program.nodeOf(p);
-        for (const s of plan.sends) {
+        const m = this.sendCount(p);
+        for (let i = 0; i < m; i++) {
           this.metrics.c[C.sendsAttempted]!++;
           const full = limitQueue ? this.transport.dataQueueLength(node) >= this.c.outstandingLimit : this.outstanding[p]! >= this.c.outstandingLimit;
           if (full) this.metrics.c[C.sendsDropped]!++;
-          else this.send(p, s.dest, s.bytes, k, now);
+          else {
+            const s = this.plan(p).sends[i]!;
+            this.send(p, s.dest, s.bytes, k, now);
+          }
         }
         this.finish(p, now);
         return;
@@ -150,7 +170,8 @@ export class Endpoints implements EndpointSink {
         this.sendNextBlocking(p, now);
         return;
       case 'loosely':
-      case 'exchange':
+      case 'exchange': {
+        const plan = this.plan(p);
         this.state[p] = WAITING;
         this.pendingAcks[p] = this.program.mode === 'loosely' ? plan.sends.length : 0;
         for (const s of plan.sends) {
@@ -159,11 +180,12 @@ export class Endpoints implements EndpointSink {
         }
         this.checkProceed(p, now);
         return;
+      }
     }
   }
 
   private sendNextBlocking(p: number, now: number): void {
-    const plan = this.plans[p]!;
+    const plan = this.plan(p);
     const i = this.nextSend[p]!;
     if (i >= plan.sends.length) return this.finish(p, now);
     this.state[p] = BLOCKED;
@@ -273,6 +295,10 @@ export class Endpoints implements EndpointSink {
     const id = pk.msg;
     const m = this.msgs[id]!;
     const fi = pk.firstInternal >= 0 ? pk.firstInternal : pk.firstOut;
+    if (pk.hops >= 3) {
+      mc[C.firstHopWait]! += fi - pk.firstOut - this.hopNs;
+      mc[C.firstHopPackets]!++;
+    }
     if (pk.kind === DATA) {
       mc[C.dataDelivered]!++;
       mc[C.dataTransport]! += now - pk.created;

@@ -31,8 +31,10 @@ export const C = {
   iterations: 14,
   internalBusy: 15, // filled at checkpoints from the transport
   messagesComplete: 16,
+  firstHopWait: 17, // Σ over packets of the wait for the first internal link at the source C104 (Def. 5.2 throttling)
+  firstHopPackets: 18,
 } as const;
-export const COUNTERS = 17;
+export const COUNTERS = 19;
 
 export interface Window {
   /** Simulated ns at the start and end of the measurement window. */
@@ -56,6 +58,8 @@ export interface Summary {
   readonly ack: PacketTimes;
   /** Def. 5.3 routed lifetime over data and acks together (Table 6.2, spec §10). */
   readonly routedAll: number | null;
+  /** Throttling (Def. 5.2): mean wait, µs, of data and acks at the source C104 for their first internal link. */
+  readonly firstHopWait: number | null;
   readonly saturationFailures: number;
   readonly sendsAttempted: number;
   readonly iterationsPerCpuPerMs: number;
@@ -189,6 +193,7 @@ export class Metrics {
       data: { count: nd, transport: per(d(C.dataTransport), nd), queue: per(d(C.dataQueue), nd), lifetime: per(d(C.dataLifetime), nd), routed: per(d(C.dataRouted), nd) },
       ack: { count: na, transport: per(d(C.ackTransport), na), queue: per(d(C.ackQueue), na), lifetime: per(d(C.ackLifetime), na), routed: per(d(C.ackRouted), na) },
       routedAll: per(d(C.dataRouted) + d(C.ackRouted), nd + na),
+      firstHopWait: per(d(C.firstHopWait), d(C.firstHopPackets)),
       saturationFailures: d(C.sendsDropped),
       sendsAttempted: d(C.sendsAttempted),
       iterationsPerCpuPerMs: span > 0 ? (d(C.iterations) * 1e6) / (this.cpus * span) : 0,

@@ -63,6 +63,7 @@ export class PacketNetwork implements Transport {
   private readonly groupFirst: Int32Array;
   private readonly groupWidth: Uint8Array;
   private readonly waiting: number[][];
+  readonly routedBySwitch: Float64Array;
   // T9000 output queues
   private readonly ackQ: IntFifo[];
   private readonly dataQ: IntFifo[];
@@ -103,6 +104,7 @@ export class PacketNetwork implements Transport {
     this.groupFirst = new Int32Array(G).fill(-1);
     this.groupWidth = new Uint8Array(G);
     this.waiting = Array.from({ length: G }, () => []);
+    this.routedBySwitch = new Float64Array(N);
     this.ackQ = Array.from({ length: N }, () => new IntFifo());
     this.dataQ = Array.from({ length: N }, () => new IntFifo());
     for (let n = 0; n < N; n++) {
@@ -229,7 +231,10 @@ export class PacketNetwork implements Transport {
     p.hops++;
     if (kind === INJ) {
       if (p.firstOut < 0) p.firstOut = now;
-    } else if (kind === INT && p.firstInternal < 0) p.firstInternal = now;
+    } else {
+      this.routedBySwitch[(this.linkGroup[l]! / this.gpn) | 0]!++;
+      if (kind === INT && p.firstInternal < 0) p.firstInternal = now;
+    }
     const down = this.linkDown[l]!;
     if (down >= 0) {
       const need = this.need(p, l);

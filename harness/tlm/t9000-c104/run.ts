@@ -47,6 +47,8 @@ export interface C104Result {
   readonly eventsDispatched: number;
   /** Data packets delivered per ms per source processor over the whole run (load map, Figs 5.6–5.9). */
   readonly loadMap: number[];
+  /** Packets (data and acks) forwarded per ms by each C104 over the whole run (Figs 5.6–5.9); null without C104s or contention. */
+  readonly switchLoadMap: number[] | null;
   readonly events: TraceEvent[] | null;
 }
 
@@ -99,6 +101,7 @@ export function runC104(program: ProcessProgram, config: Partial<C104Config> = {
     simulatedNs: now,
     eventsDispatched: events,
     loadMap,
+    switchLoadMap: transport.routedBySwitch ? Array.from(transport.routedBySwitch, (x) => (now > 0 ? (x * 1e6) / now : 0)) : null,
     events: ctx.events,
   };
 }

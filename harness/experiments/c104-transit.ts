@@ -1,0 +1,167 @@
+/**
+ * c104-transit: seed 004 §4.1.5's unnumbered table (spec T-4.C104): two
+ * T9000s joined directly by one DS-link, or through one C104, exchanging
+ * m-byte messages (m = 0..6) in the endpoint's handshake mode (spec §16.2:
+ * one blocking send at a time, the next waiting for the previous one's
+ * acknowledgement). RTL, real DS-links (harness/rtl/c104_system.ts for the
+ * C104 path, t9000_pair.ts for the direct one).
+ *
+ * Measured per point, over the messages after a warm-up:
+ *  transitNs        mean time from a message's first packet being injected
+ *                   (its first header character taken by the link end) to
+ *                   the message completing at the receiver, × 10 ns;
+ *  throughputPerMs  messages per ms from the spacing of completions.
+ * Targets (issue 10): C104 − direct transit in [140, 170] ns at every m
+ * (the seed's ≈150 ns per C104); equal throughput within 1 % for m ≥ 5.
+ * The C104's routing delay comes from its timing preset (`thesis`, 4 cycles:
+ * docs/c104.md#timing); no constant is fitted here.
+ */
+import { makeT9000Pair } from '../rtl/t9000_pair.ts';
+import { DsLinkEndSplitGlue, makeC104System } from '../rtl/c104_system.ts';
+import { chainNetwork } from '../../rtl/c104/labelling.ts';
+import type { T9000Driver } from '../rtl/t9000_driver.ts';
+import type { T9000Recorder } from '../rtl/t9000_events.ts';
+import type { Simulator } from '../../rtl/kernel/index.ts';
+import { defineExperiment, num, type SeedCheck } from './types.ts';
+
+/** Spec T-4.C104 as printed: m → [throughput direct, throughput C104, transit direct, transit C104]. */
+export const SEED_T4C104: Readonly<Record<number, readonly [number, number, number, number]>> = {
+  0: [2667, 1482, 212, 362],
+  1: [2623, 1468, 312, 462],
+  2: [2424, 1454, 412, 574],
+  3: [1951, 1454, 512, 674],
+  4: [1632, 1428, 612, 775],
+  5: [1403, 1403, 712, 863],
+  6: [1230, 1230, 812, 962],
+};
+
+export interface TransitParams {
+  readonly quick: boolean;
+  readonly sizes: readonly number[];
+  readonly messages: number;
+  readonly warmup: number;
+}
+export interface TransitPoint {
+  readonly m: number;
+  readonly path: 'direct' | 'c104';
+}
+export interface TransitResult {
+  readonly transitNs: number;
+  readonly throughputPerMs: number;
+  readonly intact: boolean;
+}
+
+const START = 2500; // after DS-link start-up
+
+function measure(sim: Simulator, driver: T9000Driver, rec: T9000Recorder, q: TransitParams, m: number, src: { node: number; vl: number }, dst: { node: number; vl: number }): TransitResult {
+  const data = Array.from({ length: m }, (_, j) => (j * 29 + 5) & 0xff);
+  driver.receiveLoop(dst.node, dst.vl, q.messages, START);
+  driver.sendLoop(src.node, src.vl, q.messages, START, () => data, true, 1);
+  const r = sim.runUntil(() => rec.deliveries.length >= q.messages, START + q.messages * 5000);
+  if (!r.reached) throw new Error(`c104-transit: m = ${m}: ${rec.deliveries.length} of ${q.messages} messages within the bound`);
+  const injected = new Map<number, number>();
+  const complete = new Map<number, number>();
+  for (const e of rec.events) {
+    if (e.kind === 'packet-injected' && (e.packet ?? 0) === 0 && !injected.has(e.msg)) injected.set(e.msg, e.t);
+    else if (e.kind === 'message-complete') complete.set(e.msg, e.t);
+  }
+  const ids = [...complete.keys()].sort((a, b) => a - b).slice(q.warmup);
+  const transit = ids.map((id) => complete.get(id)! - injected.get(id)!);
+  const ends = ids.map((id) => complete.get(id)!);
+  const period = (ends[ends.length - 1]! - ends[0]!) / (ends.length - 1);
+  return {
+    transitNs: (10 * transit.reduce((a, b) => a + b, 0)) / transit.length,
+    throughputPerMs: 1e6 / (10 * period),
+    intact: rec.deliveries.every((d) => d.bytes.length === m && d.bytes.every((b, j) => b === data[j])),
+  };
+}
+
+export function runTransitPoint(p: TransitPoint, q: TransitParams): TransitResult {
+  const t9000 = { messageMode: 'handshake' as const, sendAreaBytes: 1024, rxSlots: 2 };
+  if (p.path === 'direct') {
+    const pair = makeT9000Pair(1, t9000, { links: (parent, name) => new DsLinkEndSplitGlue(parent, name), workload: { experiment: 'c104-transit', ...p } });
+    return measure(pair.sim, pair.driver, pair.rec, q, p.m, { node: 0, vl: 0 }, { node: 1, vl: 0 });
+  }
+  const sys = makeC104System(chainNetwork(1, 1), [[{ node: 0, vl: 0 }, { node: 1, vl: 1 }]], { t9000, workload: { experiment: 'c104-transit', ...p } });
+  return measure(sys.sim, sys.driver, sys.rec, q, p.m, { node: 0, vl: 0 }, { node: 1, vl: 1 });
+}
+
+export const c104Transit = defineExperiment<TransitPoint, TransitResult, TransitParams>({
+  name: 'c104-transit',
+  summary: 'seed 004 §4.1.5: transit and throughput of m-byte messages, direct vs through one C104 (RTL, DS-links, handshake mode)',
+  source: 'seed 004 §4.1.5, unnumbered table "Direct vs C104" (spec c104-t9000.md T-4.C104, §16.2)',
+  method: 'RTL: two T9000-style endpoints on real DS-links, directly or through one C104 (thesis timing preset), one blocking send at a time',
+  options: ['sizes'],
+  params(cli) {
+    const sizes = cli.sizes ?? [0, 1, 2, 3, 4, 5, 6];
+    for (const m of sizes) if (!Number.isInteger(m) || m < 0 || m > 256) throw new RangeError(`c104-transit: --sizes: ${m} is outside 0..256 bytes`);
+    return { quick: cli.quick, sizes, messages: cli.quick ? 8 : 20, warmup: 2 };
+  },
+  points(q) {
+    return q.sizes.flatMap((m) => (['direct', 'c104'] as const).map((path) => ({ m, path })));
+  },
+  runPoint: runTransitPoint,
+  assemble(q, points, results) {
+    const at = (m: number, path: string): TransitResult | undefined => results[points.findIndex((p) => p.m === m && p.path === path)];
+    const rows = q.sizes.map((m) => {
+      const d = at(m, 'direct')!;
+      const c = at(m, 'c104')!;
+      const s = SEED_T4C104[m];
+      return [m, d.throughputPerMs, s?.[0] ?? null, c.throughputPerMs, s?.[1] ?? null, d.transitNs, s?.[2] ?? null, c.transitNs, s?.[3] ?? null, c.transitNs - d.transitNs];
+    });
+    const deltas = q.sizes.map((m) => at(m, 'c104')!.transitNs - at(m, 'direct')!.transitNs);
+    const big = q.sizes.filter((m) => m >= 5);
+    const ratio = big.map((m) => at(m, 'c104')!.throughputPerMs / at(m, 'direct')!.throughputPerMs);
+    const checks: SeedCheck[] = [
+      {
+        id: 'c104-delta',
+        statement: 'the C104 adds about 150 ns to transit, "precisely that expected" (§4.1.5)',
+        seed: '150..163 ns at m = 0..6',
+        measured: deltas.map((x) => num(x, 0)).join(', ') + ' ns',
+        rule: 'C104 − direct transit in [140, 170] ns at every m',
+        holds: deltas.every((x) => x >= 140 && x <= 170),
+      },
+      {
+        id: 'equal-throughput',
+        statement: 'for m ≥ 5 throughput is the same with and without the C104 (§4.1.5)',
+        seed: '1403 = 1403, 1230 = 1230',
+        measured: big.length ? ratio.map((r) => num(r, 3)).join(', ') + ' (C104/direct)' : 'no m ≥ 5 in --sizes',
+        rule: 'C104/direct throughput within 1 % for m ≥ 5',
+        holds: big.length ? ratio.every((r) => Math.abs(r - 1) <= 0.01) : null,
+      },
+      {
+        id: 'intact',
+        statement: 'every message arrives byte-exact',
+        seed: '—',
+        measured: results.every((r) => r.intact) ? 'all intact' : 'corrupted deliveries',
+        rule: 'all deliveries byte-exact',
+        holds: results.every((r) => r.intact),
+      },
+    ];
+    return {
+      tables: [
+        {
+          title: 'Direct vs C104 (seed 004 §4.1.5), handshake mode',
+          columns: ['m', 'thr direct /ms', 'seed', 'thr C104 /ms', 'seed', 'transit direct ns', 'seed', 'transit C104 ns', 'seed', 'C104 − direct ns'],
+          rows,
+          digits: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+          notes: ['Transit: first packet injected → message complete. The C104 uses the thesis timing preset (routing delay 4 cycles); nothing is fitted.'],
+        },
+      ],
+      checks,
+      plots: [
+        {
+          id: '',
+          title: 'Transit time vs message length',
+          xLabel: 'm (bytes)',
+          yLabel: 'transit (ns)',
+          series: [
+            { name: 'direct', points: q.sizes.map((m) => [m, at(m, 'direct')!.transitNs] as [number, number]) },
+            { name: 'C104', points: q.sizes.map((m) => [m, at(m, 'c104')!.transitNs] as [number, number]) },
+          ],
+        },
+      ],
+      notes: [],
+    };
+  },
+});
