@@ -5,6 +5,8 @@
  *   pair-c104  two T9000s through one C104 (seed 004 §4.1.5)
  *   chain      two T9000s through a chain of two C104s
  *   mesh       a 2×2 mesh of T9000 + C104 nodes, x-first routing, hunt groups of 4
+ *   ring-deadlock  4 C104s in a ring, cyclic labelling, 4-token buffers:
+ *              messages sent clockwise deadlock (negative control)
  *
  * with their own commands: `links` (every direction of every DS-link: state,
  * credit, buffer fill, token), `cam [switch]` (a switch's interval table,
@@ -15,10 +17,10 @@
  * endpoint 2i+1's.
  */
 import type { DsLinkEnd } from '../../rtl/dslink/end.ts';
-import { chainNetwork, meshNetwork } from '../../rtl/c104/labelling.ts';
+import { chainNetwork, meshNetwork, ringNetwork } from '../../rtl/c104/labelling.ts';
 import type { NetworkSpec } from '../../rtl/c104/topology.ts';
 import { ROUTER_STATES } from '../../rtl/c104/input_router.ts';
-import { makeC104System, type C104System } from '../rtl/c104_system.ts';
+import { makeC104System, type C104System, type C104SystemOptions } from '../rtl/c104_system.ts';
 import { describeC104Deadlock, findC104Deadlock } from '../rtl/c104_deadlock.ts';
 import { attachLinkEvents, type LinkEndRef } from '../rtl/dslink_events.ts';
 import type { ChannelEnd } from '../rtl/t9000_driver.ts';
@@ -31,12 +33,25 @@ import { linksCommand, type Direction, type Target } from './targets.ts';
 interface C104Preset {
   description: string;
   spec: () => NetworkSpec;
+  /** Channels (default channelsOf: endpoint 2i with 2i+1). */
+  channels?: (spec: NetworkSpec) => [ChannelEnd, ChannelEnd][];
+  options?: C104SystemOptions;
 }
 
 const PRESETS: Record<string, C104Preset> = {
   'pair-c104': { description: 'two T9000s through one C104', spec: () => chainNetwork(1, 2) },
   chain: { description: 'two T9000s through a chain of two C104s', spec: () => chainNetwork(2, 2) },
   mesh: { description: '2x2 mesh of T9000 + C104 nodes, x-first routing, hunt groups of 4', spec: () => meshNetwork({ w: 2, h: 2, routing: 'x-first', labelsPerNode: 2 }) },
+  'ring-deadlock': {
+    description: '4 C104s in a ring with cyclic labelling and 4-token buffers: can deadlock (negative control)',
+    spec: () => ringNetwork(4, true),
+    // each endpoint talks to the one two switches on: all traffic goes clockwise
+    channels: () => [
+      [{ node: 0, vl: 0 }, { node: 2, vl: 2 }],
+      [{ node: 1, vl: 1 }, { node: 3, vl: 3 }],
+    ],
+    options: { requireDeadlockFree: false, c104: { inputBufferTokens: 4, outputBufferTokens: 4 } },
+  },
 };
 
 export const C104_PRESETS: Record<string, { description: string; open: () => Target }> = Object.fromEntries(
@@ -56,7 +71,7 @@ function channelsOf(spec: NetworkSpec): [ChannelEnd, ChannelEnd][] {
 
 function openC104(name: string, p: C104Preset): Target {
   const spec = p.spec();
-  const sys = makeC104System(spec, channelsOf(spec));
+  const sys = makeC104System(spec, (p.channels ?? channelsOf)(spec), p.options);
   sys.rec.detach(); // the REPL keeps its own recorder (it is rebuilt on back / restore)
   driverState(sys.sim, sys.driver);
   const dirs = directions(sys);

@@ -65,4 +65,29 @@ describe('REPL on C104 presets', () => {
     for (const n of ['c104_0_link0.dOut', 'c104_0_link0.sOut', 'tokens.tok_s']) expect(names.some((x) => x.endsWith(n)), n).toBe(true);
     await fails(eng, 'receive 1 0', /^receive: works on a Buzzard cube; this session is pair-c104/);
   });
+
+  it('ring-deadlock: four messages all going clockwise deadlock; deadlock names the ring of waiting links, cam the blocked connection', async () => {
+    const eng = new ReplEngine({ preset: 'ring-deadlock' });
+    const out = await script(
+      eng,
+      [
+        'run until t0.link0.linkState == Run && t1.link0.linkState == Run && t2.link0.linkState == Run && t3.link0.linkState == Run',
+        'deadlock',
+        'send t0 0 200',
+        'send t1 1 200',
+        'send t2 2 200',
+        'send t3 3 200',
+        'run 20000',
+        'deadlock',
+        'cam 0',
+      ].join('\n'),
+    );
+    expect(out).toMatch(/\) deadlock\nno deadlock at cycle \d+/);
+    const ring = /deadlock: ring of waiting links ((?:c104_\d\.link1 → ){4}c104_\d\.link1) \(8 inputs stuck: /.exec(out)!;
+    expect(ring).not.toBeNull();
+    expect(new Set(ring[1]!.split(' → ').slice(0, 4))).toEqual(new Set(['c104_0.link1', 'c104_1.link1', 'c104_2.link1', 'c104_3.link1']));
+    expect(out).toMatch(/connections: in0 -> link1 \(c104_1\.link2\) blocked/);
+    await ok(eng, 'back 20000');
+    expect(await ok(eng, 'deadlock')).toMatch(/^no deadlock/);
+  });
 });
