@@ -205,6 +205,20 @@ describe('the CLI with bad paths, flags and config files', () => {
     fs.rmSync(join(dir, 'good'), { recursive: true });
   });
 
+  it.skipIf(process.getuid?.() !== 0)('a character device of our own (a null device made with mknod in the temp dir) is written in place: still a device, no save file beside it', async () => {
+    const dev = join(dir, 'null-dev');
+    execFileSync('mknod', [dev, 'c', '1', '3']);
+    try {
+      const r = await run(['demo', '--cycles', '200', '--trace', '0', '--quiet', '--vcd', dev]);
+      expect(r.code, r.err).toBe(0);
+      expect(fs.statSync(dev).isCharacterDevice()).toBe(true);
+      expect(fs.existsSync(`${dev}.gtkw`)).toBe(false);
+      expect(fs.readdirSync(dir).filter((f) => f.startsWith('null-dev'))).toEqual(['null-dev']);
+    } finally {
+      fs.rmSync(dev);
+    }
+  });
+
   it('names the option and the reason: /dev/full, a config field that is not an integer, nosuch globs', async () => {
     if (hasDevFull) expect((await run(['demo', '--cycles', '50', '--quiet', '--vcd', '/dev/full'])).err).toBe('icemu demo: --vcd /dev/full: no space left on device');
     expect((await run(['repl', join(dir, 'n-string.json'), '--script', script])).err).toBe(`icemu repl: ${join(dir, 'n-string.json')}: field 'n' must be an integer (got "3")`);
