@@ -163,21 +163,44 @@ export class DsLinkEnd extends Module {
     const gotChar = w(dec.gotChar, 'gotChar');
     const rxAccept = w(credit.rxAccept, 'rxAccept');
     const rxEmpty = w(rxBuf.empty, 'rxEmpty');
+    // One process per glue output, each reading only what that output
+    // depends on: a process reading txValid and writing txReady or rxValid
+    // makes a core whose txValid depends on those elaborate as a false
+    // combinational loop (docs/dslink.md#units).
     this.comb(
       () => {
         const s = this.s;
-        const ready = s[txFull.i] === 0 && s[txBlock.i] === 0 ? 1 : 0;
-        s[txReady.i] = ready;
-        s[txPush.i] = ready === 1 && s[txValid.i] === 1 ? 1 : 0;
+        s[txReady.i] = s[txFull.i] === 0 && s[txBlock.i] === 0 ? 1 : 0;
+      },
+      { writes: [txReady], reads: [txFull, txBlock], name: 'txReady' },
+    );
+    this.comb(
+      () => {
+        const s = this.s;
+        s[txPush.i] = s[txFull.i] === 0 && s[txBlock.i] === 0 && s[txValid.i] === 1 ? 1 : 0;
+      },
+      { writes: [txPush], reads: [txFull, txBlock, txValid], name: 'txPush' },
+    );
+    this.comb(
+      () => {
+        const s = this.s;
         s[txPop.i] = s[sendNormal.i] === 1 || s[flushPop.i] === 1 ? 1 : 0;
+      },
+      { writes: [txPop], reads: [sendNormal, flushPop], name: 'txPop' },
+    );
+    this.comb(
+      () => {
+        const s = this.s;
         s[rxPush.i] = s[gotChar.i] === 1 && s[rxAccept.i] === 1 ? 1 : 0;
+      },
+      { writes: [rxPush], reads: [gotChar, rxAccept], name: 'rxPush' },
+    );
+    this.comb(
+      () => {
+        const s = this.s;
         s[rxValid.i] = s[rxEmpty.i] === 1 ? 0 : 1;
       },
-      {
-        writes: [txReady, txPush, txPop, rxPush, rxValid],
-        reads: [txFull, txBlock, txValid, sendNormal, flushPop, gotChar, rxAccept, rxEmpty],
-        name: 'glue',
-      },
+      { writes: [rxValid], reads: [rxEmpty], name: 'rxValid' },
     );
   }
 }
