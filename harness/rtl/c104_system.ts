@@ -15,8 +15,8 @@
  * `a mod links` of its endpoint.
  */
 import { Module, Simulator, type SimMode } from '../../rtl/kernel/index.ts';
-import { DsLinkEnd, type DsLinkConfig } from '../../rtl/dslink/index.ts';
-import { T9000Endpoint, joinLinks, type LinkEndFactory } from '../../rtl/t9000/endpoint.ts';
+import { DsLinkEnd, joinLinks, type DsLinkConfig } from '../../rtl/dslink/index.ts';
+import { T9000Endpoint, type LinkEndFactory } from '../../rtl/t9000/endpoint.ts';
 import type { T9000Config, VlcbConfig } from '../../rtl/t9000/config.ts';
 import { C104Network, type C104LinkEndFactory } from '../../rtl/c104/network.ts';
 import type { C104Options } from '../../rtl/c104/config.ts';

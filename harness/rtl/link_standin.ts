@@ -21,7 +21,7 @@
 import { Module, type Signal } from '../../rtl/kernel/module.ts';
 import { Fifo } from '../../rtl/lib/fifo.ts';
 import { CHAR_EOM, CHAR_EOP, isData } from '../../rtl/dslink/chars.ts';
-import type { DsLinkEndPorts } from '../../rtl/t9000/endpoint.ts';
+import type { DsLinkEndPorts } from '../../rtl/dslink/ports.ts';
 
 export interface LinkStubConfig {
   /** Transmit buffer, characters (1..64). Default 1: the T9000's own queues stand before the link, so an ack waits behind at most one character (docs/t9000.md#transmit-port). */

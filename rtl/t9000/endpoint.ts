@@ -7,34 +7,20 @@
  *
  * The link end is made by a factory, so the endpoint is built the same way
  * against the real DsLinkEnd (rtl/dslink) or a test stand-in with the same
- * ports (test/t9000/link_stub.ts).
+ * ports (harness/rtl/link_standin.ts).
  *
  *   const ep = new T9000Endpoint(top, 'a', cfg, (p, name) => new DsLinkEnd(p, name, linkCfg));
- *   joinLinks(top, a.links[0], b.links[0]);
+ *   joinLinks(top, a.links[0], b.links[0]);   // rtl/dslink/ports.ts
  */
 import { Module } from '../kernel/module.ts';
-import type { DsLinkEnd } from '../dslink/end.ts';
+import type { DsLinkEndPorts } from '../dslink/ports.ts';
 import { memoryBytes, t9000Config, type T9000Config, type VlcbConfig } from './config.ts';
 import { NodeMemory } from './node_memory.ts';
 import { RxPort } from './rx_port.ts';
 import { TxPort } from './tx_port.ts';
 import { VirtualLinkControl } from './vlc.ts';
 
-/**
- * The port contract of one DS-link end (rtl/dslink/chars.ts), as the real
- * DsLinkEnd declares it; a stand-in with the same ports fits too.
- */
-export type DsLinkEndPorts = Module & Pick<DsLinkEnd, 'txValid' | 'txChar' | 'txReady' | 'rxValid' | 'rxChar' | 'rxPop' | 'running' | 'dOut' | 'sOut' | 'dIn' | 'sIn'>;
-
 export type LinkEndFactory = (parent: Module, name: string, index: number) => DsLinkEndPorts;
-
-/** Join two link ends: A.dOut→B.dIn, A.sOut→B.sIn and the reverse (chars.ts). */
-export function joinLinks(where: Module, a: DsLinkEndPorts, b: DsLinkEndPorts): void {
-  where.connect(a.dOut, b.dIn);
-  where.connect(a.sOut, b.sIn);
-  where.connect(b.dOut, a.dIn);
-  where.connect(b.sOut, a.sIn);
-}
 
 export class T9000Endpoint extends Module {
   readonly cfg: Readonly<T9000Config>;

@@ -11,7 +11,7 @@ import { ElaborationError, Module, Simulator, type Signal } from '../../rtl/kern
 import { CHAR_BITS, CHAR_EOP } from '../../rtl/dslink/chars.ts';
 import { DsLinkEnd } from '../../rtl/dslink/end.ts';
 import type { DsLinkConfig } from '../../rtl/dslink/config.ts';
-import { joinLinks } from '../../rtl/t9000/endpoint.ts';
+import { joinLinks } from '../../rtl/dslink/ports.ts';
 
 /** Offers back each received character in the cycle it is seen. */
 class EchoCore extends Module {
