@@ -13,7 +13,7 @@
  * Readings: docs/c104.md#networks.
  */
 import { Module } from '../kernel/module.ts';
-import { joinLinks, type DsLinkEndPorts } from '../dslink/ports.ts';
+import { attachCore, joinLinks, type DsLinkEndPorts } from '../dslink/ports.ts';
 import { C104 } from './c104.ts';
 import { makeC104Config, type C104Config, type C104Options } from './config.ts';
 import { C104_LINKS } from './interval_table.ts';
@@ -26,12 +26,7 @@ export type C104LinkEndFactory = (parent: Module, name: string, buffers: { rxTok
 
 /** Join a link end to link k of a C104 core (receive side to the router, transmit side from the crossbar). */
 export function attachEnd(where: Module, sw: C104, k: number, e: DsLinkEndPorts): void {
-  where.connect(e.rxValid, sw.rxValid[k]!);
-  where.connect(e.rxChar, sw.rxChar[k]!);
-  where.connect(sw.rxPop[k]!, e.rxPop);
-  where.connect(sw.txValid[k]!, e.txValid);
-  where.connect(sw.txChar[k]!, e.txChar);
-  where.connect(e.txReady, sw.txReady[k]!);
+  attachCore(where, { txValid: sw.txValid[k]!, txChar: sw.txChar[k]!, txReady: sw.txReady[k]!, rxValid: sw.rxValid[k]!, rxChar: sw.rxChar[k]!, rxPop: sw.rxPop[k]! }, e);
 }
 
 export interface C104NetworkOptions {

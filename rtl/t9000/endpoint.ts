@@ -13,7 +13,7 @@
  *   joinLinks(top, a.links[0], b.links[0]);   // rtl/dslink/ports.ts
  */
 import { Module } from '../kernel/module.ts';
-import type { DsLinkEndPorts } from '../dslink/ports.ts';
+import { attachCore, type DsLinkEndPorts } from '../dslink/ports.ts';
 import { memoryBytes, t9000Config, type T9000Config, type VlcbConfig } from './config.ts';
 import { NodeMemory } from './node_memory.ts';
 import { RxPort } from './rx_port.ts';
@@ -44,22 +44,17 @@ export class T9000Endpoint extends Module {
       this.rx.push(rx);
       this.links.push(ln);
       const vp = vlc.link[k]!;
-      // transmit: virtual link control → queues → packetiser → link end
+      // transmit: virtual link control → queues → packetiser → link end;
+      // receive: link end → depacketiser → memory and virtual link control
+      attachCore(this, { txValid: tx.txValid, txChar: tx.txChar, txReady: tx.txReady, rxValid: rx.rxValid, rxChar: rx.rxChar, rxPop: rx.rxPop }, ln);
       this.connect(vp.ackPush, tx.ackPush);
       this.connect(vp.ackEntry, tx.ackEntry);
       this.connect(vp.dataPush, tx.dataPush);
       this.connect(vp.dataEntry, tx.dataEntry);
-      this.connect(tx.txValid, ln.txValid);
-      this.connect(tx.txChar, ln.txChar);
-      this.connect(ln.txReady, tx.txReady);
       this.connect(tx.rdAddr, mem.rdAddr[k]!);
       this.connect(mem.rdData[k]!, tx.rdData);
       this.connect(tx.txDone, vp.txDone);
       this.connect(tx.txDoneVl, vp.txDoneVl);
-      // receive: link end → depacketiser → memory and virtual link control
-      this.connect(ln.rxValid, rx.rxValid);
-      this.connect(ln.rxChar, rx.rxChar);
-      this.connect(rx.rxPop, ln.rxPop);
       this.connect(rx.wrEn, mem.wrEn[k]!);
       this.connect(rx.wrAddr, mem.wrAddr[k]!);
       this.connect(rx.wrData, mem.wrData[k]!);

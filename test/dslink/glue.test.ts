@@ -11,7 +11,7 @@ import { ElaborationError, Module, Simulator, type Signal } from '../../rtl/kern
 import { CHAR_BITS, CHAR_EOP } from '../../rtl/dslink/chars.ts';
 import { DsLinkEnd } from '../../rtl/dslink/end.ts';
 import type { DsLinkConfig } from '../../rtl/dslink/config.ts';
-import { joinLinks } from '../../rtl/dslink/ports.ts';
+import { attachCore, joinLinks } from '../../rtl/dslink/ports.ts';
 
 /** Offers back each received character in the cycle it is seen. */
 class EchoCore extends Module {
@@ -78,12 +78,7 @@ function build(End: typeof DsLinkEnd): { top: Module; a: DsLinkEnd; b: DsLinkEnd
   const b = new End(top, 'b');
   joinLinks(top, a, b);
   const echo = new EchoCore(top, 'echo');
-  top.connect(b.rxValid, echo.rxValid);
-  top.connect(b.rxChar, echo.rxChar);
-  top.connect(echo.rxPop, b.rxPop);
-  top.connect(echo.txValid, b.txValid);
-  top.connect(echo.txChar, b.txChar);
-  top.connect(b.txReady, echo.txReady);
+  attachCore(top, echo, b);
   return { top, a, b, host };
 }
 
