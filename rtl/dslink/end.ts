@@ -167,40 +167,12 @@ export class DsLinkEnd extends Module {
     // depends on: a process reading txValid and writing txReady or rxValid
     // makes a core whose txValid depends on those elaborate as a false
     // combinational loop (docs/dslink.md#units).
-    this.comb(
-      () => {
-        const s = this.s;
-        s[txReady.i] = s[txFull.i] === 0 && s[txBlock.i] === 0 ? 1 : 0;
-      },
-      { writes: [txReady], reads: [txFull, txBlock], name: 'txReady' },
-    );
-    this.comb(
-      () => {
-        const s = this.s;
-        s[txPush.i] = s[txFull.i] === 0 && s[txBlock.i] === 0 && s[txValid.i] === 1 ? 1 : 0;
-      },
-      { writes: [txPush], reads: [txFull, txBlock, txValid], name: 'txPush' },
-    );
-    this.comb(
-      () => {
-        const s = this.s;
-        s[txPop.i] = s[sendNormal.i] === 1 || s[flushPop.i] === 1 ? 1 : 0;
-      },
-      { writes: [txPop], reads: [sendNormal, flushPop], name: 'txPop' },
-    );
-    this.comb(
-      () => {
-        const s = this.s;
-        s[rxPush.i] = s[gotChar.i] === 1 && s[rxAccept.i] === 1 ? 1 : 0;
-      },
-      { writes: [rxPush], reads: [gotChar, rxAccept], name: 'rxPush' },
-    );
-    this.comb(
-      () => {
-        const s = this.s;
-        s[rxValid.i] = s[rxEmpty.i] === 1 ? 0 : 1;
-      },
-      { writes: [rxValid], reads: [rxEmpty], name: 'rxValid' },
-    );
+    const glue = (out: Signal, reads: Signal[], f: (s: Float64Array) => number): void =>
+      this.comb(() => void (this.s[out.i] = f(this.s)), { writes: [out], reads, name: out.name });
+    glue(txReady, [txFull, txBlock], (s) => (s[txFull.i] === 0 && s[txBlock.i] === 0 ? 1 : 0));
+    glue(txPush, [txFull, txBlock, txValid], (s) => (s[txFull.i] === 0 && s[txBlock.i] === 0 && s[txValid.i] === 1 ? 1 : 0));
+    glue(txPop, [sendNormal, flushPop], (s) => (s[sendNormal.i] === 1 || s[flushPop.i] === 1 ? 1 : 0));
+    glue(rxPush, [gotChar, rxAccept], (s) => (s[gotChar.i] === 1 && s[rxAccept.i] === 1 ? 1 : 0));
+    glue(rxValid, [rxEmpty], (s) => (s[rxEmpty.i] === 1 ? 0 : 1));
   }
 }
