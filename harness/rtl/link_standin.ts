@@ -1,6 +1,8 @@
 /**
  * Stand-in for one DS-link end (`DsLinkEnd`, rtl/dslink), with the
- * same ports (rtl/dslink/chars.ts), used until the real link is in main.
+ * same ports (rtl/dslink/chars.ts, ports.ts). Kept beside the real link for
+ * tests that pin exact cycle counts: its timing has no FCTs or start-up
+ * (docs/t9000.md, test/t9000/endpoint.test.ts).
  *
  * What it does: characters taken on txValid/txChar/txReady go through a
  * transmit buffer and leave bit-serially on dOut/sOut with DS encoding
