@@ -17,7 +17,8 @@
  * docs/c104.md#timing); no constant is fitted here.
  */
 import { makeT9000Pair } from '../rtl/t9000_pair.ts';
-import { DsLinkEndSplitGlue, makeC104System } from '../rtl/c104_system.ts';
+import { makeC104System } from '../rtl/c104_system.ts';
+import { DsLinkEnd } from '../../rtl/dslink/index.ts';
 import { chainNetwork } from '../../rtl/c104/labelling.ts';
 import type { T9000Driver } from '../rtl/t9000_driver.ts';
 import type { T9000Recorder } from '../rtl/t9000_events.ts';
@@ -79,7 +80,7 @@ function measure(sim: Simulator, driver: T9000Driver, rec: T9000Recorder, q: Tra
 export function runTransitPoint(p: TransitPoint, q: TransitParams): TransitResult {
   const t9000 = { messageMode: 'handshake' as const, sendAreaBytes: 1024, rxSlots: 2 };
   if (p.path === 'direct') {
-    const pair = makeT9000Pair(1, t9000, { links: (parent, name) => new DsLinkEndSplitGlue(parent, name), workload: { experiment: 'c104-transit', ...p } });
+    const pair = makeT9000Pair(1, t9000, { links: (parent, name) => new DsLinkEnd(parent, name), workload: { experiment: 'c104-transit', ...p } });
     return measure(pair.sim, pair.driver, pair.rec, q, p.m, { node: 0, vl: 0 }, { node: 1, vl: 0 });
   }
   const sys = makeC104System(chainNetwork(1, 1), [[{ node: 0, vl: 0 }, { node: 1, vl: 1 }]], { t9000, workload: { experiment: 'c104-transit', ...p } });

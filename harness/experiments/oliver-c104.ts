@@ -17,7 +17,8 @@
  * values. Readings: docs/c104.md#experiment-oliver-c104.
  */
 import { makeT9000Pair } from '../rtl/t9000_pair.ts';
-import { DsLinkEndSplitGlue, makeC104System } from '../rtl/c104_system.ts';
+import { makeC104System } from '../rtl/c104_system.ts';
+import { DsLinkEnd } from '../../rtl/dslink/index.ts';
 import { chainNetwork } from '../../rtl/c104/labelling.ts';
 import type { T9000Driver } from '../rtl/t9000_driver.ts';
 import type { T9000Recorder } from '../rtl/t9000_events.ts';
@@ -59,7 +60,7 @@ function measure(sim: Simulator, driver: T9000Driver, rec: T9000Recorder, q: Oli
 export function runOliverPoint(p: OliverPoint, q: OliverParams): OliverResult {
   const t9000 = { sendAreaBytes: 2048, rxSlots: q.packets + 1 };
   if (p.s === 0) {
-    const pair = makeT9000Pair(1, t9000, { links: (parent, name) => new DsLinkEndSplitGlue(parent, name), workload: { experiment: 'oliver-c104', ...p } });
+    const pair = makeT9000Pair(1, t9000, { links: (parent, name) => new DsLinkEnd(parent, name), workload: { experiment: 'oliver-c104', ...p } });
     return measure(pair.sim, pair.driver, pair.rec, q, { node: 1, vl: 0 });
   }
   const sys = makeC104System(chainNetwork(p.s, 1), [[{ node: 0, vl: 0 }, { node: 1, vl: 1 }]], { t9000, workload: { experiment: 'oliver-c104', ...p } });

@@ -1,7 +1,6 @@
 /**
  * A C104 network with T9000-style endpoints, clock by clock: the RTL network
- * (rtl/c104/network.ts) with a real DS-link end (rtl/dslink DsLinkEnd, see
- * DsLinkEndSplitGlue) on
+ * (rtl/c104/network.ts) with a real DS-link end (rtl/dslink DsLinkEnd) on
  * every wired switch link, one T9000Endpoint per endpoint of the spec with
  * its own DS-link ends joined to the switch's (a hunt group of its links),
  * plus the T9000 process driver and event recorder (t9000_driver.ts,
@@ -15,9 +14,9 @@
  * header b and B's block b with header a. A block's packets leave on link
  * `a mod links` of its endpoint.
  */
-import { Module, Simulator, type SimMode, type Signal } from '../../rtl/kernel/index.ts';
-import { DsLinkEnd, type DsLinkConfig } from '../../rtl/dslink/index.ts';
-import { T9000Endpoint, joinLinks, type LinkEndFactory } from '../../rtl/t9000/endpoint.ts';
+import { Module, Simulator, type SimMode } from '../../rtl/kernel/index.ts';
+import { DsLinkEnd, joinLinks, type DsLinkConfig } from '../../rtl/dslink/index.ts';
+import { T9000Endpoint, type LinkEndFactory } from '../../rtl/t9000/endpoint.ts';
 import type { T9000Config, VlcbConfig } from '../../rtl/t9000/config.ts';
 import { C104Network, type C104LinkEndFactory } from '../../rtl/c104/network.ts';
 import type { C104Options } from '../../rtl/c104/config.ts';
@@ -25,48 +24,6 @@ import { C104ConfigError } from '../../rtl/c104/interval_table.ts';
 import { checkNetwork, type CheckedNetwork, type NetworkSpec } from '../../rtl/c104/topology.ts';
 import { T9000Driver, type ChannelEnd } from './t9000_driver.ts';
 import { T9000Recorder } from './t9000_events.ts';
-
-/**
- * Workaround (to be removed when rtl/dslink splits it): DsLinkEnd computes
- * txReady, rxValid and txPush in one process ('glue') that reads txValid, so
- * at module level rxValid seems to depend on txValid. A T9000 endpoint (whose
- * transmit port reads its receive side) or a switch joined to two such ends
- * then elaborates as a combinational loop, though no such path exists. This
- * subclass replaces the glue by two processes with the same logic: status
- * (txReady, txPop, rxPush, rxValid) without txValid, and txPush.
- */
-export class DsLinkEndSplitGlue extends DsLinkEnd {
-  constructor(parent: Module | null, name: string, config: Partial<DsLinkConfig> = {}) {
-    super(parent, name, config);
-    const at = this.processes.findIndex((p) => p.name === 'glue');
-    if (at < 0) return; // already split upstream
-    const sig = (n: string) => {
-      const x = this.signals.find((q) => q.name === n);
-      if (!x) throw new Error(`DsLinkEndSplitGlue: ${this.localPath()} has no signal ${n}`);
-      return x;
-    };
-    const [txFull, txBlock, sendNormal, flushPop, gotChar, rxAccept, rxEmpty, txPush, txPop, rxPush] = ['txFull', 'txBlock', 'sendNormal', 'flushPop', 'gotChar', 'rxAccept', 'rxEmpty', 'txPush', 'txPop', 'rxPush'].map(sig) as [Signal, Signal, Signal, Signal, Signal, Signal, Signal, Signal, Signal, Signal];
-    const { txReady, txValid, rxValid } = this;
-    this.processes.splice(at, 1);
-    this.comb(
-      () => {
-        const s = this.s;
-        s[txReady.i] = s[txFull.i] === 0 && s[txBlock.i] === 0 ? 1 : 0;
-        s[txPop.i] = s[sendNormal.i] === 1 || s[flushPop.i] === 1 ? 1 : 0;
-        s[rxPush.i] = s[gotChar.i] === 1 && s[rxAccept.i] === 1 ? 1 : 0;
-        s[rxValid.i] = s[rxEmpty.i] === 1 ? 0 : 1;
-      },
-      { writes: [txReady, txPop, rxPush, rxValid], reads: [txFull, txBlock, sendNormal, flushPop, gotChar, rxAccept, rxEmpty], name: 'glueStatus' },
-    );
-    this.comb(
-      () => {
-        const s = this.s;
-        s[txPush.i] = s[txFull.i] === 0 && s[txBlock.i] === 0 && s[txValid.i] === 1 ? 1 : 0;
-      },
-      { writes: [txPush], reads: [txFull, txBlock, txValid], name: 'gluePush' },
-    );
-  }
-}
 
 export interface C104SystemOptions {
   c104?: C104Options;
@@ -110,10 +67,10 @@ export function makeC104System(spec: NetworkSpec, channels: readonly [ChannelEnd
   const dsl = o.dslink ?? {};
   const network = new C104Network(top, 'net', net, {
     c104: o.c104,
-    linkEnd: o.switchLinkEnd ?? ((p, name, buf) => new DsLinkEndSplitGlue(p, name, { ...dsl, rxBufferTokens: Math.max(8, buf.rxTokens), txBufferTokens: buf.txTokens })),
+    linkEnd: o.switchLinkEnd ?? ((p, name, buf) => new DsLinkEnd(p, name, { ...dsl, rxBufferTokens: Math.max(8, buf.rxTokens), txBufferTokens: buf.txTokens })),
     requireDeadlockFree: o.requireDeadlockFree,
   });
-  const epEnd: LinkEndFactory = o.endpointLinkEnd ?? ((p, name) => new DsLinkEndSplitGlue(p, name, dsl));
+  const epEnd: LinkEndFactory = o.endpointLinkEnd ?? ((p, name) => new DsLinkEnd(p, name, dsl));
   const endpoints = spec.terminals.map((t, i) => {
     const links = t.links.length;
     if (links > 4) throw new C104ConfigError(`c104 system: endpoint ${t.name} has ${links} links; a T9000 has 4`);

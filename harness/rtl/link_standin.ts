@@ -1,6 +1,8 @@
 /**
  * Stand-in for one DS-link end (`DsLinkEnd`, rtl/dslink), with the
- * same ports (rtl/dslink/chars.ts), used until the real link is in main.
+ * same ports (rtl/dslink/chars.ts, ports.ts). Kept beside the real link for
+ * tests that pin exact cycle counts: its timing has no FCTs or start-up
+ * (docs/t9000.md, test/t9000/endpoint.test.ts).
  *
  * What it does: characters taken on txValid/txChar/txReady go through a
  * transmit buffer and leave bit-serially on dOut/sOut with DS encoding
@@ -21,7 +23,7 @@
 import { Module, type Signal } from '../../rtl/kernel/module.ts';
 import { Fifo } from '../../rtl/lib/fifo.ts';
 import { CHAR_EOM, CHAR_EOP, isData } from '../../rtl/dslink/chars.ts';
-import type { DsLinkEndPorts } from '../../rtl/t9000/endpoint.ts';
+import type { DsLinkEndPorts } from '../../rtl/dslink/ports.ts';
 
 export interface LinkStubConfig {
   /** Transmit buffer, characters (1..64). Default 1: the T9000's own queues stand before the link, so an ack waits behind at most one character (docs/t9000.md#transmit-port). */

@@ -8,7 +8,8 @@
  */
 import { Module } from '../../rtl/kernel/module.ts';
 import { Simulator, type SimMode } from '../../rtl/kernel/index.ts';
-import { T9000Endpoint, joinLinks, type LinkEndFactory } from '../../rtl/t9000/endpoint.ts';
+import { T9000Endpoint, type LinkEndFactory } from '../../rtl/t9000/endpoint.ts';
+import { joinLinks } from '../../rtl/dslink/ports.ts';
 import type { T9000Config, VlcbConfig } from '../../rtl/t9000/config.ts';
 import { DsLinkEnd } from '../../rtl/dslink/end.ts';
 import type { DsLinkConfig } from '../../rtl/dslink/config.ts';

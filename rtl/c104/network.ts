@@ -13,7 +13,7 @@
  * Readings: docs/c104.md#networks.
  */
 import { Module } from '../kernel/module.ts';
-import { joinLinks, type DsLinkEndPorts } from '../t9000/endpoint.ts';
+import { attachCore, joinLinks, type DsLinkEndPorts } from '../dslink/ports.ts';
 import { C104 } from './c104.ts';
 import { makeC104Config, type C104Config, type C104Options } from './config.ts';
 import { C104_LINKS } from './interval_table.ts';
@@ -21,35 +21,20 @@ import { checkDeadlockFree, type DeadlockVerdict } from './channel_deps.ts';
 import { C104ConfigError } from './interval_table.ts';
 import { checkNetwork, type CheckedNetwork, type NetworkSpec } from './topology.ts';
 
-/**
- * The port contract of one DS-link end (rtl/dslink/chars.ts) and the wire
- * join, as the T9000 endpoint declares them (one declaration for both
- * systems; it belongs beside chars.ts in rtl/dslink).
- */
-export type LinkEndPorts = DsLinkEndPorts;
-
 /** Make the link end of switch link `link`; buffers in tokens (normal characters). */
-export type C104LinkEndFactory = (parent: Module, name: string, buffers: { rxTokens: number; txTokens: number }) => LinkEndPorts;
-
-/** Join two link ends by their wires: A.dOut→B.dIn, A.sOut→B.sIn and the reverse (chars.ts). */
-export const joinEnds = joinLinks;
+export type C104LinkEndFactory = (parent: Module, name: string, buffers: { rxTokens: number; txTokens: number }) => DsLinkEndPorts;
 
 /** Join a link end to link k of a C104 core (receive side to the router, transmit side from the crossbar). */
-export function attachEnd(where: Module, sw: C104, k: number, e: LinkEndPorts): void {
-  where.connect(e.rxValid, sw.rxValid[k]!);
-  where.connect(e.rxChar, sw.rxChar[k]!);
-  where.connect(sw.rxPop[k]!, e.rxPop);
-  where.connect(sw.txValid[k]!, e.txValid);
-  where.connect(sw.txChar[k]!, e.txChar);
-  where.connect(e.txReady, sw.txReady[k]!);
+export function attachEnd(where: Module, sw: C104, k: number, e: DsLinkEndPorts): void {
+  attachCore(where, { txValid: sw.txValid[k]!, txChar: sw.txChar[k]!, txReady: sw.txReady[k]!, rxValid: sw.rxValid[k]!, rxChar: sw.rxChar[k]!, rxPop: sw.rxPop[k]! }, e);
 }
 
 export interface C104NetworkOptions {
   /** Switch options shared by all switches (each gets seed + its index, and fromProcessor from the wiring). */
   c104?: C104Options;
   linkEnd: C104LinkEndFactory;
-  /** Join the two ends of a cable; default joinEnds (the wires). */
-  join?: (where: Module, a: LinkEndPorts, b: LinkEndPorts) => void;
+  /** Join the two ends of a cable; default joinLinks (the wires, rtl/dslink/ports.ts). */
+  join?: (where: Module, a: DsLinkEndPorts, b: DsLinkEndPorts) => void;
   /** Refuse a labelling whose channel dependencies have a cycle (one line naming it); default true. Off only for negative controls. */
   requireDeadlockFree?: boolean;
 }
@@ -61,9 +46,9 @@ export class C104Network extends Module {
   readonly switches: C104[] = [];
   readonly configs: C104Config[] = [];
   /** ends[s][k]: the link end of switch s's link k (null: not wired). */
-  readonly ends: (LinkEndPorts | null)[][] = [];
+  readonly ends: (DsLinkEndPorts | null)[][] = [];
   /** Per endpoint, the switch-side ends of its hunt group, in the order of its links. */
-  readonly endpointLinks: LinkEndPorts[][];
+  readonly endpointLinks: DsLinkEndPorts[][];
 
   constructor(parent: Module | null, name: string, spec0: NetworkSpec | CheckedNetwork, opts: C104NetworkOptions) {
     super(parent, name);
@@ -77,7 +62,7 @@ export class C104Network extends Module {
       this.configs.push(cfg);
       const sw = new C104(this, t.name, net.tables[s]!, cfg, { connected: t.connected });
       this.switches.push(sw);
-      const row: (LinkEndPorts | null)[] = [];
+      const row: (DsLinkEndPorts | null)[] = [];
       for (let k = 0; k < C104_LINKS; k++) {
         if (!t.connected[k]) {
           row.push(null);
@@ -89,7 +74,7 @@ export class C104Network extends Module {
       }
       this.ends.push(row);
     });
-    const join = opts.join ?? joinEnds;
+    const join = opts.join ?? joinLinks;
     for (const [a, b] of spec.cables) join(this, this.ends[a.sw]![a.link]!, this.ends[b.sw]![b.link]!);
     this.endpointLinks = spec.terminals.map((t) => t.links.map((k) => this.ends[t.sw]![k]!));
   }

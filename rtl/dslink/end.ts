@@ -163,21 +163,16 @@ export class DsLinkEnd extends Module {
     const gotChar = w(dec.gotChar, 'gotChar');
     const rxAccept = w(credit.rxAccept, 'rxAccept');
     const rxEmpty = w(rxBuf.empty, 'rxEmpty');
-    this.comb(
-      () => {
-        const s = this.s;
-        const ready = s[txFull.i] === 0 && s[txBlock.i] === 0 ? 1 : 0;
-        s[txReady.i] = ready;
-        s[txPush.i] = ready === 1 && s[txValid.i] === 1 ? 1 : 0;
-        s[txPop.i] = s[sendNormal.i] === 1 || s[flushPop.i] === 1 ? 1 : 0;
-        s[rxPush.i] = s[gotChar.i] === 1 && s[rxAccept.i] === 1 ? 1 : 0;
-        s[rxValid.i] = s[rxEmpty.i] === 1 ? 0 : 1;
-      },
-      {
-        writes: [txReady, txPush, txPop, rxPush, rxValid],
-        reads: [txFull, txBlock, txValid, sendNormal, flushPop, gotChar, rxAccept, rxEmpty],
-        name: 'glue',
-      },
-    );
+    // One process per glue output, each reading only what that output
+    // depends on: a process reading txValid and writing txReady or rxValid
+    // makes a core whose txValid depends on those elaborate as a false
+    // combinational loop (docs/dslink.md#units).
+    const glue = (out: Signal, reads: Signal[], f: (s: Float64Array) => number): void =>
+      this.comb(() => void (this.s[out.i] = f(this.s)), { writes: [out], reads, name: out.name });
+    glue(txReady, [txFull, txBlock], (s) => (s[txFull.i] === 0 && s[txBlock.i] === 0 ? 1 : 0));
+    glue(txPush, [txFull, txBlock, txValid], (s) => (s[txFull.i] === 0 && s[txBlock.i] === 0 && s[txValid.i] === 1 ? 1 : 0));
+    glue(txPop, [sendNormal, flushPop], (s) => (s[sendNormal.i] === 1 || s[flushPop.i] === 1 ? 1 : 0));
+    glue(rxPush, [gotChar, rxAccept], (s) => (s[gotChar.i] === 1 && s[rxAccept.i] === 1 ? 1 : 0));
+    glue(rxValid, [rxEmpty], (s) => (s[rxEmpty.i] === 1 ? 0 : 1));
   }
 }

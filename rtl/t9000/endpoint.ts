@@ -7,34 +7,20 @@
  *
  * The link end is made by a factory, so the endpoint is built the same way
  * against the real DsLinkEnd (rtl/dslink) or a test stand-in with the same
- * ports (test/t9000/link_stub.ts).
+ * ports (harness/rtl/link_standin.ts).
  *
  *   const ep = new T9000Endpoint(top, 'a', cfg, (p, name) => new DsLinkEnd(p, name, linkCfg));
- *   joinLinks(top, a.links[0], b.links[0]);
+ *   joinLinks(top, a.links[0], b.links[0]);   // rtl/dslink/ports.ts
  */
 import { Module } from '../kernel/module.ts';
-import type { DsLinkEnd } from '../dslink/end.ts';
+import { attachCore, type DsLinkEndPorts } from '../dslink/ports.ts';
 import { memoryBytes, t9000Config, type T9000Config, type VlcbConfig } from './config.ts';
 import { NodeMemory } from './node_memory.ts';
 import { RxPort } from './rx_port.ts';
 import { TxPort } from './tx_port.ts';
 import { VirtualLinkControl } from './vlc.ts';
 
-/**
- * The port contract of one DS-link end (rtl/dslink/chars.ts), as the real
- * DsLinkEnd declares it; a stand-in with the same ports fits too.
- */
-export type DsLinkEndPorts = Module & Pick<DsLinkEnd, 'txValid' | 'txChar' | 'txReady' | 'rxValid' | 'rxChar' | 'rxPop' | 'running' | 'dOut' | 'sOut' | 'dIn' | 'sIn'>;
-
 export type LinkEndFactory = (parent: Module, name: string, index: number) => DsLinkEndPorts;
-
-/** Join two link ends: A.dOut→B.dIn, A.sOut→B.sIn and the reverse (chars.ts). */
-export function joinLinks(where: Module, a: DsLinkEndPorts, b: DsLinkEndPorts): void {
-  where.connect(a.dOut, b.dIn);
-  where.connect(a.sOut, b.sIn);
-  where.connect(b.dOut, a.dIn);
-  where.connect(b.sOut, a.sIn);
-}
 
 export class T9000Endpoint extends Module {
   readonly cfg: Readonly<T9000Config>;
@@ -58,22 +44,17 @@ export class T9000Endpoint extends Module {
       this.rx.push(rx);
       this.links.push(ln);
       const vp = vlc.link[k]!;
-      // transmit: virtual link control → queues → packetiser → link end
+      // transmit: virtual link control → queues → packetiser → link end;
+      // receive: link end → depacketiser → memory and virtual link control
+      attachCore(this, { txValid: tx.txValid, txChar: tx.txChar, txReady: tx.txReady, rxValid: rx.rxValid, rxChar: rx.rxChar, rxPop: rx.rxPop }, ln);
       this.connect(vp.ackPush, tx.ackPush);
       this.connect(vp.ackEntry, tx.ackEntry);
       this.connect(vp.dataPush, tx.dataPush);
       this.connect(vp.dataEntry, tx.dataEntry);
-      this.connect(tx.txValid, ln.txValid);
-      this.connect(tx.txChar, ln.txChar);
-      this.connect(ln.txReady, tx.txReady);
       this.connect(tx.rdAddr, mem.rdAddr[k]!);
       this.connect(mem.rdData[k]!, tx.rdData);
       this.connect(tx.txDone, vp.txDone);
       this.connect(tx.txDoneVl, vp.txDoneVl);
-      // receive: link end → depacketiser → memory and virtual link control
-      this.connect(ln.rxValid, rx.rxValid);
-      this.connect(ln.rxChar, rx.rxChar);
-      this.connect(rx.rxPop, ln.rxPop);
       this.connect(rx.wrEn, mem.wrEn[k]!);
       this.connect(rx.wrAddr, mem.wrAddr[k]!);
       this.connect(rx.wrData, mem.wrData[k]!);

@@ -119,7 +119,9 @@ export class TxPort extends Module {
 
     // The head of the queue an idle packetiser serves next (registers and queue
     // outputs only, so txValid never depends combinationally on this cycle's
-    // pushes, which depend on what the receive side sees this cycle).
+    // pushes, which depend on what the receive side sees this cycle). The link
+    // end no longer needs this; it is kept for the measured timing
+    // (docs/t9000.md#transmit-port).
     const headGo = this.wire('headGo');
     const headAck = this.wire('headAck');
     const headEntry = this.wire('headEntry', 32);

@@ -12,7 +12,8 @@ import { Module, Simulator, type SimMode, type Signal } from '../../rtl/kernel/i
 import { Fifo } from '../../rtl/lib/fifo.ts';
 import { CHAR_BITS, CHAR_EOP, isEnd } from '../../rtl/dslink/chars.ts';
 import { C104 } from '../../rtl/c104/c104.ts';
-import { attachEnd, type LinkEndPorts } from '../../rtl/c104/network.ts';
+import { attachEnd } from '../../rtl/c104/network.ts';
+import type { DsLinkEndPorts } from '../../rtl/dslink/ports.ts';
 import type { C104Config } from '../../rtl/c104/config.ts';
 import { C104_LINKS, type CompiledTable } from '../../rtl/c104/interval_table.ts';
 
@@ -21,7 +22,7 @@ import { C104_LINKS, type CompiledTable } from '../../rtl/c104/interval_table.ts
  * ports. Its wires (dOut, sOut, dIn, sIn) are dead (tied 0); the far side is
  * character-level ports (src*, sink*), joined by `charJoin` or driven by a bench.
  */
-export class LinkEndStub extends Module implements LinkEndPorts {
+export class LinkEndStub extends Module implements DsLinkEndPorts {
   readonly dOut: Signal;
   readonly sOut: Signal;
   readonly dIn: Signal;
@@ -104,7 +105,7 @@ export class LinkEndStub extends Module implements LinkEndPorts {
 }
 
 /** A cable between two stand-ins: each transmit buffer drains into the other's receive buffer, one character per cycle when it has room. */
-export function charJoin(where: Module, a: LinkEndPorts, b: LinkEndPorts): void {
+export function charJoin(where: Module, a: DsLinkEndPorts, b: DsLinkEndPorts): void {
   const x = a as LinkEndStub;
   const y = b as LinkEndStub;
   for (const [u, v] of [[x, y], [y, x]] as const) {

@@ -17,7 +17,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Module } from '../../rtl/kernel/module.ts';
 import { Simulator } from '../../rtl/kernel/index.ts';
-import { T9000Endpoint, joinLinks } from '../../rtl/t9000/endpoint.ts';
+import { T9000Endpoint } from '../../rtl/t9000/endpoint.ts';
+import { joinLinks } from '../../rtl/dslink/ports.ts';
 import { attachT9000Pair } from '../../harness/rtl/t9000_pair.ts';
 
 interface Op {

@@ -1,0 +1,40 @@
+/**
+ * The link-end port interface a chip core is written against, the join of two
+ * ends by their wires and of a core to an end: the port contract of rtl/dslink/chars.ts as the real
+ * DsLinkEnd declares it. Shared by the T9000 endpoint (rtl/t9000) and the C104
+ * (rtl/c104), which depend on the DS-link and not on each other
+ * (docs/dslink.md#units); a test stand-in with the same ports fits too.
+ */
+import type { Module, Signal } from '../kernel/module.ts';
+import type { DsLinkEnd } from './end.ts';
+
+/** One DS-link end's ports (chars.ts): a DsLinkEnd or a stand-in. */
+export type DsLinkEndPorts = Module & Pick<DsLinkEnd, 'txValid' | 'txChar' | 'txReady' | 'rxValid' | 'rxChar' | 'rxPop' | 'running' | 'dOut' | 'sOut' | 'dIn' | 'sIn'>;
+
+/** Join two link ends: A.dOut→B.dIn, A.sOut→B.sIn and the reverse (chars.ts). */
+export function joinLinks(where: Module, a: DsLinkEndPorts, b: DsLinkEndPorts): void {
+  where.connect(a.dOut, b.dIn);
+  where.connect(a.sOut, b.sIn);
+  where.connect(b.dOut, a.dIn);
+  where.connect(b.sOut, a.sIn);
+}
+
+/** A core's side of one link: what it offers (txValid, txChar) and pops (rxPop), and what it reads. */
+export interface LinkCoreSide {
+  txValid: Signal;
+  txChar: Signal;
+  txReady: Signal;
+  rxValid: Signal;
+  rxChar: Signal;
+  rxPop: Signal;
+}
+
+/** Join a core's transmit and receive sides to a link end (the directions of chars.ts). */
+export function attachCore(where: Module, core: LinkCoreSide, e: DsLinkEndPorts): void {
+  where.connect(core.txValid, e.txValid);
+  where.connect(core.txChar, e.txChar);
+  where.connect(e.txReady, core.txReady);
+  where.connect(e.rxValid, core.rxValid);
+  where.connect(e.rxChar, core.rxChar);
+  where.connect(core.rxPop, e.rxPop);
+}
