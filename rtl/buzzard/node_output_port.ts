@@ -187,17 +187,23 @@ export class NodeOutputPort extends Module {
 
       const reqBit = 2 ** j;
 
-      // Line bit, crossbar request and idle: functions of registers only.
-      this.comb(
-        () => {
-          const s = this.s;
-          const st = s[state.i]!;
-          s[xreq.i] = st === ARB ? reqBit : 0;
-          s[xout.i] = st === S1 || st === PY1 || st === Y1 ? 1 : st === PRE || st === DEST || st === DATA ? s[sr.i]! >>> 31 : 0;
-          s[idle.i] = st === IDLE && s[pfAvail.i] === 0 ? 1 : 0;
-        },
-        { writes: [xreq, xout, idle], reads: [state, sr, pfAvail], name: `out${j}` },
-      );
+      // Line bit, crossbar request and idle: functions of registers only, so
+      // kept in registers loaded from the slot's next values at each edge
+      // (the same values in the same cycles as a comb of the current ones,
+      // without a second evaluation per bit; docs/kernel.md, issue 8).
+      const xreqR = this.reg(`xreqR${j}`, n1, 0);
+      const xoutR = this.reg(`xoutR${j}`, 1, 0);
+      const idleR = this.reg(`idleR${j}`, 1, 1); // reset: IDLE with an empty prefetch
+      this.connect(xreqR, xreq);
+      this.connect(xoutR, xout);
+      this.connect(idleR, idle);
+      const outputs = (): void => {
+        const s = this.s;
+        const st = s[state.n]!;
+        s[xreqR.n] = st === ARB ? reqBit : 0;
+        s[xoutR.n] = st === S1 || st === PY1 || st === Y1 ? 1 : st === PRE || st === DEST || st === DATA ? s[sr.n]! >>> 31 : 0;
+        s[idleR.n] = st === IDLE && s[pfAvail.n] === 0 ? 1 : 0;
+      };
 
       // Release: during the last bit of the packet, or in the refusal-point
       // cycle of an aborted contrary packet (DESIGN.md, crossbar timing).
@@ -367,11 +373,12 @@ export class NodeOutputPort extends Module {
           s[state.n] = next;
           s[pfAvail.n] = avNext ? 1 : 0;
           s[refill.n] = rfNext;
+          outputs();
         },
         {
           reads: [state, hold, xgnt, pfLoad, pfData, pfCount, pfAvail, refill, pktDone, refused, pf, cnt, cntLoad, sr, hdr, words],
           // Its own slot's registers only: the commit visits these, not all n slots' (docs/kernel.md "Commit").
-          writes: [pfAvail, refill, pktDone, refused, state, pf, cnt, cntLoad, sr, hdr, words],
+          writes: [pfAvail, refill, pktDone, refused, state, pf, cnt, cntLoad, sr, hdr, words, xreqR, xoutR, idleR],
           name: `slot${j}`,
         },
       );

@@ -20,6 +20,7 @@
  */
 import { CounterSet, type CounterState } from './counters.ts';
 import { DirtySet } from './dirty_set.ts';
+import { WakeQueue } from './wake_queue.ts';
 import { elaborate, type Netlist } from './elaborate.ts';
 import { ElaborationError, SimError } from './errors.ts';
 import { Memory, Module, type ProcessDecl, Signal } from './module.ts';
@@ -121,8 +122,7 @@ export class Simulator {
   /** Statistics counters (Module.statCounter), kept as edge time stamps in the fast mode. */
   private readonly counters: CounterSet;
   /** Timed wake-ups: a binary min-heap of (cycle, seq process), parallel arrays. */
-  private wakeCycle: number[] = [];
-  private wakeProc: number[] = [];
+  private readonly wakes = new WakeQueue();
   private readonly onDemand: OnDemand[] = [];
   /** Tracked writes this cycle (next-value slots), deduplicated by trackedMark. */
   private readonly trackedList: Int32Array;
@@ -266,8 +266,7 @@ export class Simulator {
     this.forcedProc.fill(0);
     this.stimuli = [];
     this.counters.stopAll(false);
-    this.wakeCycle = [];
-    this.wakeProc = [];
+    this.wakes.clear();
     this.clearTracked();
     this.clock.cycle = 0;
     this.settleAll();
@@ -286,7 +285,7 @@ export class Simulator {
     let left = n;
     while (left > 0) {
       if (this.fastForward && this.seqDirty.count === 0 && !this.needSettle && !this.poked && this.forces.length === 0 && !this.counters.anyActive) {
-        const next = Math.min(this.stimuli.length ? this.stimuli[0]!.cycle : Infinity, this.wakeCycle.length ? this.wakeCycle[0]! : Infinity, this.onDemand.length ? this.nextOnDemandChange() : Infinity);
+        const next = Math.min(this.stimuli.length ? this.stimuli[0]!.cycle : Infinity, this.wakes.next, this.onDemand.length ? this.nextOnDemandChange() : Infinity);
         const target = Math.min(this.clock.cycle + left, next);
         const skip = target - this.clock.cycle;
         if (skip > 0) {
@@ -321,7 +320,7 @@ export class Simulator {
 
   /** True when nothing will change until the next stimulus (activity mode only). */
   get quiescent(): boolean {
-    return this._mode === 'activity' && this.seqDirty.count === 0 && !this.needSettle && !this.poked && this.forces.length === 0 && !this.counters.anyActive && this.wakeCycle.length === 0;
+    return this._mode === 'activity' && this.seqDirty.count === 0 && !this.needSettle && !this.poked && this.forces.length === 0 && !this.counters.anyActive && this.wakes.size === 0;
   }
 
   private stepOnce(): void {
@@ -333,7 +332,7 @@ export class Simulator {
       this.materialize();
       for (const o of this.observers) o.onStimulus?.(this);
     }
-    if (this.wakeCycle.length && this.wakeCycle[0]! <= this.clock.cycle) this.dueWakes();
+    if (this.wakes.next <= this.clock.cycle) this.wakes.popDue(this.clock.cycle, this.markDue);
     if (this._mode === 'activity') {
       this.runDirtySeq();
       this.commitActive();
@@ -360,20 +359,7 @@ export class Simulator {
     if (!(Number.isInteger(cycle) && cycle >= this.clock.cycle)) {
       throw new SimError('bad-argument', `wakeAt ${proc.module.path}.${proc.name}: cycle ${cycle} is in the past (now ${this.clock.cycle})`, this.clock.cycle);
     }
-    const c = this.wakeCycle;
-    const q = this.wakeProc;
-    let k = c.length;
-    c.push(cycle);
-    q.push(proc.index!);
-    while (k > 0) {
-      const up = (k - 1) >> 1;
-      if (c[up]! <= cycle) break;
-      c[k] = c[up]!;
-      q[k] = q[up]!;
-      k = up;
-    }
-    c[k] = cycle;
-    q[k] = proc.index!;
+    this.wakes.push(cycle, proc.index!);
   }
 
   /** WakeSink: a tracked process wrote the register whose next-value slot is `n`. */
@@ -395,35 +381,13 @@ export class Simulator {
 
   /** Cycle of the next timed wake-up, or Infinity. */
   get nextWake(): number {
-    return this.wakeCycle.length ? this.wakeCycle[0]! : Infinity;
+    return this.wakes.next;
   }
 
-  /** Mark the processes whose wake-up is due (the reference mode runs them anyway). */
-  private dueWakes(): void {
-    const c = this.wakeCycle;
-    const q = this.wakeProc;
-    const now = this.clock.cycle;
-    while (c.length && c[0]! <= now) {
-      if (this._mode === 'activity') this.seqDirty.add(q[0]!);
-      const lastC = c.pop()!;
-      const lastQ = q.pop()!;
-      if (!c.length) break;
-      // sift the last entry down from the root
-      let k = 0;
-      for (;;) {
-        const l = 2 * k + 1;
-        if (l >= c.length) break;
-        const r = l + 1;
-        const m = r < c.length && c[r]! < c[l]! ? r : l;
-        if (c[m]! >= lastC) break;
-        c[k] = c[m]!;
-        q[k] = q[m]!;
-        k = m;
-      }
-      c[k] = lastC;
-      q[k] = lastQ;
-    }
-  }
+  /** A due wake-up: mark the process (the reference mode runs every process anyway). */
+  private readonly markDue = (p: number): void => {
+    if (this._mode === 'activity') this.seqDirty.add(p);
+  };
 
   // ---------------------------------------------------------------- on-demand values
 
@@ -907,7 +871,7 @@ export class Simulator {
       stimuli: this.stimuli.slice(),
       extras: this.providers.map((p) => p.save()),
       counters: this.counters.save(),
-      wakes: { cycle: this.wakeCycle.slice(), proc: this.wakeProc.slice() },
+      wakes: this.wakes.save(),
       onDemand: this.onDemand.map((p) => p.save?.()),
     };
   }
@@ -934,8 +898,7 @@ export class Simulator {
     this.providers.forEach((p, k) => p.restore(snap.extras[k]));
     this.counters.restore(snap.counters);
     this.clearTracked();
-    this.wakeCycle = snap.wakes.cycle.slice();
-    this.wakeProc = snap.wakes.proc.slice();
+    this.wakes.restore(snap.wakes);
     this.onDemand.forEach((p, k) => p.restore?.(snap.onDemand[k]));
   }
 
