@@ -25,8 +25,29 @@
  */
 import type { Observer, Simulator } from '../../rtl/kernel/index.ts';
 import type { C104 } from '../../rtl/c104/c104.ts';
-import type { CheckedNetwork } from '../../rtl/c104/topology.ts';
-import type { TraceEvent } from '../../traces/events/vocabulary.ts';
+import type { CheckedNetwork, NetworkSpec } from '../../rtl/c104/topology.ts';
+import type { TraceEvent, TraceHeader } from '../../traces/events/vocabulary.ts';
+
+/**
+ * The header's `topology` record for a C104 network (traces/events/vocabulary.ts):
+ * switch names, endpoints with their switch and hunt-group links, and the
+ * switch-to-switch cables as [switchA, linkA, switchB, linkB]. A mesh built by
+ * meshNetwork (switches named c104_X_Y, every grid place filled) also gets
+ * `grid: {w, h}` and each switch's place, so `icemu view` draws it as a grid.
+ */
+export function c104Topology(spec: NetworkSpec): NonNullable<TraceHeader['topology']> {
+  const at = spec.switches.map((t) => /^c104_(\d+)_(\d+)$/.exec(t.name));
+  const w = Math.max(0, ...at.map((m) => (m ? Number(m[1]) + 1 : 0)));
+  const h = Math.max(0, ...at.map((m) => (m ? Number(m[2]) + 1 : 0)));
+  const grid = at.every((m) => m) && w * h === spec.switches.length && new Set(at.map((m) => m![0])).size === w * h;
+  return {
+    kind: 'c104',
+    switches: spec.switches.map((t) => t.name),
+    endpoints: spec.terminals.map((t) => ({ name: t.name, sw: t.sw, links: [...t.links] })),
+    cables: spec.cables.map(([a, b]) => [a.sw, a.link, b.sw, b.link]),
+    ...(grid ? { grid: { w, h }, places: at.map((m) => [Number(m![1]), Number(m![2])]) } : {}),
+  };
+}
 
 export interface PacketId {
   msg: number;

@@ -24,6 +24,7 @@ import { C104ConfigError } from '../../rtl/c104/interval_table.ts';
 import { checkNetwork, type CheckedNetwork, type NetworkSpec } from '../../rtl/c104/topology.ts';
 import { T9000Driver, type ChannelEnd } from './t9000_driver.ts';
 import { T9000Recorder } from './t9000_events.ts';
+import { c104Topology } from './c104_events.ts';
 
 export interface C104SystemOptions {
   c104?: C104Options;
@@ -85,5 +86,6 @@ export function makeC104System(spec: NetworkSpec, channels: readonly [ChannelEnd
   const driver = new T9000Driver(sim, endpoints);
   for (const [a, b] of channels) driver.channel(a, b);
   const rec = new T9000Recorder(sim, driver, { system: 'c104', ...o.workload });
+  rec.header.topology = c104Topology(spec);
   return { top, sim, net, network, endpoints, driver, rec };
 }

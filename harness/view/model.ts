@@ -47,11 +47,28 @@ export interface MessageInfo {
   rows: HopRow[];
 }
 
+/** The header's C104 topology record (harness/rtl/c104_events.ts c104Topology), checked by load.ts. */
+export interface C104Topo {
+  kind: 'c104';
+  switches: string[];
+  endpoints: { name: string; sw: number; links: number[] }[];
+  cables: [number, number, number, number][];
+  grid?: { w: number; h: number };
+  places?: [number, number][];
+}
+
 export interface ViewModel {
   title: string;
   unit: string;
+  /** Cube degree (0 for a C104 network). */
   n: number;
   nodes: number;
+  /** Link ids are 0..links-1 (cube: node·n + port − 1; C104: see c104_model.ts). */
+  links: number;
+  /** Set for a C104 network. */
+  c104?: C104Topo;
+  /** Message latencies (queued → complete), for the histogram. */
+  latency: Int32Array;
   tEnd: number;
   times: Int32Array;
   busy: Intervals;
@@ -166,6 +183,37 @@ export function buildModel(header: TraceHeader, events: readonly TraceEvent[], n
     }
   }
   const list = [...pk.values()].filter((q) => q.start >= 0).sort((a, b) => a.start - b.start || a.msg - b.msg || a.idx - b.idx);
+  for (const q of list) msg(q.msg).packets++;
+  const all = [...msgs.values()].sort((a, b) => a.id - b.id);
+  return {
+    title,
+    unit: header.unit,
+    n,
+    nodes: N,
+    links: L,
+    latency: Int32Array.from(all.filter((q) => q.complete >= 0 && q.queued >= 0).map((q) => q.complete - q.queued)),
+    tEnd,
+    times: Int32Array.from(times),
+    busy: intervals(L, on.busy, off.busy, tEnd),
+    held: intervals(L, on.held, off.held, tEnd),
+    full: intervals(L, on.full, off.full, tEnd),
+    ...packPackets(list, tEnd),
+    msgs: all,
+    deadlocks,
+  };
+}
+
+export interface PacketTrack {
+  msg: number;
+  idx: number;
+  start: number;
+  end: number;
+  /** [cycle, link] per hop, in time order. */
+  hops: [number, number][];
+}
+
+/** Packets (sorted by start) as hop arrays plus the alive index (keyframes every BUCKET cycles). */
+export function packPackets(list: readonly PacketTrack[], tEnd: number): Pick<ViewModel, 'pkt' | 'bucket' | 'alive'> {
   const P = list.length;
   const hopOff = new Int32Array(P + 1);
   const hopT: number[] = [];
@@ -176,7 +224,6 @@ export function buildModel(header: TraceHeader, events: readonly TraceEvent[], n
       hopT.push(t);
       hopLink.push(l);
     }
-    msg(q.msg).packets++;
   });
   hopOff[P] = hopT.length;
   // alive index: packet k is in flight in [start, end)
@@ -195,15 +242,6 @@ export function buildModel(header: TraceHeader, events: readonly TraceEvent[], n
   });
   aliveOff[nb] = alive.length;
   return {
-    title,
-    unit: header.unit,
-    n,
-    nodes: N,
-    tEnd,
-    times: Int32Array.from(times),
-    busy: intervals(L, on.busy, off.busy, tEnd),
-    held: intervals(L, on.held, off.held, tEnd),
-    full: intervals(L, on.full, off.full, tEnd),
     pkt: {
       msg: Int32Array.from(list.map((q) => q.msg)),
       idx: Int32Array.from(list.map((q) => q.idx)),
@@ -215,7 +253,56 @@ export function buildModel(header: TraceHeader, events: readonly TraceEvent[], n
     },
     bucket: B,
     alive: { off: aliveOff, list: Int32Array.from(alive) },
-    msgs: [...msgs.values()].sort((a, b) => a.id - b.id),
-    deadlocks,
   };
+}
+
+/** Interval lists from [start, end) spans per id (overlapping spans of one id merged). */
+export function spanIntervals(count: number, spans: Map<number, [number, number][]>): Intervals {
+  const on = new Map<number, number[]>();
+  const off = new Map<number, number[]>();
+  for (const [id, l] of spans) {
+    const sorted = [...l].sort((a, b) => a[0] - b[0]);
+    let cur: [number, number] | undefined;
+    for (const [a, b] of [...sorted, [Infinity, Infinity] as [number, number]]) {
+      if (cur && a <= cur[1]) cur[1] = Math.max(cur[1], b);
+      else {
+        if (cur) {
+          push(on, id, cur[0]);
+          push(off, id, cur[1]);
+        }
+        cur = [a, b];
+      }
+    }
+  }
+  return intervals(count, on, off, 0);
+}
+
+/** Which unit sends on link l, its port, and the link's name for the info panel. */
+export function linkEnds(m: ViewModel, l: number): { node: number; port: number; text: string } {
+  const t = m.c104;
+  if (!t) {
+    const x = Math.floor(l / m.n);
+    const p = (l % m.n) + 1;
+    return { node: x, port: p, text: `link ${x} → ${x ^ (1 << (p - 1))} (node ${x}, port ${p})` };
+  }
+  const S = t.switches.length;
+  if (l < S * 32) {
+    const s = Math.floor(l / 32);
+    const j = l % 32;
+    const c = t.cables.find(([a, la, b, lb]) => (a === s && la === j) || (b === s && lb === j));
+    const e = t.endpoints.find((x) => x.sw === s && x.links.includes(j));
+    const to = c ? (c[0] === s && c[1] === j ? `${t.switches[c[2]]}.link${c[3]}` : `${t.switches[c[0]]}.link${c[1]}`) : e ? `${e.name}.link${e.links.indexOf(j)}` : 'nothing';
+    return { node: s, port: j, text: `${t.switches[s]}.link${j} → ${to}` };
+  }
+  const e = Math.floor((l - S * 32) / 4);
+  const k = (l - S * 32) % 4;
+  const ep = t.endpoints[e]!;
+  return { node: S + e, port: k, text: `${ep.name}.link${k} → ${t.switches[ep.sw]}.link${ep.links[k]}` };
+}
+
+/** A drawn unit's name: cube node x, or a C104 switch (0..S-1) / T9000 endpoint (S..). */
+export function unitName(m: ViewModel, x: number): string {
+  const t = m.c104;
+  if (!t) return `node ${x}`;
+  return x < t.switches.length ? t.switches[x]! : t.endpoints[x - t.switches.length]?.name ?? `endpoint ${x - t.switches.length}`;
 }

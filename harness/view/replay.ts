@@ -102,7 +102,7 @@ export interface StateAt {
 
 /** The whole network at cycle c, occupancy over the window (c − w, c]. */
 export function stateAt(m: ViewModel, c: number, w: number): StateAt {
-  const L = m.nodes * m.n;
+  const L = m.links;
   const occ = new Float64Array(L);
   const held = new Uint8Array(L);
   const full = new Uint8Array(L);

@@ -18,6 +18,8 @@ aside h3 { margin: 10px 0 4px; font-size: 13px; }
 .link.path { stroke-width: 6; filter: drop-shadow(0 0 2px #1565c0); }
 .node circle { fill: #37474f; stroke: #fff; stroke-width: 1.5; cursor: pointer; }
 .node text { fill: #fff; font-size: 8px; text-anchor: middle; pointer-events: none; }
+.node rect { fill: #6d4c41; stroke: #fff; stroke-width: 1.5; cursor: pointer; }
+.switch text, .endpoint text { fill: #37474f; font-size: 9px; }
 .full { fill: #ff6f00; stroke: #000; stroke-width: 1; }
 .pkt { fill: #111; stroke: #fff; stroke-width: 1.2; cursor: pointer; }
 .ring-path { fill: rgba(211,47,47,0.08); stroke: #d32f2f; stroke-width: 3; stroke-dasharray: 7 4; }

@@ -148,15 +148,15 @@ describe('replay model: bad input is one clear error', () => {
     expect(err('{"a":1}\n')).toMatch(/^f\.jsonl:1: first line must be the header/);
     expect(err(good.replace('"message-queued"', '"message-sent"'))).toMatch(/^f\.jsonl:2: field 'kind': expected one of/);
     expect(err(good.slice(0, good.length - 30))).toMatch(/^f\.jsonl:\d+: truncated trace: the last line has no end/);
-    expect(err(good.replace('"buzzard-ncube"', '"torus"'))).toBe("f.jsonl:1: unknown topology 'torus' (icemu view draws buzzard-ncube)");
+    expect(err(good.replace('"buzzard-ncube"', '"torus"'))).toBe("f.jsonl:1: unknown topology 'torus' (icemu view draws buzzard-ncube and c104)");
     expect(err(formatTrace({ ...H, topology: undefined }, HAND))).toMatch(/^f\.jsonl:1: unknown topology: the header has no 'topology' field/);
     expect(err(formatTrace({ ...H, topology: { kind: 'buzzard-ncube', n: 0 } }, HAND))).toMatch(/topology field 'n': expected a cube degree 1\.\.16, got 0/);
     expect(err(formatTrace(H, [ev(1, 'link-busy', 4, 1)]))).toBe('f.jsonl:2: node 4 is outside 0..3 of the 2-cube in the header');
     expect(err(formatTrace(H, [ev(1, 'link-busy', 1, 3)]))).toBe('f.jsonl:2: port 3 is outside 0..2 of the 2-cube in the header');
     expect(err(formatTrace(H, [ev(5, 'link-busy', 1, 1), ev(4, 'link-idle', 1, 1)]))).toMatch(/^f\.jsonl:3: time 4 goes back/);
-    // the header icemu c104 --events writes (no topology field yet)
+    // the header icemu c104 --events wrote before it carried its topology
     expect(err('{"format":"icemu-events","version":1,"model":"rtl","unit":"cycles","workload":{"system":"c104","preset":"mesh","seed":1}}\n')).toBe(
-      'f.jsonl:1: unknown topology: a C104 network (mesh); icemu view draws Buzzard n-cubes only so far',
+      'f.jsonl:1: unknown topology: a C104 network (mesh) recorded before traces carried their topology; record it again with icemu c104 --events',
     );
     for (const m of [err('hello\n'), err(good.slice(0, -30))]) expect(m).not.toContain('\n');
   });

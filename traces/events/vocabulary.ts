@@ -65,7 +65,14 @@ export interface TraceHeader {
   unit: TimeUnit;
   /** Workload description (name, seed, parameters). */
   workload?: Record<string, unknown>;
-  /** The network the trace is about, for `icemu view`: a Buzzard n-cube, or another kind. */
+  /**
+   * The network the trace is about, for `icemu view`: `{kind: 'buzzard-ncube', n}`, or
+   * `{kind: 'c104', switches: [name…], endpoints: [{name, sw, links: [switch link…]}…],
+   * cables: [[switchA, linkA, switchB, linkB]…], grid?: {w, h}, places?: [[x, y]…]}`
+   * (harness/rtl/c104_events.ts c104Topology; grid and places for a mesh). In a C104
+   * trace, switch events have node = switch index and unit `name.inK (packet P)`;
+   * T9000 events have node = endpoint index and port = its link 0..3.
+   */
   topology?: { kind: string; n?: number; [k: string]: unknown };
 }
 

@@ -7,9 +7,9 @@
  * the DOM as attributes (data-occ, class held/full/path, data-msg…), which is
  * what the browser tests read.
  */
-import type { ViewModel } from '../model.ts';
+import { linkEnds, type ViewModel } from '../model.ts';
 import type { StateAt } from '../replay.ts';
-import { along, layout, occColour, pathD, type Layout, type Pt } from './layout.ts';
+import { along, c104Layout, layout, occColour, pathD, type Layout, type Pt } from './layout.ts';
 
 const NS = 'http://www.w3.org/2000/svg';
 export function el<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number>, parent?: Element): SVGElementTagNameMap[K] {
@@ -37,12 +37,14 @@ export class NetworkPicture {
   private ringKey = '';
 
   constructor(readonly m: ViewModel, host: Element, picks: Picks, sub = 0) {
-    this.lay = layout(m.n, sub);
+    const c104 = m.c104 ? c104Layout(m.c104) : undefined;
+    this.lay = c104 ?? layout(m.n, sub);
     const svg = (this.svg = el('svg', { id: 'net', viewBox: `0 0 ${this.lay.width.toFixed(0)} ${this.lay.height.toFixed(0)}` }, host));
-    if (m.n > 4) svg.classList.add('big');
+    if (m.n > 4 || m.nodes > 40) svg.classList.add('big');
     const linkLayer = el('g', { class: 'links' }, svg);
     for (const [l, geom] of this.lay.links) {
-      const p = el('path', { d: pathD(geom), class: 'link', 'data-link': l, 'data-node': Math.floor(l / m.n), 'data-port': (l % m.n) + 1, stroke: occColour(0), 'data-occ': '0' }, linkLayer);
+      const ends = linkEnds(m, l);
+      const p = el('path', { d: pathD(geom), class: 'link', 'data-link': l, 'data-node': ends.node, 'data-port': ends.port, stroke: occColour(0), 'data-occ': '0' }, linkLayer);
       p.addEventListener('click', () => picks.link(l));
       this.linkEl.set(l, p);
     }
@@ -50,9 +52,21 @@ export class NetworkPicture {
     for (const x of this.lay.nodes) {
       const q = this.lay.pos.get(x)!;
       const g = el('g', { class: 'node', 'data-node': x }, nodeLayer);
-      el('circle', { cx: q.x, cy: q.y, r: 9 }, g);
-      const t = el('text', { x: q.x, y: q.y + 3.5 }, g);
-      t.textContent = String(x);
+      if (c104 && x < m.c104!.switches.length) {
+        // a C104 switch: a square, named below
+        g.classList.add('switch');
+        g.setAttribute('data-switch', String(x));
+        el('rect', { x: q.x - 11, y: q.y - 11, width: 22, height: 22 }, g);
+        el('text', { x: q.x, y: q.y + 24 }, g).textContent = c104.names.get(x)!;
+      } else if (c104) {
+        g.classList.add('endpoint');
+        g.setAttribute('data-endpoint', String(x - m.c104!.switches.length));
+        el('circle', { cx: q.x, cy: q.y, r: 9 }, g);
+        el('text', { x: q.x, y: q.y - 13 }, g).textContent = c104.names.get(x)!;
+      } else {
+        el('circle', { cx: q.x, cy: q.y, r: 9 }, g);
+        el('text', { x: q.x, y: q.y + 3.5 }, g).textContent = String(x);
+      }
       g.addEventListener('click', () => picks.node(x));
     }
     const fullLayer = el('g', { class: 'fulls' }, svg);
@@ -73,6 +87,7 @@ export class NetworkPicture {
   /** Where PBU id (node·n + i − 1) sits: the receiving end of link i into the node. */
   pbuPoint(id: number): Pt | undefined {
     const n = this.m.n;
+    if (this.m.c104) return undefined; // C104 traces record no buffer states
     const x = Math.floor(id / n);
     const i = (id % n) + 1;
     const from = x ^ (1 << (i - 1));

@@ -10,6 +10,8 @@
  * so the two directions of a pair are both visible; links of dimensions 4..6
  * bow further so they do not run through other nodes.
  */
+import type { C104Topo } from '../model.ts';
+
 const DIM: [number, number][] = [
   [1, 0],
   [0, 1],
@@ -49,35 +51,17 @@ export function layout(n: number, sub = 0): Layout {
     }
     raw.set(x, { x: px, y: py });
   }
-  const xs = [...raw.values()].map((p) => p.x);
-  const ys = [...raw.values()].map((p) => p.y);
-  const x0 = Math.min(...xs);
-  const y0 = Math.min(...ys);
   const pad = 40;
-  const pos = new Map<number, Pt>();
-  for (const [k, p] of raw) pos.set(k, { x: pad + (p.x - x0) * SCALE, y: pad + (p.y - y0) * SCALE });
+  const pos = place(raw, pad);
   const links = new Map<number, [Pt, Pt, Pt]>();
   for (const x of nodes) {
     for (let p = 1; p <= d; p++) {
       const y = x ^ (1 << (p - 1));
       const a = pos.get(x)!;
       const b = pos.get(y)!;
-      const dx = b.x - a.x;
-      const dy = b.y - a.y;
-      const len = Math.hypot(dx, dy) || 1;
-      // right-hand normal of the travel direction, plus a common bow for long links
-      const nx = -dy / len;
-      const ny = dx / len;
-      const sign = x < y ? 1 : -1;
-      const bow = p >= 4 ? 0.12 * len * sign : 0;
-      const off = 7 + bow;
-      const c = { x: (a.x + b.x) / 2 + nx * off * 1, y: (a.y + b.y) / 2 + ny * off };
-      // start and end nudged to the same side so the pair does not overlap at the nodes
-      links.set(x * n + p - 1, [
-        { x: a.x + nx * 3, y: a.y + ny * 3 },
-        c,
-        { x: b.x + nx * 3, y: b.y + ny * 3 },
-      ]);
+      // bowed to the right of the travel direction, plus a common bow for long links
+      const bow = p >= 4 ? 0.12 * (Math.hypot(b.x - a.x, b.y - a.y) || 1) * (x < y ? 1 : -1) : 0;
+      links.set(x * n + p - 1, curve(a, b, 7 + bow));
     }
   }
   return {
@@ -117,4 +101,86 @@ export function occColour(v: number): string {
   const f = x - k;
   const c = STOPS[k]!.map((s, i) => Math.round(s + (STOPS[k + 1]![i]! - s) * f));
   return `rgb(${c[0]},${c[1]},${c[2]})`;
+}
+
+/** Where each C104 node is drawn (ids: switches 0..S-1, endpoints S..S+E-1) and its label. */
+export interface C104Places {
+  pos: Map<number, Pt>;
+  names: Map<number, string>;
+}
+
+/**
+ * A C104 network: a mesh (the header's `grid`) as a grid, row y = 0 at the
+ * bottom, each node's T9000 up and to the right of its switch; any other
+ * network (pair, chain, PUMA) with its switches on a circle and each
+ * endpoint outside its switch. Directed links are curves bowed to their
+ * right, parallel links (a hunt group) fanned out side by side.
+ */
+export function c104Layout(t: C104Topo): Layout & C104Places {
+  const S = t.switches.length;
+  const raw = new Map<number, Pt>();
+  const names = new Map<number, string>();
+  t.switches.forEach((name, s) => names.set(s, name));
+  t.endpoints.forEach((e, k) => names.set(S + k, e.name));
+  if (t.grid && t.places) {
+    const G = 1.6;
+    t.places.forEach(([x, y], s) => raw.set(s, { x: x * G, y: (t.grid!.h - 1 - y) * G }));
+    t.endpoints.forEach((e, k) => {
+      const q = raw.get(e.sw)!;
+      raw.set(S + k, { x: q.x + 0.6, y: q.y - 0.6 });
+    });
+  } else {
+    const R = Math.max(1, (S * 0.9) / Math.PI);
+    t.switches.forEach((_n, s) => raw.set(s, { x: R * Math.cos((2 * Math.PI * s) / S), y: R * Math.sin((2 * Math.PI * s) / S) }));
+    const per = new Map<number, number>();
+    t.endpoints.forEach((e, k) => {
+      const r = per.get(e.sw) ?? 0;
+      per.set(e.sw, r + 1);
+      const a = (2 * Math.PI * e.sw) / S + (r % 2 ? 1 : -1) * 0.25 * Math.ceil(r / 2);
+      raw.set(S + k, { x: (R + 0.9) * Math.cos(a), y: (R + 0.9) * Math.sin(a) });
+    });
+  }
+  const pos = place(raw, 50);
+  const links = new Map<number, [Pt, Pt, Pt]>();
+  const rank = new Map<string, number>();
+  const add = (id: number, from: number, to: number): void => {
+    if (from === to) return; // a loopback cable: not drawn
+    const key = `${from}>${to}`;
+    const r = rank.get(key) ?? 0;
+    rank.set(key, r + 1);
+    links.set(id, curve(pos.get(from)!, pos.get(to)!, 4 + 5 * r));
+  };
+  for (const [a, la, b, lb] of t.cables) {
+    add(a * 32 + la, a, b);
+    add(b * 32 + lb, b, a);
+  }
+  t.endpoints.forEach((e, k) =>
+    e.links.forEach((j, m) => {
+      add(S * 32 + k * 4 + m, S + k, e.sw);
+      add(e.sw * 32 + j, e.sw, S + k);
+    }),
+  );
+  const ids = [...pos.keys()].sort((a, b) => a - b);
+  return { nodes: ids, pos, names, links, width: Math.max(...[...pos.values()].map((q) => q.x)) + 50, height: Math.max(...[...pos.values()].map((q) => q.y)) + 50 };
+}
+
+/** Unit positions scaled by SCALE and moved to start at (pad, pad). */
+function place(raw: Map<number, Pt>, pad: number): Map<number, Pt> {
+  const x0 = Math.min(...[...raw.values()].map((p) => p.x));
+  const y0 = Math.min(...[...raw.values()].map((p) => p.y));
+  const pos = new Map<number, Pt>();
+  for (const [k, p] of raw) pos.set(k, { x: pad + (p.x - x0) * SCALE, y: pad + (p.y - y0) * SCALE });
+  return pos;
+}
+
+/** A directed link a → b as a quadratic curve bowed `off` to the right of its travel, its ends nudged the same way. */
+function curve(a: Pt, b: Pt, off: number): [Pt, Pt, Pt] {
+  const len = Math.hypot(b.x - a.x, b.y - a.y) || 1;
+  const nx = -(b.y - a.y) / len;
+  const ny = (b.x - a.x) / len;
+  return [
+    { x: a.x + nx * 3, y: a.y + ny * 3 },
+    { x: (a.x + b.x) / 2 + nx * off, y: (a.y + b.y) / 2 + ny * off },
+    { x: b.x + nx * 3, y: b.y + ny * 3 },
+  ];
 }

@@ -28,7 +28,10 @@ function start(): void {
   const pic = new NetworkPicture(m, $('stage'), { link: (l) => show(linkInfo(m, l)), node: (x) => show(nodeInfo(m, x)), packet: follow }, m.sub);
   heatMap(m, $('heatbox'), (l) => show(linkInfo(m, l)));
   latencyHistogram(m, $('histbox'));
-  $('title').textContent = `${m.title}: Buzzard ${m.n}-cube, ${m.nodes} nodes, ${m.tEnd + 1} ${m.unit}${m.n > 6 ? ` (sub-cube ${m.sub} of dimensions 1..6 drawn)` : ''}`;
+  const t = m.c104;
+  $('title').textContent = t
+    ? `${m.title}: C104 network${t.grid ? ` (${t.grid.w}×${t.grid.h} mesh)` : ''}, ${t.switches.length} switches, ${t.endpoints.length} T9000s, ${m.tEnd + 1} ${m.unit}; packets are switch-level (data and acks), followed by their number`
+    : `${m.title}: Buzzard ${m.n}-cube, ${m.nodes} nodes, ${m.tEnd + 1} ${m.unit}${m.n > 6 ? ` (sub-cube ${m.sub} of dimensions 1..6 drawn)` : ''}`;
 
   const slider = $<HTMLInputElement>('slider');
   const field = $<HTMLInputElement>('cycle');

@@ -1,38 +1,61 @@
 /// <reference lib="dom" />
 /**
  * The side panels: the whole-run link utilisation heat map (a row per
- * node, a column per dimension), the message latency histogram, and the
+ * node, a column per dimension; for a C104 network a row per switch or
+ * T9000, a column per link), the message latency histogram, and the
  * info box (a link's or node's counters, or the followed message's per-hop
  * rows).
  */
-import type { ViewModel } from '../model.ts';
+import { linkEnds, unitName, type ViewModel } from '../model.ts';
 import { coveredUpTo, utilisation } from '../replay.ts';
 import { el } from './draw.ts';
 import { occColour } from './layout.ts';
 
+/** The heat map's cells: [row, column, link] for every drawn link of the network. */
+function heatCells(m: ViewModel): { rows: number; cols: number; cells: [number, number, number][]; head: (c: number) => string } {
+  const t = m.c104;
+  if (!t) {
+    const cells: [number, number, number][] = [];
+    for (let x = 0; x < m.nodes; x++) for (let p = 1; p <= m.n; p++) cells.push([x, p - 1, x * m.n + p - 1]);
+    return { rows: m.nodes, cols: m.n, cells, head: (c) => `d${c + 1}` };
+  }
+  const S = t.switches.length;
+  const cells: [number, number, number][] = [];
+  const wired = new Set<number>();
+  for (const [a, la, b, lb] of t.cables) wired.add(a * 32 + la).add(b * 32 + lb);
+  t.endpoints.forEach((e, k) => e.links.forEach((j, q) => wired.add(e.sw * 32 + j).add(S * 32 + k * 4 + q)));
+  const cols = Math.max(0, ...[...wired].map((l) => linkEnds(m, l).port)) + 1;
+  for (const l of [...wired].sort((a, b) => a - b)) {
+    const { node, port } = linkEnds(m, l);
+    cells.push([node, port, l]);
+  }
+  return { rows: m.nodes, cols, cells, head: (c) => (c % 4 === 0 ? String(c) : '') };
+}
+
 export function heatMap(m: ViewModel, host: Element, pick: (l: number) => void): void {
-  const cell = Math.max(6, Math.min(18, Math.floor(360 / m.nodes)));
-  const w = 28 + m.n * 22;
-  const L = m.nodes * m.n;
+  const { rows, cols, cells, head } = heatCells(m);
+  const cell = Math.max(6, Math.min(18, Math.floor(360 / rows)));
+  const cw = cols > 8 ? 9 : 22;
+  const left = m.c104 ? 64 : 28;
+  const w = left + cols * cw;
   let max = 0;
-  for (let l = 0; l < L; l++) max = Math.max(max, utilisation(m, l));
+  for (const [, , l] of cells) max = Math.max(max, utilisation(m, l));
   host.insertAdjacentHTML('beforebegin', `<p class="legend">colour scale 0 .. ${(100 * max).toFixed(1)}% (the busiest link)</p>`);
-  const svg = el('svg', { id: 'heat', width: w, height: 18 + m.nodes * cell }, host);
-  for (let p = 1; p <= m.n; p++) el('text', { x: 28 + (p - 1) * 22 + 10, y: 12, class: 'axis' }, svg).textContent = `d${p}`;
-  for (let x = 0; x < m.nodes; x++) {
-    if (cell >= 10 || x % 8 === 0) el('text', { x: 24, y: 18 + x * cell + cell - 1, class: 'axis end' }, svg).textContent = String(x);
-    for (let p = 1; p <= m.n; p++) {
-      const l = x * m.n + p - 1;
-      const u = utilisation(m, l);
-      const r = el('rect', { x: 28 + (p - 1) * 22, y: 18 + x * cell, width: 20, height: cell - 1, fill: occColour(max > 0 ? u / max : 0), 'data-link': l, 'data-util': u.toFixed(3) }, svg);
-      el('title', {}, r).textContent = `node ${x} link ${p}: ${(100 * u).toFixed(1)}% busy`;
-      r.addEventListener('click', () => pick(l));
-    }
+  const svg = el('svg', { id: 'heat', width: w, height: 18 + rows * cell }, host);
+  for (let c = 0; c < cols; c++) el('text', { x: left + c * cw + cw / 2 - 1, y: 12, class: 'axis' }, svg).textContent = head(c);
+  for (let x = 0; x < rows; x++) {
+    if (cell >= 10 || x % 8 === 0) el('text', { x: left - 4, y: 18 + x * cell + cell - 1, class: 'axis end' }, svg).textContent = m.c104 ? unitName(m, x) : String(x);
+  }
+  for (const [x, c, l] of cells) {
+    const u = utilisation(m, l);
+    const r = el('rect', { x: left + c * cw, y: 18 + x * cell, width: cw - 2, height: cell - 1, fill: occColour(max > 0 ? u / max : 0), 'data-link': l, 'data-util': u.toFixed(3) }, svg);
+    el('title', {}, r).textContent = `${linkEnds(m, l).text}: ${(100 * u).toFixed(1)}% busy`;
+    r.addEventListener('click', () => pick(l));
   }
 }
 
 export function latencyHistogram(m: ViewModel, host: Element): void {
-  const lat = m.msgs.filter((q) => q.complete >= 0 && q.queued >= 0).map((q) => q.complete - q.queued);
+  const lat = [...m.latency];
   const W = 300;
   const H = 120;
   const svg = el('svg', { id: 'hist', width: W, height: H + 30 }, host);
@@ -60,18 +83,21 @@ const td = (cells: (string | number)[]): string => `<tr>${cells.map((c) => `<td>
 const fmt = (t: number): string => (t < 0 ? '–' : String(t));
 
 export function linkInfo(m: ViewModel, l: number): string {
-  const x = Math.floor(l / m.n);
-  const p = (l % m.n) + 1;
   const busy = coveredUpTo(m.busy, l, m.tEnd);
   const held = coveredUpTo(m.held, l, m.tEnd);
   let hops = 0;
   for (const h of m.pkt.hopLink) if (h === l) hops++;
-  return `<h3>link ${x} → ${x ^ (1 << (p - 1))} (node ${x}, port ${p})</h3><table>${td(['busy cycles', busy])}${td(['utilisation', `${((100 * busy) / (m.tEnd + 1)).toFixed(2)}%`])}${td(['held cycles (flow control)', held])}${td(['busy periods', m.busy.off[l + 1]! - m.busy.off[l]!])}${td(['packets carried', hops])}</table>`;
+  return `<h3>${linkEnds(m, l).text}</h3><table>${td(['busy cycles', busy])}${td(['utilisation', `${((100 * busy) / (m.tEnd + 1)).toFixed(2)}%`])}${td(['held cycles (flow control)', held])}${td(['busy periods', m.busy.off[l + 1]! - m.busy.off[l]!])}${td(['packets carried', hops])}</table>`;
 }
 
 export function nodeInfo(m: ViewModel, x: number): string {
-  const sent = m.msgs.filter((q) => q.src === x).length;
-  const recv = m.msgs.filter((q) => q.dest === x).length;
+  const e = m.c104 ? x - m.c104.switches.length : x;
+  const sent = m.msgs.filter((q) => q.src === e).length;
+  const recv = m.msgs.filter((q) => q.dest === e).length;
+  if (m.c104) {
+    const through = m.msgs.filter((q) => q.rows.some((r) => r.node === x)).length;
+    return `<h3>${unitName(m, x)}</h3><table>${m.c104 && x < m.c104.switches.length ? td(['switch-level packets through it', through]) : td(['switch-level packets sent', sent]) + td(['switch-level packets received', recv])}</table>`;
+  }
   let rows = '';
   for (let i = 1; i <= m.n; i++) {
     const id = x * m.n + i - 1;
@@ -83,6 +109,8 @@ export function nodeInfo(m: ViewModel, x: number): string {
 export function messageInfo(m: ViewModel, id: number): string {
   const q = m.msgs.find((x) => x.id === id);
   if (!q) return `<h3>message ${id}</h3><p>not in the trace</p>`;
-  const rows = q.rows.map((r) => td([r.node, r.unit, fmt(r.arrive), fmt(r.grant), fmt(r.forward), r.arrive >= 0 && r.forward >= 0 ? r.forward - r.arrive : '–'])).join('');
-  return `<h3>message ${id}: node ${q.src} → ${q.dest}</h3><table>${td(['queued', fmt(q.queued)])}${td(['first packet delivered', fmt(q.first)])}${td(['complete', fmt(q.complete)])}${td(['packets', q.packets])}</table><p>packet 0, per hop (${m.unit}):</p><table class="hops"><tr><th>node</th><th>unit</th><th>head arrives</th><th>grant</th><th>forwarded</th><th>in unit</th></tr>${rows}</table>`;
+  const rows = q.rows.map((r) => td([m.c104 ? unitName(m, r.node) : r.node, r.unit, fmt(r.arrive), fmt(r.grant), fmt(r.forward), r.arrive >= 0 && r.forward >= 0 ? r.forward - r.arrive : '–'])).join('');
+  const ep = (e: number): string => (m.c104 ? (m.c104.endpoints[e]?.name ?? '?') : `node ${e}`);
+  if (m.c104) return `<h3>switch-level packet ${id}: ${ep(q.src)} → ${ep(q.dest)}</h3><table>${td(['head at the first switch', fmt(q.queued)])}${td(['head at the endpoint', fmt(q.complete)])}</table><p>per switch (${m.unit}):</p><table class="hops"><tr><th>switch</th><th>input</th><th>head arrives</th><th>grant</th><th>forwarded</th><th>in switch</th></tr>${rows}</table>`;
+  return `<h3>message ${id}: ${ep(q.src)} → ${ep(q.dest)}</h3><table>${td(['queued', fmt(q.queued)])}${td(['first packet delivered', fmt(q.first)])}${td(['complete', fmt(q.complete)])}${td(['packets', q.packets])}</table><p>packet 0, per hop (${m.unit}):</p><table class="hops"><tr><th>node</th><th>unit</th><th>head arrives</th><th>grant</th><th>forwarded</th><th>in unit</th></tr>${rows}</table>`;
 }
