@@ -11,6 +11,9 @@ import { attachEvents, type EventRecorder } from '../../harness/rtl/events.ts';
 import { attachViewEvents } from '../../harness/rtl/view_events.ts';
 import { scheduleWorkload } from '../../harness/rtl/run_workload.ts';
 import { buzzardCh5Workload } from '../../harness/workloads/index.ts';
+import { readFileSync } from 'node:fs';
+import { vi } from 'vitest';
+import { main } from '../../harness/cli.ts';
 import { formatTrace } from '../../traces/events/vocabulary.ts';
 import { CONSTRUCTED_BYTES, CONSTRUCTED_SENDS } from '../buzzard/constructed_deadlock.ts';
 
@@ -49,4 +52,22 @@ export function deadlockedCube2(bound = 30_000): Recorded {
   while (sim.cycle < bound && !rec.events.some((e) => e.kind === 'deadlock')) sim.step(100);
   sim.step(300);
   return { sim, cube, rec, text: formatTrace(rec.header, rec.events) };
+}
+
+/**
+ * A recorded `icemu c104 mesh` run (2x2 mesh, every message delivered), as
+ * the command writes it: `icemu c104 mesh --width 2 --height 2 --messages 2
+ * --bytes 8 --events <path>`. Returns the trace text.
+ */
+export async function recordC104Mesh(path: string): Promise<string> {
+  const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+  const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+  try {
+    const code = await main(['c104', 'mesh', '--width', '2', '--height', '2', '--messages', '2', '--bytes', '8', '--seed', '1', '--events', path, '--quiet']);
+    if (code !== 0) throw new Error(`icemu c104 mesh exited ${code}`);
+  } finally {
+    log.mockRestore();
+    error.mockRestore();
+  }
+  return readFileSync(path, 'utf8');
 }
