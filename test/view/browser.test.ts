@@ -16,7 +16,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Browser, Page } from 'puppeteer-core';
 import { main } from '../../harness/cli.ts';
 import type { TraceEvent } from '../../traces/events/vocabulary.ts';
-import { deadlockedCube2, loadedCube3, type Recorded } from './traces.ts';
+import { parseTrace } from '../../traces/events/vocabulary.ts';
+import { deadlockedCube2, loadedCube3, recordC104Mesh, type Recorded } from './traces.ts';
 
 function findChromium(): string | undefined {
   for (const name of ['chromium', 'chromium-browser']) {
@@ -241,6 +242,25 @@ describe.skipIf(!chromium)('icemu view in headless Chromium', () => {
       const [, x, i] = /node(\d+)\.pbu(\d+)/.exec(u)!;
       expect(full).toContain(Number(x) * 2 + Number(i) - 1);
     }
+    expect(errors).toEqual([]);
+  });
+
+  it('a recorded C104 2x2 mesh loads without console errors: 4 switches and 4 T9000s on a grid, 40 links; a forwarded packet is drawn on the switch output it took', async () => {
+    const text = await recordC104Mesh(join(dir, 'mesh-run.jsonl'));
+    const { events } = parseTrace(text);
+    const pm = await page('mesh', text);
+    expect(await pm.$$eval('#net .node.switch', (e) => e.length)).toBe(4);
+    expect(await pm.$$eval('#net .node.endpoint', (e) => e.length)).toBe(4);
+    // 4 cables (2 directed links each) + 4 endpoints × 4 links each way
+    expect(await pm.$$eval('#net .link', (e) => e.length)).toBe(40);
+    // the grid: c104_1_y right of c104_0_y, c104_x_1 above c104_x_0
+    const at = await pm.$$eval('#net .node.switch rect', (es) => es.map((e) => [Number(e.getAttribute('x')), Number(e.getAttribute('y'))]));
+    expect(at[2]![0]).toBeGreaterThan(at[0]![0]);
+    expect(at[1]![1]).toBeLessThan(at[0]![1]);
+    const fw = events.find((e) => e.kind === 'packet-forwarded' && e.t > events.find((x) => x.kind === 'packet-forwarded')!.t)!;
+    const p = /\(packet (\d+)\)/.exec(fw.unit!)![1];
+    await seek(pm, fw.t);
+    expect(await pm.$eval(`#net .pkt[data-msg="${p}"]`, (e) => e.getAttribute('data-link'))).toBe(String(fw.node * 32 + fw.port!));
     expect(errors).toEqual([]);
   });
 });
