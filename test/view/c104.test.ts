@@ -10,13 +10,12 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../../harness/cli.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { modelFromText } from '../../harness/view/load.ts';
 import type { ViewModel } from '../../harness/view/model.ts';
 import { occupancy, packetsAt, pathOf } from '../../harness/view/replay.ts';
 import { parseTrace, type TraceEvent, type TraceHeader } from '../../traces/events/vocabulary.ts';
-import { recordC104Mesh } from './traces.ts';
+import { recordC104Mesh, runIcemu as run } from './traces.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'icemu-view-c104-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -117,19 +116,6 @@ describe('icemu view: a C104 mesh trace', () => {
     expect([...m.latency].sort((a, b) => a - b)).toEqual(lat.sort((a, b) => a - b));
   });
 });
-
-async function run(argv: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
-  const error = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void err.push(a.join(' ')));
-  try {
-    return { code: await main(argv), out, err };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-  }
-}
 
 describe('icemu view <c104 trace>', () => {
   it('writes a page for the mesh trace', async () => {

@@ -8,25 +8,12 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../../harness/cli.ts';
+import { afterAll, describe, expect, it } from 'vitest';
 import { formatTrace, type TraceHeader } from '../../traces/events/vocabulary.ts';
+import { runIcemu as run } from './traces.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'icemu-view-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-async function run(argv: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
-  const error = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void err.push(a.join(' ')));
-  try {
-    return { code: await main(argv), out, err };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-  }
-}
 
 const H: TraceHeader = { format: 'icemu-events', version: 1, model: 'rtl', unit: 'cycles', topology: { kind: 'buzzard-ncube', n: 1 } };
 const GOOD = formatTrace(H, [

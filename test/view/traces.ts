@@ -60,14 +60,21 @@ export function deadlockedCube2(bound = 30_000): Recorded {
  * --bytes 8 --events <path>`. Returns the trace text.
  */
 export async function recordC104Mesh(path: string): Promise<string> {
-  const log = vi.spyOn(console, 'log').mockImplementation(() => {});
-  const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+  const r = await runIcemu(['c104', 'mesh', '--width', '2', '--height', '2', '--messages', '2', '--bytes', '8', '--seed', '1', '--events', path, '--quiet']);
+  if (r.code !== 0) throw new Error(`icemu c104 mesh exited ${r.code}: ${r.err.join('; ')}`);
+  return readFileSync(path, 'utf8');
+}
+
+/** Run an icemu command in-process, its console output captured. */
+export async function runIcemu(argv: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
+  const error = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void err.push(a.join(' ')));
   try {
-    const code = await main(['c104', 'mesh', '--width', '2', '--height', '2', '--messages', '2', '--bytes', '8', '--seed', '1', '--events', path, '--quiet']);
-    if (code !== 0) throw new Error(`icemu c104 mesh exited ${code}`);
+    return { code: await main(argv), out, err };
   } finally {
     log.mockRestore();
     error.mockRestore();
   }
-  return readFileSync(path, 'utf8');
 }
