@@ -20,7 +20,8 @@ import { viewCommand } from './commands/view.ts';
 
 export interface Command {
   spec: CommandSpec;
-  run(opts: ParsedOptions, positionals: string[]): Promise<number> | number;
+  /** `given`: the options the command line set (the others hold their defaults). */
+  run(opts: ParsedOptions, positionals: string[], given: ReadonlySet<string>): Promise<number> | number;
 }
 
 export const commands: Command[] = [
@@ -84,12 +85,12 @@ export async function main(argv: string[]): Promise<number> {
   const cmd = commands.find((c) => c.spec.name === name);
   if (!cmd) return unknownCommand(name);
   try {
-    const { opts, positionals, help } = parseArgs(cmd.spec, rest);
+    const { opts, positionals, help, given } = parseArgs(cmd.spec, rest);
     if (help) {
       console.log(formatHelp(cmd.spec));
       return 0;
     }
-    const code = await cmd.run(opts, positionals);
+    const code = await cmd.run(opts, positionals, given);
     finishOutputs();
     return code;
   } catch (e) {
