@@ -152,14 +152,9 @@ function avg(v: readonly number[]): number {
   return v.length ? v.reduce((p, q) => p + q, 0) / v.length : 0;
 }
 
-export interface SummaryInput {
+/** A Buzzard cube's window: the messages (nodes and link bandwidth follow from n) and the link counters. */
+export interface SummaryInput extends Omit<MessageWindowInput, 'nodes' | 'cyclesPerLinkByte'> {
   readonly n: number;
-  /** Generation cycle of every scheduled message, by id. */
-  readonly scheduled: readonly { readonly id: number; readonly cycle: number; readonly bytes: number }[];
-  readonly events: readonly TraceEvent[];
-  readonly from: number;
-  readonly to: number;
-  readonly runEnd: number;
   readonly countersAtFrom: Float64Array;
   readonly countersAtEnd: Float64Array;
 }

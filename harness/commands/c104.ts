@@ -117,6 +117,8 @@ interface PatternPlan {
   readonly pairs: readonly (readonly [number, number])[];
   /** Virtual link labels each endpoint needs (its number of partners). */
   readonly labels: number;
+  readonly rate: number;
+  readonly hotspot: number;
   readonly description: string;
 }
 
@@ -146,6 +148,8 @@ function planPattern(opts: ParsedOptions, T: number, genEnd: number): PatternPla
     messages: w.messages.map((m) => ({ t: m.t + START, src: m.src, dst: m.dst, bytes: m.bytes })),
     pairs,
     labels: Math.max(1, ...partners),
+    rate,
+    hotspot: hotspotFraction,
     description: `${pattern} pattern at ${rate} DS-link bandwidths per endpoint: ${w.messages.length} messages, mean ${bytes} B, seed ${opts.seed}`,
   };
 }
@@ -321,6 +325,7 @@ function run(cmdOpts: ParsedOptions, positional: string[] = [], given: ReadonlyS
   console.log(`Simulated ${done.toLocaleString('en-US')} cycles in ${secs.toFixed(1)} s (${formatRate(done / Math.max(secs, 1e-9))})`);
   if (jsonTarget) {
     const options = Object.fromEntries(spec.options.filter((o) => !['config', 'events', 'vcd', 'json', 'quiet'].includes(o.name)).map((o) => [o.name, opts[o.name] ?? null]));
+    if (plan) Object.assign(options, { rate: plan.rate, hotspot: opts.pattern === 'hotspot' ? plan.hotspot : null });
     const doc = { format: 'icemu-c104-run/1', preset, network: what, options, configFile: opts.config ?? null, virtualLinks: channels.length, cycles: done, requestedCycles: cycles, messages: { sent, delivered: sys.rec.deliveries.length }, means, window: summary ?? null };
     writeText(jsonTarget, JSON.stringify(toJson(doc), null, 1) + '\n', 'json');
     console.log(`Summary: ${jsonTarget.path}`);

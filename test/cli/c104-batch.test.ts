@@ -60,7 +60,7 @@ describe('icemu c104 --pattern, --rate, --json', () => {
     const doc = JSON.parse(fs.readFileSync(json, 'utf8'));
     expect(doc.format).toBe('icemu-c104-run/1');
     expect(doc.preset).toBe('mesh');
-    expect(doc.options).toMatchObject({ width: 4, height: 2, pattern: 'bit-complement', bytes: 16 });
+    expect(doc.options).toMatchObject({ width: 4, height: 2, pattern: 'bit-complement', rate: 0.05, hotspot: null, bytes: 16 });
     // bit-complement pairs every endpoint with one partner: 4 channels on 8 endpoints
     expect(doc.virtualLinks).toBe(4);
     expect(doc.messages.sent).toBeGreaterThan(5);
