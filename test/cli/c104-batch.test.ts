@@ -85,6 +85,9 @@ describe('icemu c104 --pattern, --rate, --json', () => {
     oneLineExit2(await icemu(['c104', '--width', '4', '--height', '2', '--pattern', 'uniform', '--rate', 'fast', '--json', json, '-q']), /--rate must be a number in \(0, 100\]/);
     oneLineExit2(await icemu(['c104', '--pattern', 'uniform', '--json', json, '-q']), /--pattern needs a power-of-two number of endpoints; this network has 9/);
     oneLineExit2(await icemu(['c104', '--rate', '0.1', '-q']), /--rate goes with --pattern/);
+    oneLineExit2(await icemu(['c104', '--width', '4', '--height', '2', '--pattern', 'hotspot', '--hotspot', '2', '-q']), /--hotspot must be a fraction in 0\.\.1 \(got '2'\)/);
+    oneLineExit2(await icemu(['c104', '--width', '4', '--height', '2', '--pattern', 'uniform', '--cycles', '10000', '--warmup', '9000', '-q']), /--warmup must be below 8000/);
+    oneLineExit2(await icemu(['c104', '--width', '4', '--height', '2', '--pattern', 'uniform', '--cycles', '3000', '-q']), /--cycles 3000 is too short for --pattern/);
     oneLineExit2(await icemu(['c104', 'puma', '--dim', '2', '--pattern', 'uniform', '-q']), /puma gives each processor one virtual link label/);
     expect(fs.existsSync(json)).toBe(false);
     oneLineExit2(await icemu(['c104', 'pair-c104', '--json', '/proc/nope/x.json', '-q']), /^icemu c104: --json \/proc\/nope/);
