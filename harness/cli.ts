@@ -20,7 +20,8 @@ import { viewCommand } from './commands/view.ts';
 
 export interface Command {
   spec: CommandSpec;
-  run(opts: ParsedOptions, positionals: string[]): Promise<number> | number;
+  /** `given`: the options the command line set (the others hold their defaults). */
+  run(opts: ParsedOptions, positionals: string[], given: ReadonlySet<string>): Promise<number> | number;
 }
 
 export const commands: Command[] = [
@@ -45,8 +46,9 @@ export function topHelp(): string {
     'Usage: icemu <command> [options]',
     '',
     'icemu, an interconnect cycle emulator: multicomputer communication hardware',
-    'modelled clock by clock as wired functional units. Built today: the Buzzard',
-    'hypercube communication processor (the INMOS C104 and DS-links are being built).',
+    'modelled clock by clock as wired functional units: the Buzzard hypercube',
+    'communication processor (icemu buzzard), and the INMOS DS-link, T9000-style',
+    'endpoints and C104 routing switch in chains, meshes and PUMA networks (icemu c104).',
     '',
     'Commands:',
     ...commands.map((c) => `  ${c.spec.name.padEnd(width)}${c.spec.summary}`),
@@ -83,12 +85,12 @@ export async function main(argv: string[]): Promise<number> {
   const cmd = commands.find((c) => c.spec.name === name);
   if (!cmd) return unknownCommand(name);
   try {
-    const { opts, positionals, help } = parseArgs(cmd.spec, rest);
+    const { opts, positionals, help, given } = parseArgs(cmd.spec, rest);
     if (help) {
       console.log(formatHelp(cmd.spec));
       return 0;
     }
-    const code = await cmd.run(opts, positionals);
+    const code = await cmd.run(opts, positionals, given);
     finishOutputs();
     return code;
   } catch (e) {

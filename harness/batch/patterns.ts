@@ -39,6 +39,8 @@ export interface PatternParams {
   readonly seed: number;
   /** Hotspot: fraction of messages sent to node 0. */
   readonly hotspotFraction?: number;
+  /** Cycles one byte takes on a link, the unit of `rate` (default CYCLES_PER_LINK_BYTE, the Buzzard link). */
+  readonly cyclesPerByte?: number;
 }
 
 function rotateLeft(x: number, k: number, n: number): number {
@@ -87,7 +89,7 @@ export function patternWorkload(p: PatternParams): Workload {
   const rng = new Rng(p.seed);
   const rngStart = rng.save();
   const N = 1 << p.n;
-  const meanGap = (p.meanBytes * CYCLES_PER_LINK_BYTE) / p.rate;
+  const meanGap = (p.meanBytes * (p.cyclesPerByte ?? CYCLES_PER_LINK_BYTE)) / p.rate;
   const drafts: DraftMessage[] = [];
   for (let src = 0; src < N; src++) {
     const fixed = permutation(p.pattern, src, p.n);

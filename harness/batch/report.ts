@@ -4,7 +4,7 @@
  * JSON summary (`--json FILE`) and the per-link CSV beside it.
  */
 import chalk from 'chalk';
-import type { BatchSummary, LatencyStats } from './stats.ts';
+import type { BatchSummary, LatencyStats, MessageWindow } from './stats.ts';
 
 const fmt = (v: number | null, d = 1): string => (v === null ? 'n/a' : v.toFixed(d));
 
@@ -21,10 +21,9 @@ export function formatHistogram(s: LatencyStats, width = 40): string[] {
   return counts.map((c, k) => `  ${label(k).padStart(lw)} | ${'#'.repeat(Math.round((c / top) * width)).padEnd(width)} ${c}`);
 }
 
-/** The statistics block printed after a batch run. */
-export function formatSummary(s: BatchSummary): string[] {
+/** The message lines of the statistics block (any network): window, latencies, histogram, throughput. */
+export function formatMessageWindow(s: MessageWindow): string[] {
   const lines: string[] = [];
-  const pct = (v: number): string => `${(100 * v).toFixed(1)}%`;
   lines.push(chalk.bold(`Measurement window: cycles ${s.window.from}..${s.window.to - 1} (warm-up before it; run ended at ${s.window.runEnd})`));
   lines.push(formatLatency('latency to last byte (cycles)', s.latency));
   lines.push(formatLatency('latency to first packet', s.firstPacket));
@@ -33,6 +32,13 @@ export function formatSummary(s: BatchSummary): string[] {
     lines.push(...formatHistogram(s.latency));
   }
   lines.push(`  throughput: offered ${s.throughput.offered.toFixed(3)}, delivered ${s.throughput.delivered.toFixed(3)} ${s.throughput.unit}`);
+  return lines;
+}
+
+/** The statistics block printed after a batch run on the Buzzard cube. */
+export function formatSummary(s: BatchSummary): string[] {
+  const lines = formatMessageWindow(s);
+  const pct = (v: number): string => `${(100 * v).toFixed(1)}%`;
   const ls = s.linkSummary;
   lines.push(`  links (${s.links.length} directed): utilisation mean ${pct(ls.meanUtilisation)}, max ${pct(ls.maxUtilisation)}; blocked mean ${pct(ls.meanBlocked)}, max ${pct(ls.maxBlocked)}`);
   for (const w of s.warnings) lines.push(chalk.yellow(`  warning: ${w}`));

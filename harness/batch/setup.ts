@@ -104,7 +104,7 @@ export function parseRate(command: string, text: string): number {
   return r;
 }
 
-function parseFraction(command: string, option: string, text: string): number {
+export function parseFraction(command: string, option: string, text: string): number {
   const r = Number(text);
   if (!/^[0-9.eE+-]+$/.test(text) || !(r >= 0 && r <= 1)) throw new UsageError(`icemu ${command}: --${option} must be a fraction in 0..1 (got '${text}')`);
   return r;

@@ -87,19 +87,30 @@ function counterDiff(a: number, b: number): number {
   return (b - a + 2 ** 32) % 2 ** 32; // 32-bit counters wrap
 }
 
-export interface SummaryInput {
-  readonly n: number;
+/** The message side of a window, for any network: latencies, throughput and the saturation warnings. */
+export interface MessageWindow {
+  readonly window: BatchSummary['window'];
+  readonly messages: BatchSummary['messages'];
+  readonly latency: LatencyStats;
+  readonly firstPacket: LatencyStats;
+  readonly throughput: BatchSummary['throughput'];
+  readonly warnings: readonly string[];
+}
+
+export interface MessageWindowInput {
+  /** Number of sending nodes (endpoints) the offered load is shared by. */
+  readonly nodes: number;
+  /** Cycles one byte takes on a link: the link bandwidth that throughput is given in. */
+  readonly cyclesPerLinkByte: number;
   /** Generation cycle of every scheduled message, by id. */
   readonly scheduled: readonly { readonly id: number; readonly cycle: number; readonly bytes: number }[];
   readonly events: readonly TraceEvent[];
   readonly from: number;
   readonly to: number;
   readonly runEnd: number;
-  readonly countersAtFrom: Float64Array;
-  readonly countersAtEnd: Float64Array;
 }
 
-export function summarise(x: SummaryInput): BatchSummary {
+export function messageWindow(x: MessageWindowInput): MessageWindow {
   const first = new Map<number, number>();
   const last = new Map<number, number>();
   for (const e of x.events) {
@@ -110,28 +121,10 @@ export function summarise(x: SummaryInput): BatchSummary {
   const done = inWindow.filter((m) => last.has(m.id));
   const lat = done.map((m) => last.get(m.id)! - m.cycle);
   const fp = inWindow.filter((m) => first.has(m.id)).map((m) => first.get(m.id)! - m.cycle);
-  const N = 1 << x.n;
   const windowCycles = Math.max(1, x.to - x.from);
-  const linkBw = 1 / CYCLES_PER_LINK_BYTE;
-  const offered = inWindow.reduce((a, m) => a + m.bytes, 0) / N / windowCycles / linkBw;
-  const delivered = done.reduce((a, m) => a + m.bytes, 0) / N / windowCycles / linkBw;
-  const links: LinkStats[] = [];
-  const measured = Math.max(1, x.runEnd - x.from);
-  for (let node = 0, k = 0; node < N; node++) {
-    for (let d = 0; d < x.n; d++, k += 3) {
-      links.push({
-        node,
-        dimension: d,
-        neighbour: node ^ (1 << d),
-        utilisation: counterDiff(x.countersAtFrom[k]!, x.countersAtEnd[k]!) / measured,
-        blocked: counterDiff(x.countersAtFrom[k + 1]!, x.countersAtEnd[k + 1]!) / measured,
-        packets: counterDiff(x.countersAtFrom[k + 2]!, x.countersAtEnd[k + 2]!),
-      });
-    }
-  }
-  const u = links.map((l) => l.utilisation);
-  const b = links.map((l) => l.blocked);
-  const avg = (v: number[]): number => (v.length ? v.reduce((p, q) => p + q, 0) / v.length : 0);
+  const linkBw = 1 / x.cyclesPerLinkByte;
+  const offered = inWindow.reduce((a, m) => a + m.bytes, 0) / x.nodes / windowCycles / linkBw;
+  const delivered = done.reduce((a, m) => a + m.bytes, 0) / x.nodes / windowCycles / linkBw;
   const warnings: string[] = [];
   if (inWindow.length && done.length < inWindow.length) {
     warnings.push(`offered load not delivered: ${inWindow.length - done.length} of ${inWindow.length} messages generated in the window were not complete at the end of the run (cycle ${x.runEnd}); latencies count only the delivered ones`);
@@ -150,9 +143,50 @@ export function summarise(x: SummaryInput): BatchSummary {
     messages: { generated: x.scheduled.length, inWindow: inWindow.length, deliveredInWindow: done.length, completeInRun: last.size },
     latency: latencyStats(lat),
     firstPacket: latencyStats(fp),
-    throughput: { offered, delivered, unit: 'link bandwidths per node (1 byte per 9 cycles)' },
+    throughput: { offered, delivered, unit: `link bandwidths per node (1 byte per ${x.cyclesPerLinkByte} cycles)` },
+    warnings,
+  };
+}
+
+function avg(v: readonly number[]): number {
+  return v.length ? v.reduce((p, q) => p + q, 0) / v.length : 0;
+}
+
+/** A Buzzard cube's window: the messages (nodes and link bandwidth follow from n) and the link counters. */
+export interface SummaryInput extends Omit<MessageWindowInput, 'nodes' | 'cyclesPerLinkByte'> {
+  readonly n: number;
+  readonly countersAtFrom: Float64Array;
+  readonly countersAtEnd: Float64Array;
+}
+
+/** The window of a Buzzard cube run: the message side and every directed link's counters. */
+export function summarise(x: SummaryInput): BatchSummary {
+  const N = 1 << x.n;
+  const msgs = messageWindow({ ...x, nodes: N, cyclesPerLinkByte: CYCLES_PER_LINK_BYTE });
+  const links: LinkStats[] = [];
+  const measured = Math.max(1, x.runEnd - x.from);
+  for (let node = 0, k = 0; node < N; node++) {
+    for (let d = 0; d < x.n; d++, k += 3) {
+      links.push({
+        node,
+        dimension: d,
+        neighbour: node ^ (1 << d),
+        utilisation: counterDiff(x.countersAtFrom[k]!, x.countersAtEnd[k]!) / measured,
+        blocked: counterDiff(x.countersAtFrom[k + 1]!, x.countersAtEnd[k + 1]!) / measured,
+        packets: counterDiff(x.countersAtFrom[k + 2]!, x.countersAtEnd[k + 2]!),
+      });
+    }
+  }
+  const u = links.map((l) => l.utilisation);
+  const b = links.map((l) => l.blocked);
+  return {
+    window: msgs.window,
+    messages: msgs.messages,
+    latency: msgs.latency,
+    firstPacket: msgs.firstPacket,
+    throughput: msgs.throughput,
     links,
     linkSummary: { meanUtilisation: avg(u), maxUtilisation: Math.max(0, ...u), meanBlocked: avg(b), maxBlocked: Math.max(0, ...b) },
-    warnings,
+    warnings: msgs.warnings,
   };
 }

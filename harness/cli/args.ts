@@ -44,8 +44,10 @@ export function usageOf(command: string): (msg: string) => UsageError {
   return (msg) => new UsageError(`icemu ${command}: ${msg}`);
 }
 
-export function parseArgs(spec: CommandSpec, argv: string[]): { opts: ParsedOptions; positionals: string[]; help: boolean } {
+/** Options parsed from argv; `given` names the options argv set (the rest hold their defaults). */
+export function parseArgs(spec: CommandSpec, argv: string[]): { opts: ParsedOptions; positionals: string[]; help: boolean; given: Set<string> } {
   const opts: ParsedOptions = {};
+  const given = new Set<string>();
   for (const o of spec.options) opts[o.name] = Array.isArray(o.default) ? [...o.default] : o.default;
   const positionals: string[] = [];
   let help = false;
@@ -78,6 +80,7 @@ export function parseArgs(spec: CommandSpec, argv: string[]): { opts: ParsedOpti
       o = byName.get(name);
       if (!o && name.startsWith('no-') && byName.get(name.slice(3))?.type === 'flag') {
         opts[name.slice(3)] = false;
+        given.add(name.slice(3));
         continue;
       }
     } else {
@@ -88,6 +91,7 @@ export function parseArgs(spec: CommandSpec, argv: string[]): { opts: ParsedOpti
       const known = spec.options.map((x) => `--${x.name}`).join(', ');
       throw new UsageError(`icemu ${spec.name}: unknown option '${a}' (options: ${known || 'none'}, --help)`);
     }
+    given.add(o.name);
     if (o.type === 'flag') {
       if (inline !== undefined) throw new UsageError(`icemu ${spec.name}: --${o.name} takes no value`);
       opts[o.name] = true;
@@ -112,7 +116,7 @@ export function parseArgs(spec: CommandSpec, argv: string[]): { opts: ParsedOpti
       opts[o.name] = raw;
     }
   }
-  return { opts, positionals, help };
+  return { opts, positionals, help, given };
 }
 
 export function formatHelp(spec: CommandSpec): string {

@@ -6,21 +6,41 @@
  * `--bytes` bytes on each. Prints message times (queued to complete),
  * switch transit and per-hop head latency, and the delivery count.
  * Presets: pair-c104, chain, mesh, puma (docs/c104.md#networks).
+ *
+ * Batch options (issue 13, as for `icemu buzzard`): `--config FILE` (the
+ * options as JSON, harness/cli/options-file.ts), `--pattern NAME --rate R`
+ * (harness/batch/patterns.ts on the endpoint addresses, rate in DS-link
+ * bandwidths: one data token of 10 bits, i.e. 1 byte per 10 cycles) with the
+ * measurement window statistics of harness/batch/stats.ts, and `--json FILE`.
+ * No `--workload`: a trace file names node-to-node messages on a Buzzard
+ * cube (`# cube: n`, broadcasts, times in ticks), while T9000 traffic runs
+ * on virtual links opened in advance with a bounded number of labels per
+ * endpoint; there is no agreed mapping of one onto the other yet.
  */
 import chalk from 'chalk';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { chainNetwork, meshNetwork, pumaNetwork, MESH_ROUTINGS, type MeshRouting } from '../../rtl/c104/labelling.ts';
 import { C104_POLICIES, C104_TIMINGS, C104_BUFFERS, type C104Policy, type C104Timing, type C104Buffers } from '../../rtl/c104/config.ts';
 import type { NetworkSpec } from '../../rtl/c104/topology.ts';
-import { makeC104System } from '../rtl/c104_system.ts';
+import { defaultRxSlots, makeC104System } from '../rtl/c104_system.ts';
 import { Rng } from '../workloads/rng.ts';
 import { attachC104Events } from '../rtl/c104_events.ts';
 import type { ChannelEnd } from '../rtl/t9000_driver.ts';
 import { writeTrace } from '../../traces/events/vocabulary.ts';
-import { startVcd } from '../../traces/vcd/index.ts';
 import { UsageError, type CommandSpec, type ParsedOptions } from '../cli/args.ts';
 import { formatRate, Progress } from '../cli/progress.ts';
+import { outputFile, writeText } from '../cli/output-path.ts';
+import { applyOptionsFile } from '../cli/options-file.ts';
+import { planVcd, startVcdOutput, type VcdOutput } from '../cli/vcd-output.ts';
+import { patternWorkload, PATTERNS, type PatternName } from '../batch/patterns.ts';
+import { formatMessageWindow } from '../batch/report.ts';
+import { defaultWindow, parseFraction, parseRate } from '../batch/setup.ts';
+import { messageWindow } from '../batch/stats.ts';
+import { toJson } from '../experiments/types.ts';
+
+/** Cycles a byte takes on a DS-link: one data token, 10 bits at one bit per cycle (docs/dslink.md#bit-clock). */
+const DSLINK_CYCLES_PER_BYTE = 10;
+/** Cycles before traffic starts: DS-link start-up (ErrorReset 6.4 µs + ErrorWait 12.8 µs). */
+const START = 2500;
 
 const PRESETS = ['pair-c104', 'chain', 'mesh', 'puma'] as const;
 
@@ -36,6 +56,14 @@ const spec: CommandSpec = {
     'Presets: pair-c104 (two T9000s through one C104), chain (--switches C104s in a line),',
     'mesh (--width x --height nodes of T9000 + C104, hunt group of 4), puma (--dim cube of',
     'C104s with 4 processors each; seed 000: 6, i.e. 64 switches and 256 processors).',
+    '',
+    'Batch runs: --config FILE takes these options as a JSON object ({"preset": "mesh",',
+    '"width": 4, "policy": "random"}; outputs stay on the command line, which wins).',
+    '--pattern with --rate replaces the workload by a traffic pattern on the endpoint',
+    'addresses (a power-of-two number of endpoints; one virtual link per pair that talks;',
+    'lengths exponential with mean --bytes, capped at the receive area), generated from',
+    `cycle ${START} to 80% of --cycles, measured after --warmup; it prints latency mean,`,
+    'p50/p95/p99, max, a histogram, throughput and saturation warnings; --json FILE saves them.',
   ].join('\n'),
   options: [
     { name: 'width', type: 'int', default: 3, min: 1, max: 16, description: 'mesh columns' },
@@ -51,13 +79,26 @@ const spec: CommandSpec = {
     { name: 'buffers', type: 'string', default: 'stc104', arg: 'B', description: `buffer preset: ${C104_BUFFERS.join(', ')}` },
     { name: 'cycles', type: 'int', default: 2_000_000, min: 1000, max: 1_000_000_000, description: 'cycle limit' },
     { name: 'seed', type: 'int', default: 1, min: 0, max: 2 ** 31 - 1, description: 'workload seed' },
+    { name: 'config', type: 'string', arg: 'FILE', description: 'the options as a JSON object (keys: option names and "preset"); the command line wins' },
+    { name: 'pattern', type: 'string', arg: 'NAME', description: `traffic pattern instead of --vls/--messages: ${PATTERNS.join(', ')}` },
+    { name: 'rate', type: 'string', arg: 'R', description: 'with --pattern: offered load per endpoint, DS-link bandwidths of 1 byte per 10 cycles (default 0.1)' },
+    { name: 'hotspot', type: 'string', arg: 'F', description: 'with --pattern hotspot: fraction of messages sent to endpoint 0 (default 0.2)' },
+    { name: 'warmup', type: 'int', min: 0, max: 1_000_000_000, description: 'with --pattern: cycles before the measurement window (default 10% of --cycles)' },
+    { name: 'json', type: 'string', arg: 'FILE', description: 'write the run summary (and with --pattern the window statistics) as JSON to FILE' },
     { name: 'events', type: 'string', arg: 'FILE', description: 'write the event trace (JSON lines) to FILE' },
     { name: 'vcd', type: 'string', arg: 'FILE', description: 'VCD of switch 0 (its routers, crossbar and link ends)' },
     { name: 'vcd-cycles', type: 'int', default: 5000, min: 1, max: 10_000_000, description: 'cycles dumped to the VCD, from cycle 0' },
     { name: 'quiet', short: 'q', type: 'flag', description: 'no progress line' },
   ],
   positionals: [{ name: 'preset', description: `network: ${PRESETS.join(', ')} (default mesh)` }],
-  examples: ['icemu c104', 'icemu c104 mesh --width 4 --height 4 --bytes 32', 'icemu c104 pair-c104 --messages 20 --bytes 6', 'icemu c104 puma --dim 3'],
+  examples: [
+    'icemu c104',
+    'icemu c104 mesh --width 4 --height 4 --bytes 32',
+    'icemu c104 pair-c104 --messages 20 --bytes 6',
+    'icemu c104 puma --dim 3',
+    'icemu c104 mesh --width 4 --height 4 --pattern transpose --rate 0.05 --cycles 60000 --json out/t.json',
+    'icemu c104 --config mesh.json --seed 2',
+  ],
 };
 
 function oneOf<T extends string>(flag: string, v: string, allowed: readonly T[]): T {
@@ -69,80 +110,168 @@ function mean(xs: readonly number[]): number {
   return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN;
 }
 
-function run(opts: ParsedOptions, positional: string[] = []): number {
+/** Where the pattern's messages go: one channel (a virtual link each way) per pair of endpoints that talk. */
+interface PatternPlan {
+  readonly messages: readonly { readonly t: number; readonly src: number; readonly dst: number; readonly bytes: number }[];
+  /** Unordered pairs [a, b], a < b, in first-use order. */
+  readonly pairs: readonly (readonly [number, number])[];
+  /** Virtual link labels each endpoint needs (its number of partners). */
+  readonly labels: number;
+  readonly rate: number;
+  readonly hotspot: number;
+  readonly description: string;
+}
+
+function planPattern(opts: ParsedOptions, T: number, genEnd: number): PatternPlan {
+  const pattern = opts.pattern as string;
+  if (!(PATTERNS as readonly string[]).includes(pattern)) throw new UsageError(`icemu c104: --pattern must be one of ${PATTERNS.join(', ')} (got '${pattern}')`);
+  const n = Math.log2(T);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`icemu c104: --pattern needs a power-of-two number of endpoints; this network has ${T} (e.g. a 4x4 or 4x2 mesh)`);
+  const bytes = opts.bytes as number;
+  if (bytes < 1) throw new UsageError('icemu c104: --bytes (the mean message length with --pattern) must be 1 or more');
+  const rate = parseRate('c104', (opts.rate as string | undefined) ?? '0.1');
+  const hotspotFraction = parseFraction('c104', 'hotspot', (opts.hotspot as string | undefined) ?? '0.2');
+  const w = patternWorkload({ n, pattern: pattern as PatternName, rate, meanBytes: bytes, durationCycles: genEnd - START, seed: opts.seed as number, hotspotFraction, cyclesPerByte: DSLINK_CYCLES_PER_BYTE });
+  const pairIndex = new Map<string, number>();
+  const pairs: [number, number][] = [];
+  const partners = Array.from({ length: T }, () => 0);
+  for (const m of w.messages) {
+    const a = Math.min(m.src, m.dst);
+    const b = Math.max(m.src, m.dst);
+    if (pairIndex.has(`${a},${b}`)) continue;
+    pairIndex.set(`${a},${b}`, pairs.length);
+    pairs.push([a, b]);
+    partners[a]!++;
+    partners[b]!++;
+  }
+  return {
+    messages: w.messages.map((m) => ({ t: m.t + START, src: m.src, dst: m.dst, bytes: m.bytes })),
+    pairs,
+    labels: Math.max(1, ...partners),
+    rate,
+    hotspot: hotspotFraction,
+    description: `${pattern} pattern at ${rate} DS-link bandwidths per endpoint: ${w.messages.length} messages, mean ${bytes} B, seed ${opts.seed}`,
+  };
+}
+
+function run(cmdOpts: ParsedOptions, positional: string[] = [], given: ReadonlySet<string> = new Set()): number {
   if (positional.length > 1) throw new UsageError(`icemu c104: one preset at most (got ${positional.join(' ')})`);
-  const preset = oneOf('preset', positional[0] ?? 'mesh', PRESETS);
+  let opts = cmdOpts;
+  let presetArg = positional[0];
+  if (cmdOpts.config !== undefined) {
+    const f = applyOptionsFile(spec, cmdOpts, given, cmdOpts.config as string, { exclude: ['events', 'vcd', 'json', 'quiet'], extra: ['preset'] });
+    opts = f.opts;
+    presetArg ??= f.extra.preset;
+  }
+  const preset = oneOf('preset', presetArg ?? 'mesh', PRESETS);
   const routing = oneOf<MeshRouting>('routing', opts.routing as string, MESH_ROUTINGS);
   const policy = oneOf<C104Policy>('policy', opts.policy as string, C104_POLICIES.filter((p) => p !== 'fixed-priority'));
   const timing = oneOf<C104Timing>('timing', opts.timing as string, C104_TIMINGS);
   const buffers = oneOf<C104Buffers>('buffers', opts.buffers as string, C104_BUFFERS);
-  const vls = opts.vls as number;
-  let netSpec: NetworkSpec;
-  let what: string;
-  if (preset === 'pair-c104') {
-    netSpec = chainNetwork(1, vls);
-    what = 'two T9000s through one C104';
-  } else if (preset === 'chain') {
-    netSpec = chainNetwork(opts.switches as number, vls);
-    what = `two T9000s through a chain of ${opts.switches} C104s`;
-  } else if (preset === 'mesh') {
-    const w = opts.width as number;
-    const h = opts.height as number;
-    if (w * h * vls > 255) throw new UsageError(`icemu c104: a ${w}x${h} mesh with --vls ${vls} needs ${w * h * vls} virtual link labels; a T9000 has at most 255`);
-    netSpec = meshNetwork({ w, h, routing, labelsPerNode: vls });
-    what = `${w}x${h} mesh of T9000 + C104 nodes, ${routing} routing, hunt groups of 4`;
-  } else {
+  const patterned = opts.pattern !== undefined;
+  for (const o of ['rate', 'hotspot', 'warmup'] as const) if (!patterned && opts[o] !== undefined) throw new UsageError(`icemu c104: --${o} goes with --pattern`);
+  const cycles = opts.cycles as number;
+  const win = defaultWindow(cycles, opts.warmup as number | undefined);
+  if (patterned && win.genEnd <= START) throw new UsageError(`icemu c104: --cycles ${cycles} is too short for --pattern: generation runs from cycle ${START} to 80% of --cycles`);
+  if (win.warmup >= win.genEnd) throw new UsageError(`icemu c104: --warmup must be below ${win.genEnd} (80% of --cycles, where generation ends)`);
+
+  const network = (vls: number): { netSpec: NetworkSpec; what: string } => {
+    if (preset === 'pair-c104') return { netSpec: chainNetwork(1, vls), what: 'two T9000s through one C104' };
+    if (preset === 'chain') return { netSpec: chainNetwork(opts.switches as number, vls), what: `two T9000s through a chain of ${opts.switches} C104s` };
+    if (preset === 'mesh') {
+      const w = opts.width as number;
+      const h = opts.height as number;
+      if (w * h * vls > 255) throw new UsageError(`icemu c104: a ${w}x${h} mesh with ${vls} virtual links per node needs ${w * h * vls} virtual link labels; a T9000 has at most 255`);
+      return { netSpec: meshNetwork({ w, h, routing, labelsPerNode: vls }), what: `${w}x${h} mesh of T9000 + C104 nodes, ${routing} routing, hunt groups of 4` };
+    }
     const dim = opts.dim as number;
     if ((1 << dim) * 4 > 255) throw new UsageError(`icemu c104: puma --dim ${dim} has ${(1 << dim) * 4} processors; with one virtual link label each a T9000 allows at most 255 (use --dim 5 or less)`);
-    netSpec = pumaNetwork(dim);
-    what = `PUMA: ${1 << dim} C104s in a double ${dim}-cube, ${(1 << dim) * 4} processors`;
-  }
-  const T = netSpec.terminals.length;
-  // Workload: each endpoint opens up to --vls channels to random other endpoints (labels permitting).
+    if (vls > 1) throw new UsageError(`icemu c104: puma gives each processor one virtual link label; this workload needs ${vls} per processor (use a pattern whose pairs talk only to each other, e.g. bit-complement, or a mesh)`);
+    return { netSpec: pumaNetwork(dim), what: `PUMA: ${1 << dim} C104s in a double ${dim}-cube, ${(1 << dim) * 4} processors` };
+  };
+
+  // The workload: channels (virtual link pairs) and what is sent on them.
+  let netSpec: NetworkSpec;
+  let what: string;
+  let plan: PatternPlan | undefined;
   const rand = new Rng(opts.seed as number);
-  const next = netSpec.terminals.map((t) => t.label);
-  const end = netSpec.terminals.map((t) => t.label + (t.labelCount ?? 1));
   const channels: [ChannelEnd, ChannelEnd][] = [];
-  for (let a = 0; a < T; a++) {
-    for (let tries = 0; tries < 4 * vls && next[a]! < end[a]!; tries++) {
-      const b = rand.nextInt(T);
-      if (b === a || next[b]! >= end[b]!) continue;
-      channels.push([{ node: a, vl: next[a]!++ }, { node: b, vl: next[b]!++ }]);
+  if (patterned) {
+    plan = planPattern(opts, network(1).netSpec.terminals.length, win.genEnd);
+    ({ netSpec, what } = network(plan.labels));
+    const next = netSpec.terminals.map((t) => t.label);
+    for (const [a, b] of plan.pairs) channels.push([{ node: a, vl: next[a]!++ }, { node: b, vl: next[b]!++ }]);
+  } else {
+    const vls = opts.vls as number;
+    ({ netSpec, what } = network(vls));
+    // Each endpoint opens up to --vls channels to random other endpoints (labels permitting).
+    const T = netSpec.terminals.length;
+    const next = netSpec.terminals.map((t) => t.label);
+    const end = netSpec.terminals.map((t) => t.label + (t.labelCount ?? 1));
+    for (let a = 0; a < T; a++) {
+      for (let tries = 0; tries < 4 * vls && next[a]! < end[a]!; tries++) {
+        const b = rand.nextInt(T);
+        if (b === a || next[b]! >= end[b]!) continue;
+        channels.push([{ node: a, vl: next[a]!++ }, { node: b, vl: next[b]!++ }]);
+      }
     }
   }
+
+  // Every output is checked before the run.
+  const jsonTarget = opts.json === undefined ? undefined : outputFile('json', opts.json as string);
+  const eventsTarget = opts.events === undefined ? undefined : outputFile('events', opts.events as string);
+  const vcdPlan = opts.vcd === undefined ? undefined : planVcd('vcd', opts.vcd as string);
+
   const quiet = Boolean(opts.quiet);
   const t0 = performance.now();
-  const sys = makeC104System(netSpec, channels, { c104: { policy, timing, buffers }, workload: { preset, seed: opts.seed as number } });
+  const sys = makeC104System(netSpec, channels, { c104: { policy, timing, buffers }, workload: { preset, seed: opts.seed as number, ...(plan ? { pattern: opts.pattern } : {}) } });
   const cfg = sys.network.configs[0]!;
+  const load = plan ? plan.description : `${channels.length} virtual links, ${opts.messages} messages of ${opts.bytes} B each way; seed ${opts.seed}`;
   console.log(
     chalk.bold('icemu c104') +
-      `: ${what}; policy ${policy}, timing ${cfg.timing} (routing delay ${cfg.routingDelay} cycles), buffers ${cfg.buffers} (${cfg.inputBufferTokens} in + ${cfg.outputBufferTokens} out tokens); ${channels.length} virtual links, ${opts.messages} messages of ${opts.bytes} B each way; seed ${opts.seed}`,
+      `: ${what}; policy ${policy}, timing ${cfg.timing} (routing delay ${cfg.routingDelay} cycles), buffers ${cfg.buffers} (${cfg.inputBufferTokens} in + ${cfg.outputBufferTokens} out tokens); ${load}`,
   );
   let synthetic = 0;
   const c104rec = attachC104Events(sys.sim, sys.network.switches, sys.net, () => ({ msg: synthetic++, packet: 0 }));
-  const start = 2500; // after DS-link start-up (ErrorReset 6.4 µs + ErrorWait 12.8 µs)
-  const M = opts.messages as number;
-  const bytes = opts.bytes as number;
   let sent = 0;
-  for (const [a, b] of channels) {
-    for (const [src, dst] of [[a, b], [b, a]] as const) {
-      for (let k = 0; k < M; k++) {
-        const data = Array.from({ length: bytes }, () => rand.nextInt(256));
-        sys.driver.send(src.node, src.vl, data, start + k);
-        sys.driver.receive(dst.node, dst.vl, start + k);
-        sent++;
+  const scheduled: { id: number; cycle: number; bytes: number }[] = [];
+  if (plan) {
+    const L = Math.max(...netSpec.terminals.map((t) => t.label + (t.labelCount ?? 1)));
+    const cap = defaultRxSlots(L) * 32;
+    const endOf = new Map<string, ChannelEnd>();
+    for (const [a, b] of channels) {
+      endOf.set(`${a.node}>${b.node}`, a);
+      endOf.set(`${b.node}>${a.node}`, b);
+    }
+    for (const m of plan.messages) {
+      const src = endOf.get(`${m.src}>${m.dst}`)!;
+      const dst = endOf.get(`${m.dst}>${m.src}`)!;
+      const bytes = Math.min(m.bytes, cap);
+      const data = Array.from({ length: bytes }, () => rand.nextInt(256));
+      scheduled.push({ id: sys.driver.send(src.node, src.vl, data, m.t).id, cycle: m.t, bytes });
+      sys.driver.receive(dst.node, dst.vl, m.t);
+      sent++;
+    }
+  } else {
+    const M = opts.messages as number;
+    const bytes = opts.bytes as number;
+    for (const [a, b] of channels) {
+      for (const [src, dst] of [[a, b], [b, a]] as const) {
+        for (let k = 0; k < M; k++) {
+          const data = Array.from({ length: bytes }, () => rand.nextInt(256));
+          sys.driver.send(src.node, src.vl, data, START + k);
+          sys.driver.receive(dst.node, dst.vl, START + k);
+          sent++;
+        }
       }
     }
   }
   if (!quiet) console.error(`elaborated ${sys.sim.net.signals.length.toLocaleString('en-US')} signals in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-  let vcd: ReturnType<typeof startVcd> | undefined;
-  const vcdPath = opts.vcd as string | undefined;
   const vcdCycles = opts['vcd-cycles'] as number;
-  if (vcdPath) {
-    mkdirSync(dirname(vcdPath), { recursive: true });
-    vcd = startVcd(sys.sim, vcdPath, { signals: [`net.${netSpec.switches[0]!.name}.**`], stateStrings: true, comment: `icemu c104 ${preset}: switch ${netSpec.switches[0]!.name}, cycles 0..${vcdCycles}` });
-  }
-  const cycles = opts.cycles as number;
+  const vcdOut: VcdOutput | undefined = vcdPlan
+    ? startVcdOutput(sys.sim, vcdPlan, { signals: [`net.${netSpec.switches[0]!.name}.**`], stateStrings: true, comment: `icemu c104 ${preset}: switch ${netSpec.switches[0]!.name}, cycles 0..${vcdCycles}` })
+    : undefined;
+  let vcd = vcdOut;
   const progress = new Progress({ label: 'c104', total: cycles, quiet });
   const t1 = performance.now();
   let done = 0;
@@ -177,22 +306,37 @@ function run(opts: ParsedOptions, positional: string[] = []): number {
   }
   const hop: number[] = [];
   for (const l of heads.values()) for (let k = 1; k < l.length; k++) hop.push(l[k]! - l[k - 1]!);
+  const means = { messageTime: mean(times), switchTransit: mean(transit), perHopHead: mean(hop) };
   const row = (label: string, v: number, note = ''): string => `  ${label.padEnd(40)}${Number.isFinite(v) ? v.toFixed(1).padStart(10) : '       n/a'}${Number.isFinite(v) ? (v * 10).toFixed(0).padStart(10) : ''}  ${note}`;
   console.log('');
   console.log(chalk.bold(`  ${'quantity'.padEnd(40)}${'cycles'.padStart(10)}${'ns'.padStart(10)}`));
-  console.log(row('mean message time (queued to complete)', mean(times), `(${times.length} messages)`));
-  console.log(row('mean switch transit (head to forwarded)', mean(transit), `(${transit.length} packet crossings)`));
-  console.log(row('mean per-hop head latency (switch to switch)', mean(hop), `(${hop.length} hops)`));
+  console.log(row('mean message time (queued to complete)', means.messageTime, `(${times.length} messages)`));
+  console.log(row('mean switch transit (head to forwarded)', means.switchTransit, `(${transit.length} packet crossings)`));
+  console.log(row('mean per-hop head latency (switch to switch)', means.perHopHead, `(${hop.length} hops)`));
   console.log(`  messages: ${sent} sent, ${sys.rec.deliveries.length} delivered${sys.rec.anomalies.length ? chalk.yellow(`; ${sys.rec.anomalies.length} bookkeeping anomalies (first: ${sys.rec.anomalies[0]})`) : ''}`);
-  console.log(`Simulated ${done.toLocaleString('en-US')} cycles in ${secs.toFixed(1)} s (${formatRate(done / Math.max(secs, 1e-9))})`);
-  if (opts.events) {
-    const path = opts.events as string;
-    mkdirSync(dirname(path), { recursive: true });
-    const all = [...sys.rec.events, ...c104rec.events.map((e) => ({ ...e, msg: 0, unit: `${e.unit} (packet ${e.msg})` }))].sort((x, y) => x.t - y.t);
-    writeTrace(path, sys.rec.header, all);
-    console.log(`Events: ${path} (${all.length} events; switch events carry the switch-level packet number in 'unit')`);
+  const summary = plan
+    ? messageWindow({ nodes: netSpec.terminals.length, cyclesPerLinkByte: DSLINK_CYCLES_PER_BYTE, scheduled, events: sys.rec.events, from: win.warmup, to: Math.min(win.genEnd, done), runEnd: done })
+    : undefined;
+  if (summary) {
+    console.log('');
+    for (const l of formatMessageWindow(summary)) console.log(l);
+    for (const w of summary.warnings) console.log(chalk.yellow(`  warning: ${w}`));
   }
-  if (vcdPath) console.log(`Waveform of switch ${netSpec.switches[0]!.name}, cycles 0..${vcdCycles}: ${vcdPath}`);
+  console.log(`Simulated ${done.toLocaleString('en-US')} cycles in ${secs.toFixed(1)} s (${formatRate(done / Math.max(secs, 1e-9))})`);
+  if (jsonTarget) {
+    const options = Object.fromEntries(spec.options.filter((o) => !['config', 'events', 'vcd', 'json', 'quiet'].includes(o.name)).map((o) => [o.name, opts[o.name] ?? null]));
+    if (plan) Object.assign(options, { rate: plan.rate, hotspot: opts.pattern === 'hotspot' ? plan.hotspot : null });
+    const doc = { format: 'icemu-c104-run/1', preset, network: what, options, configFile: opts.config ?? null, virtualLinks: channels.length, cycles: done, requestedCycles: cycles, messages: { sent, delivered: sys.rec.deliveries.length }, means, window: summary ?? null };
+    writeText(jsonTarget, JSON.stringify(toJson(doc), null, 1) + '\n', 'json');
+    console.log(`Summary: ${jsonTarget.path}`);
+  }
+  if (eventsTarget) {
+    const all = [...sys.rec.events, ...c104rec.events.map((e) => ({ ...e, msg: 0, unit: `${e.unit} (packet ${e.msg})` }))].sort((x, y) => x.t - y.t);
+    writeTrace(eventsTarget, sys.rec.header, all, '--events');
+    console.log(`Events: ${eventsTarget.path} (${all.length} events; switch events carry the switch-level packet number in 'unit')`);
+  }
+  if (vcdOut) console.log(`Waveform of switch ${netSpec.switches[0]!.name}, cycles 0..${Math.min(vcdCycles, done)}: ${vcdOut.path} (${vcdOut.openHint()})`);
+  if (plan) return 0;
   return sys.rec.deliveries.length === sent ? 0 : 1;
 }
 

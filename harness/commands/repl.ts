@@ -17,10 +17,11 @@ import { runTerminal } from '../repl/terminal.ts';
 
 const spec: CommandSpec = {
   name: 'repl',
-  summary: 'debugger REPL: step a Buzzard cube cycle by cycle, breakpoints, waveforms, reverse steps',
+  summary: 'debugger REPL: step a Buzzard cube, a DS-link pair or a C104 network cycle by cycle, breakpoints, waveforms, reverse steps',
   usage: 'icemu repl [preset | config.json] [options]',
   description: [
-    'Opens an interactive debugger over a running Buzzard RTL cube (every unit of every node),',
+    'Opens an interactive debugger over a running Buzzard RTL cube (every unit of every node;',
+    'presets dslink-pair, pair-c104, chain, mesh, ring-deadlock: T9000s over DS-links and C104s),',
     'in the habits of gdb and vvp: step/run/continue, break on signal conditions or trace events,',
     'watch, print (hex, binary, decoded), cam/queues/links/deadlock views, ASCII waves, VCD,',
     'send/receive/load/poke stimulus, checkpoints and back (reverse step). Type help inside.',

@@ -1,5 +1,5 @@
 /**
- * buzzard-ch4: seed 002 §4.4 (shared/spec/buzzard.md §10.1) — datagram,
+ * buzzard-ch4: seed 002 §4.4 (docs/sources.md, buzzard §10.1) — datagram,
  * datagram with cut-through and persistent circuit switching × fixed /
  * adaptive routing × unidirectional / bidirectional links, on the workloads
  * of Figs 4.6–4.27 (harness/workloads/buzzard.ts CH4_FIGURES), with the §4.4
@@ -66,7 +66,7 @@ function sec45(): Ch4Res {
 export const buzzardCh4 = defineExperiment<Ch4Pt, Ch4Res, Ch4Params>({
   name: 'buzzard-ch4',
   summary: 'Chapter 4 transports (datagram, cut-through, persistent circuit switching × fixed/adaptive × uni/bidirectional) on the Figs 4.6–4.27 workloads, the seven §4.4 results as statements, §4.5 M + hβ vs M + hα',
-  source: 'seed 002 (Buzzard 1988) §4.4 Figs 4.5–4.27 (captions; plots lost) and the §4.4 prose results, §4.5 (shared/spec/buzzard.md §10.1, §10.2)',
+  source: 'seed 002 (Buzzard 1988) §4.4 Figs 4.5–4.27 (captions; plots lost) and the §4.4 prose results, §4.5 (docs/sources.md, buzzard §10.1, §10.2)',
   method: '§4.4 simulator harness/tlm/ch4.ts (1 tick/byte, 1 tick set-up, 40 ticks buffer allocation, creation-time priority), 6-cube, one workload per figure shared by the 12 configurations; §4.5 on the Buzzard TLM at zero load',
   options: ['messages-per-node', 'seed'],
   params: (cli: ExperimentCliValues): Ch4Params => {

@@ -94,7 +94,7 @@ export function lightCombos(points: readonly LightPt[], results: readonly LightR
 export const buzzardCh5Light = defineExperiment<LightPt, LightRes, LightParams>({
   name: 'buzzard-ch5-light',
   summary: "the TLM's undetermined choices (per-hop forwarding start, wormhole slot release, delivery per scheme) against §5.7's light-load end points (87% / 77% latency, ~81% bandwidth)",
-  source: 'seed 002 (Buzzard 1988) §5.7, exp(512) at the lightest rate: fixed latency 87%, quasi-adaptive up to 77%, bandwidth about 81% (shared/spec/buzzard.md §10.3)',
+  source: 'seed 002 (Buzzard 1988) §5.7, exp(512) at the lightest rate: fixed latency 87%, quasi-adaptive up to 77%, bandwidth about 81% (docs/sources.md, buzzard §10.3)',
   method: 'TLM (harness/tlm) at 9216 ticks, 6-cube, one workload; wormhole × {slot frees at tail / at delivery} × {per-link, shared-port}; fixed and quasi-adaptive × forwarding after {header, 12 B, 20 B, whole packet} × {per-link, shared-port}',
   options: ['messages-per-node', 'seed'],
   params: (cli: ExperimentCliValues): LightParams => {

@@ -109,7 +109,7 @@ export function assembleTimes(q: Ch5Params, points: readonly Ch5Pt[], results: r
       },
       {
         id: 'quasi-latency-direction',
-        statement: '§5.7 quasi-adaptive latency "10% to 77%" read heavy → light ([interp] buzzard.md §10.3, as the fixed-packet range whose direction is stated)',
+        statement: '§5.7 quasi-adaptive latency "10% to 77%" read heavy → light (reading: docs/buzzard-ch5.md#statement-readings; as the fixed-packet range whose direction is stated)',
         seed: `${pct(s.quasiLat.lo)} at the heaviest load, ${pct(s.quasiLat.hi)} at the lightest`,
         measured: `${pct(latQ[0])} at the heaviest, ${pct(latQ[last])} at the lightest`,
         rule: 'holds if ratio(heaviest) < ratio(lightest)',
@@ -164,7 +164,7 @@ export function assembleTimes(q: Ch5Params, points: readonly Ch5Pt[], results: r
       },
       {
         id: 'fixed-latency-source-blockage',
-        statement: '§5.7: "Blockage at the source nodes limits improvements in latency times for the large messages at higher link utilizations" ([interp] buzzard.md §10.3: 69% at heavy, 47% at light)',
+        statement: '§5.7: "Blockage at the source nodes limits improvements in latency times for the large messages at higher link utilizations" (reading: docs/buzzard-ch5.md#statement-readings; 69% at heavy, 47% at light)',
         seed: 'latency ratio higher at the heaviest load than at the lightest',
         measured: `${pct(latF[0])} at the heaviest, ${pct(latF[last])} at the lightest`,
         rule: 'holds if ratio(heaviest) > ratio(lightest)',

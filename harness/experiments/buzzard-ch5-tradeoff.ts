@@ -91,7 +91,7 @@ export function assembleTradeoff(q: Ch5Params, points: readonly Ch5Pt[], results
     rule: 'holds if mean first strictly grows with packet size at the lightest sweep load',
     holds: firstGrows,
   });
-  // "About 10%": the swept sizes between 5% and 20% of the mean; "best": [interp] the smallest mean first + mean last
+  // "About 10%": the swept sizes between 5% and 20% of the mean; "best": the smallest mean first + mean last
   // (the seed weighs whole-message arrival against first-packet latency, "where the latency of the first packet is important").
   const about10 = P.filter((p) => p >= 0.05 * mb && p <= 0.2 * mb);
   const argmin = (g: number, score: (p: number) => number): number => P.reduce((a, p) => (score(p) < score(a) ? p : a), P[0]!);
@@ -103,7 +103,7 @@ export function assembleTradeoff(q: Ch5Params, points: readonly Ch5Pt[], results
     statement: '§5.7: "in systems where the latency of the first packet is important … packet sizes should be limited to a small fraction of average message size. In the systems that we simulated, packet sizes of about 10% of the average message size worked best"',
     seed: `≈ ${0.1 * mb} B (swept sizes within 5–20% of the mean: ${about10.join(', ')} B)`,
     measured: q.sweepRates.map((g, i) => `${g} ticks: best first + last ${bestSum[i]} B (best first ${bestFirst[i]} B, best last ${bestLast[i]} B)`).join('; '),
-    rule: `holds if at every sweep load the size with the smallest mean first + mean last ([interp] equal weight) is one of ${about10.join(', ')} B`,
+    rule: `holds if at every sweep load the size with the smallest mean first + mean last (equal weight, docs/buzzard-ch5.md#statement-readings) is one of ${about10.join(', ')} B`,
     holds: bestSum.every((p) => about10.includes(p)),
   });
 
@@ -145,7 +145,7 @@ export function assembleTradeoff(q: Ch5Params, points: readonly Ch5Pt[], results
     columns: ['packet B', '% of mean', ...q.sweepRates.flatMap((g) => [`first@${g}`, `last@${g}`])],
     rows: P.map((p) => [p, (100 * p) / mb, ...q.sweepRates.flatMap((g) => [pl(g, p, 'meanFirst'), pl(g, p, 'meanLast')])]),
     digits: [0, 1],
-    notes: ['Seed §5.7: "packet sizes of about 10% of the average message size worked best". [interp] The sweep holds the buffer count at 13 (not the buffer memory).'],
+    notes: ['Seed §5.7: "packet sizes of about 10% of the average message size worked best". Reading (docs/buzzard-ch5.md#statement-readings): the sweep holds the buffer count at 13 (not the buffer memory).'],
   });
 
   const variantSeries = (t: Transport): Series[] =>
@@ -195,7 +195,7 @@ export function assembleTradeoff(q: Ch5Params, points: readonly Ch5Pt[], results
     },
   ];
   const notes = [
-    `TLM (harness/tlm), ${deliveryText(q.delivery)}, ${q.messagesPerNode} messages per node, workload seed ${q.seed}. The seed's Figs 5.14/5.15 are lost (captions only); the plotted series are [interp] first/last for the three configurations.`,
+    `TLM (harness/tlm), ${deliveryText(q.delivery)}, ${q.messagesPerNode} messages per node, workload seed ${q.seed}. The seed's Figs 5.14/5.15 are lost (captions only); the plotted series are the mean first/last times of the three configurations (docs/buzzard-ch5.md#statement-readings).`,
     `Stability: ${STABILITY_RULE}. Unstable points: ${unstable.length ? unstable.join('; ') : 'none'}.`,
     `Deadlocks: ${results.filter((r) => r.deadlock).length}; order violations: ${results.reduce((a, r) => a + r.orderViolations, 0)}; undelivered messages: ${results.reduce((a, r) => a + r.messages - r.delivered, 0)}.`,
     `Heaviest load ${R[0]} ticks (U ≈ ${num(U[0], 2)}), lightest ${R[last]} ticks (U ≈ ${num(U[last], 3)}).`,

@@ -1,6 +1,6 @@
 /**
  * Buzzard's Chapter 5 simulation results on the TLM (seed 002 §5.6–5.7;
- * shared/spec/buzzard.md §10.3):
+ * docs/sources.md, buzzard §10.3):
  *
  *   buzzard-fig5.12  mean message times vs ideal link utilisation, exp(512),
  *                    wormhole / fixed packet / quasi-adaptive packet, with the
@@ -145,8 +145,8 @@ function makeCh5(figure: Ch5Figure) {
       ? `mean message times vs ideal link utilisation, exp(${mb}): wormhole, fixed packet, quasi-adaptive (TLM), with the §5.7 percentages checked`
       : `buffer/packet tradeoff, exp(${mb}): 13×32 B vs 26×32 B vs 13×64 B, plus buffer-count and packet-size sweeps (TLM)`,
     source: times
-      ? `seed 002 (Buzzard 1988) §5.7, Fig. ${figure} "Mean Message Times, Length = exp(${mb})" and its prose percentages (shared/spec/buzzard.md §10.3)`
-      : `seed 002 (Buzzard 1988) §5.6–5.7, Fig. ${figure} "Message Times, Buffer/Packet Tradeoffs, Length = exp(${mb})" and the §5.7 summary (shared/spec/buzzard.md §10.3)`,
+      ? `seed 002 (Buzzard 1988) §5.7, Fig. ${figure} "Mean Message Times, Length = exp(${mb})" and its prose percentages (docs/sources.md, buzzard §10.3)`
+      : `seed 002 (Buzzard 1988) §5.6–5.7, Fig. ${figure} "Message Times, Buffer/Packet Tradeoffs, Length = exp(${mb})" and the §5.7 summary (docs/sources.md, buzzard §10.3)`,
     method:
       'transaction-level model harness/tlm (2 ticks/byte, 4 ticks arbitration, 4-byte headers), 6-cube, uniform destinations, exponential lengths, normal gaps σ = mean/2 at the nine §5.7 rates; one workload per rate shared by every scheme',
     options: ['messages-per-node', 'seed', 'delivery'],

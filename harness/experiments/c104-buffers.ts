@@ -86,7 +86,7 @@ function assemble(q: BufParams, pts: readonly BufPoint[], res: readonly BufResul
 export const c104Buffers = defineExperiment<BufPoint, BufResult, BufParams>({
   name: 'c104-buffers',
   summary: 'seed 004 Figs 4.5, 4.7: packet passing vs input buffer size and CPU link width (T9000/C104 TLM, boundary exchange)',
-  source: 'seed 004 §4.2.2–§4.2.3, Figs 4.5, 4.7 (shared/spec/c104-t9000.md §11)',
+  source: 'seed 004 §4.2.2–§4.2.3, Figs 4.5, 4.7 (docs/sources.md, c104-t9000 §11)',
   method: 'T9000/C104 packet-passing TLM; 16×16 torus boundary exchange on the 8×8 mesh, 1 µs compute',
   options: [],
   params,

@@ -95,7 +95,7 @@ function assemble(q: PolParams, pts: readonly PolPoint[], res: readonly PolResul
 export const c104Policies = defineExperiment<PolPoint, PolResult, PolParams>({
   name: 'c104-policies',
   summary: 'seed 004 Fig. 4.11: crossbar policies × C104 ack priority on 8², 16², 24² meshes (T9000/C104 TLM, boundary exchange)',
-  source: 'seed 004 §4.2.4, Fig. 4.11 (shared/spec/c104-t9000.md §11)',
+  source: 'seed 004 §4.2.4, Fig. 4.11 (docs/sources.md, c104-t9000 §11)',
   method: 'T9000/C104 packet-passing TLM; Chapter 4 boundary exchange, 32-byte messages, 1 µs compute',
   options: [],
   params: (cli: ExperimentCliValues) => ({ quick: cli.quick, sides: cli.quick ? [8] : [8, 16, 24] }),

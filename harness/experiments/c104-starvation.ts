@@ -110,7 +110,7 @@ function assemble(q: StarveParams, pts: readonly StarvePoint[], res: readonly St
 export const c104Starvation = defineExperiment<StarvePoint, StarveResult, StarveParams>({
   name: 'c104-starvation',
   summary: 'seed 004 Figs 5.6–5.9: starved edge columns, y-first rotation, outstanding limits, --noackpri (T9000/C104 TLM)',
-  source: 'seed 004 §5.4.4, Figs 5.6–5.9 (shared/spec/c104-t9000.md §11)',
+  source: 'seed 004 §5.4.4, Figs 5.6–5.9 (docs/sources.md, c104-t9000 §11)',
   method: 'T9000/C104 packet-passing TLM; non-blocking (16, 8, 1, c, 1, 32); load maps per source CPU',
   options: ['seed'],
   params: (cli: ExperimentCliValues) => ({ quick: cli.quick, seed: cli.seed ?? 1, runNs: cli.quick ? 3_000_000 : 10_000_000 }),

@@ -47,7 +47,7 @@ export const predicted = (m: number, d: Direction): number => dslinkBandwidth({ 
 export const dslinkBandwidthExperiment = defineExperiment<BandwidthPoint, BandwidthResult, DsBwParams>({
   name: 'dslink-bandwidth',
   summary: 'T9000 DS-link bandwidth against message size, uni/bi, lock-step/staggered (RTL endpoints), beside Eqs 4.1/4.2 and Table 4.1',
-  source: 'seed 004 §4.1.4.1 Eqs 4.1, 4.2, Figs 4.2, 4.3, Table 4.1; §4.1.4.2 Eq 4.3, Table 4.2 (spec c104-t9000.md §6, §10)',
+  source: 'seed 004 §4.1.4.1 Eqs 4.1, 4.2, Figs 4.2, 4.3, Table 4.1; §4.1.4.2 Eq 4.3, Table 4.2 (docs/sources.md, c104-t9000 §6, §10)',
   method: `RTL: two T9000-style endpoints (rtl/t9000) joined by one link end each, clock by clock at 10 ns; senders repeat m-byte messages on their own virtual link with two sends queued, receivers repeat blocking receives; staggered = b's sender starts ${STAGGER_CYCLES} cycles later; bandwidth from delivery times after the warm-up`,
   options: ['sizes'],
   params: resolveParams,

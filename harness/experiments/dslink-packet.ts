@@ -101,7 +101,7 @@ function assemble(q: DsParams, pts: readonly DsPoint[], res: readonly DsResult[]
 export const dslinkPacket = defineExperiment<DsPoint, DsResult, DsParams>({
   name: 'dslink-packet',
   summary: 'seed 004 Table 4.2 / Fig. 4.4: packet-passing DS-link bandwidth vs Eq. 4.3, uni and bi (T9000/C104 TLM, direct link)',
-  source: 'seed 004 §4.1.4.2, Table 4.2, Fig. 4.4 (shared/spec/c104-t9000.md §6, §10 T-4.2)',
+  source: 'seed 004 §4.1.4.2, Table 4.2, Fig. 4.4 (docs/sources.md, c104-t9000 §6, §10 T-4.2)',
   method: "T9000/C104 TLM, topology 'direct' (two T9000s, one DS-link, packet passing), blocking sends; harness/models/dslink.ts Eq. 4.3",
   options: [],
   params,

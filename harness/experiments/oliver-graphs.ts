@@ -6,7 +6,7 @@
  * δ = 1 µs), and the statements Oliver makes about them checked.
  *
  * The graphs themselves are lost (captions only), so their axes are
- * [interp] from the captions and the text around them:
+ * read from the captions (docs/readings.md#oliver-graphs-axes) and the text around them:
  *   Graph 1  T_p (Eq 1) against s, 0..10 switch chips, with both branches
  *   Graph 2  T_m (Eq 3) against message size n (32 B … 16 KB) for several s
  *   Graph 3  T_mc (Eq 5) against channels c = 1..8 for several s, n = 4096 B
@@ -30,7 +30,7 @@ import { defineExperiment, num, type ReportPlot, type ReportTable, type SeedChec
 
 export interface OliverParams {
   readonly quick: boolean;
-  /** Message size of Graphs 3–5, bytes ([interp]: 4096 = 128 packets, a "long message"). */
+  /** Message size of Graphs 3–5, bytes (docs/readings.md#oliver-graphs-axes: 4096 = 128 packets, a "long message"). */
   readonly messageBytes: number;
   readonly switches: readonly number[];
 }
@@ -115,7 +115,7 @@ export const oliverGraphs = defineExperiment<OliverPt, OliverCurves, OliverParam
   name: 'oliver-graphs',
   summary: "Oliver's Graphs 1–5 (packet, message, multi-channel, multi-link costs of the H1/C104) as curves from the analytic models",
   source: 'seed 000 (Oliver 1990) Eqs 1–6 and Graphs 1–5 (captions only; docs/sources.md, cost-models §2)',
-  method: 'analytic models harness/models/oliver.ts with the seed 000 §2 estimates (h 3, b 32, α 100 ns, β 200 ns, γ 500 ns, δ 1 µs); axes of the lost graphs [interp] from their captions',
+  method: 'analytic models harness/models/oliver.ts with the seed 000 §2 estimates (h 3, b 32, α 100 ns, β 200 ns, γ 500 ns, δ 1 µs); axes of the lost graphs read from their captions (docs/readings.md#oliver-graphs-axes)',
   options: [],
   params: (cli) => ({ quick: cli.quick, messageBytes: 4096, switches: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10] }),
   points: () => [1, 2, 3, 4, 5].map((graph) => ({ graph: graph as OliverPt['graph'] })),

@@ -1,7 +1,7 @@
 /**
  * DS-link data bandwidth between two adjacent T9000s, seed 004 §4.1.4.1–
  * §4.1.4.2 Eqs 4.1, 4.2 and 4.3 (from May, Thompson and Welch [BGT93]);
- * reconstructed right-hand sides in shared/spec/c104-t9000.md §6, reading in
+ * reconstructed right-hand sides in docs/sources.md, c104-t9000 §6, reading in
  * docs/t9000.md#bandwidth-models.
  *
  * Symbols (seed 004 §4.1.4.1):

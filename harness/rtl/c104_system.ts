@@ -49,6 +49,15 @@ export interface C104System {
   rec: T9000Recorder;
 }
 
+/**
+ * Receive slots (32 bytes each) of every virtual link when there are L
+ * labels: the receive areas of L control blocks must fit the 64 KiB node
+ * memory beside a 4 KiB send area. A message must fit its VL's area.
+ */
+export function defaultRxSlots(L: number): number {
+  return Math.max(2, Math.min(8, Math.floor((65536 - 4096) / (L * 32))));
+}
+
 /** Build the system; `channels` are the virtual links (each end's vl is a label its endpoint owns). */
 export function makeC104System(spec: NetworkSpec, channels: readonly [ChannelEnd, ChannelEnd][], o: C104SystemOptions = {}): C104System {
   const net = checkNetwork(spec);
@@ -76,8 +85,7 @@ export function makeC104System(spec: NetworkSpec, channels: readonly [ChannelEnd
     const links = t.links.length;
     if (links > 4) throw new C104ConfigError(`c104 system: endpoint ${t.name} has ${links} links; a T9000 has 4`);
     const virtualLinks: VlcbConfig[] = Array.from({ length: L }, (_, v) => ({ link: v % links, header: headerOf[i]!.get(v) ?? v }));
-    // Receive areas of L control blocks must fit the 64 KiB node memory beside a 4 KiB send area; a message must fit its VL's area.
-    const rxSlots = Math.max(2, Math.min(8, Math.floor((65536 - 4096) / (L * 32))));
+    const rxSlots = defaultRxSlots(L);
     const ep = new T9000Endpoint(top, t.name, { rxSlots, ...o.t9000, links, headerBytes: spec.headerBytes, virtualLinks }, epEnd);
     ep.links.forEach((end, j) => joinLinks(top, end, network.endpointLinks[i]![j]!));
     return ep;

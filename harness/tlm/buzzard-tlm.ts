@@ -1,7 +1,7 @@
 /**
  * Discrete-event, packet-level model (TLM) of the Buzzard n-cube (seed 002)
- * at the level of the seed's Chapter 5 simulator (shared/spec/buzzard.md
- * §10.3: link 2 ticks/byte, arbitration 4 ticks, 32-byte packets, 13 buffers
+ * at the level of the seed's Chapter 5 simulator (docs/sources.md,
+ * buzzard §10.3: link 2 ticks/byte, arbitration 4 ticks, 32-byte packets, 13 buffers
  * per PBU), for three transports: wormhole, fixed packet, quasi-adaptive
  * packet. It shares the workload (harness/workloads) and the event vocabulary
  * (traces/events) with the RTL and nothing else (ARCHITECTURE.md).
@@ -20,13 +20,13 @@
  *   sending the packets of its head message one after the other; the slot
  *   re-arbitrates for every packet (A12).
  * - The node input port: crossbar output O_0, one packet (or worm) at a time
- *   at link rate, always ready ([interp], A14 latencies 0). With
+ *   at link rate, always ready (docs/readings.md A14: latencies 0). With
  *   config.delivery = 'per-link' every PBU (input) has its own ejection
  *   channel instead (see config.ts).
  *
  * Arbitration: one arbiter per crossbar output. Requesters of O_j at node x
  * are slot j (O_0 has no slot) and PBUs i ≠ j of x with a packet for O_j.
- * [interp] Round-robin (A10 is a tree of toggling 2-input arbiters; a
+ * Round-robin (docs/readings.md A10 is a tree of toggling 2-input arbiters; a
  * rotating pointer over [slot j, PBU 1..n] is the packet-level equivalent):
  * the search starts just after the last winner. A requester is eligible only
  * if the downstream unit can take its packet (§8.3: the grant waits for "not
@@ -53,7 +53,7 @@
  * contrary at their first PBU and follow e-cube after it (A3: they may leave
  * on a lower dimension).
  *
- * Wormhole (fluid worm, [interp]): a message is one worm of W = headerBytes
+ * Wormhole (fluid worm, icemu's reading: docs/buzzard-ch5.md#wormhole-source-slot): a message is one worm of W = headerBytes
  * + bytes bytes on an e-cube path of d links plus the destination's node
  * input port. Each node holds at most F = headerBytes + arbitrationTicks /
  * ticksPerByte bytes of a worm (the header plus what arrives during one

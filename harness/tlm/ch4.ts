@@ -1,5 +1,5 @@
 /**
- * The seed 002 §4.4 transport simulator (shared/spec/buzzard.md §10.1), at
+ * The seed 002 §4.4 transport simulator (docs/sources.md, buzzard §10.1), at
  * the level the seed describes it: whole messages on an n-cube, 1 tick per
  * byte, 1 tick of link set-up per hop, 40 ticks of buffer allocation,
  * priority by creation time. Three transports:

@@ -1,6 +1,6 @@
 /**
  * Main control unit of the Buzzard communication processor (seed 002 §5.4.7,
- * §5.1.1–5.1.2, §4.1.1; digest shared/spec/buzzard.md §3, §5, §6, §8.4–8.7,
+ * §5.1.1–5.1.2, §4.1.1; digest docs/sources.md, buzzard §3, §5, §6, §8.4–8.7,
  * A6, A7, A11, A13, A14; interfaces rtl/buzzard/DESIGN.md "Interfaces between
  * units"). The seed leaves it unspecified ("PLAs or a microcode engine",
  * §5.4.7); this is a microcoded engine with one node-memory port.
@@ -77,18 +77,18 @@
  * CU tables); choose the slot: routing 'e-cube' → the e-cube first port;
  * 'quasi-adaptive' → among the profitable ports the one with the fewest
  * messages (queued + the one in the slot, A13), ties to the e-cube port, then
- * the lowest dimension (§5.2, spec §6.3; the e-cube port is the lowest
+ * the lowest dimension (§5.2, buzzard §6.3; the e-cube port is the lowest
  * profitable port, so the two tie rules agree). Append the block to that slot's
  * send queue (linked through the queue link word, head/tail/length in
  * registers qHead{j}/qTail{j}/qLen{j}: the on-chip pointer table of Fig.
  * 5.2) and acknowledge. When the slot has no message (sAct{j} = 0) and its
  * queue is not empty, the head block is dequeued, read, and its completion
  * flag set to 1 ("in progress": the message is taken into the slot).
- * Packetising (spec §5, A5–A7): the message's 16-bit word stream M = prefix
+ * Packetising (buzzard §5, A5–A7): the message's 16-bit word stream M = prefix
  * (A7, header_blocks.prefixLayout) ++ data (big-endian halves of memory
  * words); packet k carries M[14k .. 14k+13] (32-byte packets; 30 for 64)
  * after the destination and source words; L = words after the destination.
- * Slot loads (spec §8.4, DESIGN.md): a head = pfCount 25 (26), pfData =
+ * Slot loads (buzzard §8.4, DESIGN.md): a head = pfCount 25 (26), pfData =
  * preheader(C, P, L) << 16 | destination; then 32-bit chunks (first word in
  * bits 31..16) and a last 16-bit chunk (bits 15..0) for an odd count; the
  * first chunk of a packet starts with the source word (framing.sourceWord:
@@ -108,12 +108,12 @@
  * reserves its target slots as they finish their messages (sRes{j}; a
  * reserved slot starts no unicast), then starts all of them together; the
  * members share one two-word fetch window (mW0/mW1), so every word is
- * fetched once and handed to each slot as it asks for it (spec §8.4 last
+ * fetched once and handed to each slot as it asks for it (buzzard §8.4 last
  * bullet). One broadcast is in flight at a time (mBusy); its flag is 3 when
  * every member slot's last packet has left.
  *
  * ------------------------------------------------------------------ receive
- * Receive path (spec §8.7 1–5): take the destination word (checked: this
+ * Receive path (buzzard §8.7 1–5): take the destination word (checked: this
  * node or a broadcast), the source word (source, first-step direction) and
  * look the key up in the ATU; on a miss read the arrival table word for
  * (source, direction) (header_blocks layout). None → a first packet: take
@@ -137,7 +137,7 @@
  * type); with one (second queue link) its data is copied to the receive's
  * buffer (the unit returns to the pool) or the buffer is handed over. A
  * message of system type raises cpuIrq (cause 2).
- * Receive instruction (spec §8.7 1–3): search the unclaimed queues (the
+ * Receive instruction (buzzard §8.7 1–3): search the unclaimed queues (the
  * (source, type) bucket, all buckets for ANY; skipped when none), claim by
  * copy (user buffer) or hand-over (null buffer); else attach to a matching
  * arriving unexpected message (second queue link, flag 1); else enqueue as

@@ -1,6 +1,6 @@
 /**
  * Flow control unit of the Buzzard communication processor (seed 002 §5.4.8,
- * digest shared/spec/buzzard.md §8.8–§8.9; DESIGN.md "Units and their ports").
+ * digest docs/sources.md, buzzard §8.8–§8.9; DESIGN.md "Units and their ports").
  *
  * One per link end pair: a node's FlowControlUnit for dimension i holds
  *  - the sending section at the near end of the node's outgoing link i

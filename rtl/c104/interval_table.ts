@@ -5,7 +5,7 @@
  * every input reads the compiled form (`CompiledTable`).
  *
  * Readings: docs/c104.md#interval-labelling, docs/c104.md#hunt-groups,
- * docs/c104.md#header-operations. Sources: spec c104-t9000.md §16 V8, V9,
+ * docs/c104.md#header-operations. Sources: docs/sources.md, c104-t9000 §16 V8, V9,
  * V12 (configuration as data), seed 004 §2.2.2, §3.2.
  */
 

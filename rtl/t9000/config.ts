@@ -1,8 +1,8 @@
 /**
  * Configuration of a T9000-style endpoint (rtl/t9000): its links, virtual
  * link control blocks, packet format, acknowledgement policy and timing.
- * Readings: docs/t9000.md (seed 004 §3.1.1.1, §3.5.4, §4.1; spec
- * c104-t9000.md §2 and §16.2).
+ * Readings: docs/t9000.md (seed 004 §3.1.1.1, §3.5.4, §4.1; docs/sources.md,
+ * c104-t9000 §2 and §16.2).
  *
  * Every field is validated by `t9000Config`; a bad value throws one
  * RangeError naming the field and the allowed range.

@@ -17,6 +17,9 @@ describe('icemu CLI', () => {
   it('--help lists every command, and each command help lists every option it accepts', async () => {
     const top = await run(['--help']);
     expect(top.code).toBe(0);
+    // the top help names the built hardware and the commands that run it, and claims nothing 'being built'
+    expect(top.out).toMatch(/Buzzard hypercube[\s\S]*\(icemu buzzard\)[\s\S]*C104 routing switch[\s\S]*\(icemu c104\)/);
+    expect(top.out).not.toMatch(/being built/);
     for (const c of commands) {
       expect(top.out).toContain(c.spec.name);
       const h = await run([c.spec.name, '--help']);

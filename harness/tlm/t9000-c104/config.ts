@@ -1,6 +1,6 @@
 /**
  * Configuration of the T9000/C104 packet-level model (TLM) at the level of
- * the thesis's own simulator (seed 004 §3.5.4, shared/spec/c104-t9000.md
+ * the thesis's own simulator (seed 004 §3.5.4, docs/sources.md, c104-t9000
  * §7.4–§7.7). Every parameter the seed names is a typed, validated field
  * with the seed's default; the comment beside it cites the section and the
  * reading followed (docs/thesis-model.md).
