@@ -95,9 +95,10 @@ function compare(p: Params, run: number, perturb: boolean): string | null {
         const ea = step(fast.sim);
         const eb = step(ref.sim);
         if (ea !== eb) return `cycle ${c}: fast mode ${ea || 'ran'}, reference mode ${eb || 'ran'}`;
-        // Both stopped at the same assertion in the same cycle (a design bug the
-        // two modes agree on, e.g. the broadcast one noted in issue 8): compare no further.
-        if (ea) break;
+        // Both stopped at the same assertion in the same cycle: the modes agree, but a unit
+        // assertion on a valid workload is a design bug (the broadcast arrival-key one was
+        // hidden here while this returned null), so it fails the comparison too.
+        if (ea) return `cycle ${c}: both modes stopped: ${ea}`;
       }
       const a = fast.sim.values();
       const b = ref.sim.values();
