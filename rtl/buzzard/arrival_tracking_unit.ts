@@ -57,9 +57,11 @@
  *    requests; the source is a literal).
  * R3 Uniqueness. The control unit keeps keys unique (seed: "uniquely
  *    identified"): allocArriving of a (source, direction) that already has an
- *    arriving entry is a protocol violation (the packets of two messages over
+ *    arriving entry is a protocol violation (the packets of two unicasts over
  *    the same path cannot interleave: the sender's slot sends one message at a
- *    time and the path is fixed after the first hop). allocExpected of a
+ *    time and the path is fixed after the first hop). A broadcast can be
+ *    overtaken by a unicast from its source, so the control unit keys it with
+ *    direction 0 (docs/readings.md broadcast-arrival-key). allocExpected of a
  *    source that already has an expected entry is refused (ok = 0): the older
  *    receive keeps the entry, the newer stays only in node memory, as for a
  *    full cache.
@@ -107,7 +109,7 @@
  *    word read whose upper half has not arrived; cpuReadBytes = 4 catches it.
  * R8 Protocol violations (`fail`, a SimError naming the unit and cycle):
  *    op 6/7; update/purge miss; duplicate arriving key; an allocation with a
- *    source ≥ 2^n, an arriving direction outside 1..n, or next > last + 1;
+ *    source ≥ 2^n, an arriving direction above n (0 = a broadcast), or next > last + 1;
  *    an update with next > last + 1.
  *
  * Timing (cycle t = the cycle op/key/next/last are presented): hit… and
@@ -349,7 +351,7 @@ export class ArrivalTrackingUnit extends Module {
             let newKey: number;
             let newState: number;
             if (o === ATU_OP.allocArriving) {
-              if (dir < 1 || dir > n) this.fail(`allocArriving with direction ${dir}, outside 1..${n}`);
+              if (dir > n) this.fail(`allocArriving with direction ${dir}, outside 0..${n}`);
               const dup = find(kv & SRC_DIR);
               if (dup >= 0) this.fail(`allocArriving of ${keyText()}: entry ${dup} is already arriving with that source and direction`);
               if (expBit) target = find(kv); // promote the cached ANY-type receive (R4)

@@ -193,6 +193,7 @@ import {
   SEND,
   SYSTEM_TYPE_MIN,
   SYS_BLOCK_BYTES,
+  arrivalAddr,
   cuLayout,
   hashSrcType,
   prefixLayout,
@@ -729,7 +730,7 @@ export class ControlUnit extends Module {
     const matches = (wantS: number, wantT: number, s0: number, t0: number): boolean => (wantS === ANY || wantS === s0) && (wantT === ANY || wantT === t0);
     const expBucket = (src: number, type: number): number => lay.expectedBase + 8 * hashSrcType(src, type, H);
     const ucBucket = (k: number): number => lay.unclaimedBase + 8 * k;
-    const arrAddr = (src: number, dir: number): number => lay.arrivalBase + 4 * (src * n + dir - 1);
+    const arrAddr = (src: number, dir: number): number => arrivalAddr(lay, n, src, dir);
     const atuKeyOf = (src: number, dir: number): number => ((dir & 15) << 10) | (src & 0x3ff);
     /** Byte mask (big-endian lanes) of bytes a..min(a+3, lim) inside word a&~3, starting at byte a. */
     const laneMask = (a: number, count: number, lim: number): number => {
@@ -1220,12 +1221,15 @@ export class ControlUnit extends Module {
           const d = g(rxD);
           if (d & BROADCAST_TAG && (d & 0x7fff) !== src) fail(`broadcast packet with destination word 0x${d.toString(16)} but source ${src}`);
           p(rxSrc, src);
-          p(rxDir, dir);
+          // Arrival key direction (docs/readings.md broadcast-arrival-key): a broadcast is keyed
+          // (source, 0), apart from unicasts from the same source over the same first link.
+          const kdir = d & BROADCAST_TAG ? 0 : dir;
+          p(rxDir, kdir);
           p(rxEnd, wl ? 1 : 0);
           p(rxHave, 0);
           p(rxTake, 0);
           p(atuOp, ATU.lookup);
-          p(atuKey, atuKeyOf(src, dir));
+          p(atuKey, atuKeyOf(src, kdir));
           p(rxSt, R.R_LOOK);
           break;
         }

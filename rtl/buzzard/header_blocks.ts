@@ -57,7 +57,9 @@
  *                             buffer come from the same unit)
  *   arrivalBase               message arrival table: one 32-bit word per
  *                             (source, first-step direction), index
- *                             source·n + direction−1; the word is the header
+ *                             source·(n+1) + direction, direction 0 for a
+ *                             broadcast (readings.md broadcast-arrival-key);
+ *                             the word is the header
  *                             block address | ARR_TRUNC | ARR_SYS, 0 = none.
  *                             (The seed hashes it on (source, type); later
  *                             packets carry no type, A7, so here it is keyed
@@ -248,7 +250,7 @@ export function cuLayout(cfg: Pick<BuzzardConfig, 'n' | 'memoryWords'>, opts: Cu
   if (!(Number.isInteger(K) && K >= 1 && K <= 32)) throw new RangeError(`cu.sysBuffers: ${K} is outside 1..32`);
   if (!(Number.isInteger(B) && B >= 4 && B % 4 === 0 && B <= 1 << 20)) throw new RangeError(`cu.sysBufBytes: ${B} is not a multiple of 4 in 4..1048576`);
   const memBytes = cfg.memoryWords * 4;
-  const arrivalWords = cfg.n << cfg.n;
+  const arrivalWords = (cfg.n + 1) << cfg.n; // per source: broadcast (0), directions 1..n
   const tableBytes = 4 * (arrivalWords + 4 * H);
   const tablesBase = memBytes - tableBytes;
   const unitBytes = SYS_BLOCK_BYTES + B;
@@ -272,9 +274,9 @@ export function cuLayout(cfg: Pick<BuzzardConfig, 'n' | 'memoryWords'>, opts: Cu
   };
 }
 
-/** Arrival table word address for (source, direction 1..n). */
+/** Arrival table word address for (source, direction 1..n), or (source, 0) for a broadcast. */
 export function arrivalAddr(lay: CuLayout, n: number, src: number, dir: number): number {
-  return lay.arrivalBase + 4 * (src * n + dir - 1);
+  return lay.arrivalBase + 4 * (src * (n + 1) + dir);
 }
 
 /** Hash of (source, type) for the expected and unclaimed queues (§5.1.1). */

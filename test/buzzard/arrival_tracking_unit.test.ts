@@ -75,7 +75,7 @@ class Model {
       case 1: {
         if (src >= this.nodes) return /allocArriving with source/;
         if (next > last + 1) return /allocArriving with next .* beyond last/;
-        if (dir < 1 || dir > this.p.n) return /allocArriving with direction/;
+        if (dir > this.p.n) return /allocArriving with direction/; // 0 = a broadcast (readings broadcast-arrival-key)
         if (this.lookup(src, dir, false) >= 0) return /allocArriving of key .* is already arriving/;
         let k = exp ? this.lookup(src, dir, true) : -1;
         let ev = 0;
@@ -477,7 +477,7 @@ describe.each(MODES)('ArrivalTrackingUnit: seed rules (%s mode)', (mode) => {
     expect(b.failure(() => b.cmd(ATU_OP.update, atuKey(2, 3, false), 0x1101))).toMatch(/atu: update of entry 0: next 0x1101 beyond last 0x10ff \+ 1/);
     expect(b.failure(() => b.cmd(ATU_OP.purge, atuKey(2, 3, true)))).toMatch(/atu: purge of key \(source 2, direction 3, expected 1\), which is not in the ATU/);
     expect(b.failure(() => b.arrive(2, 3, 0x5000, 0x50ff))).toMatch(/atu: allocArriving of key \(source 2, direction 3, expected 0\): entry 0 is already arriving/);
-    expect(b.failure(() => b.arrive(2, 4, 0x5000, 0x50ff))).toMatch(/atu: allocArriving with direction 4, outside 1\.\.3/);
+    expect(b.failure(() => b.arrive(2, 4, 0x5000, 0x50ff))).toMatch(/atu: allocArriving with direction 4, outside 0\.\.3/);
     expect(b.failure(() => b.arrive(8, 1, 0x5000, 0x50ff))).toMatch(/atu: allocArriving with source 8, outside 0\.\.7/);
     expect(b.failure(() => b.expectRx(1, 0x5000, 0x4ffe))).toMatch(/atu: allocExpected with next 0x5000 beyond last 0x4ffe \+ 1/);
     expect(b.failure(() => b.cmd(6, 0))).toMatch(/atu: undefined op 6/);

@@ -167,7 +167,7 @@ export function expectConsistent(b: CuBench, node: number): void {
   }
   expect(unclaimed, `node ${node} unclaimed count`).toBe(sim.peek(cu.ucCount));
   const n = b.cfg.n;
-  for (let k = 0; k < n << n; k++) expect(readWord(m, lay.arrivalBase + 4 * k), `node ${node} arrival table word ${k}`).toBe(0);
+  for (let k = 0; k < (n + 1) << n; k++) expect(readWord(m, lay.arrivalBase + 4 * k), `node ${node} arrival table word ${k}`).toBe(0);
   expect(sim.peek(cu.auHead), `node ${node} arriving-unexpected list`).toBe(0);
   const free = sim.peek(cu.poolMap);
   const user = sim.peek(cu.poolUser);

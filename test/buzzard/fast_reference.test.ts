@@ -72,7 +72,7 @@ function build(p: Params, mode: SimMode, run: number, perturb = false) {
   const vcdPath = join(dir, `run${run}-${mode}${perturb ? '-perturbed' : ''}.vcd`);
   const vcd = startVcd(sim, vcdPath, { signals: [`node${p.vcdNode}.**`], stateStrings: true, date: '2026-01-01T00:00:00Z', handleExit: false });
   if (perturb) lateCounters(sim);
-  return { sim, rec, vcd, vcdPath };
+  return { sim, rec, vcd, vcdPath, driver };
 }
 
 /** Run both modes side by side; the first difference as text, or null. */
@@ -95,9 +95,10 @@ function compare(p: Params, run: number, perturb: boolean): string | null {
         const ea = step(fast.sim);
         const eb = step(ref.sim);
         if (ea !== eb) return `cycle ${c}: fast mode ${ea || 'ran'}, reference mode ${eb || 'ran'}`;
-        // Both stopped at the same assertion in the same cycle (a design bug the
-        // two modes agree on, e.g. the broadcast one noted in issue 8): compare no further.
-        if (ea) break;
+        // Both stopped at the same assertion in the same cycle: the modes agree, but a unit
+        // assertion on a valid workload is a design bug (the broadcast arrival-key one was
+        // hidden here while this returned null), so it fails the comparison too.
+        if (ea) return `cycle ${c}: both modes stopped: ${ea}`;
       }
       const a = fast.sim.values();
       const b = ref.sim.values();
@@ -145,12 +146,63 @@ describe('fast mode = reference mode (issue 8)', () => {
     );
   });
 
-  it('a workload on which the control unit asserts (a broadcast beside unicasts from its source; found by this property, present before issue 8) stops both modes at the same cycle', () => {
+  it('a broadcast beside a unicast from its source over the same first link (once a control-unit assertion at cycle 2584): both modes agree and every message arrives byte-exact', () => {
+    // Node 0's broadcast and its unicast 0 -> 5 both reach node 5 through node 1 (first-step
+    // direction 1). Node 1's PBU holds a broadcast packet for its local copy (O_0 first, A11)
+    // while the unicast's packet overtakes it towards O_3, so node 5 sees their packets
+    // interleaved. The arrival key (source, direction) alone merged them; a broadcast is now
+    // keyed (source, 0) (docs/readings.md broadcast-arrival-key).
     const p: Params = { n: 3, strict: false, routing: 'quasi-adaptive', meanBytes: 44, gapTicks: 177, seed: 10433, broadcasts: [{ src: 0, bytes: 63, cycle: 57 }], cycles: 3000, vcdNode: 5 };
     expect(compare(p, run++, false)).toBeNull();
     const fast = build(p, 'activity', run++);
     fast.vcd.close();
-    expect(() => fast.sim.step(p.cycles)).toThrow(/cycle 2584: node5\.cu: .*carries data beyond its message/);
+    const { sim, driver } = fast;
+    for (let c = 0; c < 8000 && !driver.allComplete(); c += 100) sim.step(100);
+    expect(driver.allComplete()).toBe(true);
+    const bcast = driver.sent.filter((m) => m.broadcast);
+    expect(bcast).toHaveLength(1);
+    const overlapping = driver.sent.filter((m) => !m.broadcast && m.src === 0 && m.dest === 5);
+    expect(overlapping.length).toBeGreaterThan(0); // the unicast that shares node 5's key
+    let broadcastCopies = 0;
+    for (const r of driver.receives) {
+      const m = driver.sent.find((s) => s.src === r.source && s.type === r.type && (s.broadcast || s.dest === r.node))!;
+      const got = driver.received(r);
+      expect({ node: r.node, type: r.type, progress: got.progress, error: got.error, length: got.length, bytes: got.bytes }).toEqual({
+        node: r.node,
+        type: r.type,
+        progress: 3,
+        error: 0,
+        length: m.data.length,
+        bytes: m.data,
+      });
+      if (m.broadcast) broadcastCopies++;
+    }
+    expect(broadcastCopies).toBe(7);
+    expect(driver.sendFlag(bcast[0]!)).toEqual({ progress: 3, error: 0 });
+  });
+
+  it('smallest form (2-cube): node 1 busy receiving holds the broadcast packet for its local copy, the unicast 0 -> 3 overtakes it; both modes deliver every message byte-exact', () => {
+    // Failed before the fix with "node3.cu: packet from node 0 (direction 1) carries data beyond its message" at cycle 939.
+    for (const mode of ['activity', 'plain'] as const) {
+      const cube = new BuzzardCube({ n: 2, strictFraming: false, routing: 'e-cube' });
+      const sim = new Simulator(cube, { mode });
+      const d = new CubeDriver(sim, cube);
+      for (const src of [2, 3]) {
+        d.receive(1, src, 200, 0, src);
+        d.send(src, 1, messagePattern(src, 200), 0, src);
+      }
+      for (let a = 1; a < 4; a++) d.receive(a, 0, 40, 0, 0x7000);
+      d.broadcast(0, messagePattern(9, 40), 10, 0x7000);
+      d.receive(3, 0, 20, 0, 5);
+      d.send(0, 3, messagePattern(5, 20), 100, 5);
+      for (let c = 0; c < 20000 && !d.allComplete(); c += 100) sim.step(100);
+      expect(d.allComplete(), mode).toBe(true);
+      for (const r of d.receives) {
+        const m = d.sent.find((s) => s.src === r.source && s.type === r.type)!;
+        const got = d.received(r);
+        expect([mode, r.node, got.progress, got.error, got.bytes]).toEqual([mode, r.node, 3, 0, m.data]);
+      }
+    }
   });
 
   it('negative control: counters whose edge time stamps are one cycle late in the fast mode are caught', () => {
