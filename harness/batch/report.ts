@@ -4,7 +4,7 @@
  * JSON summary (`--json FILE`) and the per-link CSV beside it.
  */
 import chalk from 'chalk';
-import type { BatchSummary, LatencyStats, MessageWindow } from './stats.ts';
+import type { BatchSummary, LatencyStats, LinkSummary, MessageWindow } from './stats.ts';
 
 const fmt = (v: number | null, d = 1): string => (v === null ? 'n/a' : v.toFixed(d));
 
@@ -38,11 +38,15 @@ export function formatMessageWindow(s: MessageWindow): string[] {
 /** The statistics block printed after a batch run on the Buzzard cube. */
 export function formatSummary(s: BatchSummary): string[] {
   const lines = formatMessageWindow(s);
-  const pct = (v: number): string => `${(100 * v).toFixed(1)}%`;
-  const ls = s.linkSummary;
-  lines.push(`  links (${s.links.length} directed): utilisation mean ${pct(ls.meanUtilisation)}, max ${pct(ls.maxUtilisation)}; blocked mean ${pct(ls.meanBlocked)}, max ${pct(ls.maxBlocked)}`);
+  lines.push(formatLinkSummary(s.links.length, s.linkSummary));
   for (const w of s.warnings) lines.push(chalk.yellow(`  warning: ${w}`));
   return lines;
+}
+
+/** The one-line link summary (any network). */
+export function formatLinkSummary(count: number, ls: LinkSummary): string {
+  const pct = (v: number): string => `${(100 * v).toFixed(1)}%`;
+  return `  links (${count} directed): utilisation mean ${pct(ls.meanUtilisation)}, max ${pct(ls.maxUtilisation)}; blocked mean ${pct(ls.meanBlocked)}, max ${pct(ls.maxBlocked)}`;
 }
 
 /** The per-link CSV: one row per directed link. */

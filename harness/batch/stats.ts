@@ -152,6 +152,15 @@ function avg(v: readonly number[]): number {
   return v.length ? v.reduce((p, q) => p + q, 0) / v.length : 0;
 }
 
+export type LinkSummary = BatchSummary['linkSummary'];
+
+/** Mean and max of the links' utilisation and blocked fractions (any network). */
+export function linkSummary(links: readonly { readonly utilisation: number; readonly blocked: number }[]): LinkSummary {
+  const u = links.map((l) => l.utilisation);
+  const b = links.map((l) => l.blocked);
+  return { meanUtilisation: avg(u), maxUtilisation: Math.max(0, ...u), meanBlocked: avg(b), maxBlocked: Math.max(0, ...b) };
+}
+
 /** A Buzzard cube's window: the messages (nodes and link bandwidth follow from n) and the link counters. */
 export interface SummaryInput extends Omit<MessageWindowInput, 'nodes' | 'cyclesPerLinkByte'> {
   readonly n: number;
@@ -177,8 +186,6 @@ export function summarise(x: SummaryInput): BatchSummary {
       });
     }
   }
-  const u = links.map((l) => l.utilisation);
-  const b = links.map((l) => l.blocked);
   return {
     window: msgs.window,
     messages: msgs.messages,
@@ -186,7 +193,7 @@ export function summarise(x: SummaryInput): BatchSummary {
     firstPacket: msgs.firstPacket,
     throughput: msgs.throughput,
     links,
-    linkSummary: { meanUtilisation: avg(u), maxUtilisation: Math.max(0, ...u), meanBlocked: avg(b), maxBlocked: Math.max(0, ...b) },
+    linkSummary: linkSummary(links),
     warnings: msgs.warnings,
   };
 }

@@ -32,9 +32,10 @@ import { outputFile, writeText } from '../cli/output-path.ts';
 import { applyOptionsFile } from '../cli/options-file.ts';
 import { planVcd, startVcdOutput, type VcdOutput } from '../cli/vcd-output.ts';
 import { patternWorkload, PATTERNS, type PatternName } from '../batch/patterns.ts';
-import { formatMessageWindow } from '../batch/report.ts';
+import { csvPathFor, formatLinkSummary, formatMessageWindow } from '../batch/report.ts';
 import { defaultWindow, parseFraction, parseRate } from '../batch/setup.ts';
-import { messageWindow } from '../batch/stats.ts';
+import { linkSummary, messageWindow } from '../batch/stats.ts';
+import { attachC104LinkMeter, c104LinksCsv } from '../rtl/c104_links.ts';
 import { toJson } from '../experiments/types.ts';
 
 /** Cycles a byte takes on a DS-link: one data token, 10 bits at one bit per cycle (docs/dslink.md#bit-clock). */
@@ -64,6 +65,10 @@ const spec: CommandSpec = {
     'lengths exponential with mean --bytes, capped at the receive area), generated from',
     `cycle ${START} to 80% of --cycles, measured after --warmup; it prints latency mean,`,
     'p50/p95/p99, max, a histogram, throughput and saturation warnings; --json FILE saves them.',
+    'Every run prints per-link figures over the run (with --pattern: the measurement window):',
+    'for each directed DS-link, utilisation = cycles with a normal character (data, EOP, EOM;',
+    'not NULL or FCT) on the wire, blocked = cycles its transmitter held a character but had',
+    'no credit; one line of mean and max, and with --json the per-link CSV FILE.links.csv.',
   ].join('\n'),
   options: [
     { name: 'width', type: 'int', default: 3, min: 1, max: 16, description: 'mesh columns' },
@@ -84,7 +89,7 @@ const spec: CommandSpec = {
     { name: 'rate', type: 'string', arg: 'R', description: 'with --pattern: offered load per endpoint, DS-link bandwidths of 1 byte per 10 cycles (default 0.1)' },
     { name: 'hotspot', type: 'string', arg: 'F', description: 'with --pattern hotspot: fraction of messages sent to endpoint 0 (default 0.2)' },
     { name: 'warmup', type: 'int', min: 0, max: 1_000_000_000, description: 'with --pattern: cycles before the measurement window (default 10% of --cycles)' },
-    { name: 'json', type: 'string', arg: 'FILE', description: 'write the run summary (and with --pattern the window statistics) as JSON to FILE' },
+    { name: 'json', type: 'string', arg: 'FILE', description: 'write the run summary (with --pattern the window statistics too) and the per-link figures as JSON to FILE, and the per-link CSV beside it (FILE.links.csv)' },
     { name: 'events', type: 'string', arg: 'FILE', description: 'write the event trace (JSON lines) to FILE' },
     { name: 'vcd', type: 'string', arg: 'FILE', description: 'VCD of switch 0 (its routers, crossbar and link ends)' },
     { name: 'vcd-cycles', type: 'int', default: 5000, min: 1, max: 10_000_000, description: 'cycles dumped to the VCD, from cycle 0' },
@@ -219,6 +224,7 @@ function run(cmdOpts: ParsedOptions, positional: string[] = [], given: ReadonlyS
 
   // Every output is checked before the run.
   const jsonTarget = opts.json === undefined ? undefined : outputFile('json', opts.json as string);
+  const csvTarget = jsonTarget && (jsonTarget.inPlace ? undefined : outputFile('json', csvPathFor(jsonTarget.path)));
   const eventsTarget = opts.events === undefined ? undefined : outputFile('events', opts.events as string);
   const vcdPlan = opts.vcd === undefined ? undefined : planVcd('vcd', opts.vcd as string);
 
@@ -231,6 +237,10 @@ function run(cmdOpts: ParsedOptions, positional: string[] = [], given: ReadonlyS
     chalk.bold('icemu c104') +
       `: ${what}; policy ${policy}, timing ${cfg.timing} (routing delay ${cfg.routingDelay} cycles), buffers ${cfg.buffers} (${cfg.inputBufferTokens} in + ${cfg.outputBufferTokens} out tokens); ${load}`,
   );
+  // Per-link figures: over the measurement window with --pattern, else over the whole run.
+  const linkFrom = plan ? win.warmup : 0;
+  const linkTo = plan ? win.genEnd : Infinity;
+  const meter = attachC104LinkMeter(sys, linkFrom, linkTo);
   let synthetic = 0;
   const c104rec = attachC104Events(sys.sim, sys.network.switches, sys.net, () => ({ msg: synthetic++, packet: 0 }));
   let sent = 0;
@@ -322,13 +332,17 @@ function run(cmdOpts: ParsedOptions, positional: string[] = [], given: ReadonlyS
     for (const l of formatMessageWindow(summary)) console.log(l);
     for (const w of summary.warnings) console.log(chalk.yellow(`  warning: ${w}`));
   }
+  const links = meter.stats();
+  const linkFigures = linkSummary(links);
+  console.log(`${formatLinkSummary(links.length, linkFigures)}, cycles ${linkFrom}..${Math.min(linkTo, done) - 1}`);
   console.log(`Simulated ${done.toLocaleString('en-US')} cycles in ${secs.toFixed(1)} s (${formatRate(done / Math.max(secs, 1e-9))})`);
   if (jsonTarget) {
     const options = Object.fromEntries(spec.options.filter((o) => !['config', 'events', 'vcd', 'json', 'quiet'].includes(o.name)).map((o) => [o.name, opts[o.name] ?? null]));
     if (plan) Object.assign(options, { rate: plan.rate, hotspot: opts.pattern === 'hotspot' ? plan.hotspot : null });
-    const doc = { format: 'icemu-c104-run/1', preset, network: what, options, configFile: opts.config ?? null, virtualLinks: channels.length, cycles: done, requestedCycles: cycles, messages: { sent, delivered: sys.rec.deliveries.length }, means, window: summary ?? null };
+    const doc = { format: 'icemu-c104-run/1', preset, network: what, options, configFile: opts.config ?? null, virtualLinks: channels.length, cycles: done, requestedCycles: cycles, messages: { sent, delivered: sys.rec.deliveries.length }, means, window: summary ?? null, links: { from: linkFrom, to: Math.min(linkTo, done), summary: linkFigures, perLink: links } };
     writeText(jsonTarget, JSON.stringify(toJson(doc), null, 1) + '\n', 'json');
-    console.log(`Summary: ${jsonTarget.path}`);
+    if (csvTarget) writeText(csvTarget, c104LinksCsv(links), 'json');
+    console.log(`Summary: ${jsonTarget.path}${csvTarget ? `, per-link CSV ${csvTarget.path}` : ''}`);
   }
   if (eventsTarget) {
     const all = [...sys.rec.events, ...c104rec.events.map((e) => ({ ...e, msg: 0, unit: `${e.unit} (packet ${e.msg})` }))].sort((x, y) => x.t - y.t);
