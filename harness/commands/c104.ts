@@ -12,10 +12,14 @@
  * (harness/batch/patterns.ts on the endpoint addresses, rate in DS-link
  * bandwidths: one data token of 10 bits, i.e. 1 byte per 10 cycles) with the
  * measurement window statistics of harness/batch/stats.ts, and `--json FILE`.
- * No `--workload`: a trace file names node-to-node messages on a Buzzard
- * cube (`# cube: n`, broadcasts, times in ticks), while T9000 traffic runs
- * on virtual links opened in advance with a bounded number of labels per
- * endpoint; there is no agreed mapping of one onto the other yet.
+ * `--workload FILE` reads a trace file (harness/workloads/trace-file.ts, as
+ * the REPL's `load`): trace node i is endpoint i, each pair that talks gets
+ * one channel (a virtual link each way, as for --pattern), times in ticks
+ * become cycles by `--cycles-per-tick` (default that of `icemu buzzard`),
+ * times in cycles are taken as given; both count from the end of DS-link
+ * start-up. Refused with one line: nodes beyond the endpoints, broadcasts
+ * (a Buzzard feature), a message longer than a virtual link's receive area,
+ * and unit 'us'.
  */
 import chalk from 'chalk';
 import { chainNetwork, meshNetwork, pumaNetwork, MESH_ROUTINGS, type MeshRouting } from '../../rtl/c104/labelling.ts';
@@ -37,6 +41,9 @@ import { defaultWindow, parseFraction, parseRate } from '../batch/setup.ts';
 import { linkSummary, messageWindow } from '../batch/stats.ts';
 import { attachC104LinkMeter, c104LinksCsv } from '../rtl/c104_links.ts';
 import { toJson } from '../experiments/types.ts';
+import { readFileSync } from 'node:fs';
+import { parseWorkloadFile, WorkloadFileError } from '../workloads/trace-file.ts';
+import { DEFAULT_CYCLES_PER_TICK } from '../rtl/run_workload.ts';
 
 /** Cycles a byte takes on a DS-link: one data token, 10 bits at one bit per cycle (docs/dslink.md#bit-clock). */
 const DSLINK_CYCLES_PER_BYTE = 10;
@@ -65,6 +72,11 @@ const spec: CommandSpec = {
     'lengths exponential with mean --bytes, capped at the receive area), generated from',
     `cycle ${START} to 80% of --cycles, measured after --warmup; it prints latency mean,`,
     'p50/p95/p99, max, a histogram, throughput and saturation warnings; --json FILE saves them.',
+    "--workload FILE runs a trace file (the format the REPL's load reads): trace node i is",
+    'endpoint i, one virtual link per pair that talks, times from cycle 2500 (after link',
+    'start-up), in ticks times --cycles-per-tick (default 4.5, as icemu buzzard) or in cycles as',
+    "given; refused: nodes beyond the endpoints, broadcasts, unit 'us', and a message longer",
+    "than a virtual link's receive area. Deliveries are checked byte-exact.",
     'Every run prints per-link figures over the run (with --pattern: the measurement window):',
     'for each directed DS-link, utilisation = cycles with a normal character (data, EOP, EOM;',
     'not NULL or FCT) on the wire, blocked = cycles its transmitter held a character but had',
@@ -85,6 +97,8 @@ const spec: CommandSpec = {
     { name: 'cycles', type: 'int', default: 2_000_000, min: 1000, max: 1_000_000_000, description: 'cycle limit' },
     { name: 'seed', type: 'int', default: 1, min: 0, max: 2 ** 31 - 1, description: 'workload seed' },
     { name: 'config', type: 'string', arg: 'FILE', description: 'the options as a JSON object (keys: option names and "preset"); the command line wins' },
+    { name: 'workload', type: 'string', arg: 'FILE', description: "a workload trace file (as the REPL's load reads) instead of --vls/--messages/--bytes: trace node i = endpoint i, one virtual link per pair that talks; unicast only" },
+    { name: 'cycles-per-tick', type: 'string', arg: 'C', description: `with --workload: cycles per tick for a trace in ticks (default ${DEFAULT_CYCLES_PER_TICK}, as icemu buzzard); a trace in cycles is taken as given` },
     { name: 'pattern', type: 'string', arg: 'NAME', description: `traffic pattern instead of --vls/--messages: ${PATTERNS.join(', ')}` },
     { name: 'rate', type: 'string', arg: 'R', description: 'with --pattern: offered load per endpoint, DS-link bandwidths of 1 byte per 10 cycles (default 0.1)' },
     { name: 'hotspot', type: 'string', arg: 'F', description: 'with --pattern hotspot: fraction of messages sent to endpoint 0 (default 0.2)' },
@@ -103,6 +117,7 @@ const spec: CommandSpec = {
     'icemu c104 puma --dim 3',
     'icemu c104 mesh --width 4 --height 4 --pattern transpose --rate 0.05 --cycles 60000 --json out/t.json',
     'icemu c104 --config mesh.json --seed 2',
+    'icemu c104 mesh --width 2 --height 2 --workload msgs.txt --cycles-per-tick 10 --json out/w.json',
   ],
 };
 
@@ -117,7 +132,7 @@ function mean(xs: readonly number[]): number {
 
 /** Where the pattern's messages go: one channel (a virtual link each way) per pair of endpoints that talk. */
 interface PatternPlan {
-  readonly messages: readonly { readonly t: number; readonly src: number; readonly dst: number; readonly bytes: number }[];
+  readonly messages: readonly { readonly id: number; readonly t: number; readonly src: number; readonly dst: number; readonly bytes: number }[];
   /** Unordered pairs [a, b], a < b, in first-use order. */
   readonly pairs: readonly (readonly [number, number])[];
   /** Virtual link labels each endpoint needs (its number of partners). */
@@ -125,6 +140,62 @@ interface PatternPlan {
   readonly rate: number;
   readonly hotspot: number;
   readonly description: string;
+  /** --workload: the trace file, and cycles per unit of its times. */
+  readonly file?: string;
+  readonly cyclesPerTick?: number;
+}
+
+/** One channel per unordered pair that talks, in first-use order, and the labels an endpoint needs. */
+function pairsOf(messages: readonly { readonly src: number; readonly dst: number }[], T: number): Pick<PatternPlan, 'pairs' | 'labels'> {
+  const seen = new Set<string>();
+  const pairs: [number, number][] = [];
+  const partners = Array.from({ length: T }, () => 0);
+  for (const m of messages) {
+    const a = Math.min(m.src, m.dst);
+    const b = Math.max(m.src, m.dst);
+    if (seen.has(`${a},${b}`)) continue;
+    seen.add(`${a},${b}`);
+    pairs.push([a, b]);
+    partners[a]!++;
+    partners[b]!++;
+  }
+  return { pairs, labels: Math.max(1, ...partners) };
+}
+
+/** --workload FILE: the trace's messages on the endpoints (refusals: one line each). */
+function planWorkload(opts: ParsedOptions, T: number): PatternPlan {
+  const file = opts.workload as string;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new UsageError(`icemu c104: --workload: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  let w;
+  try {
+    w = parseWorkloadFile(text, { file });
+  } catch (e) {
+    if (e instanceof WorkloadFileError || e instanceof RangeError) throw new UsageError(`icemu c104: --workload: ${e.message}`);
+    throw e;
+  }
+  if (w.unit === 'us') throw new UsageError(`icemu c104: --workload ${file}: unit 'us' is not supported; use '# unit: cycles' or ticks (with --cycles-per-tick)`);
+  const cptText = opts['cycles-per-tick'] as string | undefined;
+  const cpt = cptText === undefined ? DEFAULT_CYCLES_PER_TICK : Number(cptText);
+  if (cptText !== undefined && (!/^[0-9.eE+]+$/.test(cptText) || !(cpt > 0 && cpt <= 1e6))) throw new UsageError(`icemu c104: --cycles-per-tick must be a number in (0, 1000000] (got '${cptText}')`);
+  const scale = w.unit === 'cycles' ? 1 : cpt;
+  const bc = w.messages.find((m) => m.kind === 'broadcast');
+  if (bc) throw new UsageError(`icemu c104: --workload ${file}: message ${bc.id} (from node ${bc.src} at time ${bc.t}) is a broadcast; broadcast is a Buzzard feature`);
+  const far = w.messages.reduce((hi, m) => Math.max(hi, m.src, m.dst), -1);
+  if (far >= T) throw new UsageError(`icemu c104: --workload ${file} names node ${far}, but this network has ${T} endpoints (0..${T - 1}); trace node i is endpoint i`);
+  return {
+    messages: w.messages.map((m) => ({ id: m.id, t: START + Math.round(m.t * scale), src: m.src, dst: m.dst, bytes: m.bytes })),
+    ...pairsOf(w.messages, T),
+    rate: NaN,
+    hotspot: NaN,
+    file,
+    cyclesPerTick: scale,
+    description: `trace file ${file}: ${w.messages.length} messages (unit ${w.unit}${w.unit === 'cycles' ? '' : `, 1 tick = ${cpt} cycles`}) from cycle ${START}`,
+  };
 }
 
 function planPattern(opts: ParsedOptions, T: number, genEnd: number): PatternPlan {
@@ -137,22 +208,9 @@ function planPattern(opts: ParsedOptions, T: number, genEnd: number): PatternPla
   const rate = parseRate('c104', (opts.rate as string | undefined) ?? '0.1');
   const hotspotFraction = parseFraction('c104', 'hotspot', (opts.hotspot as string | undefined) ?? '0.2');
   const w = patternWorkload({ n, pattern: pattern as PatternName, rate, meanBytes: bytes, durationCycles: genEnd - START, seed: opts.seed as number, hotspotFraction, cyclesPerByte: DSLINK_CYCLES_PER_BYTE });
-  const pairIndex = new Map<string, number>();
-  const pairs: [number, number][] = [];
-  const partners = Array.from({ length: T }, () => 0);
-  for (const m of w.messages) {
-    const a = Math.min(m.src, m.dst);
-    const b = Math.max(m.src, m.dst);
-    if (pairIndex.has(`${a},${b}`)) continue;
-    pairIndex.set(`${a},${b}`, pairs.length);
-    pairs.push([a, b]);
-    partners[a]!++;
-    partners[b]!++;
-  }
   return {
-    messages: w.messages.map((m) => ({ t: m.t + START, src: m.src, dst: m.dst, bytes: m.bytes })),
-    pairs,
-    labels: Math.max(1, ...partners),
+    messages: w.messages.map((m) => ({ id: m.id, t: m.t + START, src: m.src, dst: m.dst, bytes: m.bytes })),
+    ...pairsOf(w.messages, T),
     rate,
     hotspot: hotspotFraction,
     description: `${pattern} pattern at ${rate} DS-link bandwidths per endpoint: ${w.messages.length} messages, mean ${bytes} B, seed ${opts.seed}`,
@@ -174,7 +232,10 @@ function run(cmdOpts: ParsedOptions, positional: string[] = [], given: ReadonlyS
   const timing = oneOf<C104Timing>('timing', opts.timing as string, C104_TIMINGS);
   const buffers = oneOf<C104Buffers>('buffers', opts.buffers as string, C104_BUFFERS);
   const patterned = opts.pattern !== undefined;
+  const traced = opts.workload !== undefined;
+  if (patterned && traced) throw new UsageError('icemu c104: --workload and --pattern cannot be combined');
   for (const o of ['rate', 'hotspot', 'warmup'] as const) if (!patterned && opts[o] !== undefined) throw new UsageError(`icemu c104: --${o} goes with --pattern`);
+  if (!traced && opts['cycles-per-tick'] !== undefined) throw new UsageError('icemu c104: --cycles-per-tick goes with --workload');
   const cycles = opts.cycles as number;
   const win = defaultWindow(cycles, opts.warmup as number | undefined);
   if (patterned && win.genEnd <= START) throw new UsageError(`icemu c104: --cycles ${cycles} is too short for --pattern: generation runs from cycle ${START} to 80% of --cycles`);
@@ -201,8 +262,9 @@ function run(cmdOpts: ParsedOptions, positional: string[] = [], given: ReadonlyS
   let plan: PatternPlan | undefined;
   const rand = new Rng(opts.seed as number);
   const channels: [ChannelEnd, ChannelEnd][] = [];
-  if (patterned) {
-    plan = planPattern(opts, network(1).netSpec.terminals.length, win.genEnd);
+  if (patterned || traced) {
+    const T = network(1).netSpec.terminals.length;
+    plan = patterned ? planPattern(opts, T, win.genEnd) : planWorkload(opts, T);
     ({ netSpec, what } = network(plan.labels));
     const next = netSpec.terminals.map((t) => t.label);
     for (const [a, b] of plan.pairs) channels.push([{ node: a, vl: next[a]!++ }, { node: b, vl: next[b]!++ }]);
@@ -222,6 +284,12 @@ function run(cmdOpts: ParsedOptions, positional: string[] = [], given: ReadonlyS
     }
   }
 
+  // A message must fit its virtual link's receive area (--pattern caps lengths; a trace is refused).
+  const L = Math.max(...netSpec.terminals.map((t) => t.label + (t.labelCount ?? 1)));
+  const cap = defaultRxSlots(L) * 32;
+  const long = traced ? plan!.messages.find((m) => m.bytes > cap) : undefined;
+  if (long) throw new UsageError(`icemu c104: --workload ${plan!.file}: message ${long.id} (${long.src} -> ${long.dst}, ${long.bytes} bytes) is longer than a virtual link's receive area (${cap} bytes with ${L} labels)`);
+
   // Every output is checked before the run.
   const jsonTarget = opts.json === undefined ? undefined : outputFile('json', opts.json as string);
   const csvTarget = jsonTarget && (jsonTarget.inPlace ? undefined : outputFile('json', csvPathFor(jsonTarget.path)));
@@ -230,7 +298,7 @@ function run(cmdOpts: ParsedOptions, positional: string[] = [], given: ReadonlyS
 
   const quiet = Boolean(opts.quiet);
   const t0 = performance.now();
-  const sys = makeC104System(netSpec, channels, { c104: { policy, timing, buffers }, workload: { preset, seed: opts.seed as number, ...(plan ? { pattern: opts.pattern } : {}) } });
+  const sys = makeC104System(netSpec, channels, { c104: { policy, timing, buffers }, workload: { preset, seed: opts.seed as number, ...(patterned ? { pattern: opts.pattern } : {}), ...(traced ? { workloadFile: opts.workload } : {}) } });
   const cfg = sys.network.configs[0]!;
   const load = plan ? plan.description : `${channels.length} virtual links, ${opts.messages} messages of ${opts.bytes} B each way; seed ${opts.seed}`;
   console.log(
@@ -238,16 +306,14 @@ function run(cmdOpts: ParsedOptions, positional: string[] = [], given: ReadonlyS
       `: ${what}; policy ${policy}, timing ${cfg.timing} (routing delay ${cfg.routingDelay} cycles), buffers ${cfg.buffers} (${cfg.inputBufferTokens} in + ${cfg.outputBufferTokens} out tokens); ${load}`,
   );
   // Per-link figures: over the measurement window with --pattern, else over the whole run.
-  const linkFrom = plan ? win.warmup : 0;
-  const linkTo = plan ? win.genEnd : Infinity;
+  const linkFrom = patterned ? win.warmup : 0;
+  const linkTo = patterned ? win.genEnd : Infinity;
   const meter = attachC104LinkMeter(sys, linkFrom, linkTo);
   let synthetic = 0;
   const c104rec = attachC104Events(sys.sim, sys.network.switches, sys.net, () => ({ msg: synthetic++, packet: 0 }));
   let sent = 0;
   const scheduled: { id: number; cycle: number; bytes: number }[] = [];
   if (plan) {
-    const L = Math.max(...netSpec.terminals.map((t) => t.label + (t.labelCount ?? 1)));
-    const cap = defaultRxSlots(L) * 32;
     const endOf = new Map<string, ChannelEnd>();
     for (const [a, b] of channels) {
       endOf.set(`${a.node}>${b.node}`, a);
@@ -323,9 +389,15 @@ function run(cmdOpts: ParsedOptions, positional: string[] = [], given: ReadonlyS
   console.log(row('mean message time (queued to complete)', means.messageTime, `(${times.length} messages)`));
   console.log(row('mean switch transit (head to forwarded)', means.switchTransit, `(${transit.length} packet crossings)`));
   console.log(row('mean per-hop head latency (switch to switch)', means.perHopHead, `(${hop.length} hops)`));
-  console.log(`  messages: ${sent} sent, ${sys.rec.deliveries.length} delivered${sys.rec.anomalies.length ? chalk.yellow(`; ${sys.rec.anomalies.length} bookkeeping anomalies (first: ${sys.rec.anomalies[0]})`) : ''}`);
+  // A delivery is byte-exact when the receive area holds the bytes its message was sent with.
+  const byteExact = sys.rec.deliveries.filter((d) => {
+    const m = sys.driver.messages[d.msg];
+    return m !== undefined && m.data.length === d.bytes.length && m.data.every((b, j) => b === d.bytes[j]);
+  }).length;
+  console.log(`  messages: ${sent} sent, ${sys.rec.deliveries.length} delivered (${byteExact} byte-exact)${sys.rec.anomalies.length ? chalk.yellow(`; ${sys.rec.anomalies.length} bookkeeping anomalies (first: ${sys.rec.anomalies[0]})`) : ''}`);
+  // --pattern: the measurement window; --workload: the whole run.
   const summary = plan
-    ? messageWindow({ nodes: netSpec.terminals.length, cyclesPerLinkByte: DSLINK_CYCLES_PER_BYTE, scheduled, events: sys.rec.events, from: win.warmup, to: Math.min(win.genEnd, done), runEnd: done })
+    ? messageWindow({ nodes: netSpec.terminals.length, cyclesPerLinkByte: DSLINK_CYCLES_PER_BYTE, scheduled, events: sys.rec.events, from: patterned ? win.warmup : 0, to: patterned ? Math.min(win.genEnd, done) : done, runEnd: done })
     : undefined;
   if (summary) {
     console.log('');
@@ -338,8 +410,8 @@ function run(cmdOpts: ParsedOptions, positional: string[] = [], given: ReadonlyS
   console.log(`Simulated ${done.toLocaleString('en-US')} cycles in ${secs.toFixed(1)} s (${formatRate(done / Math.max(secs, 1e-9))})`);
   if (jsonTarget) {
     const options = Object.fromEntries(spec.options.filter((o) => !['config', 'events', 'vcd', 'json', 'quiet'].includes(o.name)).map((o) => [o.name, opts[o.name] ?? null]));
-    if (plan) Object.assign(options, { rate: plan.rate, hotspot: opts.pattern === 'hotspot' ? plan.hotspot : null });
-    const doc = { format: 'icemu-c104-run/1', preset, network: what, options, configFile: opts.config ?? null, virtualLinks: channels.length, cycles: done, requestedCycles: cycles, messages: { sent, delivered: sys.rec.deliveries.length }, means, window: summary ?? null, links: { from: linkFrom, to: Math.min(linkTo, done), summary: linkFigures, perLink: links } };
+    if (plan && patterned) Object.assign(options, { rate: plan.rate, hotspot: opts.pattern === 'hotspot' ? plan.hotspot : null });
+    const doc = { format: 'icemu-c104-run/1', preset, network: what, options, configFile: opts.config ?? null, virtualLinks: channels.length, cycles: done, requestedCycles: cycles, messages: { sent, delivered: sys.rec.deliveries.length, byteExact }, ...(traced ? { workload: { file: plan!.file, cyclesPerTick: plan!.cyclesPerTick, startCycle: START } } : {}), means, window: summary ?? null, links: { from: linkFrom, to: Math.min(linkTo, done), summary: linkFigures, perLink: links } };
     writeText(jsonTarget, JSON.stringify(toJson(doc), null, 1) + '\n', 'json');
     if (csvTarget) writeText(csvTarget, c104LinksCsv(links), 'json');
     console.log(`Summary: ${jsonTarget.path}${csvTarget ? `, per-link CSV ${csvTarget.path}` : ''}`);
@@ -350,8 +422,8 @@ function run(cmdOpts: ParsedOptions, positional: string[] = [], given: ReadonlyS
     console.log(`Events: ${eventsTarget.path} (${all.length} events; switch events carry the switch-level packet number in 'unit')`);
   }
   if (vcdOut) console.log(`Waveform of switch ${netSpec.switches[0]!.name}, cycles 0..${Math.min(vcdCycles, done)}: ${vcdOut.path} (${vcdOut.openHint()})`);
-  if (plan) return 0;
-  return sys.rec.deliveries.length === sent ? 0 : 1;
+  if (patterned) return 0;
+  return sys.rec.deliveries.length === sent && byteExact === sent ? 0 : 1;
 }
 
 export const c104Command = { spec, run };

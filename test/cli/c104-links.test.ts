@@ -63,3 +63,58 @@ describe('icemu c104 per-link statistics', () => {
     expect(doc.links.summary.maxUtilisation).toBeLessThanOrEqual(1);
   });
 });
+
+describe('icemu c104 --workload', () => {
+  const trace = (name: string, text: string): string => {
+    const p = join(dir, name);
+    fs.writeFileSync(p, text);
+    return p;
+  };
+
+  it('pair-c104 streaming one way: every message delivered byte-exact; the data direction busier than the ack direction', async () => {
+    const file = trace('oneway.txt', '# unit: ticks\n0 0 1 16\n10 0 1 8\n20 0 1 0\n20 0 1 200\n100 0 1 64\n');
+    const json = join(dir, 'oneway.json');
+    const r = await icemu(['c104', 'pair-c104', '--workload', file, '--json', json, '-q']);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/trace file .*oneway\.txt: 5 messages \(unit ticks, 1 tick = 4\.5 cycles\) from cycle 2500/);
+    expect(r.out).toMatch(/messages: 5 sent, 5 delivered \(5 byte-exact\)/);
+    const doc = JSON.parse(fs.readFileSync(json, 'utf8'));
+    expect(doc.messages).toEqual({ sent: 5, delivered: 5, byteExact: 5 });
+    expect(doc.virtualLinks).toBe(1);
+    expect(doc.workload).toMatchObject({ cyclesPerTick: 4.5, startCycle: 2500 });
+    const { rows } = readCsv(join(dir, 'oneway.links.csv'));
+    expect(rows).toHaveLength(4); // two endpoints with one link each, both directions
+    const at = (from: string): CsvRow => rows.find((x) => x.from.startsWith(from))!;
+    // data t0 -> switch -> t1; only acknowledgements come back
+    expect(at('t0.').utilisation).toBeGreaterThan(0.1);
+    expect(at('t0.').utilisation).toBeGreaterThan(5 * at('t1.').utilisation);
+    expect(at('t1.').utilisation).toBeGreaterThan(0);
+    for (const x of rows) expect(x.blocked).toBe(0);
+  });
+
+  it('times in cycles are taken as given; an unused hunt-group link of a mesh reads 0', async () => {
+    const file = trace('cycles.txt', '# unit: cycles\n0 0 3 32\n50 3 0 32\n400 1 2 5\n');
+    const json = join(dir, 'cycles.json');
+    const r = await icemu(['c104', 'mesh', '--width', '2', '--height', '2', '--workload', file, '--json', json, '-q']);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/3 messages \(unit cycles\) from cycle 2500/);
+    expect(r.out).toMatch(/messages: 3 sent, 3 delivered \(3 byte-exact\)/);
+    const doc = JSON.parse(fs.readFileSync(json, 'utf8'));
+    expect(doc.workload.cyclesPerTick).toBe(1);
+    expect(doc.links.perLink.find((x: CsvRow) => x.from === 't9000_0_0.link3').utilisation).toBe(0);
+  });
+
+  it('refusals: one line, exit 2, nothing written', async () => {
+    const json = join(dir, 'never.json');
+    oneLineExit2(await icemu(['c104', 'pair-c104', '--workload', trace('far.txt', '0 0 5 8\n'), '--json', json, '-q']), /^icemu c104: --workload .*far\.txt names node 5, but this network has 2 endpoints \(0\.\.1\); trace node i is endpoint i$/);
+    oneLineExit2(await icemu(['c104', 'pair-c104', '--workload', trace('bc.txt', '0 0 1 8\n5 1 * 8\n'), '--json', json, '-q']), /^icemu c104: --workload .*bc\.txt: message 1 \(from node 1 at time 5\) is a broadcast; broadcast is a Buzzard feature$/);
+    oneLineExit2(await icemu(['c104', 'pair-c104', '--workload', trace('long.txt', '0 0 1 8\n5 1 0 300\n'), '--json', json, '-q']), /^icemu c104: --workload .*long\.txt: message 1 \(1 -> 0, 300 bytes\) is longer than a virtual link's receive area \(256 bytes with 2 labels\)$/);
+    oneLineExit2(await icemu(['c104', 'pair-c104', '--workload', join(dir, 'missing.txt'), '-q']), /^icemu c104: --workload: cannot read .*missing\.txt \(ENOENT\)$/);
+    oneLineExit2(await icemu(['c104', 'pair-c104', '--workload', trace('bad.txt', '0 0 1\n'), '-q']), /^icemu c104: --workload: .*bad\.txt:1: expected 4 fields/);
+    oneLineExit2(await icemu(['c104', 'pair-c104', '--workload', trace('us.txt', '# unit: us\n0 0 1 8\n'), '-q']), /unit 'us' is not supported/);
+    oneLineExit2(await icemu(['c104', 'pair-c104', '--workload', trace('ok.txt', '0 0 1 8\n'), '--cycles-per-tick', 'x', '-q']), /--cycles-per-tick must be a number in \(0, 1000000\] \(got 'x'\)/);
+    oneLineExit2(await icemu(['c104', 'pair-c104', '--cycles-per-tick', '4', '-q']), /--cycles-per-tick goes with --workload/);
+    oneLineExit2(await icemu(['c104', 'mesh', '--width', '2', '--height', '1', '--workload', join(dir, 'ok.txt'), '--pattern', 'uniform', '-q']), /--workload and --pattern cannot be combined/);
+    expect(fs.existsSync(json)).toBe(false);
+  });
+});
