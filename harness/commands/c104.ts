@@ -113,7 +113,7 @@ const spec: CommandSpec = {
   examples: [
     'icemu c104',
     'icemu c104 mesh --width 4 --height 4 --bytes 32',
-    'icemu c104 pair-c104 --messages 20 --bytes 6',
+    'icemu c104 pair-c104 --messages 16 --bytes 6',
     'icemu c104 puma --dim 3',
     'icemu c104 mesh --width 4 --height 4 --pattern transpose --rate 0.05 --cycles 60000 --json out/t.json',
     'icemu c104 --config mesh.json --seed 2',
@@ -351,15 +351,24 @@ function run(cmdOpts: ParsedOptions, positional: string[] = [], given: ReadonlyS
   const progress = new Progress({ label: 'c104', total: cycles, quiet });
   const t1 = performance.now();
   let done = 0;
-  while (done < cycles && sys.rec.deliveries.length < sent) {
-    const k = Math.min(2000, cycles - done, vcd && done < vcdCycles ? vcdCycles - done : 2000);
-    sys.sim.step(k);
-    done += k;
-    if (vcd && done >= vcdCycles) {
-      vcd.close();
-      vcd = undefined;
+  try {
+    while (done < cycles && sys.rec.deliveries.length < sent) {
+      const k = Math.min(2000, cycles - done, vcd && done < vcdCycles ? vcdCycles - done : 2000);
+      sys.sim.step(k);
+      done += k;
+      if (vcd && done >= vcdCycles) {
+        vcd.close();
+        vcd = undefined;
+      }
+      progress.update(done);
     }
-    progress.update(done);
+  } catch (e) {
+    // More sends posted on one virtual link than the T9000's send queue holds (the driver refuses, mid-run): one line, exit 2.
+    if (!(e instanceof RangeError && e.message.startsWith('t9000 driver: '))) throw e;
+    progress.finish();
+    vcd?.close();
+    const where = traced ? `--workload ${opts.workload}: ` : '';
+    throw new UsageError(`icemu c104: ${where}${e.message.slice('t9000 driver: '.length)} at cycle ${sys.sim.cycle}; post fewer messages at once on one virtual link`);
   }
   progress.finish();
   vcd?.close();

@@ -117,4 +117,12 @@ describe('icemu c104 --workload', () => {
     oneLineExit2(await icemu(['c104', 'mesh', '--width', '2', '--height', '1', '--workload', join(dir, 'ok.txt'), '--pattern', 'uniform', '-q']), /--workload and --pattern cannot be combined/);
     expect(fs.existsSync(json)).toBe(false);
   });
+
+  it('more messages at once on one virtual link than the T9000 send queue holds: one line, exit 2, no JSON', async () => {
+    const json = join(dir, 'burst.json');
+    const file = trace('burst.txt', '# unit: cycles\n' + '0 0 1 8\n'.repeat(20));
+    oneLineExit2(await icemu(['c104', 'pair-c104', '--workload', file, '--json', json, '-q']), /^icemu c104: --workload .*burst\.txt: node 0 virtual link 0 has 16 sends queued \(sendQueueDepth\); cannot queue message 16 at cycle 2500; post fewer messages at once on one virtual link$/);
+    expect(fs.existsSync(json)).toBe(false);
+    oneLineExit2(await icemu(['c104', 'pair-c104', '--messages', '20', '-q']), /^icemu c104: node 0 virtual link 0 has 16 sends queued/);
+  });
 });
