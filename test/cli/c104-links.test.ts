@@ -64,6 +64,20 @@ describe('icemu c104 per-link statistics', () => {
   });
 });
 
+describe('icemu c104 blocked fraction', () => {
+  it('a hotspot on a 4x2 mesh: links into the hotspot wait for credit', async () => {
+    const json = join(dir, 'hot.json');
+    const r = await icemu(['c104', 'mesh', '--width', '4', '--height', '2', '--pattern', 'hotspot', '--hotspot', '1', '--rate', '0.3', '--bytes', '64', '--cycles', '30000', '--json', json, '-q']);
+    expect(r.code, r.err).toBe(0);
+    const { rows } = readCsv(join(dir, 'hot.links.csv'));
+    expect(rows).toHaveLength(84);
+    const most = rows.reduce((a, b) => (b.blocked > a.blocked ? b : a));
+    expect(most.blocked).toBeGreaterThan(0.005);
+    expect(most.kind).toBe('switch-switch');
+    for (const x of rows) expect(Math.max(x.blocked, x.utilisation)).toBeLessThanOrEqual(1);
+  }, 60_000);
+});
+
 describe('icemu c104 --workload', () => {
   const trace = (name: string, text: string): string => {
     const p = join(dir, name);
