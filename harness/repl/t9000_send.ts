@@ -7,62 +7,20 @@
  * restore and checkpoint files.
  *
  * The process driver keeps JS bookkeeping (messages, send-area heap, posted
- * counts) that the model's snapshots must carry for time travel: a state
- * provider (driverState) saves and restores it with every checkpoint.
+ * counts) that the model's snapshots must carry for time travel: its state
+ * provider (T9000Driver.stateProvider) is registered by driverState.
  */
-import type { Simulator, StateProvider } from '../../rtl/kernel/index.ts';
-import type { T9000Driver, T9000Message } from '../rtl/t9000_driver.ts';
+import type { Simulator } from '../../rtl/kernel/index.ts';
+import type { T9000Driver } from '../rtl/t9000_driver.ts';
 import { messagePattern } from '../rtl/run_workload.ts';
 import { nearestNames } from '../../rtl/kernel/names.ts';
 import { ReplError, type CommandDef } from './common.ts';
 import type { ReplEngine } from './engine.ts';
 import { stimulus } from './stimulus.ts';
 
-/** The driver's private bookkeeping, as the provider sees it. */
-interface DriverInside {
-  messages: T9000Message[];
-  bySource: Map<string, T9000Message[]>;
-  heap: number[];
-  posted: Map<string, number>;
-  recvPosted: Map<string, number>;
-}
-
-interface DriverSaved {
-  messages: number;
-  bySource: [string, number][];
-  heap: number[];
-  posted: [string, number][];
-  recvPosted: [string, number][];
-}
-
-/** Register a state provider for the driver's bookkeeping (before the first snapshot). */
+/** Register the driver's bookkeeping with the simulator's snapshots (before the first snapshot). */
 export function driverState(sim: Simulator, driver: T9000Driver): void {
-  const d = driver as unknown as DriverInside;
-  const provider: StateProvider = {
-    save: (): DriverSaved => ({
-      messages: d.messages.length,
-      bySource: [...d.bySource].map(([k, l]) => [k, l.length]),
-      heap: d.heap.slice(),
-      posted: [...d.posted],
-      recvPosted: [...d.recvPosted],
-    }),
-    restore: (v) => {
-      const s = v as DriverSaved;
-      d.messages.length = s.messages;
-      const lens = new Map(s.bySource);
-      for (const [k, l] of d.bySource) {
-        const n = lens.get(k);
-        if (n === undefined) d.bySource.delete(k);
-        else l.length = n;
-      }
-      d.heap.splice(0, d.heap.length, ...s.heap);
-      d.posted.clear();
-      for (const [k, n] of s.posted) d.posted.set(k, n);
-      d.recvPosted.clear();
-      for (const [k, n] of s.recvPosted) d.recvPosted.set(k, n);
-    },
-  };
-  sim.addStateProvider(provider);
+  sim.addStateProvider(driver.stateProvider());
 }
 
 export function t9000SendCommand(e: ReplEngine, driver: T9000Driver, names: readonly string[]): CommandDef {
@@ -91,7 +49,7 @@ export function t9000SendCommand(e: ReplEngine, driver: T9000Driver, names: read
       } catch {
         throw new ReplError(`send: virtual link ${vl} of ${names[k]} is not one end of a channel`);
       }
-      const id = (driver as unknown as DriverInside).messages.length;
+      const id = driver.messages.length;
       const at = e.sim.cycle;
       stimulus(e, `send ${k} ${vl} ${bytes}`, () => {
         driver.send(k, vl, messagePattern(id, bytes), at);

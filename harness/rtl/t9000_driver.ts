@@ -14,7 +14,7 @@
  * send (or receive): the next one is issued in the cycle after the previous
  * one completed (the recorder calls `onSendDone` / `onDelivered`).
  */
-import type { Simulator } from '../../rtl/kernel/index.ts';
+import type { Simulator, StateProvider } from '../../rtl/kernel/index.ts';
 import type { T9000Endpoint } from '../../rtl/t9000/endpoint.ts';
 
 export interface ChannelEnd {
@@ -42,6 +42,15 @@ interface Loop {
 
 const key = (e: ChannelEnd): string => `${e.node}:${e.vl}`;
 
+/** What `stateProvider` saves: lengths of the append-only lists, copies of the rest. */
+interface DriverSaved {
+  messages: number;
+  bySource: [string, number][];
+  heap: number[];
+  posted: [string, number][];
+  recvPosted: [string, number][];
+}
+
 export class T9000Driver {
   readonly messages: T9000Message[] = [];
   /** Messages per source VL, in send order. */
@@ -58,6 +67,39 @@ export class T9000Driver {
     readonly nodes: readonly T9000Endpoint[],
   ) {
     this.heap = nodes.map(() => 0);
+  }
+
+  /**
+   * The driver's bookkeeping (messages, send-area heap, posted counts) as a
+   * simulator state provider, so snapshots carry it for time travel (the
+   * REPL's back, restore and checkpoint files). Loops are not saved: the
+   * REPL issues single sends and receives only.
+   */
+  stateProvider(): StateProvider {
+    return {
+      save: (): DriverSaved => ({
+        messages: this.messages.length,
+        bySource: [...this.bySource].map(([k, l]) => [k, l.length]),
+        heap: this.heap.slice(),
+        posted: [...this.posted],
+        recvPosted: [...this.recvPosted],
+      }),
+      restore: (v) => {
+        const s = v as DriverSaved;
+        this.messages.length = s.messages;
+        const lens = new Map(s.bySource);
+        for (const [k, l] of this.bySource) {
+          const n = lens.get(k);
+          if (n === undefined) this.bySource.delete(k);
+          else l.length = n;
+        }
+        this.heap.splice(0, this.heap.length, ...s.heap);
+        this.posted.clear();
+        for (const [k, n] of s.posted) this.posted.set(k, n);
+        this.recvPosted.clear();
+        for (const [k, n] of s.recvPosted) this.recvPosted.set(k, n);
+      },
+    };
   }
 
   node(a: number): T9000Endpoint {
