@@ -258,7 +258,7 @@ describe.skipIf(!chromium)('icemu view in headless Chromium', () => {
     expect(at[2]![0]).toBeGreaterThan(at[0]![0]);
     expect(at[1]![1]).toBeLessThan(at[0]![1]);
     const fw = events.find((e) => e.kind === 'packet-forwarded' && e.t > events.find((x) => x.kind === 'packet-forwarded')!.t)!;
-    const p = /\(packet (\d+)\)/.exec(fw.unit!)![1];
+    const p = /\(packet (\d+)(?:: (?:data|ack))?\)/.exec(fw.unit!)![1];
     await seek(pm, fw.t);
     expect(await pm.$eval(`#net .pkt[data-msg="${p}"]`, (e) => e.getAttribute('data-link'))).toBe(String(fw.node * 32 + fw.port!));
     expect(errors).toEqual([]);

@@ -40,7 +40,7 @@ beforeAll(async () => {
   m = modelFromText(text, 'mesh.jsonl');
 });
 
-const UNIT = /^(c104_\d+_\d+)\.in(\d+) \(packet (\d+)\)$/;
+const UNIT = /^(c104_\d+_\d+)\.in(\d+) \(packet (\d+)(?:: (data|ack))?\)$/;
 /** Per switch-level packet: [cycle, link] of each link its head entered, and the cycles of all its switch events. */
 function tracks(): Map<number, { hops: [number, number][]; seen: number[] }> {
   const S = topo.switches.length;
