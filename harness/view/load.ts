@@ -97,6 +97,7 @@ export function modelFromText(text: string, file: string): ViewModel {
       const [what, count, ports] = sp ? ['switch', topo.topo.switches.length, SWITCH_PORTS] : ['endpoint', topo.topo.endpoints.length, ENDPOINT_PORTS];
       if (e.node >= count) throw new ViewInputError(`${file}:${line}: ${what} ${e.node} is outside 0..${count - 1} of the C104 network in the header`);
       if (e.port !== undefined && e.port >= ports) throw new ViewInputError(`${file}:${line}: port ${e.port} is outside 0..${ports - 1} of ${what} ${e.node}`);
+      if (sp && sp.name !== topo.topo.switches[e.node]) throw new ViewInputError(`${file}:${line}: unit '${e.unit}' is not on switch ${e.node} (${topo.topo.switches[e.node]}) of the C104 network in the header`);
       if (sp && sp.index >= SWITCH_PORTS) throw new ViewInputError(`${file}:${line}: ${sp.io === 'in' ? 'input' : 'link'} ${sp.index} is outside 0..${SWITCH_PORTS - 1} of switch ${e.node}`);
     }
     if (e.t < last) throw new ViewInputError(`${file}:${line}: time ${e.t} goes back (previous event at ${last}); events must be sorted by time`);
