@@ -435,7 +435,7 @@ function run(cmdOpts: ParsedOptions, positional: string[] = [], given: ReadonlyS
     console.log(`Summary: ${jsonTarget.path}${csvTarget ? `, per-link CSV ${csvTarget.path}` : ''}`);
   }
   if (eventsTarget) {
-    if (sys.rec.deliveries.length < sent) c104rec.checkDeadlock();
+    if (sys.rec.deliveries.length < sent) c104rec.checkDeadlock(200); // the detector needs quiet links (docs/c104.md#view-events)
     const all = [...sys.rec.events, ...switchTraceEvents(c104rec.events, numbering?.ids)].sort((x, y) => x.t - y.t);
     writeTrace(eventsTarget, sys.rec.header, all, '--events');
     console.log(`Events: ${eventsTarget.path} (${all.length} events; switch events carry the switch-level packet number in 'unit', and their T9000 message and packet)`);

@@ -40,7 +40,8 @@
  *  deadlock          the structural detector (c104_deadlock.ts) found a
  *                    ring at a check (every `deadlockEvery` cycles after that
  *                    many cycles without an input router changing state or
- *                    popping a character; or `checkDeadlock()` by a caller);
+ *                    popping a character; or `checkDeadlock()` by a caller,
+ *                    which may ask for a quiet stretch first);
  *                    `ring` = the waiting links `name.linkJ`, node = the first
  *                    link's switch. Recorded once per distinct ring.
  */
@@ -80,8 +81,8 @@ export interface C104EventRecorder {
   readonly events: TraceEvent[];
   /** Heads whose identity nobody knew. */
   unidentified: number;
-  /** Run the structural detector now; records (once per ring) and returns the ring, or null. */
-  checkDeadlock(): string[] | null;
+  /** Run the structural detector now (null without running it unless no router has moved for `minQuiet` cycles); records (once per ring) and returns the ring, or null. */
+  checkDeadlock(minQuiet?: number): string[] | null;
   detach(): void;
 }
 
@@ -154,7 +155,8 @@ export function attachC104Events(
   let lastMove = sim.cycle;
   let lastCheck = sim.cycle;
   const rings = new Set<string>();
-  rec.checkDeadlock = (): string[] | null => {
+  rec.checkDeadlock = (minQuiet = 0): string[] | null => {
+    if (minQuiet > 0 && (every <= 0 || sim.cycle - lastMove < minQuiet)) return null;
     const d = net ? findC104Deadlock(sim, switches, net) : null;
     if (!d) return null;
     const key = d.ring.join(' ');
