@@ -321,6 +321,24 @@ describe.skipIf(!chromium)('icemu view in headless Chromium', () => {
       const [, s, j] = /^c104_(\d)\.link(\d+)$/.exec(u)!;
       expect(st.held).toContain(Number(s) * 32 + Number(j));
     }
+    // clicking a switch lists its inputs' buffer-full cycles and counts, as the raw events sum them
+    const end = events[events.length - 1]!.t + 1;
+    const fullOf = (unit: string): [number, number] => {
+      let total = 0;
+      let times = 0;
+      let since = -1;
+      for (const e of events) {
+        if (e.unit !== unit) continue;
+        if (e.kind === 'buffer-full') [since, times] = [e.t, times + 1];
+        else if (e.kind === 'buffer-free' && since >= 0) [total, since] = [total + e.t - since, -1];
+      }
+      return [since >= 0 ? total + end - since : total, times];
+    };
+    await pr.$eval('#net .node[data-switch="1"]', (e) => e.dispatchEvent(new MouseEvent('click', { bubbles: true })));
+    const rows = await pr.$$eval('#info tr', (es) => es.filter((e) => /^in\d+$/.test(e.children[0]?.textContent ?? '')).map((e) => [...e.children].map((c) => c.textContent)));
+    expect(rows.length).toBeGreaterThan(1);
+    for (const [input, cycles, times] of rows) expect([Number(cycles), Number(times)], `c104_1.${input}`).toEqual(fullOf(`c104_1.${input}`));
+    expect(rows.some(([, cycles]) => Number(cycles) > 0)).toBe(true);
     expect(errors).toEqual([]);
   });
 });

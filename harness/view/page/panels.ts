@@ -7,6 +7,7 @@
  * rows).
  */
 import { linkEnds, unitName, type ViewModel } from '../model.ts';
+import { endpointLink, peers, switchLink } from '../c104_model.ts';
 import { coveredUpTo, utilisation } from '../replay.ts';
 import { el } from './draw.ts';
 import { occColour } from './layout.ts';
@@ -95,8 +96,17 @@ export function nodeInfo(m: ViewModel, x: number): string {
   const sent = m.msgs.filter((q) => q.src === e).length;
   const recv = m.msgs.filter((q) => q.dest === e).length;
   if (m.c104) {
+    const t = m.c104;
+    if (x >= t.switches.length) return `<h3>${unitName(m, x)}</h3><table>${td(['switch-level packets sent', sent]) + td(['switch-level packets received', recv])}</table>`;
     const through = m.msgs.filter((q) => q.rows.some((r) => r.node === x)).length;
-    return `<h3>${unitName(m, x)}</h3><table>${m.c104 && x < m.c104.switches.length ? td(['switch-level packets through it', through]) : td(['switch-level packets sent', sent]) + td(['switch-level packets received', recv])}</table>`;
+    // each wired input's buffer: full intervals are kept under the link feeding it (c104_model.ts)
+    let rows = '';
+    peers(t)[x]!.forEach((p, k) => {
+      if (!p) return;
+      const id = 'ep' in p ? endpointLink(t, p.ep, p.m) : switchLink(p.sw, p.link);
+      rows += td([`in${k}`, coveredUpTo(m.full, id, m.tEnd), m.full.off[id + 1]! - m.full.off[id]!]);
+    });
+    return `<h3>${unitName(m, x)}</h3><table>${td(['switch-level packets through it', through])}</table><table><tr><th>input</th><th>buffer full cycles</th><th>times full</th></tr>${rows}</table>`;
   }
   let rows = '';
   for (let i = 1; i <= m.n; i++) {
