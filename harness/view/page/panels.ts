@@ -114,3 +114,15 @@ export function messageInfo(m: ViewModel, id: number): string {
   if (m.c104) return `<h3>switch-level packet ${id}: ${ep(q.src)} → ${ep(q.dest)}</h3><table>${td(['head at the first switch', fmt(q.queued)])}${td(['head at the endpoint', fmt(q.complete)])}</table><p>per switch (${m.unit}):</p><table class="hops"><tr><th>switch</th><th>input</th><th>head arrives</th><th>grant</th><th>forwarded</th><th>in switch</th></tr>${rows}</table>`;
   return `<h3>message ${id}: ${ep(q.src)} → ${ep(q.dest)}</h3><table>${td(['queued', fmt(q.queued)])}${td(['first packet delivered', fmt(q.first)])}${td(['complete', fmt(q.complete)])}${td(['packets', q.packets])}</table><p>packet 0, per hop (${m.unit}):</p><table class="hops"><tr><th>node</th><th>unit</th><th>head arrives</th><th>grant</th><th>forwarded</th><th>in unit</th></tr>${rows}</table>`;
 }
+
+/** C104: a T9000 message and every switch-level packet linked to it (data and acks), per switch. */
+export function t9000MessageInfo(m: ViewModel, id: number, clicked = -1): string {
+  const q = m.messages?.find((x) => x.id === id);
+  if (!q) return `<h3>T9000 message ${id}</h3><p>not in the trace</p>`;
+  const ep = (e: number): string => m.c104?.endpoints[e]?.name ?? '?';
+  const rows = q.rows
+    .map((r) => td([r.pkt ?? '', unitName(m, r.node), r.unit, fmt(r.arrive), fmt(r.grant), fmt(r.forward), r.arrive >= 0 && r.forward >= 0 ? r.forward - r.arrive : '–']).replace('<tr>', `<tr class="${r.pkt?.startsWith('ack') ? 'ack' : 'data'}">`))
+    .join('');
+  const from = clicked >= 0 ? `<p>switch-level packet #${clicked} is one of them.</p>` : '';
+  return `<h3>T9000 message ${id}: ${ep(q.src)} → ${ep(q.dest)}</h3>${from}<table>${td(['queued', fmt(q.queued)])}${td(['first packet delivered', fmt(q.first)])}${td(['complete', fmt(q.complete)])}${td(['data packets seen in the switches', q.packets])}</table><p>its packets (data and acks, #switch-level number), per switch (${m.unit}):</p><table class="hops"><tr><th>packet</th><th>switch</th><th>input</th><th>head arrives</th><th>grant</th><th>forwarded</th><th>in switch</th></tr>${rows}</table>`;
+}
