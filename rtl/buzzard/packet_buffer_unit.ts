@@ -324,6 +324,11 @@ export class PacketBufferUnit extends Module {
     const txCnt = this.reg('txCnt', 5, 0); // bits left in the current field
     const txShift = this.reg('txShift', headLen, 0); // output shift register
 
+    // camLoadR = (inState = camLoad), loaded by the controllers from their next
+    // values: the CAM port needs only this, not every input state change (two
+    // per word; docs/kernel.md "Exact sensitivity").
+    const camLoadR = this.reg('camLoadR', 1, 0);
+
     // ---- combinational logic
     // CAM port: the input controller's insert first (§5.4.2 "The input
     // controller is given priority on all accesses to the CAM"), then the
@@ -335,7 +340,7 @@ export class PacketBufferUnit extends Module {
         const s = this.s;
         const ost = s[outState.i]!;
         s[camKey.i] = ost === OUT_IDLE ? s[xgidx.i]! : s[outPort.i]!;
-        if (s[inState.i] === IN_LOAD) {
+        if (s[camLoadR.i] === 1) {
           s[camOp.i] = CAM_OP.insert; // step 7
           s[camAddr.i] = 0;
           s[camWdata.i] = s[inShift.i]! * slotScale;
@@ -355,12 +360,12 @@ export class PacketBufferUnit extends Module {
       },
       {
         writes: [camKey, camOp, camAddr, camWdata],
-        reads: [outState, xgidx, outPort, inState, outNext, outRow, outCamRow, freeFlag, xrelease],
+        reads: [outState, xgidx, outPort, camLoadR, outNext, outRow, outCamRow, freeFlag, xrelease],
         // Exact sensitivity (docs/kernel.md): the shift register feeds the CAM
         // only in the camLoad cycle, and the framing phase matters only in
         // step 6; otherwise every incoming bit would wake this process.
         readsWhen: [
-          { when: inState, is: [IN_LOAD], reads: [inShift] },
+          { when: camLoadR, is: [1], reads: [inShift] },
           { when: outState, is: [OUT_FIN], reads: [txPhase] },
         ],
         name: 'camPort',
@@ -554,6 +559,7 @@ export class PacketBufferUnit extends Module {
         }
         s[wpend.n] = wp;
         s[inState.n] = nist;
+        s[camLoadR.n] = nist === IN_LOAD ? 1 : 0;
 
         // ================= output framing (§5.4.8; DESIGN "Framing")
         const ost = s[outState.i]!;
