@@ -44,7 +44,7 @@ import { toJson } from '../experiments/types.ts';
 import { readFileSync } from 'node:fs';
 import { parseWorkloadFile, WorkloadFileError } from '../workloads/trace-file.ts';
 import { DEFAULT_CYCLES_PER_TICK } from '../rtl/run_workload.ts';
-import { thesisWindowWorkload } from '../rtl/c104_thesis_workload.ts';
+import { channelPairs as pairsOf, thesisWindowWorkload } from '../rtl/c104_thesis_workload.ts';
 
 /** Cycles a byte takes on a DS-link: one data token, 10 bits at one bit per cycle (docs/dslink.md#bit-clock). */
 const DSLINK_CYCLES_PER_BYTE = 10;
@@ -154,23 +154,6 @@ interface PatternPlan {
   /** --workload: the trace file, and cycles per unit of its times. */
   readonly file?: string;
   readonly cyclesPerTick?: number;
-}
-
-/** One channel per unordered pair that talks, in first-use order, and the labels an endpoint needs. */
-function pairsOf(messages: readonly { readonly src: number; readonly dst: number }[], T: number): Pick<PatternPlan, 'pairs' | 'labels'> {
-  const seen = new Set<string>();
-  const pairs: [number, number][] = [];
-  const partners = Array.from({ length: T }, () => 0);
-  for (const m of messages) {
-    const a = Math.min(m.src, m.dst);
-    const b = Math.max(m.src, m.dst);
-    if (seen.has(`${a},${b}`)) continue;
-    seen.add(`${a},${b}`);
-    pairs.push([a, b]);
-    partners[a]!++;
-    partners[b]!++;
-  }
-  return { pairs, labels: Math.max(1, ...partners) };
 }
 
 /** --workload FILE: the trace's messages on the endpoints (refusals: one line each). */
