@@ -19,6 +19,7 @@ import { makeC104System, type C104System } from '../harness/rtl/c104_system.ts';
 import { attachC104LinkMeter } from '../harness/rtl/c104_links.ts';
 import { channelPairs, thesisWindowWorkload } from '../harness/rtl/c104_thesis_workload.ts';
 import type { ChannelEnd } from '../harness/rtl/t9000_driver.ts';
+import { timeWindow, type WindowTiming } from './steady.ts';
 
 /** Traffic starts after DS-link start-up (as icemu c104). */
 export const C104_START = 2500;
@@ -36,14 +37,7 @@ export interface C104MeshCase {
   seed?: number;
 }
 
-export interface C104MeshResult {
-  cycles: number;
-  seconds: number;
-  cyclesPerSecond: number;
-  cpuSeconds: number;
-  cyclesPerCpuSecond: number;
-  evaluationsPerCycle: number;
-  nsPerEvaluation: number;
+export interface C104MeshResult extends WindowTiming {
   linkUtilisation: number;
   messagesDelivered: number;
   held: number;
@@ -79,25 +73,12 @@ export function measureC104Mesh(c: C104MeshCase): C104MeshResult {
   sim.step(c.warmup);
   if (c.measureMode) sim.setMode(c.measureMode);
   const meter = attachC104LinkMeter(sys, sim.cycle + 1, sim.cycle + 1 + c.cycles);
-  const ev0 = sim.evaluations;
   const d0 = sys.rec.deliveries.length;
-  const t0 = performance.now();
-  const u0 = process.cpuUsage();
-  sim.step(c.cycles);
-  const seconds = (performance.now() - t0) / 1000;
-  const u = process.cpuUsage(u0);
-  const cpuSeconds = (u.user + u.system) / 1e6;
-  const evals = sim.evaluations - ev0;
+  const w = timeWindow(sim, c.cycles);
   const links = meter.stats();
   meter.detach();
   return {
-    cycles: c.cycles,
-    seconds,
-    cyclesPerSecond: c.cycles / seconds,
-    cpuSeconds,
-    cyclesPerCpuSecond: c.cycles / cpuSeconds,
-    evaluationsPerCycle: evals / c.cycles,
-    nsPerEvaluation: evals ? (seconds * 1e9) / evals : 0,
+    ...w,
     linkUtilisation: links.reduce((a, l) => a + l.utilisation, 0) / Math.max(1, links.length),
     messagesDelivered: sys.rec.deliveries.length - d0,
     held: sys.driver.heldCount,
