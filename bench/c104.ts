@@ -35,6 +35,8 @@ export interface C104MeshCase {
   mode?: SimMode;
   measureMode?: SimMode;
   seed?: number;
+  /** No traffic: the links run (NULLs both ways) and nothing else happens. */
+  idle?: boolean;
 }
 
 export interface C104MeshResult extends WindowTiming {
@@ -46,7 +48,7 @@ export interface C104MeshResult extends WindowTiming {
 /** A square mesh under the thesis workload, sends scheduled up to `until` (held sends on). */
 export function buildC104Mesh(c: C104MeshCase, until: number): C104System {
   const T = c.side * c.side;
-  const msgs = thesisWindowWorkload({ side: c.side, window: c.window, intervalCycles: c.interval, bytes: c.bytes ?? 32, start: C104_START, end: until, seed: c.seed ?? 1 });
+  const msgs = c.idle ? [] : thesisWindowWorkload({ side: c.side, window: c.window, intervalCycles: c.interval, bytes: c.bytes ?? 32, start: C104_START, end: until, seed: c.seed ?? 1 });
   const { pairs, labels } = channelPairs(msgs, T);
   const spec = meshNetwork({ w: c.side, h: c.side, routing: 'x-first', labelsPerNode: labels });
   const next = spec.terminals.map((t) => t.label);

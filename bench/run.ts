@@ -100,6 +100,7 @@ interface C104Case extends C104MeshCase {
 const c104Cases: C104Case[] = [
   { name: 'c104/mesh-3x3/thesis-1us', side: 3, window: 16, interval: 100, warmup: 20_000, cycles: 10_000, note: 'C104 3x3 mesh, Table 3.1 workload (32 B every 1 us, +-16)' },
   { name: 'c104/mesh-4x4/thesis-1us', side: 4, window: 16, interval: 100, warmup: 20_000, cycles: 5_000, note: 'C104 4x4 mesh, Table 3.1 workload (32 B every 1 us, +-16)' },
+  { name: 'c104/mesh-4x4/idle', side: 4, window: 16, interval: 100, warmup: 5_000, cycles: 5_000, idle: true, note: 'C104 4x4 mesh, links up and no traffic: every link end sends and receives NULLs (the cost of idle links)' },
   { name: 'c104/mesh-3x3/thesis-1us/reference', side: 3, window: 16, interval: 100, warmup: 20_000, cycles: 500, measureMode: 'plain', note: "the 3x3 entry in the reference mode ('plain'), timed from the state the fast mode reached" },
 ];
 
