@@ -89,6 +89,8 @@ const spec: CommandSpec = {
     'for each directed DS-link, utilisation = cycles with a normal character (data, EOP, EOM;',
     'not NULL or FCT) on the wire, blocked = cycles its transmitter held a character but had',
     'no credit; one line of mean and max, and with --json the per-link CSV FILE.links.csv.',
+    'Ctrl-C stops the run at the next 2,000-cycle boundary: the partial summary and valid',
+    'output files, exit 130 (a second Ctrl-C abandons the run).',
   ].join('\n'),
   options: [
     { name: 'width', type: 'int', default: 3, min: 1, max: 16, description: 'mesh columns' },
