@@ -314,6 +314,8 @@ async function run(cmdOpts: ParsedOptions, positional: string[] = [], given: Rea
   const quiet = Boolean(opts.quiet);
   const t0 = performance.now();
   const sys = makeC104System(netSpec, channels, { c104: { policy, timing, buffers }, workload: { preset, seed: opts.seed as number, ...(patterned ? { pattern: opts.pattern } : {}), ...(traced ? { workloadFile: opts.workload } : {}) } });
+  // A send that finds its virtual link's queue full waits (docs/c104.md#held-sends).
+  sys.driver.holdWhenFull = true;
   const cfg = sys.network.configs[0]!;
   const load = plan ? plan.description : `${channels.length} virtual links, ${opts.messages} messages of ${opts.bytes} B each way; seed ${opts.seed}`;
   console.log(
@@ -364,8 +366,6 @@ async function run(cmdOpts: ParsedOptions, positional: string[] = [], given: Rea
     : undefined;
   let vcd = vcdOut;
   const progress = new Progress({ label: 'c104', total: cycles, quiet });
-  // A send that finds its virtual link's queue full waits (docs/c104.md#held-sends).
-  sys.driver.holdWhenFull = true;
   const interrupt = new Interrupt();
   const t1 = performance.now();
   let done = 0;
