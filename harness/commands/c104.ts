@@ -27,7 +27,8 @@ import { C104_POLICIES, C104_TIMINGS, C104_BUFFERS, type C104Policy, type C104Ti
 import type { NetworkSpec } from '../../rtl/c104/topology.ts';
 import { defaultRxSlots, makeC104System } from '../rtl/c104_system.ts';
 import { Rng } from '../workloads/rng.ts';
-import { attachC104Events } from '../rtl/c104_events.ts';
+import { attachC104Events, switchTraceEvents } from '../rtl/c104_events.ts';
+import { T9000PacketSource } from '../rtl/c104_packet_source.ts';
 import type { ChannelEnd } from '../rtl/t9000_driver.ts';
 import { writeTrace } from '../../traces/events/vocabulary.ts';
 import { UsageError, type CommandSpec, type ParsedOptions } from '../cli/args.ts';
@@ -326,8 +327,16 @@ async function run(cmdOpts: ParsedOptions, positional: string[] = [], given: Rea
   const linkFrom = patterned ? win.warmup : 0;
   const linkTo = patterned ? win.genEnd : Infinity;
   const meter = attachC104LinkMeter(sys, linkFrom, linkTo);
+  // With --events: switch packets linked to their T9000 packets, held links, full buffers, deadlocks (icemu view).
+  const numbering = eventsTarget ? new T9000PacketSource(sys.sim, sys.net, sys.driver, sys.rec).numbering() : undefined;
   let synthetic = 0;
-  const c104rec = attachC104Events(sys.sim, sys.network.switches, sys.net, () => ({ msg: synthetic++, packet: 0 }));
+  const c104rec = attachC104Events(
+    sys.sim,
+    sys.network.switches,
+    sys.net,
+    numbering?.source ?? (() => ({ msg: synthetic++, packet: 0 })),
+    eventsTarget ? { switchEnds: sys.network.ends, endpointEnds: sys.endpoints.map((ep) => ep.links), deadlockEvery: 2000 } : {},
+  );
   let sent = 0;
   const scheduled: { id: number; cycle: number; bytes: number }[] = [];
   if (plan) {
@@ -440,9 +449,10 @@ async function run(cmdOpts: ParsedOptions, positional: string[] = [], given: Rea
     console.log(`Summary: ${jsonTarget.path}${csvTarget ? `, per-link CSV ${csvTarget.path}` : ''}`);
   }
   if (eventsTarget) {
-    const all = [...sys.rec.events, ...c104rec.events.map((e) => ({ ...e, msg: 0, unit: `${e.unit} (packet ${e.msg})` }))].sort((x, y) => x.t - y.t);
+    if (sys.rec.deliveries.length < sent) c104rec.checkDeadlock(200); // the detector needs quiet links (docs/c104.md#view-events)
+    const all = [...sys.rec.events, ...switchTraceEvents(c104rec.events, numbering?.ids)].sort((x, y) => x.t - y.t);
     writeTrace(eventsTarget, sys.rec.header, all, '--events');
-    console.log(`Events: ${eventsTarget.path} (${all.length} events; switch events carry the switch-level packet number in 'unit')`);
+    console.log(`Events: ${eventsTarget.path} (${all.length} events; switch events carry the switch-level packet number in 'unit', and their T9000 message and packet)`);
   }
   if (interrupt.requested) console.log(chalk.yellow(`Interrupted at cycle ${done.toLocaleString('en-US')} of ${cycles.toLocaleString('en-US')}: the figures above are partial.`));
   if (vcdOut) console.log(`Waveform of switch ${netSpec.switches[0]!.name}, cycles 0..${Math.min(vcdCycles, done)}: ${vcdOut.path} (${vcdOut.openHint()})`);

@@ -111,7 +111,8 @@ export class NodeInputPort extends Module {
     const bits = (this.bits = this.reg('bits', 5));
     const words = (this.words = this.reg('words', lb));
 
-    const isr = (this.isr = new ShiftRegister(this, 'isr', { width: 16 }));
+    // Serial in, parallel out: the seed's input shift register has no serial output.
+    const isr = (this.isr = new ShiftRegister(this, 'isr', { width: 16, serialOut: false }));
     const fifo = (this.fifo = new Fifo(this, 'fifo', { width: 17, depth }));
 
     // Wiring to the children.
@@ -132,17 +133,30 @@ export class NodeInputPort extends Module {
     this.connect(fifo.count, count);
     this.connect(fifo.empty, empty);
 
+    // `lastBit` = (state = WORD and bits = 1), the cycle of a word's last bit,
+    // kept as a register loaded by the controller from its next values: the
+    // same value in the same cycle as the comb of the current ones, but it
+    // changes twice per word instead of the bit counter's every cycle.
+    const lastBit = this.reg('lastBit');
+
     // Datapath control: shift in field bits; push a word at its last bit.
     this.comb(
       () => {
         const s = this.s;
         const st = s[state.i]!;
         s[isrShift.i] = st === PRE || st === WORD ? 1 : 0;
-        const last = st === WORD && s[bits.i] === 1;
+        const last = s[lastBit.i] === 1;
         s[push.i] = last ? 1 : 0;
         s[pushData.i] = last ? (((s[isrQ.i]! << 1) & 0xffff) | s[inBit.i]!) + (s[words.i] === 0 ? 65536 : 0) : 0;
       },
-      { writes: [isrShift, push, pushData], reads: [state, bits, words, isrQ, inBit], name: 'datapath' },
+      {
+        writes: [isrShift, push, pushData],
+        reads: [state, lastBit, words],
+        // Exact sensitivity (docs/kernel.md): the shift register and the line
+        // bit matter only in the last bit's cycle, not on every incoming bit.
+        readsWhen: [{ when: lastBit, is: [1], reads: [isrQ, inBit] }],
+        name: 'datapath',
+      },
     );
 
     // Flow control: the FIFO counter at its maximum, shown at start/sync points.
@@ -218,6 +232,7 @@ export class NodeInputPort extends Module {
           default:
             this.fail(`bad state ${st}`);
         }
+        s[lastBit.n] = s[state.n] === WORD && s[bits.n] === 1 ? 1 : 0;
       },
       { reads: [state, inBit, bits, words, isrQ], name: 'ctl' },
     );

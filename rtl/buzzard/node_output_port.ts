@@ -194,35 +194,38 @@ export class NodeOutputPort extends Module {
       const xreqR = this.reg(`xreqR${j}`, n1, 0);
       const xoutR = this.reg(`xoutR${j}`, 1, 0);
       const idleR = this.reg(`idleR${j}`, 1, 1); // reset: IDLE with an empty prefetch
+      // The last bit of the packet (the register part of the release below).
+      const lastR = this.reg(`lastR${j}`, 1, 0);
       this.connect(xreqR, xreq);
       this.connect(xoutR, xout);
       this.connect(idleR, idle);
       const outputs = (): void => {
         const s = this.s;
         const st = s[state.n]!;
+        const c = s[cnt.n]!;
         s[xreqR.n] = st === ARB ? reqBit : 0;
         s[xoutR.n] = st === S1 || st === PY1 || st === Y1 ? 1 : st === PRE || st === DEST || st === DATA ? s[sr.n]! >>> 31 : 0;
         s[idleR.n] = st === IDLE && s[pfAvail.n] === 0 ? 1 : 0;
+        s[lastR.n] = st === DEST ? (c === 1 && s[words.n] === 0 ? 1 : 0) : st === DATA ? ((c === 1 || c === preEnd) && s[words.n] === 1 ? 1 : 0) : 0;
       };
 
-      // Release: during the last bit of the packet, or in the refusal-point
-      // cycle of an aborted contrary packet (DESIGN.md, crossbar timing).
-      // Kept apart from out{j}: it reads hold, which the crossbar derives
-      // from xreq while not connected.
+      // Release: during the last bit of the packet (lastR), or in the
+      // refusal-point cycle of an aborted contrary packet (DESIGN.md, crossbar
+      // timing). Kept apart from out{j}: it reads hold, which the crossbar
+      // derives from xreq while not connected. The bit counter matters only at
+      // the non-strict refusal point (state PRE), so it does not wake this
+      // process on every bit of a word (docs/kernel.md "Exact sensitivity").
       this.comb(
         () => {
           const s = this.s;
           const st = s[state.i]!;
-          const c = s[cnt.i]!;
-          let r = 0;
-          if (st === DEST) r = c === 1 && s[words.i] === 0 ? 1 : 0;
-          else if (st === DATA) r = (c === 1 || c === preEnd) && s[words.i] === 1 ? 1 : 0;
-          else if (s[hold.i] === 1 && Math.floor(s[hdr.i]! / 2 ** contraryBit) === 1) {
-            if (strict ? st === PY1 : st === PRE && c === preEnd) r = 1;
+          let r = s[lastR.i]!;
+          if (r === 0 && s[hold.i] === 1 && Math.floor(s[hdr.i]! / 2 ** contraryBit) === 1) {
+            if (strict ? st === PY1 : st === PRE && s[cnt.i] === preEnd) r = 1;
           }
           s[xrelease.i] = r;
         },
-        { writes: [xrelease], reads: [state, cnt, words, hdr, hold], name: `rel${j}` },
+        { writes: [xrelease], reads: [state, lastR, hdr, hold], readsWhen: [{ when: state, is: [PRE], reads: [cnt] }], name: `rel${j}` },
       );
 
       // Per-cycle values shared by the slot's seq process and its step helpers.
@@ -378,7 +381,7 @@ export class NodeOutputPort extends Module {
         {
           reads: [state, hold, xgnt, pfLoad, pfData, pfCount, pfAvail, refill, pktDone, refused, pf, cnt, cntLoad, sr, hdr, words],
           // Its own slot's registers only: the commit visits these, not all n slots' (docs/kernel.md "Commit").
-          writes: [pfAvail, refill, pktDone, refused, state, pf, cnt, cntLoad, sr, hdr, words, xreqR, xoutR, idleR],
+          writes: [pfAvail, refill, pktDone, refused, state, pf, cnt, cntLoad, sr, hdr, words, xreqR, xoutR, idleR, lastR],
           name: `slot${j}`,
         },
       );

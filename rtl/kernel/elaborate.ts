@@ -265,7 +265,6 @@ export function elaborate(root: Module): Netlist {
         }
         for (const r of g.reads) {
           if (r.module !== m) throw new ElaborationError('bad-process', `${m.path}.${p.name} reads ${r.path}, which belongs to another module (a unit sees only its own ports)`);
-          if (slotCombDriver[r.i]! >= 0) throw new ElaborationError('bad-process', `${m.path}.${p.name}: guarded read ${r.path} is driven by comb logic; guard register or input reads only`);
         }
       }
     }
@@ -292,8 +291,12 @@ export function elaborate(root: Module): Netlist {
   const succ: number[][] = Array.from({ length: nComb }, () => []);
   const indeg = new Int32Array(nComb);
   const via = new Map<string, number>(); // "q,p" -> slot, for loop reports
+  // A guarded read orders its comb reader after the read's driver too: the
+  // guard (a register) is settled before any comb runs, so a guarded read
+  // driven by comb logic wakes its reader exactly (docs/kernel.md).
   combReadSets.forEach(({ slots }, p) => {
-    for (const slot of slots) {
+    const guardedSlots = comb[p]!.readsWhen.flatMap((g) => g.reads.map((r) => r.i));
+    for (const slot of new Set([...slots, ...guardedSlots])) {
       const q = slotCombDriver[slot]!;
       if (q >= 0) {
         succ[q]!.push(p);

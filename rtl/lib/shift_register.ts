@@ -15,8 +15,11 @@
  *                     refilling the register must not lose the new word)
  *           pdin[N]   parallel data in
  *  outputs  sout      serial data out (combinational from the register): the
- *                     MSB for 'msb-first', the LSB for 'lsb-first'
- *           pdout[N]  parallel data out (the register)
+ *                     MSB for 'msb-first', the LSB for 'lsb-first'; absent
+ *                     with `serialOut: false` (a serial-in, parallel-out
+ *                     register, as the Buzzard node input port's)
+ *           pdout[N]  parallel data out: the register itself (joined to q,
+ *                     no process: docs/kernel.md "Exact sensitivity")
  *  register q[N]
  *
  * Order 'msb-first': shift makes q := (q << 1 | sin) mod 2^N, so sout shows
@@ -36,6 +39,8 @@ export interface ShiftRegisterConfig {
   order?: ShiftOrder;
   /** Reset value, default 0. */
   reset?: number;
+  /** Build the serial output `sout` (default true); false for a serial-in, parallel-out register. */
+  serialOut?: boolean;
 }
 
 export class ShiftRegister extends Module {
@@ -44,7 +49,8 @@ export class ShiftRegister extends Module {
   readonly shift: Signal;
   readonly load: Signal;
   readonly pdin: Signal;
-  readonly sout: Signal;
+  /** Undefined with `serialOut: false`. */
+  readonly sout: Signal | undefined;
   readonly pdout: Signal;
   readonly q: Signal;
 
@@ -63,28 +69,33 @@ export class ShiftRegister extends Module {
     if (typeof reset !== 'number' || !Number.isInteger(reset) || reset < 0 || reset > mask) {
       throw new RangeError(`shift_register.reset: ${String(reset)} is outside 0..${mask}`);
     }
-    this.config = { width: N, order, reset };
+    const serialOut = config.serialOut ?? true;
+    this.config = { width: N, order, reset, serialOut };
 
     const sin = (this.sin = this.input('sin', 1));
     const shift = (this.shift = this.input('shift', 1));
     const load = (this.load = this.input('load', 1));
     const pdin = (this.pdin = this.input('pdin', N));
-    const sout = (this.sout = this.output('sout', 1));
+    const sout = (this.sout = serialOut ? this.output('sout', 1) : undefined);
     const pdout = (this.pdout = this.output('pdout', N));
     const q = (this.q = this.reg('q', N, reset));
     const msb = order === 'msb-first';
     const top = N - 1;
     const topWeight = 2 ** top;
 
-    this.comb(
-      () => {
-        const s = this.s;
-        const v = s[q.i]!;
-        s[pdout.i] = v;
-        s[sout.i] = msb ? (v >>> top) & 1 : v & 1;
-      },
-      { writes: [sout, pdout], reads: [q], name: 'out' },
-    );
+    // The parallel output is the register: a net, not a process that would
+    // run on every shift (docs/kernel.md "Exact sensitivity").
+    this.connect(q, pdout);
+    if (sout) {
+      this.comb(
+        () => {
+          const s = this.s;
+          const v = s[q.i]!;
+          s[sout.i] = msb ? (v >>> top) & 1 : v & 1;
+        },
+        { writes: [sout], reads: [q], name: 'out' },
+      );
+    }
 
     this.seq(
       () => {

@@ -36,7 +36,7 @@ describe('ShiftRegister', () => {
         sim.poke(r.shift, 1);
         const out: number[] = [];
         for (let k = 0; k < w; k++) {
-          out.push(sim.peek(r.sout));
+          out.push(sim.peek(r.sout!));
           sim.step();
         }
         expect(out).toEqual(bitsOf(word, w, order));
@@ -58,7 +58,7 @@ describe('ShiftRegister', () => {
         const shift = top.input('shift', 1);
         top.connect(shift, a.shift);
         top.connect(shift, b.shift);
-        top.connect(a.sout, b.sin);
+        top.connect(a.sout!, b.sin);
         top.tie(b.load, 0);
         top.tie(b.pdin, 0);
         const sim = new Simulator(top, { mode });
@@ -103,7 +103,7 @@ describe('ShiftRegister', () => {
             sim.poke(r.shift, shift);
             sim.poke(r.sin, sin ? 1 : 0);
             sim.poke(r.pdin, pdin);
-            expect(sim.peek(r.sout)).toBe(order === 'msb-first' ? Math.floor(q / 2 ** (w - 1)) : q % 2);
+            expect(sim.peek(r.sout!)).toBe(order === 'msb-first' ? Math.floor(q / 2 ** (w - 1)) : q % 2);
             sim.step();
             if (load) q = pdin;
             else if (shift) q = order === 'msb-first' ? ((q * 2) % 2 ** w) + (sin ? 1 : 0) : Math.floor(q / 2) + (sin ? 2 ** (w - 1) : 0);
@@ -132,7 +132,7 @@ describe('ShiftRegister', () => {
       sim.poke(r.shift, 1);
       sim.step();
       expect(sim.peek(r.pdout)).toBe(order === 'msb-first' ? 0b0110_0101 : 0b1101_1001);
-      expect(sim.peek(r.sout)).toBe(order === 'msb-first' ? 0 : 1);
+      expect(sim.peek(r.sout!)).toBe(order === 'msb-first' ? 0 : 1);
     }
   });
 
@@ -144,9 +144,25 @@ describe('ShiftRegister', () => {
     for (const b of [1, 0, 0, 1, 1]) {
       sim.poke(r.sin, b);
       sim.step();
-      seen.push(sim.peek(r.sout));
+      seen.push(sim.peek(r.sout!));
     }
     expect(seen).toEqual([1, 0, 0, 1, 1]);
+  });
+
+  it('serialOut: false builds no sout and no process for it; pdout is the register itself (no evaluation per shift)', () => {
+    for (const serialOut of [true, false]) {
+      const r = new ShiftRegister(null, 'sr', { width: 8, serialOut });
+      const sim = new Simulator(r);
+      expect(r.sout === undefined).toBe(!serialOut);
+      sim.poke(r.shift, 1);
+      sim.poke(r.sin, 1);
+      sim.step();
+      const e0 = sim.evaluations;
+      for (let k = 0; k < 7; k++) sim.step();
+      expect(sim.peek(r.pdout)).toBe(255);
+      // per shift: the shift process, plus the sout process when it exists
+      expect(sim.evaluations - e0).toBe(7 * (serialOut ? 2 : 1));
+    }
   });
 
   const bad: [string, Partial<ShiftRegisterConfig>, string][] = [
