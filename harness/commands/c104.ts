@@ -45,7 +45,7 @@ import { toJson } from '../experiments/types.ts';
 import { readFileSync } from 'node:fs';
 import { parseWorkloadFile, WorkloadFileError } from '../workloads/trace-file.ts';
 import { DEFAULT_CYCLES_PER_TICK } from '../rtl/run_workload.ts';
-import { thesisWindowWorkload } from '../rtl/c104_thesis_workload.ts';
+import { channelPairs as pairsOf, thesisWindowWorkload } from '../rtl/c104_thesis_workload.ts';
 
 /** Cycles a byte takes on a DS-link: one data token, 10 bits at one bit per cycle (docs/dslink.md#bit-clock). */
 const DSLINK_CYCLES_PER_BYTE = 10;
@@ -90,6 +90,8 @@ const spec: CommandSpec = {
     'for each directed DS-link, utilisation = cycles with a normal character (data, EOP, EOM;',
     'not NULL or FCT) on the wire, blocked = cycles its transmitter held a character but had',
     'no credit; one line of mean and max, and with --json the per-link CSV FILE.links.csv.',
+    'Ctrl-C stops the run at the next 2,000-cycle boundary: the partial summary and valid',
+    'output files, exit 130 (a second Ctrl-C abandons the run).',
   ].join('\n'),
   options: [
     { name: 'width', type: 'int', default: 3, min: 1, max: 16, description: 'mesh columns' },
@@ -155,23 +157,6 @@ interface PatternPlan {
   /** --workload: the trace file, and cycles per unit of its times. */
   readonly file?: string;
   readonly cyclesPerTick?: number;
-}
-
-/** One channel per unordered pair that talks, in first-use order, and the labels an endpoint needs. */
-function pairsOf(messages: readonly { readonly src: number; readonly dst: number }[], T: number): Pick<PatternPlan, 'pairs' | 'labels'> {
-  const seen = new Set<string>();
-  const pairs: [number, number][] = [];
-  const partners = Array.from({ length: T }, () => 0);
-  for (const m of messages) {
-    const a = Math.min(m.src, m.dst);
-    const b = Math.max(m.src, m.dst);
-    if (seen.has(`${a},${b}`)) continue;
-    seen.add(`${a},${b}`);
-    pairs.push([a, b]);
-    partners[a]!++;
-    partners[b]!++;
-  }
-  return { pairs, labels: Math.max(1, ...partners) };
 }
 
 /** --workload FILE: the trace's messages on the endpoints (refusals: one line each). */
@@ -330,6 +315,8 @@ async function run(cmdOpts: ParsedOptions, positional: string[] = [], given: Rea
   const quiet = Boolean(opts.quiet);
   const t0 = performance.now();
   const sys = makeC104System(netSpec, channels, { c104: { policy, timing, buffers }, workload: { preset, seed: opts.seed as number, ...(patterned ? { pattern: opts.pattern } : {}), ...(traced ? { workloadFile: opts.workload } : {}) } });
+  // A send that finds its virtual link's queue full waits (docs/c104.md#held-sends).
+  sys.driver.holdWhenFull = true;
   const cfg = sys.network.configs[0]!;
   const load = plan ? plan.description : `${channels.length} virtual links, ${opts.messages} messages of ${opts.bytes} B each way; seed ${opts.seed}`;
   console.log(
@@ -388,8 +375,6 @@ async function run(cmdOpts: ParsedOptions, positional: string[] = [], given: Rea
     : undefined;
   let vcd = vcdOut;
   const progress = new Progress({ label: 'c104', total: cycles, quiet });
-  // A send that finds its virtual link's queue full waits (docs/c104.md#held-sends).
-  sys.driver.holdWhenFull = true;
   const interrupt = new Interrupt();
   const t1 = performance.now();
   let done = 0;

@@ -66,3 +66,20 @@ export function thesisWindowWorkload(o: ThesisWorkloadOptions): ThesisMessage[] 
   out.forEach((m, i) => (m.id = i));
   return out;
 }
+
+/** One channel (a virtual link each way) per unordered pair that talks, in first-use order, and the labels an endpoint needs (its most partners). */
+export function channelPairs(messages: readonly { readonly src: number; readonly dst: number }[], T: number): { pairs: [number, number][]; labels: number } {
+  const seen = new Set<number>();
+  const pairs: [number, number][] = [];
+  const partners = Array.from({ length: T }, () => 0);
+  for (const m of messages) {
+    const a = Math.min(m.src, m.dst);
+    const b = Math.max(m.src, m.dst);
+    if (seen.has(a * T + b)) continue;
+    seen.add(a * T + b);
+    pairs.push([a, b]);
+    partners[a]!++;
+    partners[b]!++;
+  }
+  return { pairs, labels: Math.max(1, ...partners) };
+}

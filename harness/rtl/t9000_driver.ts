@@ -87,8 +87,9 @@ export class T9000Driver {
   /**
    * The driver's bookkeeping (messages, send-area heap, posted counts) as a
    * simulator state provider, so snapshots carry it for time travel (the
-   * REPL's back, restore and checkpoint files). Loops are not saved: the
-   * REPL issues single sends and receives only.
+   * REPL's back, restore and checkpoint files). Loops and held sends
+   * (holdWhenFull) are not saved: the REPL issues single sends and receives
+   * only, and does not hold.
    */
   stateProvider(): StateProvider {
     return {

@@ -162,4 +162,28 @@ describe('icemu c104 --workload', () => {
     oneLineExit2(await icemu(['c104', 'mesh', '--window', '2', '-q']), /^icemu c104: --window goes with --pattern thesis$/);
     oneLineExit2(await icemu(['c104', 'mesh', '--pattern', 'thesis', '--rate', '0.1', '-q']), /--rate and --hotspot do not apply/);
   });
+
+  it('Ctrl-C stops a run at a 2,000-cycle boundary: partial summary, valid JSON, exit 130', async () => {
+    const { spawn } = await import('node:child_process');
+    const json = join(dir, 'int.json');
+    const child = spawn(process.execPath, ['bin/icemu.mjs', 'c104', 'pair-c104', '--messages', '1000', '--cycles', '100000000', '--json', json], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    for (let k = 0; k < 600 && !/elaborated/.test(stderr); k++) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 1500)); // under way
+    child.kill('SIGINT');
+    const code = await exited;
+    expect(code, stderr).toBe(130);
+    const m = /Interrupted at cycle ([\d,]+) of 100,000,000/.exec(stdout);
+    expect(m, stdout).not.toBeNull();
+    const at = Number(m![1]!.replace(/,/g, ''));
+    expect(at % 2000).toBe(0);
+    expect(stdout).toMatch(/messages: 4000 sent, \d+ delivered/);
+    const doc = JSON.parse(fs.readFileSync(json, 'utf8'));
+    expect(doc).toMatchObject({ interrupted: true, cycles: at });
+    expect(fs.readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  }, 60_000);
 });
