@@ -81,7 +81,7 @@ const range = (metric: MetricName, stat: SummaryStat, lo: number, hi: number): P
 PINS['c104-zero-load'] = [{ metric: 'missing', inside: [0], outside: [1] }, range('first', 'min', -12, 6), range('first', 'max', -12, 6), range('last', 'min', -30, 6), range('last', 'max', -30, 6)];
 const means = (metric: MetricName, b: number): Pin => ({ metric, of: 'means', inside: [-b, b, 0], outside: [-b - 0.001, b + 0.001] });
 PINS['c104-light'] = [{ metric: 'missing', inside: [0], outside: [1] }, means('first', 0.03), means('last', 0.03), range('last', 'p50', -10, 10)];
-PINS['c104-moderate'] = [{ metric: 'missing', inside: [0], outside: [1] }, means('first', 0.08), means('last', 0.05), range('last', 'p50', -20, 20)];
+PINS['c104-moderate'] = [{ metric: 'missing', inside: [0], outside: [1] }, means('first', 0.05), means('last', 0.05), range('last', 'p50', -15, 15)];
 
 describe('preset tolerances pinned by negative controls just outside them', () => {
   for (const [name, pins] of Object.entries(PINS)) {
