@@ -14,6 +14,7 @@
  * Workloads for the loaded presets keep messages of one ordered pair apart
  * in time (harness/compare/c104.ts), so the two agree on that.
  */
+import type { TraceEvent } from '../../traces/events/vocabulary.ts';
 import { meshNetwork } from '../../rtl/c104/labelling.ts';
 import { makeC104System } from '../rtl/c104_system.ts';
 import type { ChannelEnd } from '../rtl/t9000_driver.ts';
@@ -32,6 +33,12 @@ export interface MessageTimes {
 
 export interface SideRun {
   readonly times: MessageTimes[];
+  /** The side's trace in the shared vocabulary, message ids = workload indices, times in RTL cycles (TLM: ns / 10 + RTL_START_CYCLES). */
+  readonly events: TraceEvent[];
+  /** Send cycle per message (same convention). */
+  readonly generation: Map<number, number>;
+  /** Busy time of the switch-to-switch links, cycles (normal characters on the wire; TLM: data and terminator tokens). */
+  readonly internalBusyCycles?: number;
   readonly wallSeconds: number;
   readonly complete: boolean;
 }
@@ -94,7 +101,8 @@ export function runRtlMesh(messages: readonly TimedMessage[], o: RtlMeshOptions)
   const last = messages.length ? cycleOf(order[order.length - 1]!) : RTL_START_CYCLES;
   const r = sys.sim.runUntil(() => sys.rec.deliveries.length >= messages.length, o.maxCycles ?? last + 200_000);
   const events = sys.rec.events.map((e) => ({ ...e, msg: rtlIdToMsg[e.msg] ?? -1 }));
-  return { times: sideTimes(messages.length, events, cycleOf, NS_PER_CYCLE), wallSeconds: (performance.now() - t0) / 1000, complete: r.reached };
+  const generation = new Map(messages.map((_, i) => [i, cycleOf(i)] as const));
+  return { times: sideTimes(messages.length, events, cycleOf, NS_PER_CYCLE), events, generation, wallSeconds: (performance.now() - t0) / 1000, complete: r.reached };
 }
 
 /** Run the messages on the TLM (events recorded); TLM message ids are creation order, i.e. send-time order. */
@@ -106,7 +114,10 @@ export function runTlmMesh(messages: readonly TimedMessage[], config: Partial<C1
   const res = runC104(prog, { ...config, recordEvents: true }, { fixedNs: lastT + 2_000_000, truncate: false, checkpointNs: 100_000 });
   const events = res.events!.map((e) => ({ ...e, msg: order[e.msg] ?? -1 }));
   const times = sideTimes(messages.length, events, (i) => messages[i]!.t, 1);
-  return { times, wallSeconds: (performance.now() - t0) / 1000, complete: times.every((x) => !Number.isNaN(x.complete)) };
+  const toCycles = (t: number): number => RTL_START_CYCLES + t / NS_PER_CYCLE;
+  const generation = new Map(messages.map((m, i) => [i, toCycles(m.t)] as const));
+  const cyc = events.map((e) => ({ ...e, t: toCycles(e.t) }));
+  return { times, events: cyc, generation, wallSeconds: (performance.now() - t0) / 1000, complete: times.every((x) => !Number.isNaN(x.complete)) };
 }
 
 export type Stamp = keyof MessageTimes;

@@ -10,6 +10,7 @@
  * RTL cross-checks (harness/compare/c104.ts).
  */
 import type { IterationPlan, ProcessProgram } from './process-program.ts';
+import { Rng } from './rng.ts';
 
 export interface TimedMessage {
   /** Send time, ns from the start of the run. */
@@ -44,4 +45,49 @@ export function timedMessagesProgram(side: number, messages: readonly TimedMessa
     startNs: (p) => (p % 2 === 0 ? messages[p >> 1]!.t : FOREVER_NS),
     incoming: () => 0,
   };
+}
+
+export interface UniformLoadSpec {
+  /** Mesh side D (D×D nodes). */
+  readonly side: number;
+  /** Offered load per node, in DS-link bandwidths (one data byte per 100 ns): Poisson sends of `bytes` bytes. */
+  readonly load: number;
+  readonly bytes: number;
+  /** Sends are generated in [0, durationNs). */
+  readonly durationNs: number;
+  /**
+   * Least time between two messages of one ordered pair (source,
+   * destination), ns: a destination drawn too soon after the pair's last
+   * message is drawn again (the RTL sends one pair's messages on one
+   * virtual link, one after another; harness/compare/c104_rtl.ts).
+   */
+  readonly pairGapNs: number;
+  readonly seed: number;
+}
+
+/** Uniform random traffic: each node sends to uniformly drawn other nodes at Poisson times. */
+export function uniformTimedMessages(s: UniformLoadSpec): TimedMessage[] {
+  const N = s.side * s.side;
+  if (!(s.load > 0 && s.load <= 1)) throw new RangeError(`uniform load: load ${s.load} is outside (0, 1]`);
+  const rng = new Rng(s.seed);
+  const meanGap = (s.bytes * 100) / s.load;
+  const last = new Map<number, number>();
+  const out: TimedMessage[] = [];
+  for (let src = 0; src < N; src++) {
+    let t = -Math.log(1 - rng.nextFloat()) * meanGap;
+    while (t < s.durationNs) {
+      let dst = -1;
+      for (let k = 0; k < 64 && dst < 0; k++) {
+        const d = rng.nextInt(N - 1);
+        const cand = d >= src ? d + 1 : d;
+        if (t - (last.get(src * N + cand) ?? -Infinity) >= s.pairGapNs) dst = cand;
+      }
+      if (dst >= 0) {
+        last.set(src * N + dst, t);
+        out.push({ t: Math.round(t / 10) * 10, src, dst, bytes: s.bytes });
+      }
+      t += -Math.log(1 - rng.nextFloat()) * meanGap;
+    }
+  }
+  return out.sort((a, b) => a.t - b.t || a.src - b.src);
 }

@@ -22,7 +22,9 @@
  *   terminator (EOP/EOM) has passed (wormhole);
  * - the T9000 endpoint: ack and data queues (acks first with ack priority),
  *   a transmit port per link that copies a packet's tokens into its link's
- *   transmit buffer (56 tokens), the receiver taking every token at once;
+ *   transmit buffer (56 tokens) and takes the next packet when the last
+ *   one's terminator has left (the node's links form a hunt group, §4.2.2),
+ *   the receiver taking every token at once;
  *   the header is "in" (ack generated) when the token after it is in, and
  *   the packet is delivered when its terminator is in (the RTL recorder's
  *   stamps, docs/t9000.md#events).
@@ -284,10 +286,12 @@ export class TokenNetwork implements Transport {
     while (i < p.tokens && q.length < this.txCap[port]!) q.push(id * 64 + i++);
     this.portNext[port] = i;
     this.kick(port, now);
-    if (i === p.tokens) {
-      this.portPkt[port] = -1;
-      this.serveT9000((port / this.W) | 0, now);
-    }
+  }
+
+  /** The terminator of the port's packet left: the port (and its link) takes the next packet of the node's queues. */
+  private portDone(port: number, now: number): void {
+    this.portPkt[port] = -1;
+    this.serveT9000((port / this.W) | 0, now);
   }
 
   // ------------------------------------------------------------- links
@@ -317,7 +321,10 @@ export class TokenNetwork implements Transport {
       if (this.kind[d] === DEL) lat = ctl ? this.epCtlNs : this.epDataNs;
       this.busyNs[d]! += ns;
       if (idx === 0) this.headStarts(d, p, now);
-      if (this.kind[d] === INJ) this.portCopy(d, now);
+      if (this.kind[d] === INJ) {
+        if (ctl) this.portDone(d, now);
+        else this.portCopy(d, now);
+      }
       else {
         const from = this.outConn[d]!;
         if (from >= 0) this.schedulePump(from, now);
