@@ -85,7 +85,7 @@ import { resolveTlmConfig, type TlmConfig, type Transport } from './config.ts';
 import { EventQueue } from './event-queue.ts';
 import { grantWorm, headWorm, release, slotFree, tryWorm } from './wormhole.ts';
 import { tlmResult } from './result.ts';
-import { ARB, BUSY, ctz, EV_GRANT, EV_HEAD, EV_LEG, EV_RELEASE, EV_SLOTFREE, EV_TXEND, IDLE } from './internal.ts';
+import { ARB, BUSY, ctz, EV_GRANT, EV_HEAD, EV_LEG, EV_OFREE, EV_RELEASE, EV_SLOTFREE, EV_TXEND, IDLE } from './internal.ts';
 
 export type { MessageTimes, StuckPbu, TlmDeadlock, TlmResources, TlmResult, TlmStats } from './types.ts';
 
@@ -194,6 +194,14 @@ export class BuzzardTlm {
   readonly oMsg: Int32Array;
   readonly oPkt: Int32Array;
   readonly oSrcBuf: Int32Array;
+  /** Node input port released early (config.nipReleaseTicks): the packet still entering it, whose EV_TXEND carries qo + oCount. */
+  readonly nipRel: number;
+  readonly nipPbuRel: number;
+  readonly oCount: number;
+  readonly tMsg: Int32Array;
+  readonly tPkt: Int32Array;
+  readonly tWin: Uint8Array;
+  readonly tSrcBuf: Int32Array;
   readonly oDstBuf: Int32Array;
   readonly oSince: Float64Array;
   readonly busy: Float64Array;
@@ -334,6 +342,14 @@ export class BuzzardTlm {
     this.oMsg = new Int32Array(O).fill(-1);
     this.oPkt = new Int32Array(O);
     this.oSrcBuf = new Int32Array(O).fill(-1);
+    this.nipRel = this.worm ? 0 : cfg.nipReleaseTicks;
+    this.nipPbuRel = this.nipRel > 0 ? cfg.nipPbuReleaseTicks : 0;
+    this.oCount = O;
+    const tO = this.nipRel > 0 ? O : 0;
+    this.tMsg = new Int32Array(tO);
+    this.tPkt = new Int32Array(tO);
+    this.tWin = new Uint8Array(tO);
+    this.tSrcBuf = new Int32Array(tO);
     this.oDstBuf = new Int32Array(O).fill(-1);
     this.oSince = new Float64Array(O);
     this.busy = new Float64Array(O);
@@ -438,6 +454,9 @@ export class BuzzardTlm {
             break;
           case EV_TXEND:
             this.txEnd(q.arg);
+            break;
+          case EV_OFREE:
+            this.nipFree(q.arg);
             break;
           case EV_RELEASE:
             release(this, q.arg);
@@ -660,7 +679,12 @@ export class BuzzardTlm {
     const headT = this.now + this.H * this.tpb;
     // The next PBU may route the packet once forwardStart bytes of it are in (config.forwardStart; 'header' = H).
     if (o > 0) this.q.push(this.now + (this.fwd < 0 || this.fwd > dur ? dur : this.fwd), EV_HEAD, this.oDstBuf[qo]!);
-    this.q.push(this.now + dur, EV_TXEND, qo);
+    if (o === 0 && this.nipRel > 0 && dur > this.nipRel) {
+      this.q.push(this.now + dur - this.nipRel, EV_OFREE, qo);
+      // A broadcast copy keeps its PBU until it has moved on to its next output (A11 copy order).
+      if (this.nipPbuRel > 0 && !this.bBc[this.oSrcBuf[qo]!]) this.q.push(this.now + dur - Math.min(this.nipPbuRel, dur - 1), EV_OFREE, qo + this.oCount);
+      this.q.push(this.now + dur, EV_TXEND, qo + this.oCount);
+    } else this.q.push(this.now + dur, EV_TXEND, qo);
     if (this.rec) {
       const win = this.oWin[qo]!;
       const unit = win === 0 ? 'nop' : `pbu${win}`;
@@ -683,15 +707,40 @@ export class BuzzardTlm {
     }
   }
 
-  txEnd(qo: number): void {
+  /**
+   * config.nipReleaseTicks: the node input port is free for the next packet;
+   * the current one's tail is remembered for its EV_TXEND. With an argument
+   * ≥ oCount (config.nipPbuReleaseTicks): the sending PBU may be granted again.
+   */
+  nipFree(arg: number): void {
+    if (arg >= this.oCount) {
+      const qo = arg - this.oCount;
+      const x = this.oNode[qo]!;
+      const p = x * this.n + this.tWin[qo]! - 1;
+      this.pBusy[p] = 0;
+      for (let o2 = 0; o2 < this.n1; o2++) if (this.pReady[p * this.n1 + o2]! > 0) this.markDirty(this.outIdx(x, p, o2));
+      return;
+    }
+    const qo = arg;
+    this.tMsg[qo] = this.oMsg[qo]!;
+    this.tPkt[qo] = this.oPkt[qo]!;
+    this.tWin[qo] = this.oWin[qo]!;
+    this.tSrcBuf[qo] = this.oSrcBuf[qo]!;
+    this.oState[qo] = IDLE;
+    this.markDirty(qo);
+  }
+
+  txEnd(arg: number): void {
     const n = this.n;
     const n1 = this.n1;
+    const tail = arg >= this.oCount; // the node input port was released early (nipFree)
+    const qo = tail ? arg - this.oCount : arg;
     const x = this.oNode[qo]!;
     const o = this.oPort[qo]!;
-    const msg = this.oMsg[qo]!;
-    const pkt = this.oPkt[qo]!;
-    const win = this.oWin[qo]!;
-    this.oState[qo] = IDLE;
+    const msg = tail ? this.tMsg[qo]! : this.oMsg[qo]!;
+    const pkt = tail ? this.tPkt[qo]! : this.oPkt[qo]!;
+    const win = tail ? this.tWin[qo]! : this.oWin[qo]!;
+    if (!tail) this.oState[qo] = IDLE;
     if (win === 0 || !this.rotate) this.markDirty(qo);
     if (win === 0) {
       const s = x * n + o - 1;
@@ -708,13 +757,13 @@ export class BuzzardTlm {
       // Free the buffer the packet was forwarded from (§8.2 output step 6), unless a broadcast copy is still due.
       const p = x * n + win - 1;
       const B = this.B;
-      const b = this.oSrcBuf[qo]!;
+      const b = tail ? this.tSrcBuf[qo]! : this.oSrcBuf[qo]!;
       const nextCopy = this.bBc[b] ? (o === 0 ? win + 1 : o + 1) : n1; // A11: O_0, then O_{i+1} … O_n
       if (nextCopy < n1) {
         this.bNext[b] = nextCopy;
         this.bReady[b] = 1;
         this.pReady[p * n1 + nextCopy]++;
-        this.pBusy[p] = 0;
+        this.pBusy[p] = 0; // a broadcast copy is never released early (grantPacket)
         this.pLast[p] = o;
         for (let j = 1; j <= n1; j++) {
           const o2 = (o + j) % n1;
@@ -733,7 +782,7 @@ export class BuzzardTlm {
       this.pbuTouch(p);
       this.pFree[p]++;
       if (this.bContr[b]) this.pContr[p]--;
-      this.pBusy[p] = 0;
+      if (!(tail && this.nipPbuRel > 0 && !this.bBc[b])) this.pBusy[p] = 0; // else already released (nipFree)
       if (this.rotate) {
         // pbuOutputOrder 'rotate': the PBU's other outputs first (port order after the one just used), this output last.
         for (let j = 1; j <= n1; j++) {
