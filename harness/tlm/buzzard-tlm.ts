@@ -190,6 +190,10 @@ export class BuzzardTlm {
   readonly oEj: Int32Array;
   readonly oState: Uint8Array;
   readonly oRR: Uint8Array;
+  /** config.arbiter 'tree': per crossbar output, the priority bit of each of its 2n − 1 tree nodes (depth-first). */
+  readonly tree: boolean;
+  readonly tPri: Uint8Array;
+  readonly tElig: Uint8Array;
   readonly oWin: Uint8Array;
   readonly oMsg: Int32Array;
   readonly oPkt: Int32Array;
@@ -338,6 +342,9 @@ export class BuzzardTlm {
     }
     this.oState = new Uint8Array(O);
     this.oRR = new Uint8Array(O);
+    this.tree = cfg.arbiter === 'tree' && !this.worm;
+    this.tPri = new Uint8Array(this.tree ? N * n1 * (2 * n - 1) : 0);
+    this.tElig = new Uint8Array(2 * n);
     this.oWin = new Uint8Array(O);
     this.oMsg = new Int32Array(O).fill(-1);
     this.oPkt = new Int32Array(O);
@@ -542,6 +549,7 @@ export class BuzzardTlm {
     const x = this.oNode[qo]!;
     const o = this.oPort[qo]!;
     const ej = this.oEj[qo]!;
+    if (this.tree && ej < 0) return this.arbitrateTree(qo, contrOK);
     const start = ej >= 0 ? ej - x * n + 1 : this.oRR[qo]!;
     const tries = ej >= 0 ? 1 : n1;
     let win = -1;
@@ -566,6 +574,62 @@ export class BuzzardTlm {
     }
     if (win < 0) return -1;
     this.oRR[qo] = win + 1 === n1 ? 0 : win + 1;
+    this.oState[qo] = ARB;
+    this.oWin[qo] = win;
+    return win;
+  }
+
+  /**
+   * config.arbiter 'tree': the RTL's crossbar arbiter for output qo, a
+   * balanced tree of 1-of-2 arbiters over 2n inputs (PBU i on input i − 1,
+   * slot j on input n + j − 1); a node with requests on both sides grants
+   * its priority side, and every node on the granted path gives priority to
+   * the side it did not grant. Same eligibility as the round-robin choice.
+   */
+  arbitrateTree(qo: number, contrOK: boolean): number {
+    const n = this.n;
+    const n1 = this.n1;
+    const x = this.oNode[qo]!;
+    const o = this.oPort[qo]!;
+    const el = this.tElig;
+    el.fill(0);
+    let any = false;
+    if (o > 0) {
+      const s = x * n + o - 1;
+      const hm = this.sHead[s]!;
+      if (!this.sBusy[s] && hm >= 0 && (contrOK || !this.mContr[hm])) el[n + o - 1] = 1;
+    }
+    for (let i = 1; i <= n; i++) {
+      if (i === o) continue;
+      const p = x * n + i - 1;
+      if (this.pBusy[p] || this.pReady[p * n1 + o] === 0) continue;
+      if (this.rotate && this.prefersOther(x, p, o)) continue;
+      el[i - 1] = 1;
+    }
+    for (let k = 0; k < 2 * n; k++) if (el[k]) any = true;
+    if (!any) return -1;
+    const base = qo * (2 * n - 1);
+    let lo = 0;
+    let cnt = 2 * n;
+    let node = 0;
+    while (cnt > 1) {
+      const nl = Math.ceil(cnt / 2);
+      let l = 0;
+      let r = 0;
+      for (let k = lo; k < lo + nl; k++) l |= el[k]!;
+      for (let k = lo + nl; k < lo + cnt; k++) r |= el[k]!;
+      const side = l && r ? this.tPri[base + node]! : l ? 0 : 1;
+      this.tPri[base + node] = 1 - side;
+      if (side === 0) {
+        cnt = nl;
+        node += 1;
+      } else {
+        lo += nl;
+        cnt -= nl;
+        node += nl;
+      }
+    }
+    const win = lo < n ? lo + 1 : 0;
     this.oState[qo] = ARB;
     this.oWin[qo] = win;
     return win;

@@ -163,6 +163,14 @@ export interface TlmConfig {
    */
   readonly pbuOutputOrder: PbuOutputOrder;
   /**
+   * Arbitration per crossbar output: 'round-robin' (seed-level default, a
+   * rotating pointer over [slot, PBU 1..n]) or 'tree' (the RTL's balanced
+   * tree of toggling 1-of-2 arbiters over 2n crossbar inputs, PBU i on input
+   * i − 1 and slot j on n + j − 1; each node gives priority to the side it
+   * did not grant last, docs/readings.md A10, rtl/buzzard/DESIGN.md).
+   */
+  readonly arbiter: 'round-robin' | 'tree';
+  /**
    * The node input port (crossbar O_0, shared-port delivery) is offered to
    * the next packet this many ticks before the current packet's last bit has
    * entered it; the current packet's delivery and its PBU buffer are still
@@ -206,6 +214,7 @@ export const TLM_CH5_DEFAULTS: Readonly<Omit<TlmConfig, 'transport'>> = Object.f
   queuedTicks: 0,
   storeTicks: Object.freeze({ fullWord: 0, partialWord: 0, shortFirstExtra: 0 }),
   pbuOutputOrder: 'last-used-first',
+  arbiter: 'round-robin',
   nipReleaseTicks: 0,
   nipPbuReleaseTicks: 0,
   recordEvents: true,
@@ -254,6 +263,7 @@ export function resolveTlmConfig(c: Partial<TlmConfig> & { readonly transport: T
       shortFirstExtra: checkNumber(s, 'storeTicks.shortFirstExtra', v.storeTicks?.shortFirstExtra, { min: 0, max: 1e9, what: 'ticks' }),
     },
     pbuOutputOrder: oneOf(s, 'pbuOutputOrder', v.pbuOutputOrder, ['last-used-first', 'rotate'] as const),
+    arbiter: oneOf(s, 'arbiter', v.arbiter, ['round-robin', 'tree'] as const),
     nipReleaseTicks: checkNumber(s, 'nipReleaseTicks', v.nipReleaseTicks, { min: 0, max: 1e9, what: 'ticks' }),
     nipPbuReleaseTicks: checkNumber(s, 'nipPbuReleaseTicks', v.nipPbuReleaseTicks, { min: 0, max: 1e9, what: 'ticks' }),
     recordEvents: bool(s, 'recordEvents', v.recordEvents),
@@ -289,6 +299,7 @@ export const TLM_RTL_CALIBRATED: Readonly<Omit<TlmConfig, 'transport'>> = Object
   buffersPerPbu: 13, // RTL camHeight (§5.4.2)
   delivery: 'shared-port', // the RTL has one node input port (crossbar O_0)
   pbuOutputOrder: 'rotate', // fair interleaving across next ports (spec §8.2), not the seed-level starvation rule
+  arbiter: 'tree', // the RTL's crossbar arbiter (rtl/buzzard/DESIGN.md: lib Crossbar, policy 'tree')
   nipReleaseTicks: 3, // measured: the RTL's node input port takes another PBU's packet 11 + 18·W − 1 cycles after the last one
   nipPbuReleaseTicks: 1, // measured: and the same PBU's next packet 11 + 18·W + 1 cycles after it
 });

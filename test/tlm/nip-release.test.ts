@@ -6,7 +6,10 @@
  * are those of the RTL on the same workload: another PBU's packet
  * 11 + 18·W − 1 cycles after the last one, the same PBU's 11 + 18·W + 1.
  * Negative control: without the early release (0 / 0) the spacings are the
- * links' 11 + 18·W + 2 and differ from the RTL's.
+ * links' 11 + 18·W + 2 and differ from the RTL's. And the crossbar
+ * arbitration (config arbiter 'tree'): seven sources of a 3-cube sending to
+ * node 0 reach its node input port in the RTL's PBU order with the RTL's
+ * completion times; the round-robin arbiter (negative control) does not.
  */
 import { describe, expect, it } from 'vitest';
 import { runRtlWorkload } from '../../harness/compare/rtl_run.ts';
@@ -56,5 +59,23 @@ describe('calibrated TLM: the node input port under a hotspot', () => {
     expect(sp).not.toEqual(nipSpacings(rtl.events));
     const one = runTlmCalibrated(hotspot, 'quasi-adaptive', { recordEvents: true, nipPbuReleaseTicks: 0 });
     expect(nipSpacings(one.events!)).not.toEqual(nipSpacings(rtl.events));
+  });
+});
+
+describe('calibrated TLM: the crossbar tree arbiter', () => {
+  const w: Workload = { name: 'h3', seed: null, params: {}, unit: 'ticks', cubeDegree: 3, messages: finalizeMessages([1, 2, 3, 4, 5, 6, 7].map((src, i) => ({ t: 10 + i, src, dst: 0, bytes: 300, kind: 'unicast' as const }))) };
+  const order = (evs: readonly TraceEvent[]) => evs.filter((e) => e.kind === 'grant' && e.node === 0 && e.port === 0).sort((a, b) => a.t - b.t).map((e) => e.unit);
+  const done = (evs: readonly TraceEvent[]) => evs.filter((e) => e.kind === 'message-complete').map((e) => [e.msg, e.t]).sort((a, b) => a[0]! - b[0]!);
+  const rtl = runRtlWorkload(w, { cyclesPerTick: 4.5, maxCycles: 400_000, quiet: true });
+  it("grants node 0's input port in the RTL's order, with the RTL's completion times", () => {
+    expect(rtl.complete).toBe(7);
+    const tree = runTlmCalibrated(w, 'quasi-adaptive');
+    expect(order(tree.events!)).toEqual(order(rtl.events));
+    expect(done(tree.events!)).toEqual(done(rtl.events));
+  });
+  it('negative control: the round-robin arbiter grants in another order and finishes at other times', () => {
+    const rr = runTlmCalibrated(w, 'quasi-adaptive', { arbiter: 'round-robin' });
+    expect(order(rr.events!)).not.toEqual(order(rtl.events));
+    expect(done(rr.events!)).not.toEqual(done(rtl.events));
   });
 });
