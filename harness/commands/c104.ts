@@ -94,8 +94,8 @@ const spec: CommandSpec = {
     'output files, exit 130 (a second Ctrl-C abandons the run).',
   ].join('\n'),
   options: [
-    { name: 'width', type: 'int', default: 3, min: 1, max: 16, description: 'mesh columns' },
-    { name: 'height', type: 'int', default: 3, min: 1, max: 16, description: 'mesh rows' },
+    { name: 'width', type: 'int', default: 3, min: 1, max: 64, description: 'mesh columns' },
+    { name: 'height', type: 'int', default: 3, min: 1, max: 64, description: 'mesh rows' },
     { name: 'routing', type: 'string', default: 'x-first', arg: 'MODE', description: `mesh routing: ${MESH_ROUTINGS.join(', ')}` },
     { name: 'switches', type: 'int', default: 2, min: 1, max: 64, description: 'chain length' },
     { name: 'dim', type: 'int', default: 6, min: 1, max: 6, description: 'puma cube dimension' },

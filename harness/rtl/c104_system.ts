@@ -129,7 +129,7 @@ function makeNodeSystem(net: CheckedNetwork, channels: readonly [ChannelEnd, Cha
   if (many) throw new C104ConfigError(`c104 system: addressing 'node' gives each endpoint one label, but ${many.name} owns ${many.labelCount}`);
   const blocks = nodeBlocks(spec, channels);
   const rxSlots = defaultRxSlots(Math.max(...blocks.map((b) => b.length)));
-  return assemble(net, channels, o, new SideBand(o.sideBand), (_t, i) => ({ rxSlots, virtualLinks: blocks[i]! }));
+  return assemble(net, channels, o, new SideBand(o.sideBand), (t, i) => ({ rxSlots, virtualLinks: blocks[i]!, nodeHeader: t.label }));
 }
 
 /** The network, the endpoints (control blocks from `blocksOf`), the simulator, driver and recorder. */
@@ -138,7 +138,7 @@ function assemble(
   channels: readonly [ChannelEnd, ChannelEnd][],
   o: C104SystemOptions,
   sideBand: SideBand | null,
-  blocksOf: (t: NetworkSpec['terminals'][number], i: number) => { rxSlots: number; virtualLinks: VlcbConfig[] },
+  blocksOf: (t: NetworkSpec['terminals'][number], i: number) => { rxSlots: number; virtualLinks: VlcbConfig[]; nodeHeader?: number },
 ): C104System {
   const spec = net.spec;
   const top = new Module(null, 'top');
@@ -153,9 +153,9 @@ function assemble(
   const endpoints = spec.terminals.map((t, i) => {
     const links = t.links.length;
     if (links > 4) throw new C104ConfigError(`c104 system: endpoint ${t.name} has ${links} links; a T9000 has 4`);
-    const { rxSlots, virtualLinks } = blocksOf(t, i);
+    const { rxSlots, virtualLinks, nodeHeader } = blocksOf(t, i);
     const lanes = sideBand ? terminalLanes(sideBand, net, i) : null;
-    const ep = new T9000Endpoint(top, t.name, { rxSlots, ...o.t9000, links, headerBytes: spec.headerBytes, virtualLinks }, epEnd, lanes);
+    const ep = new T9000Endpoint(top, t.name, { rxSlots, ...o.t9000, links, headerBytes: spec.headerBytes, virtualLinks, ...(nodeHeader === undefined ? {} : { nodeHeader }) }, epEnd, lanes);
     ep.links.forEach((end, j) => joinLinks(top, end, network.endpointLinks[i]![j]!));
     return ep;
   });

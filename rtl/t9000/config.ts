@@ -49,6 +49,11 @@ export interface T9000Config {
    * simulator passes sockets).
    */
   addressing: Addressing;
+  /**
+   * `addressing: 'node'`: this endpoint's own header value; a packet arriving
+   * with another header is a unit assertion (misrouted). -1 (default): not checked.
+   */
+  nodeHeader: number;
   /** Ack queue served before the data queue (seed 004 §3.1.1.1, §4.2.4); false = one FIFO (`--noackpri`, §5.4.4.2). */
   ackPriority: boolean;
   /** Packet start-up β: cycles between taking a data packet from the queue and its header; 0 in the thesis (§4.1.2). */
@@ -88,6 +93,7 @@ export const T9000_DEFAULTS = Object.freeze({
   headerBytes: 1 as const, // seed 004 §4.1.4.1: s = 1
   packetBytes: 32, // seed 004 §3.1.1.1
   addressing: 'virtual-link' as const, // spec §16.2 "Addressing"
+  nodeHeader: -1,
   ackPriority: true, // seed 004 §3.1.1.1: "acknowledgements take priority over data packets"
   ...THESIS_TIMING,
   messageMode: 'stream' as const,
@@ -130,6 +136,7 @@ export function t9000Config(p: Partial<T9000Config> & { virtualLinks: readonly V
     headerBytes,
     packetBytes: int('packetBytes', c.packetBytes, 1, 32),
     addressing,
+    nodeHeader: int('nodeHeader', c.nodeHeader, -1, maxHeader),
     ackPriority: pick('ackPriority', c.ackPriority, [true, false] as const),
     packetStartupCycles: int('packetStartupCycles', c.packetStartupCycles, 0, 1_000_000),
     ackDelayCycles: int('ackDelayCycles', c.ackDelayCycles, 0, 1_000_000),

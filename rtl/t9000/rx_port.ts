@@ -176,6 +176,7 @@ export class RxPort extends Module {
             s[cnt.n] = c + 1;
             return;
           }
+          if (byTag && cfg.nodeHeader >= 0 && h !== cfg.nodeHeader) this.fail(`header ${h} is not this endpoint's node header ${cfg.nodeHeader} (misrouted)`);
           const v = byTag ? byTag.shift() : h;
           if (byTag && v < 0) this.fail(`header ${h} arrived with no side-band tag in flight on this link`);
           if (v >= V) this.fail(`${byTag ? 'side-band tag' : 'header'} ${v} names no virtual link (0..${V - 1})`);
