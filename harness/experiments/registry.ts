@@ -14,6 +14,7 @@ import { c104Buffers } from './c104-buffers.ts';
 import { c104BoundaryExchange } from './c104-boundary-exchange.ts';
 import { c104TokenVsPacket } from './c104-token-vs-packet.ts';
 import { c104BufferSplit } from './c104-buffer-split.ts';
+import { c104Fig412 } from './c104-fig412.ts';
 import { dslinkBandwidthExperiment } from './dslink-bandwidth.ts';
 import { c104Transit } from './c104-transit.ts';
 import { oliverC104 } from './oliver-c104.ts';
@@ -43,6 +44,7 @@ export const EXPERIMENTS: readonly AnyExperiment[] = [
   c104BoundaryExchange,
   c104TokenVsPacket,
   c104BufferSplit,
+  c104Fig412,
   dslinkBandwidthExperiment,
   c104Transit,
   oliverC104,
