@@ -316,6 +316,9 @@ async function run(cmdOpts: ParsedOptions, positional: string[] = [], given: Rea
   // A message must fit its virtual link's receive area (--pattern caps lengths; a trace is refused).
   // Addressing 'node': each end numbered by its endpoint's control blocks (first use), not by labels.
   const blocks = node ? nodeChannels(channels.map(([a, b]) => [a.node, b.node] as const), netSpec.terminals.length) : null;
+  if (blocks && blocks.blocks > 255) {
+    throw new UsageError(`icemu c104: with node addressing an endpoint of this workload talks to ${blocks.blocks} partners, but a T9000 has at most 255 virtual link control blocks (shorten --cycles or narrow --window)`);
+  }
   if (blocks) channels.splice(0, channels.length, ...blocks.channels);
   const L = blocks ? blocks.blocks : Math.max(...netSpec.terminals.map((t) => t.label + (t.labelCount ?? 1)));
   const cap = defaultRxSlots(L) * 32;
