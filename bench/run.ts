@@ -23,6 +23,7 @@ import { Simulator, type Module, type SimMode } from '../rtl/kernel/index.ts';
 import { arbiterTreesDesign, mixedLogicDesign, smallUnitsDesign } from './designs.ts';
 import { CH5_RATES } from '../harness/workloads/index.ts';
 import { measureSteady, type SteadyCase, type SteadyResult } from './steady.ts';
+import { measureC104Mesh, type C104MeshCase, type C104MeshResult } from './c104.ts';
 
 interface Case {
   name: string;
@@ -88,13 +89,29 @@ const cubeCases: CubeCase[] = [
   { name: 'buzzard/cube-n6/idle', n: 6, gapTicks: 0, warmup: 1_000, window: 20_000, sim: { fastForward: false }, note: 'Buzzard 6-cube, no traffic, fast-forward off' },
 ];
 
+// C104 meshes (issue 10): T9000 + C104 per node, real DS-links, seed 004's
+// Table 3.1 workload (one 32-byte message per endpoint every 1 µs = 100
+// cycles to a random endpoint within ±16, i.e. anywhere on these meshes;
+// held sends): saturated, as the thesis's run. bench/c104.ts.
+interface C104Case extends C104MeshCase {
+  name: string;
+  note: string;
+}
+const c104Cases: C104Case[] = [
+  { name: 'c104/mesh-3x3/thesis-1us', side: 3, window: 16, interval: 100, warmup: 20_000, cycles: 10_000, note: 'C104 3x3 mesh, Table 3.1 workload (32 B every 1 us, +-16)' },
+  { name: 'c104/mesh-4x4/thesis-1us', side: 4, window: 16, interval: 100, warmup: 20_000, cycles: 5_000, note: 'C104 4x4 mesh, Table 3.1 workload (32 B every 1 us, +-16)' },
+  { name: 'c104/mesh-4x4/idle', side: 4, window: 16, interval: 100, warmup: 5_000, cycles: 5_000, idle: true, note: 'C104 4x4 mesh, links up and no traffic: every link end sends and receives NULLs (the cost of idle links)' },
+  { name: 'c104/mesh-3x3/thesis-1us/reference', side: 3, window: 16, interval: 100, warmup: 20_000, cycles: 500, measureMode: 'plain', note: "the 3x3 entry in the reference mode ('plain'), timed from the state the fast mode reached" },
+];
+
 const args = process.argv.slice(2);
 const filter = args.includes('--filter') ? args[args.indexOf('--filter') + 1] ?? '' : '';
 const quick = args.includes('--quick');
 const selected = cases.filter((c) => c.name.includes(filter));
 const selectedCubes = cubeCases.filter((c) => c.name.includes(filter));
-if (!selected.length && !selectedCubes.length) {
-  console.error(`bench: no benchmark matches '${filter}' (have: ${[...cases, ...cubeCases].map((c) => c.name).join(', ')})`);
+const selectedC104 = c104Cases.filter((c) => c.name.includes(filter));
+if (!selected.length && !selectedCubes.length && !selectedC104.length) {
+  console.error(`bench: no benchmark matches '${filter}' (have: ${[...cases, ...cubeCases, ...c104Cases].map((c) => c.name).join(', ')})`);
   process.exit(2);
 }
 
@@ -105,6 +122,8 @@ interface Result {
   samples?: number;
   /** Steady-state entries (buzzard/*): what the timed window did. */
   steady?: Omit<SteadyResult, 'cyclesPerSecond'> & { warmupCycles: number };
+  /** C104 mesh entries (c104/*): what the timed window did. */
+  c104?: Omit<C104MeshResult, 'cyclesPerSecond'> & { warmupCycles: number };
   target?: number;
   meetsTarget?: boolean;
   note: string;
@@ -162,6 +181,14 @@ for (const c of selectedCubes) {
   const tgt = c.target ? `  (target ${c.target.toLocaleString('en-US')}: ${out.meetsTarget ? 'met' : 'NOT met'})` : '';
   console.log(
     `${c.name.padEnd(40)} ${Math.round(cyclesPerSecond).toLocaleString('en-US').padStart(12)} cycles/s  util ${(100 * r.linkUtilisation).toFixed(1)}%  ${r.evaluationsPerCycle.toFixed(0)} evals/cycle  ${r.nsPerEvaluation.toFixed(0)} ns/eval  ${(r.linkBitsPerSecond / 1e6).toFixed(2)} Mbit/s${tgt}`,
+  );
+}
+for (const c of selectedC104) {
+  const cc = quick ? { ...c, warmup: Math.min(c.warmup, 4_000), cycles: Math.min(c.cycles, 500) } : c;
+  const { cyclesPerSecond, ...rest } = measureC104Mesh(cc);
+  results.push({ name: c.name, cyclesPerSecond: Math.round(cyclesPerSecond), c104: { ...rest, warmupCycles: cc.warmup }, note: c.note });
+  console.log(
+    `${c.name.padEnd(40)} ${Math.round(cyclesPerSecond).toLocaleString('en-US').padStart(12)} cycles/s  (${Math.round(rest.cyclesPerCpuSecond).toLocaleString('en-US')} per CPU s)  util ${(100 * rest.linkUtilisation).toFixed(1)}%  ${rest.evaluationsPerCycle.toFixed(0)} evals/cycle  ${rest.nsPerEvaluation.toFixed(0)} ns/eval`,
   );
 }
 writeReport();

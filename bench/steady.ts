@@ -27,7 +27,8 @@ export interface SteadyCase {
   seed?: number;
 }
 
-export interface SteadyResult {
+/** What a timed window of a simulation did (shared by the Buzzard and C104 benches). */
+export interface WindowTiming {
   cycles: number;
   seconds: number;
   cyclesPerSecond: number;
@@ -36,6 +37,30 @@ export interface SteadyResult {
   cyclesPerCpuSecond: number;
   evaluationsPerCycle: number;
   nsPerEvaluation: number;
+}
+
+/** Step `cycles` and time it: wall and CPU time, process evaluations. */
+export function timeWindow(sim: Simulator, cycles: number): WindowTiming {
+  const ev0 = sim.evaluations;
+  const t0 = performance.now();
+  const u0 = process.cpuUsage();
+  sim.step(cycles);
+  const seconds = (performance.now() - t0) / 1000;
+  const u = process.cpuUsage(u0);
+  const cpuSeconds = (u.user + u.system) / 1e6;
+  const evals = sim.evaluations - ev0;
+  return {
+    cycles,
+    seconds,
+    cyclesPerSecond: cycles / seconds,
+    cpuSeconds,
+    cyclesPerCpuSecond: cycles / cpuSeconds,
+    evaluationsPerCycle: evals / cycles,
+    nsPerEvaluation: evals ? (seconds * 1e9) / evals : 0,
+  };
+}
+
+export interface SteadyResult extends WindowTiming {
   linkUtilisation: number;
   linkBitsPerSecond: number;
 }
@@ -63,26 +88,9 @@ export function measureSteady(c: SteadyCase): SteadyResult {
   if (c.measureMode) sim.setMode(c.measureMode);
   const links = c.n * (1 << c.n);
   const busy0 = busyLinkCycles(sim, cube);
-  const ev0 = sim.evaluations;
-  const t0 = performance.now();
-  const u0 = process.cpuUsage();
-  sim.step(c.window);
-  const seconds = (performance.now() - t0) / 1000;
-  const u = process.cpuUsage(u0);
-  const cpuSeconds = (u.user + u.system) / 1e6;
+  const w = timeWindow(sim, c.window);
   const busy = busyLinkCycles(sim, cube) - busy0; // 32-bit counters: no wrap within a bench window
-  const evals = sim.evaluations - ev0;
-  return {
-    cycles: c.window,
-    seconds,
-    cyclesPerSecond: c.window / seconds,
-    cpuSeconds,
-    cyclesPerCpuSecond: c.window / cpuSeconds,
-    evaluationsPerCycle: evals / c.window,
-    nsPerEvaluation: evals ? (seconds * 1e9) / evals : 0,
-    linkUtilisation: busy / (links * c.window),
-    linkBitsPerSecond: busy / seconds,
-  };
+  return { ...w, linkUtilisation: busy / (links * c.window), linkBitsPerSecond: busy / w.seconds };
 }
 
 // Run directly: tsx bench/steady.ts n gap warmup window [mode]

@@ -27,12 +27,13 @@ import { C104_POLICIES, C104_TIMINGS, C104_BUFFERS, type C104Policy, type C104Ti
 import type { NetworkSpec } from '../../rtl/c104/topology.ts';
 import { defaultRxSlots, makeC104System } from '../rtl/c104_system.ts';
 import { Rng } from '../workloads/rng.ts';
-import { attachC104Events } from '../rtl/c104_events.ts';
+import { attachC104Events, switchTraceEvents } from '../rtl/c104_events.ts';
+import { T9000PacketSource } from '../rtl/c104_packet_source.ts';
 import type { ChannelEnd } from '../rtl/t9000_driver.ts';
 import { writeTrace } from '../../traces/events/vocabulary.ts';
 import { UsageError, type CommandSpec, type ParsedOptions } from '../cli/args.ts';
 import { formatRate, Progress } from '../cli/progress.ts';
-import { outputFile, writeText } from '../cli/output-path.ts';
+import { Interrupt, INTERRUPTED, outputFile, writeText, yieldToEvents } from '../cli/output-path.ts';
 import { applyOptionsFile } from '../cli/options-file.ts';
 import { planVcd, startVcdOutput, type VcdOutput } from '../cli/vcd-output.ts';
 import { patternWorkload, PATTERNS, type PatternName } from '../batch/patterns.ts';
@@ -44,6 +45,7 @@ import { toJson } from '../experiments/types.ts';
 import { readFileSync } from 'node:fs';
 import { parseWorkloadFile, WorkloadFileError } from '../workloads/trace-file.ts';
 import { DEFAULT_CYCLES_PER_TICK } from '../rtl/run_workload.ts';
+import { channelPairs as pairsOf, thesisWindowWorkload } from '../rtl/c104_thesis_workload.ts';
 
 /** Cycles a byte takes on a DS-link: one data token, 10 bits at one bit per cycle (docs/dslink.md#bit-clock). */
 const DSLINK_CYCLES_PER_BYTE = 10;
@@ -51,6 +53,8 @@ const DSLINK_CYCLES_PER_BYTE = 10;
 const START = 2500;
 
 const PRESETS = ['pair-c104', 'chain', 'mesh', 'puma'] as const;
+/** The thesis's windowed random destinations (harness/rtl/c104_thesis_workload.ts), a --pattern of this command only. */
+const THESIS = 'thesis';
 
 const spec: CommandSpec = {
   name: 'c104',
@@ -77,10 +81,17 @@ const spec: CommandSpec = {
     'start-up), in ticks times --cycles-per-tick (default 4.5, as icemu buzzard) or in cycles as',
     "given; refused: nodes beyond the endpoints, broadcasts, unit 'us', and a message longer",
     "than a virtual link's receive area. Deliveries are checked byte-exact.",
+    `--pattern ${THESIS} (square meshes): seed 004's Table 3.1 workload, one process per endpoint`,
+    'sending a --bytes message (default 32) every --interval cycles (default 100 = 1 us) to a random',
+    'endpoint within +-(--window) nodes in x and y (default 16), from a random start phase.',
+    'A send that finds its virtual link\'s 16-entry send queue full waits (the sender is held)',
+    'and enters the queue when a send of that virtual link completes; the summary counts them.',
     'Every run prints per-link figures over the run (with --pattern: the measurement window):',
     'for each directed DS-link, utilisation = cycles with a normal character (data, EOP, EOM;',
     'not NULL or FCT) on the wire, blocked = cycles its transmitter held a character but had',
     'no credit; one line of mean and max, and with --json the per-link CSV FILE.links.csv.',
+    'Ctrl-C stops the run at the next 2,000-cycle boundary: the partial summary and valid',
+    'output files, exit 130 (a second Ctrl-C abandons the run).',
   ].join('\n'),
   options: [
     { name: 'width', type: 'int', default: 3, min: 1, max: 16, description: 'mesh columns' },
@@ -99,7 +110,9 @@ const spec: CommandSpec = {
     { name: 'config', type: 'string', arg: 'FILE', description: 'the options as a JSON object (keys: option names and "preset"); the command line wins' },
     { name: 'workload', type: 'string', arg: 'FILE', description: "a workload trace file (as the REPL's load reads) instead of --vls/--messages/--bytes: trace node i = endpoint i, one virtual link per pair that talks; unicast only" },
     { name: 'cycles-per-tick', type: 'string', arg: 'C', description: `with --workload: cycles per tick for a trace in ticks (default ${DEFAULT_CYCLES_PER_TICK}, as icemu buzzard); a trace in cycles is taken as given` },
-    { name: 'pattern', type: 'string', arg: 'NAME', description: `traffic pattern instead of --vls/--messages: ${PATTERNS.join(', ')}` },
+    { name: 'pattern', type: 'string', arg: 'NAME', description: `traffic pattern instead of --vls/--messages: ${[...PATTERNS, THESIS].join(', ')}` },
+    { name: 'window', type: 'int', min: 1, max: 64, description: `with --pattern ${THESIS}: destinations within +-N nodes in x and y (default 16)` },
+    { name: 'interval', type: 'int', min: 1, max: 1_000_000, description: `with --pattern ${THESIS}: cycles between a process's sends (default 100, 1 us)` },
     { name: 'rate', type: 'string', arg: 'R', description: 'with --pattern: offered load per endpoint, DS-link bandwidths of 1 byte per 10 cycles (default 0.1)' },
     { name: 'hotspot', type: 'string', arg: 'F', description: 'with --pattern hotspot: fraction of messages sent to endpoint 0 (default 0.2)' },
     { name: 'warmup', type: 'int', min: 0, max: 1_000_000_000, description: 'with --pattern: cycles before the measurement window (default 10% of --cycles)' },
@@ -116,6 +129,7 @@ const spec: CommandSpec = {
     'icemu c104 pair-c104 --messages 16 --bytes 6',
     'icemu c104 puma --dim 3',
     'icemu c104 mesh --width 4 --height 4 --pattern transpose --rate 0.05 --cycles 60000 --json out/t.json',
+    'icemu c104 mesh --width 4 --height 4 --pattern thesis --window 2 --cycles 40000',
     'icemu c104 --config mesh.json --seed 2',
     'icemu c104 mesh --width 2 --height 2 --workload msgs.txt --cycles-per-tick 10 --json out/w.json',
   ],
@@ -143,23 +157,6 @@ interface PatternPlan {
   /** --workload: the trace file, and cycles per unit of its times. */
   readonly file?: string;
   readonly cyclesPerTick?: number;
-}
-
-/** One channel per unordered pair that talks, in first-use order, and the labels an endpoint needs. */
-function pairsOf(messages: readonly { readonly src: number; readonly dst: number }[], T: number): Pick<PatternPlan, 'pairs' | 'labels'> {
-  const seen = new Set<string>();
-  const pairs: [number, number][] = [];
-  const partners = Array.from({ length: T }, () => 0);
-  for (const m of messages) {
-    const a = Math.min(m.src, m.dst);
-    const b = Math.max(m.src, m.dst);
-    if (seen.has(`${a},${b}`)) continue;
-    seen.add(`${a},${b}`);
-    pairs.push([a, b]);
-    partners[a]!++;
-    partners[b]!++;
-  }
-  return { pairs, labels: Math.max(1, ...partners) };
 }
 
 /** --workload FILE: the trace's messages on the endpoints (refusals: one line each). */
@@ -198,9 +195,27 @@ function planWorkload(opts: ParsedOptions, T: number): PatternPlan {
   };
 }
 
+/** --pattern thesis: seed 004's windowed random destinations on a square mesh. */
+function planThesis(opts: ParsedOptions, preset: string, genEnd: number, given: ReadonlySet<string>): PatternPlan {
+  const w = opts.width as number;
+  if (preset !== 'mesh' || w !== opts.height) throw new UsageError(`icemu c104: --pattern ${THESIS} runs on a square mesh (mesh --width N --height N)`);
+  if (opts.rate !== undefined || opts.hotspot !== undefined) throw new UsageError(`icemu c104: --pattern ${THESIS} sends every --interval cycles; --rate and --hotspot do not apply`);
+  const bytes = given.has('bytes') || opts.bytes !== 64 ? (opts.bytes as number) : 32;
+  const window = (opts.window as number | undefined) ?? 16;
+  const interval = (opts.interval as number | undefined) ?? 100;
+  const messages = thesisWindowWorkload({ side: w, window, intervalCycles: interval, bytes, start: START, end: genEnd, seed: opts.seed as number });
+  return {
+    messages,
+    ...pairsOf(messages, w * w),
+    rate: (bytes * DSLINK_CYCLES_PER_BYTE) / interval,
+    hotspot: NaN,
+    description: `${THESIS} pattern: every endpoint sends ${bytes} B every ${interval} cycles to a random endpoint within +-${window}: ${messages.length} messages, seed ${opts.seed}`,
+  };
+}
+
 function planPattern(opts: ParsedOptions, T: number, genEnd: number): PatternPlan {
   const pattern = opts.pattern as string;
-  if (!(PATTERNS as readonly string[]).includes(pattern)) throw new UsageError(`icemu c104: --pattern must be one of ${PATTERNS.join(', ')} (got '${pattern}')`);
+  if (!(PATTERNS as readonly string[]).includes(pattern)) throw new UsageError(`icemu c104: --pattern must be one of ${[...PATTERNS, THESIS].join(', ')} (got '${pattern}')`);
   const n = Math.log2(T);
   if (!Number.isInteger(n) || n < 1) throw new UsageError(`icemu c104: --pattern needs a power-of-two number of endpoints; this network has ${T} (e.g. a 4x4 or 4x2 mesh)`);
   const bytes = opts.bytes as number;
@@ -217,7 +232,7 @@ function planPattern(opts: ParsedOptions, T: number, genEnd: number): PatternPla
   };
 }
 
-function run(cmdOpts: ParsedOptions, positional: string[] = [], given: ReadonlySet<string> = new Set()): number {
+async function run(cmdOpts: ParsedOptions, positional: string[] = [], given: ReadonlySet<string> = new Set()): Promise<number> {
   if (positional.length > 1) throw new UsageError(`icemu c104: one preset at most (got ${positional.join(' ')})`);
   let opts = cmdOpts;
   let presetArg = positional[0];
@@ -235,6 +250,7 @@ function run(cmdOpts: ParsedOptions, positional: string[] = [], given: ReadonlyS
   const traced = opts.workload !== undefined;
   if (patterned && traced) throw new UsageError('icemu c104: --workload and --pattern cannot be combined');
   for (const o of ['rate', 'hotspot', 'warmup'] as const) if (!patterned && opts[o] !== undefined) throw new UsageError(`icemu c104: --${o} goes with --pattern`);
+  for (const o of ['window', 'interval'] as const) if (opts.pattern !== THESIS && opts[o] !== undefined) throw new UsageError(`icemu c104: --${o} goes with --pattern ${THESIS}`);
   if (!traced && opts['cycles-per-tick'] !== undefined) throw new UsageError('icemu c104: --cycles-per-tick goes with --workload');
   const cycles = opts.cycles as number;
   const win = defaultWindow(cycles, opts.warmup as number | undefined);
@@ -264,7 +280,7 @@ function run(cmdOpts: ParsedOptions, positional: string[] = [], given: ReadonlyS
   const channels: [ChannelEnd, ChannelEnd][] = [];
   if (patterned || traced) {
     const T = network(1).netSpec.terminals.length;
-    plan = patterned ? planPattern(opts, T, win.genEnd) : planWorkload(opts, T);
+    plan = opts.pattern === THESIS ? planThesis(opts, preset, win.genEnd, given) : patterned ? planPattern(opts, T, win.genEnd) : planWorkload(opts, T);
     ({ netSpec, what } = network(plan.labels));
     const next = netSpec.terminals.map((t) => t.label);
     for (const [a, b] of plan.pairs) channels.push([{ node: a, vl: next[a]!++ }, { node: b, vl: next[b]!++ }]);
@@ -299,6 +315,8 @@ function run(cmdOpts: ParsedOptions, positional: string[] = [], given: ReadonlyS
   const quiet = Boolean(opts.quiet);
   const t0 = performance.now();
   const sys = makeC104System(netSpec, channels, { c104: { policy, timing, buffers }, workload: { preset, seed: opts.seed as number, ...(patterned ? { pattern: opts.pattern } : {}), ...(traced ? { workloadFile: opts.workload } : {}) } });
+  // A send that finds its virtual link's queue full waits (docs/c104.md#held-sends).
+  sys.driver.holdWhenFull = true;
   const cfg = sys.network.configs[0]!;
   const load = plan ? plan.description : `${channels.length} virtual links, ${opts.messages} messages of ${opts.bytes} B each way; seed ${opts.seed}`;
   console.log(
@@ -309,8 +327,16 @@ function run(cmdOpts: ParsedOptions, positional: string[] = [], given: ReadonlyS
   const linkFrom = patterned ? win.warmup : 0;
   const linkTo = patterned ? win.genEnd : Infinity;
   const meter = attachC104LinkMeter(sys, linkFrom, linkTo);
+  // With --events: switch packets linked to their T9000 packets, held links, full buffers, deadlocks (icemu view).
+  const numbering = eventsTarget ? new T9000PacketSource(sys.sim, sys.net, sys.driver, sys.rec).numbering() : undefined;
   let synthetic = 0;
-  const c104rec = attachC104Events(sys.sim, sys.network.switches, sys.net, () => ({ msg: synthetic++, packet: 0 }));
+  const c104rec = attachC104Events(
+    sys.sim,
+    sys.network.switches,
+    sys.net,
+    numbering?.source ?? (() => ({ msg: synthetic++, packet: 0 })),
+    eventsTarget ? { switchEnds: sys.network.ends, endpointEnds: sys.endpoints.map((ep) => ep.links), deadlockEvery: 2000 } : {},
+  );
   let sent = 0;
   const scheduled: { id: number; cycle: number; bytes: number }[] = [];
   if (plan) {
@@ -349,10 +375,11 @@ function run(cmdOpts: ParsedOptions, positional: string[] = [], given: ReadonlyS
     : undefined;
   let vcd = vcdOut;
   const progress = new Progress({ label: 'c104', total: cycles, quiet });
+  const interrupt = new Interrupt();
   const t1 = performance.now();
   let done = 0;
   try {
-    while (done < cycles && sys.rec.deliveries.length < sent) {
+    while (done < cycles && sys.rec.deliveries.length < sent && !interrupt.requested) {
       const k = Math.min(2000, cycles - done, vcd && done < vcdCycles ? vcdCycles - done : 2000);
       sys.sim.step(k);
       done += k;
@@ -361,16 +388,12 @@ function run(cmdOpts: ParsedOptions, positional: string[] = [], given: ReadonlyS
         vcd = undefined;
       }
       progress.update(done);
+      await yieldToEvents();
     }
-  } catch (e) {
-    // More sends posted on one virtual link than the T9000's send queue holds (the driver refuses, mid-run): one line, exit 2.
-    if (!(e instanceof RangeError && e.message.startsWith('t9000 driver: '))) throw e;
+  } finally {
+    interrupt.dispose();
     progress.finish();
-    vcd?.close();
-    const where = traced ? `--workload ${opts.workload}: ` : '';
-    throw new UsageError(`icemu c104: ${where}${e.message.slice('t9000 driver: '.length)} at cycle ${sys.sim.cycle}; post fewer messages at once on one virtual link`);
   }
-  progress.finish();
   vcd?.close();
   const secs = (performance.now() - t1) / 1000;
 
@@ -403,7 +426,7 @@ function run(cmdOpts: ParsedOptions, positional: string[] = [], given: ReadonlyS
     const m = sys.driver.messages[d.msg];
     return m !== undefined && m.data.length === d.bytes.length && m.data.every((b, j) => b === d.bytes[j]);
   }).length;
-  console.log(`  messages: ${sent} sent, ${sys.rec.deliveries.length} delivered (${byteExact} byte-exact)${sys.rec.anomalies.length ? chalk.yellow(`; ${sys.rec.anomalies.length} bookkeeping anomalies (first: ${sys.rec.anomalies[0]})`) : ''}`);
+  console.log(`  messages: ${sent} sent, ${sys.rec.deliveries.length} delivered (${byteExact} byte-exact), ${sys.driver.heldCount} held (the sender waited for room in its virtual link's 16-entry send queue)${sys.rec.anomalies.length ? chalk.yellow(`; ${sys.rec.anomalies.length} bookkeeping anomalies (first: ${sys.rec.anomalies[0]})`) : ''}`);
   // --pattern: the measurement window; --workload: the whole run.
   const summary = plan
     ? messageWindow({ nodes: netSpec.terminals.length, cyclesPerLinkByte: DSLINK_CYCLES_PER_BYTE, scheduled, events: sys.rec.events, from: patterned ? win.warmup : 0, to: patterned ? Math.min(win.genEnd, done) : done, runEnd: done })
@@ -420,17 +443,20 @@ function run(cmdOpts: ParsedOptions, positional: string[] = [], given: ReadonlyS
   if (jsonTarget) {
     const options = Object.fromEntries(spec.options.filter((o) => !['config', 'events', 'vcd', 'json', 'quiet'].includes(o.name)).map((o) => [o.name, opts[o.name] ?? null]));
     if (plan && patterned) Object.assign(options, { rate: plan.rate, hotspot: opts.pattern === 'hotspot' ? plan.hotspot : null });
-    const doc = { format: 'icemu-c104-run/1', preset, network: what, options, configFile: opts.config ?? null, virtualLinks: channels.length, cycles: done, requestedCycles: cycles, messages: { sent, delivered: sys.rec.deliveries.length, byteExact }, ...(traced ? { workload: { file: plan!.file, cyclesPerTick: plan!.cyclesPerTick, startCycle: START } } : {}), means, window: summary ?? null, links: { from: linkFrom, to: Math.min(linkTo, done), summary: linkFigures, perLink: links } };
+    const doc = { format: 'icemu-c104-run/1', preset, network: what, options, configFile: opts.config ?? null, virtualLinks: channels.length, cycles: done, requestedCycles: cycles, interrupted: interrupt.requested, messages: { sent, delivered: sys.rec.deliveries.length, byteExact, held: sys.driver.heldCount }, ...(traced ? { workload: { file: plan!.file, cyclesPerTick: plan!.cyclesPerTick, startCycle: START } } : {}), means, window: summary ?? null, links: { from: linkFrom, to: Math.min(linkTo, done), summary: linkFigures, perLink: links } };
     writeText(jsonTarget, JSON.stringify(toJson(doc), null, 1) + '\n', 'json');
     if (csvTarget) writeText(csvTarget, c104LinksCsv(links), 'json');
     console.log(`Summary: ${jsonTarget.path}${csvTarget ? `, per-link CSV ${csvTarget.path}` : ''}`);
   }
   if (eventsTarget) {
-    const all = [...sys.rec.events, ...c104rec.events.map((e) => ({ ...e, msg: 0, unit: `${e.unit} (packet ${e.msg})` }))].sort((x, y) => x.t - y.t);
+    if (sys.rec.deliveries.length < sent) c104rec.checkDeadlock(200); // the detector needs quiet links (docs/c104.md#view-events)
+    const all = [...sys.rec.events, ...switchTraceEvents(c104rec.events, numbering?.ids)].sort((x, y) => x.t - y.t);
     writeTrace(eventsTarget, sys.rec.header, all, '--events');
-    console.log(`Events: ${eventsTarget.path} (${all.length} events; switch events carry the switch-level packet number in 'unit')`);
+    console.log(`Events: ${eventsTarget.path} (${all.length} events; switch events carry the switch-level packet number in 'unit', and their T9000 message and packet)`);
   }
+  if (interrupt.requested) console.log(chalk.yellow(`Interrupted at cycle ${done.toLocaleString('en-US')} of ${cycles.toLocaleString('en-US')}: the figures above are partial.`));
   if (vcdOut) console.log(`Waveform of switch ${netSpec.switches[0]!.name}, cycles 0..${Math.min(vcdCycles, done)}: ${vcdOut.path} (${vcdOut.openHint()})`);
+  if (interrupt.requested) return INTERRUPTED;
   if (patterned) return 0;
   return sys.rec.deliveries.length === sent && byteExact === sent ? 0 : 1;
 }

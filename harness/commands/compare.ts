@@ -1,6 +1,7 @@
 /**
- * `icemu compare <preset>`: run two levels of the Buzzard model on one
- * workload (RTL vs its zero-load closed form, or RTL vs TLM), join their
+ * `icemu compare <preset>`: run two levels of the Buzzard model (or, for the
+ * c104-* presets, of the C104/T9000 network) on one workload (RTL vs its
+ * zero-load closed form, or RTL vs TLM), join their
  * event traces per message (harness/compare), print the deviation table and
  * the systematic differences, write the JSON report, and exit 1 when a
  * declared tolerance is exceeded.
@@ -25,7 +26,8 @@ const spec: CommandSpec = {
     '(seed §5.7), then the systematic differences the closed forms predict next to the',
     'measured ones, and the tolerance checks. Writes the JSON report (atomically) to',
     'DIR/<preset>.json. Exit status: 0 all tolerances hold, 1 a tolerance is exceeded,',
-    '2 bad usage.',
+    '2 bad usage. The c104-* presets hold the RTL C104 4x4 mesh (T9000 endpoints, DS-links)',
+    'against the T9000/C104 TLM in its token-credit (RTL-calibrated) mode, both in cycles.',
   ].join('\n'),
   positionals: PRESETS.map((p) => ({ name: p.name, description: p.summary })),
   options: [

@@ -16,7 +16,7 @@ import { outputDir } from '../cli/output-path.ts';
 import { PointProgress } from '../cli/progress.ts';
 import { plural } from '../cli/text.ts';
 
-const EXPERIMENT_OPTIONS: readonly ExperimentOptionName[] = ['messages-per-node', 'seed', 'delivery', 'trials', 'sizes'];
+const EXPERIMENT_OPTIONS: readonly ExperimentOptionName[] = ['messages-per-node', 'seed', 'delivery', 'model', 'trials', 'sizes'];
 
 function listing(): string[] {
   const w = Math.max(...EXPERIMENTS.map((e) => e.name.length)) + 2;
@@ -60,6 +60,7 @@ const spec: CommandSpec = {
     { name: 'messages-per-node', type: 'int', min: 1, max: 100_000, description: 'buzzard-fig5.*: messages generated per node (default 200 for exp(512), 100 for exp(2048); --quick 8 / 4)' },
     { name: 'seed', type: 'int', min: 0, max: 2 ** 31 - 1, description: 'buzzard-fig5.*, buzzard-collisions: random seed of the workload (default 1)' },
     { name: 'delivery', type: 'string', arg: 'MODE', description: 'buzzard-fig5.*: per-link (the default: each link delivers on its own, docs/buzzard-ch5.md) or shared-port (one node input port per node), for both schemes, or wormhole=MODE,packet=MODE' },
+    { name: 'model', type: 'string', arg: 'MODEL', description: 'buzzard-fig5.*: tlm (the seed-level TLM, default) or rtl (the RTL beside the RTL-calibrated and the seed-level TLM on the same workload; 16 / 8 messages per node by default, --quick 2 / 1; points the RTL cannot build, such as wormhole, use the calibrated TLM)' },
     { name: 'trials', type: 'int', min: 1, max: 100_000_000, description: 'buzzard-collisions: TLM message pairs per (n, routing) (default 100000; --quick 1500)' },
     { name: 'sizes', type: 'list', arg: 'S,S,...', description: "nbl-testjig: block sizes in doubles, increasing (default the seed's 60,120,300,600; --quick 6,12,30,60); dslink-bandwidth: message sizes in bytes, increasing (default 1..128)" },
     { name: 'quiet', short: 'q', type: 'flag', description: 'no progress line' },
@@ -69,6 +70,7 @@ const spec: CommandSpec = {
     'icemu experiment buzzard-fig5.12',
     'icemu experiment buzzard-fig5.13 --quick --out /tmp/f513',
     'icemu experiment buzzard-fig5.12 --delivery per-link --messages-per-node 500',
+    'icemu experiment buzzard-fig5.12 --model rtl --jobs 2',
     'icemu experiment nbl-testjig --sizes 30,60,120,300,600,1200',
     'for i in 0 1 2 3; do icemu experiment buzzard-fig5.15 --shard $i/4 --out shards & done; wait; icemu experiment merge shards',
     'sbatch --array=0-7 --wrap \'icemu experiment buzzard-fig5.15 --shard $SLURM_ARRAY_TASK_ID/8 --out shards\'',
@@ -101,6 +103,7 @@ function cliValues(exp: AnyExperiment, opts: ParsedOptions): ExperimentCliValues
     messagesPerNode: opts['messages-per-node'] as number | undefined,
     seed: opts.seed as number | undefined,
     delivery: opts.delivery as string | undefined,
+    model: opts.model as string | undefined,
     trials: opts.trials as number | undefined,
     sizes,
   };

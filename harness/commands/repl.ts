@@ -84,7 +84,12 @@ async function run(opts: ParsedOptions, positionals: string[]): Promise<number> 
     if (text === undefined) text = readFileSync(0, 'utf8');
     return await runScript(engine, text, { file: script === undefined || script === '-' ? '<stdin>' : script, echo: !opts.quiet });
   } finally {
-    engine.close();
+    // an event trace still being recorded (events start) is written as the session ends
+    try {
+      for (const l of engine.close()) console.log(l);
+    } catch (e) {
+      console.error(`icemu repl: ${(e as Error).message}`);
+    }
   }
 }
 

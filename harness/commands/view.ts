@@ -10,7 +10,7 @@ import { outputFile, writeText } from '../cli/output-path.ts';
 
 const spec: CommandSpec = {
   name: 'view',
-  summary: 'write a self-contained HTML page that replays an event trace (icemu buzzard|c104 --events)',
+  summary: 'write a self-contained HTML page that replays an event trace (icemu buzzard|c104 --events, repl events start)',
   usage: 'icemu view <events.jsonl> [--out page.html]',
   description: [
     'Reads an event trace recorded with --events and writes one HTML file (no server, works',
@@ -18,9 +18,11 @@ const spec: CommandSpec = {
     'hop by hop, held links and full buffers, deadlock rings, a timeline, message following,',
     'a link-utilisation heat map and the latency histogram. Cubes above degree 6 are drawn',
     'as one 6-subcube (--subcube). A C104 trace (icemu c104 --events) is drawn as its mesh',
-    'grid (each node a T9000 beside its switch) or, for other presets, switches on a circle.',
+    'grid (each node a T9000 beside its switch) or, for other presets, switches on a circle;',
+    'clicking a switch packet follows its T9000 message (all its data packets and acks).',
+    "Traces recorded in icemu repl (events start FILE ... events stop) open the same way.",
   ].join('\n'),
-  positionals: [{ name: 'events.jsonl', description: 'an event trace recorded with --events (icemu buzzard, icemu c104)' }],
+  positionals: [{ name: 'events.jsonl', description: 'an event trace recorded with --events (icemu buzzard, icemu c104) or the REPL (events start)' }],
   options: [
     { name: 'out', short: 'o', type: 'string', arg: 'FILE', description: 'the page to write (default: the trace name with .html)' },
     { name: 'subcube', type: 'int', default: 0, min: 0, max: 1023, description: 'for cubes above degree 6: which 6-subcube to draw (node bits 6.. of its nodes)' },

@@ -83,7 +83,7 @@ function calibratedPreset(spec: CalSpec): Preset {
       ];
       const notes = [
         `A = RTL (rtl/buzzard, clock by clock), B = TLM in RTL-calibrated mode (harness/tlm/calibrated.ts; ${JSON.stringify({ ...TLM_RTL_CALIBRATED, recordEvents: undefined, maxEvents: undefined })}); both in cycles, sends at round(t · ${CPT}).`,
-        'Not modelled by the calibrated TLM: the node input port FIFO (16 words) blocking the last PBU while the control unit drains it, the control unit\'s single engine (sends wait behind receives under load), the crossbar tree arbiters (the TLM rotates round robin per output).',
+        'Not modelled by the calibrated TLM: the node input port FIFO (16 words) blocking the last PBU while the control unit drains it, the control unit\'s single engine (sends wait behind receives under load: 1–2-cycle longer packet spacings on ~3% of back-to-back packets).',
       ];
       return {
         result: { preset: spec.name, title: `RTL vs TLM (RTL-calibrated) quasi-adaptive, 6-cube, chapter-5 workload every ${spec.meanGapTicks} ticks`, quick, seed, workload: describeWorkload(w), mapping: DEFAULT_MAPPING, comparison, tolerances: CALIBRATED_TOLERANCES, check, explanations, notes, wallSeconds: (performance.now() - t0) / 1000 },

@@ -5,10 +5,19 @@
  * assemblers (buzzard-ch5-times.ts, buzzard-ch5-tradeoff.ts).
  */
 import type { Delivery, Transport } from '../tlm/config.ts';
+import type { TlmStats } from '../tlm/types.ts';
 import type { MarkerShape } from './svg.ts';
 import type { SeedCheck } from './types.ts';
 
 export type Ch5Figure = '5.12' | '5.13' | '5.14' | '5.15';
+
+/** `--model`: the seed-level TLM alone, or the RTL beside both TLM modes. */
+export type Ch5Model = 'tlm' | 'rtl';
+
+export function parseCh5Model(text: string | undefined): Ch5Model {
+  if (text === undefined || text === 'tlm' || text === 'rtl') return text ?? 'tlm';
+  throw new RangeError(`--model must be tlm or rtl (got '${text}')`);
+}
 
 /** Absolute tolerance on a ratio for "holds" (10 percentage points). */
 export const TOLERANCE = 0.1;
@@ -25,6 +34,8 @@ export interface Ch5Params {
   /** Delivery model per scheme (parseCh5Delivery; default CH5_DELIVERY_DEFAULT). */
   readonly delivery: Ch5Delivery;
   readonly quick: boolean;
+  /** Which model runs the points: 'tlm' (the seed-level TLM, default) or 'rtl' (RTL beside the calibrated and the seed-level TLM, buzzard-ch5-rtl.ts). */
+  readonly model: Ch5Model;
   /** Figs 5.14/5.15: loads of the buffer and packet-size sweeps (heaviest, middle, lightest). */
   readonly sweepRates: readonly number[];
   readonly bufferSweep: readonly number[];
@@ -91,6 +102,34 @@ export function growth(full: number | null, half: number | null): number | null 
 
 export function isStable(g: { readonly first: number | null; readonly last: number | null }): boolean {
   return !((g.first ?? 0) > STABILITY_GROWTH || (g.last ?? 0) > STABILITY_GROWTH);
+}
+
+/** A point's result from a TLM run at full (s) and half (h) length; `scale` divides every time (cycles → ticks for the calibrated TLM). */
+export function tlmRes(s: TlmStats, h: TlmStats, halfMpn: number, nipLoad: number | null, scale = 1): Ch5Res {
+  const g = { first: growth(s.meanFirst, h.meanFirst), last: growth(s.meanLast, h.meanLast) };
+  const R = s.resources;
+  const t = (x: number): number => x / scale;
+  return {
+    idealU: s.idealLinkUtilisation,
+    measuredU: s.measuredLinkUtilisation,
+    nipLoad,
+    meanFirst: t(s.meanFirst),
+    meanLast: t(s.meanLast),
+    meanLastMinusFirst: t(s.meanLastMinusFirst),
+    maxFirst: t(s.maxFirst),
+    maxLast: t(s.maxLast),
+    messages: s.messages,
+    delivered: s.delivered,
+    contraryMessages: s.contraryMessages,
+    orderViolations: s.orderViolations,
+    deadlock: s.deadlock !== null,
+    lastGeneration: t(s.lastGeneration),
+    makespan: t(s.makespan),
+    half: { messagesPerNode: halfMpn, meanFirst: t(h.meanFirst), meanLast: t(h.meanLast) },
+    growth: g,
+    stable: isStable(g),
+    resources: { sourceWaitBySlot: R.sourceWaitBySlot.map((x) => (x === null ? null : t(x))), meanSourceWait: t(R.meanSourceWait), meanInNetworkFirst: t(R.meanInNetworkFirst), pbuFullFraction: R.pbuFullFraction, linkBusyFraction: R.linkBusyFraction },
+  };
 }
 
 /** Growth as text, '!' when it breaks the rule, e.g. "+82%!". */
@@ -243,6 +282,7 @@ export function bottlenecks(rs: readonly (readonly [string, readonly Ch5Res[]])[
     const i = xs.findIndex((r) => !r.stable);
     if (i < 0) continue;
     const R = xs[i]!.resources;
+    if (!R.linkBusyFraction.length) continue; // no resource report (the RTL side, buzzard-ch5-rtl.ts)
     const arg = (a: readonly (number | null)[]): number => a.reduce<number>((b, v, j) => ((v ?? -1) > (a[b] ?? -1) ? j : b), 0);
     const sw = arg(R.sourceWaitBySlot);
     const pf = arg(R.pbuFullFraction);

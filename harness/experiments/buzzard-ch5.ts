@@ -25,9 +25,10 @@ import { chapter5Workload } from '../tlm/sweep.ts';
 import { runTlm } from '../tlm/buzzard-tlm.ts';
 import { CH5_RATES } from '../workloads/buzzard.ts';
 import { defineExperiment, messagesPerNodeParam, type ExperimentCliValues } from './types.ts';
-import { BASE, FULL_MPN, QUICK_MPN, VARIANTS, growth, isStable, parseCh5Delivery, type Ch5Figure, type Ch5Params, type Ch5Pt, type Ch5Res } from './buzzard-ch5-common.ts';
+import { BASE, FULL_MPN, QUICK_MPN, VARIANTS, parseCh5Delivery, parseCh5Model, tlmRes, type Ch5Figure, type Ch5Params, type Ch5Pt, type Ch5Res } from './buzzard-ch5-common.ts';
 import { assembleTimes } from './buzzard-ch5-times.ts';
 import { assembleTradeoff } from './buzzard-ch5-tradeoff.ts';
+import { RTL_MPN, assembleRtl, runCh5PointRtl, rtlWhyNot, type Ch5RtlRes } from './buzzard-ch5-rtl.ts';
 
 export { TOLERANCE, type Ch5Figure, type Ch5Params, type Ch5Pt, type Ch5Res, type Ch5Role } from './buzzard-ch5-common.ts';
 
@@ -37,7 +38,8 @@ function figureBytes(f: Ch5Figure): 512 | 2048 {
 
 function resolveParams(figure: Ch5Figure, cli: ExperimentCliValues): Ch5Params {
   const meanBytes = figureBytes(figure);
-  const mpn = messagesPerNodeParam(cli, QUICK_MPN[meanBytes], FULL_MPN[meanBytes]);
+  const model = parseCh5Model(cli.model);
+  const mpn = model === 'rtl' ? messagesPerNodeParam(cli, RTL_MPN.quick[meanBytes], RTL_MPN.full[meanBytes]) : messagesPerNodeParam(cli, QUICK_MPN[meanBytes], FULL_MPN[meanBytes]);
   const delivery = parseCh5Delivery(cli.delivery);
   const rates = [...CH5_RATES[meanBytes]];
   const tradeoff = figure === '5.14' || figure === '5.15';
@@ -50,6 +52,7 @@ function resolveParams(figure: Ch5Figure, cli: ExperimentCliValues): Ch5Params {
     seed: cli.seed ?? 1,
     delivery,
     quick: cli.quick,
+    model,
     sweepRates: tradeoff ? [rates[0]!, rates[4]!, rates[8]!] : [],
     bufferSweep: tradeoff ? [2, 3, 4, 6, 9, 13, 26] : [],
     packetSweep: tradeoff ? (meanBytes === 512 ? [16, 32, 64, 128, 256, 512] : [16, 32, 64, 128, 256, 512, 1024]) : [],
@@ -105,41 +108,27 @@ function runCh5Point(p: Ch5Pt, q: Ch5Params): Ch5Res {
     nipTicks += (m.bytes + hb * pk) * r.config.ticksPerByte + pk * r.config.arbitrationTicks;
   }
   const N = 2 ** w.cubeDegree;
-  const g = { first: growth(s.meanFirst, h.meanFirst), last: growth(s.meanLast, h.meanLast) };
-  const R = s.resources;
-  return {
-    idealU: s.idealLinkUtilisation,
-    measuredU: s.measuredLinkUtilisation,
-    nipLoad: s.lastGeneration > 0 ? nipTicks / (N * s.lastGeneration) : null,
-    meanFirst: s.meanFirst,
-    meanLast: s.meanLast,
-    meanLastMinusFirst: s.meanLastMinusFirst,
-    maxFirst: s.maxFirst,
-    maxLast: s.maxLast,
-    messages: s.messages,
-    delivered: s.delivered,
-    contraryMessages: s.contraryMessages,
-    orderViolations: s.orderViolations,
-    deadlock: s.deadlock !== null,
-    lastGeneration: s.lastGeneration,
-    makespan: s.makespan,
-    half: { messagesPerNode: halfMpn, meanFirst: h.meanFirst, meanLast: h.meanLast },
-    growth: g,
-    stable: isStable(g),
-    resources: { sourceWaitBySlot: R.sourceWaitBySlot, meanSourceWait: R.meanSourceWait, meanInNetworkFirst: R.meanInNetworkFirst, pbuFullFraction: R.pbuFullFraction, linkBusyFraction: R.linkBusyFraction },
-  };
+  return tlmRes(s, h, halfMpn, s.lastGeneration > 0 ? nipTicks / (N * s.lastGeneration) : null);
 }
 
 function cost(p: Ch5Pt, q: Ch5Params): number {
   const mpn = p.meanBytes === q.meanBytes ? q.messagesPerNode : 1;
   const packets = p.meanBytes / p.packetBytes + 1;
-  return 1.5 * mpn * (p.transport === 'wormhole' ? 2 : packets) * (1 + 2000 / p.meanGapTicks); // full + half run
+  // RTL mode: a point the RTL builds costs it ~100× a TLM run.
+  const rtl = q.model === 'rtl' && rtlWhyNot(p) === null ? 100 : 1;
+  return rtl * 1.5 * mpn * (p.transport === 'wormhole' ? 2 : packets) * (1 + 2000 / p.meanGapTicks); // full + half run
+}
+
+function runPoint(p: Ch5Pt, q: Ch5Params): Ch5Res | Ch5RtlRes {
+  if (q.model === 'tlm') return runCh5Point(p, q);
+  return runCh5PointRtl(p, q, runCh5Point, (mb, gap, mpn) => workload(q, mb, gap, mpn));
 }
 
 function makeCh5(figure: Ch5Figure) {
   const mb = figureBytes(figure);
   const times = figure === '5.12' || figure === '5.13';
-  return defineExperiment<Ch5Pt, Ch5Res, Ch5Params>({
+  const assembleTlm = (q: Ch5Params, points: readonly Ch5Pt[], results: readonly Ch5Res[]) => (times ? assembleTimes(q, points, results) : assembleTradeoff(q, points, results));
+  return defineExperiment<Ch5Pt, Ch5Res | Ch5RtlRes, Ch5Params>({
     name: `buzzard-fig${figure}`,
     summary: times
       ? `mean message times vs ideal link utilisation, exp(${mb}): wormhole, fixed packet, quasi-adaptive (TLM), with the §5.7 percentages checked`
@@ -149,12 +138,12 @@ function makeCh5(figure: Ch5Figure) {
       : `seed 002 (Buzzard 1988) §5.6–5.7, Fig. ${figure} "Message Times, Buffer/Packet Tradeoffs, Length = exp(${mb})" and the §5.7 summary (docs/sources.md, buzzard §10.3)`,
     method:
       'transaction-level model harness/tlm (2 ticks/byte, 4 ticks arbitration, 4-byte headers), 6-cube, uniform destinations, exponential lengths, normal gaps σ = mean/2 at the nine §5.7 rates; one workload per rate shared by every scheme',
-    options: ['messages-per-node', 'seed', 'delivery'],
+    options: ['messages-per-node', 'seed', 'delivery', 'model'],
     params: (cli) => resolveParams(figure, cli),
     points: ch5Points,
     cost,
-    runPoint: runCh5Point,
-    assemble: (q, points, results) => (times ? assembleTimes(q, points, results) : assembleTradeoff(q, points, results)),
+    runPoint,
+    assemble: (q, points, results) => (q.model === 'rtl' ? assembleRtl(q, points, results as Ch5RtlRes[], assembleTlm) : assembleTlm(q, points, results as Ch5Res[])),
   });
 }
 

@@ -39,7 +39,8 @@ export const TABLE_5_2: Record<number, [number, number]> = {
   200: [95, 99],
 };
 /** Table 5.3 (§5.6.1): lifetimes (µs) at saturation, async, from creation / first T9 output / first C104 output. */
-export const TABLE_5_3 = { creation: 111.6, firstT9: 87.0, firstC104: 32.2, pctT9: 87, pctC104: 32 };
+/** Table 5.3's lifetimes as printed; the percentages derived from them (the printed 87% and 32% do not fit them). */
+export const TABLE_5_3 = { creation: 111.6, firstT9: 87.0, firstC104: 32.2, pctT9: 78, pctC104: 29 };
 /** Region "c = 0" of Figs 5.10–5.12 (µs). */
 export const C_ZERO = 0.2;
 
@@ -99,27 +100,30 @@ function assembleCh5(q: StdParams, points: readonly StdPoint[], results: readonl
   }
   tables.push({ title: 'Table 5.2: rate as % of the asynchronous rate, full model', columns: ['c (µs)', 'Loosely %', 'seed', 'Async blocking %', 'seed'], rows: rows52, digits: [1, 1, 0, 1, 0] });
 
-  // Table 5.3: async at the highest load of the table (c = 1 µs)
+  // Table 5.3: async at the highest load of the table (c = 1 µs), data and acks together (docs/thesis-model.md#table-53)
   const sat = get('async', 'full', 1);
   if (sat) {
-    const cr = sat.dataTransport;
-    const t9 = sat.dataLifetime;
-    const rt = sat.dataRouted;
+    const cr = sat.allTransport;
+    const t9 = sat.allLifetime;
+    const rt = sat.allRouted;
+    const pct = (x: number | null): number | null => (cr && x !== null ? (100 * x) / cr : null);
     tables.push({
-      title: 'Table 5.3: average data-packet lifetimes at saturation (async, c = 1 µs), µs',
-      columns: ['measured from', 'lifetime', '% of total', 'seed lifetime', 'seed %'],
+      title: 'Table 5.3: average packet lifetimes at saturation (async, c = 1 µs), data and acks together, µs',
+      columns: ['measured from', 'lifetime', '% of total', 'data only', 'acks only', 'seed lifetime', 'seed % (derived)'],
       rows: [
-        ['creation', cr, 100, TABLE_5_3.creation, 100],
-        ['first T9 output', t9, cr && t9 !== null ? (100 * t9) / cr : null, TABLE_5_3.firstT9, TABLE_5_3.pctT9],
-        ['first C104 output', rt, cr && rt !== null ? (100 * rt) / cr : null, TABLE_5_3.firstC104, TABLE_5_3.pctC104],
+        ['creation', cr, 100, sat.dataTransport, sat.ackTransport, TABLE_5_3.creation, 100],
+        ['first T9 output', t9, pct(t9), sat.dataLifetime, null, TABLE_5_3.firstT9, TABLE_5_3.pctT9],
+        ['first C104 output', rt, pct(rt), sat.dataRouted, sat.ackRouted, TABLE_5_3.firstC104, TABLE_5_3.pctC104],
       ],
-      digits: [0, 1, 0, 1, 0],
-      notes: ['The seed\'s 111.6 µs does not fit its own percentages (spec §10 T-5.3: ≈100.6 µs fits both); the percentages and the 32.2 µs routed lifetime are the targets.'],
+      digits: [0, 1, 0, 1, 1, 1, 0],
+      notes: ['The seed prints 87% and 32% beside 87.0 and 32.2 of 111.6 µs; its own values give 78% and 29%, the targets here. Its lifetimes fit the mean over data and acks (Table 6.2\'s routed lifetime is that mean too), not data alone (docs/thesis-model.md#table-53).'],
     });
     const atSat = { converged: sat.converged, dropped: 0 };
-    checks.push(relativeCheck('t5.3-routed', 'Table 5.3: lifetime from first C104 output (routed lifetime) at saturation, µs', TABLE_5_3.firstC104, rt, 0.1, atSat));
-    checks.push(absoluteCheck('t5.3-pct-t9', 'Table 5.3: lifetime from first T9 output as % of lifetime from creation', TABLE_5_3.pctT9, cr && t9 !== null ? (100 * t9) / cr : null, 5, ' pts', atSat, 0));
-    checks.push(absoluteCheck('t5.3-pct-c104', 'Table 5.3: routed lifetime as % of lifetime from creation', TABLE_5_3.pctC104, cr && rt !== null ? (100 * rt) / cr : null, 5, ' pts', atSat, 0));
+    checks.push(relativeCheck('t5.3-creation', 'Table 5.3: lifetime from creation at saturation (data and acks), µs', TABLE_5_3.creation, cr, 0.1, atSat));
+    checks.push(relativeCheck('t5.3-t9', 'Table 5.3: lifetime from first T9 output at saturation (data and acks), µs', TABLE_5_3.firstT9, t9, 0.1, atSat));
+    checks.push(relativeCheck('t5.3-routed', 'Table 5.3: lifetime from first C104 output (routed lifetime) at saturation (data and acks), µs', TABLE_5_3.firstC104, rt, 0.1, atSat));
+    checks.push(absoluteCheck('t5.3-pct-t9', 'Table 5.3: lifetime from first T9 output as % of lifetime from creation', TABLE_5_3.pctT9, pct(t9), 5, ' pts', atSat, 0));
+    checks.push(absoluteCheck('t5.3-pct-c104', 'Table 5.3: routed lifetime as % of lifetime from creation', TABLE_5_3.pctC104, pct(rt), 5, ' pts', atSat, 0));
   }
 
   // Mean path (§5.6): mean over the full-model runs of the standard setup

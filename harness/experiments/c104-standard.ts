@@ -36,6 +36,13 @@ export interface StdResult {
   readonly ackTransport: number | null;
   readonly dataQueue: number | null;
   readonly dataLifetime: number | null;
+  /**
+   * Means over data and ack packets together (docs/thesis-model.md#table-53):
+   * from creation, from first T9000 output, from first C104 output (routed).
+   */
+  readonly allTransport: number | null;
+  readonly allLifetime: number | null;
+  readonly allRouted: number | null;
   readonly meanHops: number | null;
   /** Throttling (Def. 5.2): mean wait for the first internal link, µs. */
   readonly firstHopWait: number | null;
@@ -53,6 +60,12 @@ export function stdParams(cli: ExperimentCliValues): StdParams {
   return { quick: cli.quick, seed: cli.seed ?? 1, maxNs: 50_000_000, precision: 0.01 };
 }
 
+/** Mean over two groups of packets (data and acks) given each group's count and mean. */
+export function bothMean(n1: number, m1: number | null, n2: number, m2: number | null): number | null {
+  if (m1 === null || m2 === null || n1 + n2 === 0) return null;
+  return (n1 * m1 + n2 * m2) / (n1 + n2);
+}
+
 export function runStdPoint(p: StdPoint, q: StdParams): StdResult {
   const r = runC104(new SyntheticProgram(standardSetup(p.cUs, p.mode, q.seed)), { mode: p.model }, { maxNs: q.maxNs, precision: q.precision });
   const s = r.summary;
@@ -67,6 +80,9 @@ export function runStdPoint(p: StdPoint, q: StdParams): StdResult {
     ackTransport: s.ack.transport,
     dataQueue: s.data.queue,
     dataLifetime: s.data.lifetime,
+    allTransport: bothMean(s.data.count, s.data.transport, s.ack.count, s.ack.transport),
+    allLifetime: bothMean(s.data.count, s.data.lifetime, s.ack.count, s.ack.lifetime),
+    allRouted: bothMean(s.data.count, s.data.routed, s.ack.count, s.ack.routed),
     meanHops: s.meanHops,
     firstHopWait: s.firstHopWait,
     cpuUtilisation: s.cpuUtilisation,

@@ -14,11 +14,13 @@
  * Targets (issue 10): C104 − direct transit in [140, 170] ns at every m
  * (the seed's ≈150 ns per C104); equal throughput within 1 % for m ≥ 5.
  * The C104's routing delay comes from its timing preset (`thesis`, 4 cycles:
- * docs/c104.md#timing); no constant is fitted here.
+ * docs/c104.md#timing); no constant is fitted here. Links: the T9000 thesis
+ * setting (T9000_THESIS_LINKS: transmit buffer 1 at the endpoints, each token
+ * handed on after its last bit, docs/dslink.md#handover), on both paths,
+ * because the seed's simulator has no receive latency.
  */
-import { makeT9000Pair } from '../rtl/t9000_pair.ts';
+import { dsLinks, makeT9000Pair, T9000_THESIS_LINKS } from '../rtl/t9000_pair.ts';
 import { makeC104System } from '../rtl/c104_system.ts';
-import { DsLinkEnd } from '../../rtl/dslink/index.ts';
 import { chainNetwork } from '../../rtl/c104/labelling.ts';
 import type { T9000Driver } from '../rtl/t9000_driver.ts';
 import type { T9000Recorder } from '../rtl/t9000_events.ts';
@@ -80,10 +82,10 @@ function measure(sim: Simulator, driver: T9000Driver, rec: T9000Recorder, q: Tra
 export function runTransitPoint(p: TransitPoint, q: TransitParams): TransitResult {
   const t9000 = { messageMode: 'handshake' as const, sendAreaBytes: 1024, rxSlots: 2 };
   if (p.path === 'direct') {
-    const pair = makeT9000Pair(1, t9000, { links: (parent, name) => new DsLinkEnd(parent, name), workload: { experiment: 'c104-transit', ...p } });
+    const pair = makeT9000Pair(1, t9000, { links: dsLinks(T9000_THESIS_LINKS), workload: { experiment: 'c104-transit', ...p } });
     return measure(pair.sim, pair.driver, pair.rec, q, p.m, { node: 0, vl: 0 }, { node: 1, vl: 0 });
   }
-  const sys = makeC104System(chainNetwork(1, 1), [[{ node: 0, vl: 0 }, { node: 1, vl: 1 }]], { t9000, workload: { experiment: 'c104-transit', ...p } });
+  const sys = makeC104System(chainNetwork(1, 1), [[{ node: 0, vl: 0 }, { node: 1, vl: 1 }]], { t9000, dslink: T9000_THESIS_LINKS, workload: { experiment: 'c104-transit', ...p } });
   return measure(sys.sim, sys.driver, sys.rec, q, p.m, { node: 0, vl: 0 }, { node: 1, vl: 1 });
 }
 
@@ -146,7 +148,7 @@ export const c104Transit = defineExperiment<TransitPoint, TransitResult, Transit
           columns: ['m', 'thr direct /ms', 'seed', 'thr C104 /ms', 'seed', 'transit direct ns', 'seed', 'transit C104 ns', 'seed', 'C104 − direct ns'],
           rows,
           digits: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
-          notes: ['Transit: first packet injected → message complete. The C104 uses the thesis timing preset (routing delay 4 cycles); nothing is fitted.'],
+          notes: ["Transit: first packet injected → message complete. The C104 uses the thesis timing preset (routing delay 4 cycles); links: the T9000 thesis setting (transmit buffer 1, rxHandover 'on-arrival'); nothing is fitted."],
         },
       ],
       checks,

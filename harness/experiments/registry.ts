@@ -11,6 +11,9 @@ import { c104Starvation } from './c104-starvation.ts';
 import { dslinkPacket } from './dslink-packet.ts';
 import { c104Policies } from './c104-policies.ts';
 import { c104Buffers } from './c104-buffers.ts';
+import { c104BoundaryExchange } from './c104-boundary-exchange.ts';
+import { c104TokenVsPacket } from './c104-token-vs-packet.ts';
+import { c104BufferSplit } from './c104-buffer-split.ts';
 import { dslinkBandwidthExperiment } from './dslink-bandwidth.ts';
 import { c104Transit } from './c104-transit.ts';
 import { oliverC104 } from './oliver-c104.ts';
@@ -37,6 +40,9 @@ export const EXPERIMENTS: readonly AnyExperiment[] = [
   dslinkPacket,
   c104Policies,
   c104Buffers,
+  c104BoundaryExchange,
+  c104TokenVsPacket,
+  c104BufferSplit,
   dslinkBandwidthExperiment,
   c104Transit,
   oliverC104,

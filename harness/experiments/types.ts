@@ -20,12 +20,14 @@ export interface ExperimentCliValues {
   readonly messagesPerNode?: number;
   readonly seed?: number;
   readonly delivery?: string;
+  /** buzzard-fig5.*: 'tlm' (default) or 'rtl'. */
+  readonly model?: string;
   readonly trials?: number;
   readonly sizes?: readonly number[];
 }
 
 /** Names of the experiment-specific command options (see harness/commands/experiment.ts). */
-export type ExperimentOptionName = 'messages-per-node' | 'seed' | 'delivery' | 'trials' | 'sizes';
+export type ExperimentOptionName = 'messages-per-node' | 'seed' | 'delivery' | 'model' | 'trials' | 'sizes';
 
 /** A table of the report, printed as text and stored in the JSON. */
 export interface ReportTable {

@@ -22,6 +22,12 @@ import type { NetworkSpec } from '../../rtl/c104/topology.ts';
 import { ROUTER_STATES } from '../../rtl/c104/input_router.ts';
 import { makeC104System, type C104System, type C104SystemOptions } from '../rtl/c104_system.ts';
 import { describeC104Deadlock, findC104Deadlock } from '../rtl/c104_deadlock.ts';
+import { attachC104Events, c104Topology, switchTraceEvents } from '../rtl/c104_events.ts';
+import { T9000PacketSource } from '../rtl/c104_packet_source.ts';
+import { T9000Recorder } from '../rtl/t9000_events.ts';
+import type { Simulator } from '../../rtl/kernel/index.ts';
+import type { TraceHeader } from '../../traces/events/vocabulary.ts';
+import type { RecordedEvents } from './events_file.ts';
 import { attachLinkEvents, type LinkEndRef } from '../rtl/dslink_events.ts';
 import type { ChannelEnd } from '../rtl/t9000_driver.ts';
 import { ReplError, type CommandDef } from './common.ts';
@@ -86,6 +92,7 @@ function openC104(name: string, p: C104Preset): Target {
     nodes: 1,
     ports: 0,
     attachEvents: (sim) => attachLinkEvents(sim, refs),
+    recordEvents: (sim) => recordC104Events(sim, sys, name),
     commands: (e) => [t9000SendCommand(e, sys.driver, spec.terminals.map((t) => t.name)), linksCommand(e, dirs), camCommand(e, sys), deadlockCommand(e, sys)],
   };
 }
@@ -181,6 +188,35 @@ function deadlockCommand(e: ReplEngine, sys: C104System): CommandDef {
     run: () => {
       const d = findC104Deadlock(e.sim, sys.network.switches, sys.net);
       e.emit(d ? describeC104Deadlock(d) : `no deadlock at cycle ${e.sim.cycle}: no set of input routers waits only on itself`);
+      if (d && e.eventFile?.noteDeadlock()) e.emit(`events: the ring is recorded in ${e.eventFile.path}`);
     },
+  };
+}
+
+/**
+ * `events start` on a C104 network (events_file.ts): switch-level packets,
+ * held links, full buffers and deadlocks (c104_events.ts); started before
+ * the first send, also the T9000 message events, with every switch packet
+ * linked to its T9000 packet (c104_packet_source.ts). Started later, the
+ * T9000 recorder could not tell which packet of which message comes next,
+ * so messages are left out and the note says so.
+ */
+function recordC104Events(sim: Simulator, sys: C104System, preset: string): RecordedEvents {
+  const fresh = sys.driver.messages.length === 0;
+  const t9 = fresh ? new T9000Recorder(sim, sys.driver, { system: 'c104', preset, source: 'harness/repl' }) : undefined;
+  const numbering = t9 ? new T9000PacketSource(sim, sys.net, sys.driver, t9).numbering() : undefined;
+  let n = 0;
+  const sw = attachC104Events(sim, sys.network.switches, sys.net, numbering?.source ?? (() => ({ msg: n++, packet: 0 })), {
+    switchEnds: sys.network.ends,
+    endpointEnds: sys.endpoints.map((ep) => ep.links),
+    deadlockEvery: 1000,
+  });
+  const header: TraceHeader = t9?.header ?? { format: 'icemu-events', version: 1, model: 'rtl', unit: 'cycles', workload: { system: 'c104', preset, source: 'harness/repl' } };
+  header.topology = c104Topology(sys.net.spec);
+  return {
+    header,
+    events: () => [...(t9?.events ?? []), ...switchTraceEvents(sw.events, numbering?.ids)],
+    checkDeadlock: () => sw.checkDeadlock(),
+    note: fresh ? undefined : 'messages were sent before the recording started: switch-level packets only, not linked to T9000 messages',
   };
 }

@@ -77,6 +77,7 @@ import { stimulusCommands } from './stimulus.ts';
 import { viewCommands } from './inspect.ts';
 import { pack, travelCommands } from './travel.ts';
 import { outputCommands } from './output.ts';
+import { eventsCommand, type EventFile } from './events_file.ts';
 import { complete } from './complete.ts';
 import { buzzardTarget, NETWORK_PRESETS, notHere, type Target } from './targets.ts';
 import { displayCommands, showDisplays, type Display } from './display.ts';
@@ -161,6 +162,8 @@ export class ReplEngine {
 
   readonly traces = new Map<number, Trace>();
   vcd: { writer: VcdOutput; path: string } | undefined;
+  /** The event trace being recorded (events start, events_file.ts). */
+  eventFile: EventFile | undefined;
 
   seen = new Set<TraceEvent>();
   seenLen = 0;
@@ -201,6 +204,7 @@ export class ReplEngine {
       ...viewCommands(this),
       ...travelCommands(this),
       ...outputCommands(this),
+      eventsCommand(this),
       quitCommand,
     ];
     for (const own of this.target.commands(this)) {
@@ -300,12 +304,15 @@ export class ReplEngine {
     }
   }
 
-  /** Close an open VCD and stop observing. */
-  close(): void {
+  /** Close an open VCD and stop observing; write an event trace being recorded. */
+  close(): string[] {
     if (this.vcd) {
       this.vcd.writer.close();
       this.vcd = undefined;
     }
+    const f = this.eventFile;
+    this.eventFile = undefined;
+    return f ? [f.finish()] : [];
   }
 
   emit(...lines: string[]): void {
@@ -505,6 +512,7 @@ export class ReplEngine {
   }
 
   detachInstruments(): void {
+    this.eventFile?.pause();
     this.recDetach?.();
     this.recDetach = undefined;
     for (const t of this.traces.values()) {
@@ -527,6 +535,11 @@ export class ReplEngine {
       } else if (!t.detach) t.detach = this.sim.observe(t.trace.tracer);
     }
     if (this.vcd && !this.vcd.writer.writer.detach) this.vcd.writer.writer.detach = this.sim.observe(this.vcd.writer.writer);
+    // After a jump (back, restore) the event recorders cannot go on: the trace is written up to the cycle left.
+    if (this.eventFile && rebuiltTraces) {
+      this.emit(this.eventFile.finish().replace(/^events: /, 'events: the jump ended the recording: '));
+      this.eventFile = undefined;
+    } else this.eventFile?.resume();
   }
 
   makeTrace(node: number): NodeTrace {

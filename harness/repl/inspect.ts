@@ -76,7 +76,10 @@ export function viewCommands(e: ReplEngine): CommandDef[] {
       help: ['harness/rtl/deadlock.ts: the largest set of full packet buffer units all waiting on each other.'],
       maxArgs: 0,
       arg: 'none',
-      run: () => e.emit(...deadlockView(e.view)),
+      run: () => {
+        e.emit(...deadlockView(e.view));
+        if (e.eventFile?.noteDeadlock()) e.emit(`events: the ring is recorded in ${e.eventFile.path}`);
+      },
     },
     {
       name: 'messages',

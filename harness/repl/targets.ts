@@ -30,6 +30,7 @@ import { ReplError, type CommandDef } from './common.ts';
 import type { ReplEngine } from './engine.ts';
 import { table } from './format.ts';
 import { C104_PRESETS } from './c104_target.ts';
+import type { RecordedEvents } from './events_file.ts';
 
 export interface Target {
   /** Preset name. */
@@ -46,6 +47,8 @@ export interface Target {
   ports: number;
   /** Attach the event recorder of this hardware (events of traces/events/vocabulary.ts). */
   attachEvents(sim: Simulator): { events: TraceEvent[]; detach(): void };
+  /** Recorders for `events start` (events_file.ts), when icemu view can draw this hardware. */
+  recordEvents?(sim: Simulator): RecordedEvents;
   /** Commands of this hardware; they replace the Buzzard ones of the same name. */
   commands(e: ReplEngine): CommandDef[];
 }

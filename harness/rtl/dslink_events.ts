@@ -12,7 +12,10 @@
  *             (ErrDisconnect, ErrParity, ErrEscape, ErrCredit); error = the
  *             kind; lost = the end's own count of lost characters (fsm
  *             lastLostTx + lastLostRx, registered in that cycle and read in
- *             the next). unit = the end's path, msg = 0.
+ *             the next); suspect = characters the end handed on before
+ *             their parity check failed (rxHandover 'on-arrival', the
+ *             decoder's suspectTotal since the previous error; omitted
+ *             when 0). unit = the end's path, msg = 0.
  * link-up     t = the first cycle the end is in Run.
  * Docs: docs/dslink.md#events.
  */
@@ -38,6 +41,7 @@ export function attachLinkEvents(sim: Simulator, ends: readonly LinkEndRef[]): L
   const events: TraceEvent[] = [];
   const last = ends.map((r) => sim.peek(r.end.linkState));
   const errAt = ends.map(() => -1);
+  const suspectSeen = ends.map((r) => sim.peek(r.end.dec.suspectTotal));
   const base = (r: LinkEndRef, t: number, kind: TraceEvent['kind']): TraceEvent => {
     const e: TraceEvent = { t, kind, msg: 0, node: r.node ?? 0, unit: r.end.path };
     if (r.port !== undefined) e.port = r.port;
@@ -52,6 +56,9 @@ export function attachLinkEvents(sim: Simulator, ends: readonly LinkEndRef[]): L
           const e = base(r, errAt[k]!, 'link-error');
           e.error = LINK_ERRORS[x.peek(fsm.lastError)];
           e.lost = x.peek(fsm.lastLostTx) + x.peek(fsm.lastLostRx);
+          const sus = x.peek(r.end.dec.suspectTotal);
+          if (sus !== suspectSeen[k]) e.suspect = sus - suspectSeen[k]!;
+          suspectSeen[k] = sus;
           events.push(e);
           errAt[k] = -1;
         }

@@ -13,6 +13,15 @@
  * Loops (`sendLoop`, `receiveLoop`) model a process that repeats a blocking
  * send (or receive): the next one is issued in the cycle after the previous
  * one completed (the recorder calls `onSendDone` / `onDelivered`).
+ *
+ * A full send queue (sendQueueDepth sends posted and not yet done on one
+ * virtual link): by default a send that finds it full is an error (a
+ * RangeError, mid-run). With `holdWhenFull` the sending process waits
+ * instead (docs/c104.md#held-sends): the send is held, in order behind any
+ * other held send of its virtual link, and enters the queue in the cycle a
+ * send of that virtual link completes. Its message keeps the cycle it was
+ * issued (message times count the wait); its bytes are written into the send
+ * area when it enters the queue.
  */
 import type { Simulator, StateProvider } from '../../rtl/kernel/index.ts';
 import type { T9000Endpoint } from '../../rtl/t9000/endpoint.ts';
@@ -61,6 +70,12 @@ export class T9000Driver {
   private readonly recvPosted = new Map<string, number>();
   private readonly sendLoops = new Map<string, Loop>();
   private readonly recvLoops = new Map<string, number>();
+  /** Held sends per source VL (holdWhenFull), oldest first. */
+  private readonly held = new Map<string, (() => boolean)[]>();
+  /** Wait instead of failing when a virtual link's send queue is full (see the file header). */
+  holdWhenFull = false;
+  /** Sends that had to wait for room in their queue, so far (holdWhenFull). */
+  heldCount = 0;
 
   constructor(
     readonly sim: Simulator,
@@ -72,8 +87,9 @@ export class T9000Driver {
   /**
    * The driver's bookkeeping (messages, send-area heap, posted counts) as a
    * simulator state provider, so snapshots carry it for time travel (the
-   * REPL's back, restore and checkpoint files). Loops are not saved: the
-   * REPL issues single sends and receives only.
+   * REPL's back, restore and checkpoint files). Loops and held sends
+   * (holdWhenFull) are not saved: the REPL issues single sends and receives
+   * only, and does not hold.
    */
   stateProvider(): StateProvider {
     return {
@@ -149,20 +165,35 @@ export class T9000Driver {
     const k = key(src);
     const list = this.bySource.get(k) ?? [];
     this.bySource.set(k, list);
-    const at = addr ?? this.alloc(node, data.length);
+    // Held sends take their buffer when they enter the queue (fewer live buffers in the wrapping send area).
+    const at = addr ?? (this.holdWhenFull ? 0 : this.alloc(node, data.length));
     const msg: T9000Message = { id: this.messages.length, src, dest, data, cycle, seq: list.length, addr: at };
     this.messages.push(msg);
     list.push(msg);
-    this.sim.schedule(cycle, (sim) => {
+    const enqueue = (sim: Simulator): boolean => {
       const vlc = ep.vlc;
       const n = (this.posted.get(k) ?? 0) + 1;
       const done = sim.peek(vlc.sDone[vl]!);
       const Q = ep.cfg.sendQueueDepth;
-      if (n - 1 - done >= Q) throw new RangeError(`t9000 driver: node ${node} virtual link ${vl} has ${Q} sends queued (sendQueueDepth); cannot queue message ${msg.id}`);
-      if (addr === undefined) for (let j = 0; j < data.length; j++) sim.pokeMem(ep.nodeMem.mem, at + j, data[j]!);
-      sim.pokeMem(vlc.sendQ, vl * Q + ((n - 1) % Q), at * 65536 + data.length);
+      if (n - 1 - done >= Q) {
+        if (!this.holdWhenFull) throw new RangeError(`t9000 driver: node ${node} virtual link ${vl} has ${Q} sends queued (sendQueueDepth); cannot queue message ${msg.id}`);
+        return false;
+      }
+      if (addr === undefined && this.holdWhenFull) msg.addr = this.alloc(node, data.length);
+      if (addr === undefined) for (let j = 0; j < data.length; j++) sim.pokeMem(ep.nodeMem.mem, msg.addr + j, data[j]!);
+      sim.pokeMem(vlc.sendQ, vl * Q + ((n - 1) % Q), msg.addr * 65536 + data.length);
       sim.poke(vlc.sendPosted[vl]!, n % 2 ** 24);
       this.posted.set(k, n);
+      return true;
+    };
+    this.sim.schedule(cycle, (sim) => {
+      const waiting = this.held.get(k);
+      if (waiting?.length || !enqueue(sim)) {
+        this.heldCount++;
+        const w = waiting ?? [];
+        this.held.set(k, w);
+        w.push(() => enqueue(sim));
+      }
     });
     return msg;
   }
@@ -209,6 +240,8 @@ export class T9000Driver {
   /** Called by the recorder in the cycle a send on (node, vl) completed. */
   onSendDone(node: number, vl: number, cycle: number): void {
     const k = key({ node, vl });
+    const waiting = this.held.get(k);
+    if (waiting?.length) this.sim.schedule(cycle, () => void (waiting[0]!() && waiting.shift()));
     const lp = this.sendLoops.get(k);
     if (!lp || lp.remaining <= 0) return;
     lp.remaining--;

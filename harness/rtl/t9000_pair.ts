@@ -25,6 +25,14 @@ import { T9000Recorder } from './t9000_events.ts';
  */
 export const T9000_LINK_DEFAULTS: Readonly<Partial<DsLinkConfig>> = Object.freeze({ txBufferTokens: 1 });
 
+/**
+ * The T9000 links as seed 004's simulator sees them (docs/dslink.md#handover):
+ * the defaults above with each received token handed on after its last bit
+ * (`rxHandover: 'on-arrival'`): the thesis's simulator has no receive
+ * latency. The setting of the seed reproductions (dslink-bandwidth, c104-transit).
+ */
+export const T9000_THESIS_LINKS: Readonly<Partial<DsLinkConfig>> = Object.freeze({ ...T9000_LINK_DEFAULTS, rxHandover: 'on-arrival' });
+
 /** Link ends for a pair: the real DS-link with the T9000 settings. */
 export function dsLinks(cfg: Partial<DsLinkConfig> = T9000_LINK_DEFAULTS): LinkEndFactory {
   return (p, name) => new DsLinkEnd(p, name, cfg);

@@ -32,7 +32,7 @@
 import type { Observer, Simulator } from '../../rtl/kernel/index.ts';
 import type { BuzzardCube } from '../../rtl/buzzard/network.ts';
 import type { EventKind, TraceEvent } from '../../traces/events/vocabulary.ts';
-import { findDeadlock } from './deadlock.ts';
+import { findDeadlock, type Deadlock } from './deadlock.ts';
 
 export interface ViewEventOptions {
   /** Check for a structural deadlock every this many cycles (0: never). Default 500. */
@@ -45,6 +45,12 @@ export function insertByTime(events: TraceEvent[], e: TraceEvent): void {
   while (k > 0 && events[k - 1]!.t > e.t) k--;
   if (k === events.length) events.push(e);
   else events.splice(k, 0, e);
+}
+
+/** The `deadlock` event of a ring findDeadlock found at cycle t: ring members as `nodeX.pbuI`, node = the first one's. */
+export function deadlockEvent(t: number, d: Deadlock): TraceEvent {
+  const node = Number(/node(\d+)/.exec(d.cycle[0]!)?.[1] ?? 0);
+  return { t, kind: 'deadlock', msg: 0, node, ring: d.cycle.map((u) => u.replace(/^.*?(node\d+\.pbu\d+)$/, '$1')) };
 }
 
 /** Attach to `sim` simulating `cube`; events go into `events` (the recorder's list). Returns detach. */
@@ -100,8 +106,7 @@ export function attachViewEvents(sim: Simulator, cube: BuzzardCube, events: Trac
         const key = d?.cycle.join(' ');
         if (d && key && !rings.has(key)) {
           rings.add(key);
-          const node = Number(/node(\d+)/.exec(d.cycle[0]!)?.[1] ?? 0);
-          insertByTime(events, { t, kind: 'deadlock', msg: 0, node, ring: d.cycle.map((u) => u.replace(/^.*?(node\d+\.pbu\d+)$/, '$1')) });
+          insertByTime(events, deadlockEvent(t, d));
         }
       }
     },

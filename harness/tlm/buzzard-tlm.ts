@@ -85,7 +85,7 @@ import { resolveTlmConfig, type TlmConfig, type Transport } from './config.ts';
 import { EventQueue } from './event-queue.ts';
 import { grantWorm, headWorm, release, slotFree, tryWorm } from './wormhole.ts';
 import { tlmResult } from './result.ts';
-import { ARB, BUSY, ctz, EV_GRANT, EV_HEAD, EV_LEG, EV_RELEASE, EV_SLOTFREE, EV_TXEND, IDLE } from './internal.ts';
+import { ARB, BUSY, ctz, EV_GRANT, EV_HEAD, EV_LEG, EV_OFREE, EV_RELEASE, EV_SLOTFREE, EV_TXEND, IDLE } from './internal.ts';
 
 export type { MessageTimes, StuckPbu, TlmDeadlock, TlmResources, TlmResult, TlmStats } from './types.ts';
 
@@ -190,10 +190,22 @@ export class BuzzardTlm {
   readonly oEj: Int32Array;
   readonly oState: Uint8Array;
   readonly oRR: Uint8Array;
+  /** config.arbiter 'tree': per crossbar output, the priority bit of each of its 2n − 1 tree nodes (depth-first). */
+  readonly tree: boolean;
+  readonly tPri: Uint8Array;
+  readonly tElig: Uint8Array;
   readonly oWin: Uint8Array;
   readonly oMsg: Int32Array;
   readonly oPkt: Int32Array;
   readonly oSrcBuf: Int32Array;
+  /** Node input port released early (config.nipReleaseTicks): the packet still entering it, whose EV_TXEND carries qo + oCount. */
+  readonly nipRel: number;
+  readonly nipPbuRel: number;
+  readonly oCount: number;
+  readonly tMsg: Int32Array;
+  readonly tPkt: Int32Array;
+  readonly tWin: Uint8Array;
+  readonly tSrcBuf: Int32Array;
   readonly oDstBuf: Int32Array;
   readonly oSince: Float64Array;
   readonly busy: Float64Array;
@@ -330,10 +342,21 @@ export class BuzzardTlm {
     }
     this.oState = new Uint8Array(O);
     this.oRR = new Uint8Array(O);
+    this.tree = cfg.arbiter === 'tree' && !this.worm;
+    this.tPri = new Uint8Array(this.tree ? N * n1 * (2 * n - 1) : 0);
+    this.tElig = new Uint8Array(2 * n);
     this.oWin = new Uint8Array(O);
     this.oMsg = new Int32Array(O).fill(-1);
     this.oPkt = new Int32Array(O);
     this.oSrcBuf = new Int32Array(O).fill(-1);
+    this.nipRel = this.worm ? 0 : cfg.nipReleaseTicks;
+    this.nipPbuRel = this.nipRel > 0 ? cfg.nipPbuReleaseTicks : 0;
+    this.oCount = O;
+    const tO = this.nipRel > 0 ? O : 0;
+    this.tMsg = new Int32Array(tO);
+    this.tPkt = new Int32Array(tO);
+    this.tWin = new Uint8Array(tO);
+    this.tSrcBuf = new Int32Array(tO);
     this.oDstBuf = new Int32Array(O).fill(-1);
     this.oSince = new Float64Array(O);
     this.busy = new Float64Array(O);
@@ -439,6 +462,9 @@ export class BuzzardTlm {
           case EV_TXEND:
             this.txEnd(q.arg);
             break;
+          case EV_OFREE:
+            this.nipFree(q.arg);
+            break;
           case EV_RELEASE:
             release(this, q.arg);
             break;
@@ -523,6 +549,7 @@ export class BuzzardTlm {
     const x = this.oNode[qo]!;
     const o = this.oPort[qo]!;
     const ej = this.oEj[qo]!;
+    if (this.tree && ej < 0) return this.arbitrateTree(qo, contrOK);
     const start = ej >= 0 ? ej - x * n + 1 : this.oRR[qo]!;
     const tries = ej >= 0 ? 1 : n1;
     let win = -1;
@@ -547,6 +574,62 @@ export class BuzzardTlm {
     }
     if (win < 0) return -1;
     this.oRR[qo] = win + 1 === n1 ? 0 : win + 1;
+    this.oState[qo] = ARB;
+    this.oWin[qo] = win;
+    return win;
+  }
+
+  /**
+   * config.arbiter 'tree': the RTL's crossbar arbiter for output qo, a
+   * balanced tree of 1-of-2 arbiters over 2n inputs (PBU i on input i − 1,
+   * slot j on input n + j − 1); a node with requests on both sides grants
+   * its priority side, and every node on the granted path gives priority to
+   * the side it did not grant. Same eligibility as the round-robin choice.
+   */
+  arbitrateTree(qo: number, contrOK: boolean): number {
+    const n = this.n;
+    const n1 = this.n1;
+    const x = this.oNode[qo]!;
+    const o = this.oPort[qo]!;
+    const el = this.tElig;
+    el.fill(0);
+    let any = false;
+    if (o > 0) {
+      const s = x * n + o - 1;
+      const hm = this.sHead[s]!;
+      if (!this.sBusy[s] && hm >= 0 && (contrOK || !this.mContr[hm])) el[n + o - 1] = 1;
+    }
+    for (let i = 1; i <= n; i++) {
+      if (i === o) continue;
+      const p = x * n + i - 1;
+      if (this.pBusy[p] || this.pReady[p * n1 + o] === 0) continue;
+      if (this.rotate && this.prefersOther(x, p, o)) continue;
+      el[i - 1] = 1;
+    }
+    for (let k = 0; k < 2 * n; k++) if (el[k]) any = true;
+    if (!any) return -1;
+    const base = qo * (2 * n - 1);
+    let lo = 0;
+    let cnt = 2 * n;
+    let node = 0;
+    while (cnt > 1) {
+      const nl = Math.ceil(cnt / 2);
+      let l = 0;
+      let r = 0;
+      for (let k = lo; k < lo + nl; k++) l |= el[k]!;
+      for (let k = lo + nl; k < lo + cnt; k++) r |= el[k]!;
+      const side = l && r ? this.tPri[base + node]! : l ? 0 : 1;
+      this.tPri[base + node] = 1 - side;
+      if (side === 0) {
+        cnt = nl;
+        node += 1;
+      } else {
+        lo += nl;
+        cnt -= nl;
+        node += nl;
+      }
+    }
+    const win = lo < n ? lo + 1 : 0;
     this.oState[qo] = ARB;
     this.oWin[qo] = win;
     return win;
@@ -660,7 +743,12 @@ export class BuzzardTlm {
     const headT = this.now + this.H * this.tpb;
     // The next PBU may route the packet once forwardStart bytes of it are in (config.forwardStart; 'header' = H).
     if (o > 0) this.q.push(this.now + (this.fwd < 0 || this.fwd > dur ? dur : this.fwd), EV_HEAD, this.oDstBuf[qo]!);
-    this.q.push(this.now + dur, EV_TXEND, qo);
+    if (o === 0 && this.nipRel > 0 && dur > this.nipRel) {
+      this.q.push(this.now + dur - this.nipRel, EV_OFREE, qo);
+      // A broadcast copy keeps its PBU until it has moved on to its next output (A11 copy order).
+      if (this.nipPbuRel > 0 && !this.bBc[this.oSrcBuf[qo]!]) this.q.push(this.now + dur - Math.min(this.nipPbuRel, dur - 1), EV_OFREE, qo + this.oCount);
+      this.q.push(this.now + dur, EV_TXEND, qo + this.oCount);
+    } else this.q.push(this.now + dur, EV_TXEND, qo);
     if (this.rec) {
       const win = this.oWin[qo]!;
       const unit = win === 0 ? 'nop' : `pbu${win}`;
@@ -683,15 +771,40 @@ export class BuzzardTlm {
     }
   }
 
-  txEnd(qo: number): void {
+  /**
+   * config.nipReleaseTicks: the node input port is free for the next packet;
+   * the current one's tail is remembered for its EV_TXEND. With an argument
+   * ≥ oCount (config.nipPbuReleaseTicks): the sending PBU may be granted again.
+   */
+  nipFree(arg: number): void {
+    if (arg >= this.oCount) {
+      const qo = arg - this.oCount;
+      const x = this.oNode[qo]!;
+      const p = x * this.n + this.tWin[qo]! - 1;
+      this.pBusy[p] = 0;
+      for (let o2 = 0; o2 < this.n1; o2++) if (this.pReady[p * this.n1 + o2]! > 0) this.markDirty(this.outIdx(x, p, o2));
+      return;
+    }
+    const qo = arg;
+    this.tMsg[qo] = this.oMsg[qo]!;
+    this.tPkt[qo] = this.oPkt[qo]!;
+    this.tWin[qo] = this.oWin[qo]!;
+    this.tSrcBuf[qo] = this.oSrcBuf[qo]!;
+    this.oState[qo] = IDLE;
+    this.markDirty(qo);
+  }
+
+  txEnd(arg: number): void {
     const n = this.n;
     const n1 = this.n1;
+    const tail = arg >= this.oCount; // the node input port was released early (nipFree)
+    const qo = tail ? arg - this.oCount : arg;
     const x = this.oNode[qo]!;
     const o = this.oPort[qo]!;
-    const msg = this.oMsg[qo]!;
-    const pkt = this.oPkt[qo]!;
-    const win = this.oWin[qo]!;
-    this.oState[qo] = IDLE;
+    const msg = tail ? this.tMsg[qo]! : this.oMsg[qo]!;
+    const pkt = tail ? this.tPkt[qo]! : this.oPkt[qo]!;
+    const win = tail ? this.tWin[qo]! : this.oWin[qo]!;
+    if (!tail) this.oState[qo] = IDLE;
     if (win === 0 || !this.rotate) this.markDirty(qo);
     if (win === 0) {
       const s = x * n + o - 1;
@@ -708,13 +821,13 @@ export class BuzzardTlm {
       // Free the buffer the packet was forwarded from (§8.2 output step 6), unless a broadcast copy is still due.
       const p = x * n + win - 1;
       const B = this.B;
-      const b = this.oSrcBuf[qo]!;
+      const b = tail ? this.tSrcBuf[qo]! : this.oSrcBuf[qo]!;
       const nextCopy = this.bBc[b] ? (o === 0 ? win + 1 : o + 1) : n1; // A11: O_0, then O_{i+1} … O_n
       if (nextCopy < n1) {
         this.bNext[b] = nextCopy;
         this.bReady[b] = 1;
         this.pReady[p * n1 + nextCopy]++;
-        this.pBusy[p] = 0;
+        this.pBusy[p] = 0; // a broadcast copy is never released early (grantPacket)
         this.pLast[p] = o;
         for (let j = 1; j <= n1; j++) {
           const o2 = (o + j) % n1;
@@ -733,7 +846,7 @@ export class BuzzardTlm {
       this.pbuTouch(p);
       this.pFree[p]++;
       if (this.bContr[b]) this.pContr[p]--;
-      this.pBusy[p] = 0;
+      if (!(tail && this.nipPbuRel > 0 && !this.bBc[b])) this.pBusy[p] = 0; // else already released (nipFree)
       if (this.rotate) {
         // pbuOutputOrder 'rotate': the PBU's other outputs first (port order after the one just used), this output last.
         for (let j = 1; j <= n1; j++) {

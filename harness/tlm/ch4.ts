@@ -8,19 +8,23 @@
  *               next node (40 ticks), the link set up (1) and the whole
  *               message sent (M); the link is held for 41 + M ticks; the
  *               message goes on only when it is completely in the buffer.
- *  cut-through  datagram with cut-through: when the head reaches a node and
- *               the next link is free it goes straight on (set-up 1 tick, no
- *               buffer); when it is busy the message is buffered there (40
- *               ticks, and its tail must be in) and leaves as soon as a link
- *               is free, again cutting through where it can.
+ *  cut-through  datagram with cut-through, staged (config.cutThrough): a
+ *               connection runs on through free links (set-up 1 tick each)
+ *               and ends at the destination or at the first node whose next
+ *               link is busy; there a buffer is allocated (40 ticks, the
+ *               connection's links held) and the message streams in (M);
+ *               from a buffer it leaves, as a new connection, when a link
+ *               frees. A one-hop connection is a datagram hop.
  *  circuit      persistent circuit switching: the head acquires link after
  *               link (1 tick each) and, when blocked, keeps what it holds
  *               (as wormhole); when the circuit reaches the destination the
- *               message streams (M ticks) and every link is released.
+ *               receive buffer is allocated (40, config.destinationBuffer),
+ *               the message streams (M ticks) and every link is released.
  *
  * Routing: 'fixed' (e-cube, lowest differing dimension first) or 'adaptive'
  * (any dimension that brings the message closer whose link is free, the
- * lowest first; when none is free the message waits on all of them).
+ * lowest first; when none is free the message waits on the e-cube link,
+ * config.adaptiveWait).
  * Links: 'bi' (non-interfering bidirectional: one link per direction) or
  * 'uni' (one link per neighbour pair, used in one direction at a time).
  * A freed link goes to the oldest waiting message (creation time, §10.1).
@@ -52,9 +56,30 @@ export interface Ch4Config {
   readonly bufferTicks: number;
   /** Creation-time preemption of circuits in set-up (§10.1); false only as a negative control. */
   readonly creationPriority: boolean;
+  /**
+   * Cut-through reading (docs/buzzard-ch4.md#transports): 'staged' (default)
+   * — a connection runs through free links (1 tick each) and ends at the
+   * destination or at the first node whose next link is busy; there a buffer
+   * is allocated (40 ticks) while the connection's links are held, then the
+   * message streams in; a connection of one hop is a datagram hop.
+   * 'buffer-at-block' — the earlier reading: the message streams on without
+   * any allocation and pays the 40 ticks only where it blocks, overlapped
+   * with its own arrival.
+   */
+  readonly cutThrough: 'staged' | 'buffer-at-block';
+  /**
+   * Adaptive routing when every profitable link is busy: 'ecube' (default)
+   * waits on the e-cube (lowest) one only, so adaptivity is used only when a
+   * profitable link is free on arrival; 'all' (the earlier reading) waits
+   * on all of them and takes the first that frees
+   * (docs/buzzard-ch4.md#links-and-routing).
+   */
+  readonly adaptiveWait: 'all' | 'ecube';
+  /** Every transport allocates the receive buffer at the destination (40 ticks, its links held), as the datagram does at every hop (default true; docs/buzzard-ch4.md#transports). */
+  readonly destinationBuffer: boolean;
 }
 
-export const CH4_DEFAULTS = Object.freeze({ ticksPerByte: 1, setupTicks: 1, bufferTicks: 40, creationPriority: true }); // §10.1
+export const CH4_DEFAULTS = Object.freeze({ ticksPerByte: 1, setupTicks: 1, bufferTicks: 40, creationPriority: true, cutThrough: 'staged' as const, destinationBuffer: true, adaptiveWait: 'ecube' as const }); // §10.1
 
 export interface Ch4Result {
   /** Per message: generation → last byte at the destination (NaN if not delivered). */
@@ -72,6 +97,7 @@ const E_RELEASE = 3; // the owner's transmission over a link ended
 const E_DONE = 4;
 const E_UNBUFFER = 5;
 const E_GRANT = 6; // a free link: offer it to the oldest waiter
+const E_FREEBUF = 7; // arg: message · N + node — the message's tail has left that node's buffer (staged cut-through)
 
 export function resolveCh4Config(c: Partial<Ch4Config> & Pick<Ch4Config, 'transport' | 'routing' | 'links'>): Ch4Config {
   const s = 'ch4';
@@ -84,6 +110,9 @@ export function resolveCh4Config(c: Partial<Ch4Config> & Pick<Ch4Config, 'transp
     setupTicks: checkNumber(s, 'setupTicks', v.setupTicks, { min: 0, max: 1e9, what: 'ticks' }),
     bufferTicks: checkNumber(s, 'bufferTicks', v.bufferTicks, { min: 0, max: 1e9, what: 'ticks' }),
     creationPriority: bool(s, 'creationPriority', v.creationPriority),
+    cutThrough: oneOf(s, 'cutThrough', v.cutThrough, ['staged', 'buffer-at-block'] as const),
+    destinationBuffer: bool(s, 'destinationBuffer', v.destinationBuffer),
+    adaptiveWait: oneOf(s, 'adaptiveWait', v.adaptiveWait, ['all', 'ecube'] as const),
   };
 }
 
@@ -113,6 +142,8 @@ export function runCh4(w: Workload, config: Partial<Ch4Config> & Pick<Ch4Config,
   let makespan = 0;
   let now = 0;
   const ct = cfg.transport === 'cut-through';
+  const staged = ct && cfg.cutThrough === 'staged';
+  const dstBuf = cfg.destinationBuffer ? cfg.bufferTicks : 0;
   const circuit = cfg.transport === 'circuit';
   const linkOf = (x: number, d: number): number => (cfg.links === 'bi' ? x * n + d : Math.min(x, x ^ (1 << d)) * n + d);
   const bytes = (m: number): number => w.messages[m]!.bytes * tau;
@@ -124,6 +155,12 @@ export function runCh4(w: Workload, config: Partial<Ch4Config> & Pick<Ch4Config,
     const out: number[] = [];
     for (let d = 0; d < n; d++) if (diff & (1 << d)) out.push(d);
     return out;
+  }
+
+  /** The links a blocked message waits on (and wants, for creation-time priority). */
+  function waitCands(m: number): number[] {
+    const c = candidates(m);
+    return cfg.adaptiveWait === 'all' ? c : c.slice(0, 1);
   }
 
   function buffer(m: number, x: number): void {
@@ -151,8 +188,16 @@ export function runCh4(w: Workload, config: Partial<Ch4Config> & Pick<Ch4Config,
       cur[m] = y;
       if (y === dst) {
         streaming[m] = 1;
-        q.push(now + s + bytes(m), E_DONE, m);
+        q.push(now + s + dstBuf + bytes(m), E_DONE, m);
       } else readyAt(now + s, m);
+      return;
+    }
+    if (staged) {
+      // the connection grows by one hop; it ends at the destination or where the next link is busy (request)
+      held[m]!.push(L);
+      cur[m] = y;
+      if (y === dst) endConnection(m, now + s + cfg.bufferTicks + bytes(m), true);
+      else readyAt(now + s, m);
       return;
     }
     if (cfg.transport === 'datagram') {
@@ -171,8 +216,26 @@ export function runCh4(w: Workload, config: Partial<Ch4Config> & Pick<Ch4Config,
     ready[m] = end; // if it blocks at y, it can leave only once its tail is in (and a buffer allocated, see request)
     q.push(end, E_RELEASE, L);
     if (bufAt[m]! >= 0) q.push(end, E_UNBUFFER, m);
-    if (y === dst) q.push(end, E_DONE, m);
+    if (y === dst) q.push(end + dstBuf, E_DONE, m);
     else readyAt(now + s, m);
+  }
+
+  /** Staged cut-through: the connection ends at `end` (buffer allocated, tail in): its links are released, the old buffer freed. */
+  function endConnection(m: number, end: number, done: boolean): void {
+    for (const L of held[m]!) q.push(end, E_RELEASE, L);
+    held[m] = [];
+    if (bufAt[m]! >= 0) {
+      q.push(end, E_FREEBUF, m * N + bufAt[m]!);
+      bufAt[m] = -1;
+    }
+    if (done) q.push(end, E_DONE, m);
+    else {
+      // stored here from the allocation on; it may leave once its tail is in
+      bufAt[m] = cur[m]!;
+      buf[cur[m]!] += w.messages[m]!.bytes;
+      if (buf[cur[m]!]! > maxBuf) maxBuf = buf[cur[m]!]!;
+      ready[m] = end;
+    }
   }
 
   /** Message m at node cur[m] asks for its next link. */
@@ -184,7 +247,7 @@ export function runCh4(w: Workload, config: Partial<Ch4Config> & Pick<Ch4Config,
       if (owner[L]! < 0 && !olderWaiting(L, m)) return take(m, L, d);
     }
     if (circuit && cfg.creationPriority) {
-      for (const d of cands) {
+      for (const d of waitCands(m)) {
         const L = linkOf(cur[m]!, d);
         const o = owner[L]!;
         if (o > m && !streaming[o]) {
@@ -193,13 +256,16 @@ export function runCh4(w: Workload, config: Partial<Ch4Config> & Pick<Ch4Config,
         }
       }
     }
-    // blocked: a cut-through message is buffered here (40 ticks, and its tail must be in); not at its source
-    if (ct && cur[m] !== w.messages[m]!.src) {
+    if (staged && held[m]!.length) {
+      // blocked: the connection ends here — a buffer is allocated (40 ticks, its links held), the message streams in
+      endConnection(m, now + cfg.bufferTicks + bytes(m), false);
+    } else if (ct && !staged && cur[m] !== w.messages[m]!.src) {
+      // blocked ('buffer-at-block'): buffered here (40 ticks, and its tail must be in); not at its source
       buffer(m, cur[m]!);
       ready[m] = Math.max(ready[m]!, now + cfg.bufferTicks);
     }
     waiting[m] = 1;
-    for (const d of cands) waiters[linkOf(cur[m]!, d)]!.push(m);
+    for (const d of waitCands(m)) waiters[linkOf(cur[m]!, d)]!.push(m);
   }
 
   /** A circuit in set-up gives up its links for an older message and starts again from its source. */
@@ -218,7 +284,7 @@ export function runCh4(w: Workload, config: Partial<Ch4Config> & Pick<Ch4Config,
   }
 
   function olderWaiting(L: number, m: number): boolean {
-    for (const k of waiters[L]!) if (k < m && waiting[k] && candidates(k).some((d) => linkOf(cur[k]!, d) === L)) return true;
+    for (const k of waiters[L]!) if (k < m && waiting[k] && waitCands(k).some((d) => linkOf(cur[k]!, d) === L)) return true;
     return false;
   }
 
@@ -230,7 +296,7 @@ export function runCh4(w: Workload, config: Partial<Ch4Config> & Pick<Ch4Config,
     let bi = -1;
     for (let k = 0; k < list.length; k++) {
       const m = list[k]!;
-      if (!waiting[m] || !candidates(m).some((d) => linkOf(cur[m]!, d) === L)) continue;
+      if (!waiting[m] || !waitCands(m).some((d) => linkOf(cur[m]!, d) === L)) continue;
       if (best < 0 || m < best) {
         best = m;
         bi = k;
@@ -244,7 +310,7 @@ export function runCh4(w: Workload, config: Partial<Ch4Config> & Pick<Ch4Config,
     }
     waiters[L] = list.filter((m, k) => k !== bi && waiting[m]);
     if (best < 0) return;
-    const d = candidates(best).find((dd) => linkOf(cur[best]!, dd) === L)!;
+    const d = waitCands(best).find((dd) => linkOf(cur[best]!, dd) === L)!;
     take(best, L, d);
   }
 
@@ -281,6 +347,9 @@ export function runCh4(w: Workload, config: Partial<Ch4Config> & Pick<Ch4Config,
         break;
       case E_UNBUFFER:
         if (bufAt[a] !== cur[a]) unbuffer(a);
+        break;
+      case E_FREEBUF:
+        buf[a % N] -= w.messages[(a / N) | 0]!.bytes;
         break;
       case E_DONE:
         times[a] = now - w.messages[a]!.t;

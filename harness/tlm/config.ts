@@ -162,6 +162,32 @@ export interface TlmConfig {
    * one just used (spec §8.2: fair interleaving across next ports).
    */
   readonly pbuOutputOrder: PbuOutputOrder;
+  /**
+   * Arbitration per crossbar output: 'round-robin' (seed-level default, a
+   * rotating pointer over [slot, PBU 1..n]) or 'tree' (the RTL's balanced
+   * tree of toggling 1-of-2 arbiters over 2n crossbar inputs, PBU i on input
+   * i − 1 and slot j on n + j − 1; each node gives priority to the side it
+   * did not grant last, docs/readings.md A10, rtl/buzzard/DESIGN.md).
+   */
+  readonly arbiter: 'round-robin' | 'tree';
+  /**
+   * The node input port (crossbar O_0, shared-port delivery) is offered to
+   * the next packet this many ticks before the current packet's last bit has
+   * entered it; the current packet's delivery and its PBU buffer are still
+   * released at its last bit. Seed-level 0. RTL-calibrated 3: measured on the
+   * RTL, packets from different PBUs follow each other into the node input
+   * port every 11 + 18·W − 1 cycles, 3 fewer than on a link (11 + 18·W + 2)
+   * (docs/buzzard-ch5.md#rtl-calibrated-tlm).
+   */
+  readonly nipReleaseTicks: number;
+  /**
+   * With nipReleaseTicks > 0: the PBU that sends a packet into the node
+   * input port may be granted again this many ticks before that packet's
+   * last bit (its buffer is still freed at the last bit). Seed-level 0.
+   * RTL-calibrated 1: measured, two packets of one PBU follow each other into
+   * the node input port 11 + 18·W + 1 cycles apart (on a link + 2).
+   */
+  readonly nipPbuReleaseTicks: number;
   /** Store the event trace (off for big sweeps: only per-message times and link counters are kept). */
   readonly recordEvents: boolean;
   /** Safety stop: abort after this many processed events (default 2^40, i.e. none in practice). */
@@ -188,6 +214,9 @@ export const TLM_CH5_DEFAULTS: Readonly<Omit<TlmConfig, 'transport'>> = Object.f
   queuedTicks: 0,
   storeTicks: Object.freeze({ fullWord: 0, partialWord: 0, shortFirstExtra: 0 }),
   pbuOutputOrder: 'last-used-first',
+  arbiter: 'round-robin',
+  nipReleaseTicks: 0,
+  nipPbuReleaseTicks: 0,
   recordEvents: true,
   maxEvents: 2 ** 40,
 });
@@ -234,6 +263,9 @@ export function resolveTlmConfig(c: Partial<TlmConfig> & { readonly transport: T
       shortFirstExtra: checkNumber(s, 'storeTicks.shortFirstExtra', v.storeTicks?.shortFirstExtra, { min: 0, max: 1e9, what: 'ticks' }),
     },
     pbuOutputOrder: oneOf(s, 'pbuOutputOrder', v.pbuOutputOrder, ['last-used-first', 'rotate'] as const),
+    arbiter: oneOf(s, 'arbiter', v.arbiter, ['round-robin', 'tree'] as const),
+    nipReleaseTicks: checkNumber(s, 'nipReleaseTicks', v.nipReleaseTicks, { min: 0, max: 1e9, what: 'ticks' }),
+    nipPbuReleaseTicks: checkNumber(s, 'nipPbuReleaseTicks', v.nipPbuReleaseTicks, { min: 0, max: 1e9, what: 'ticks' }),
     recordEvents: bool(s, 'recordEvents', v.recordEvents),
     maxEvents: integerIn(s, 'maxEvents', v.maxEvents, 1, 2 ** 53),
   };
@@ -267,4 +299,7 @@ export const TLM_RTL_CALIBRATED: Readonly<Omit<TlmConfig, 'transport'>> = Object
   buffersPerPbu: 13, // RTL camHeight (§5.4.2)
   delivery: 'shared-port', // the RTL has one node input port (crossbar O_0)
   pbuOutputOrder: 'rotate', // fair interleaving across next ports (spec §8.2), not the seed-level starvation rule
+  arbiter: 'tree', // the RTL's crossbar arbiter (rtl/buzzard/DESIGN.md: lib Crossbar, policy 'tree')
+  nipReleaseTicks: 3, // measured: the RTL's node input port takes another PBU's packet 11 + 18·W − 1 cycles after the last one
+  nipPbuReleaseTicks: 1, // measured: and the same PBU's next packet 11 + 18·W + 1 cycles after it
 });

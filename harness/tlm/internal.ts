@@ -7,6 +7,7 @@ export const EV_TXEND = 3;
 export const EV_RELEASE = 4;
 export const EV_SLOTFREE = 5;
 export const EV_LEG = 6; // a broadcast leg joins its slot's send queue
+export const EV_OFREE = 7; // the node input port is offered to the next packet before the current one's last bit (config.nipReleaseTicks)
 
 // Output states.
 export const IDLE = 0;

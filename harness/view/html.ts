@@ -39,7 +39,7 @@ export function encodeModel(m: ViewModel, sub: number): string {
 const CUBE_LEGEND =
   'Link colour: occupancy over the window (grey idle → blue → green → yellow → red busy); dashed: held by flow control; square: PBU CAM full; red ring: deadlock. Black marks: packets, on the link their head last crossed (in the buffer at its end until forwarded).';
 const C104_LEGEND =
-  'Squares: C104 switches; circles: T9000s (a hunt group of links each way). Link colour: occupancy over the window (grey idle → blue → green → yellow → red busy): a link is busy while a packet head has crossed it and not yet left the unit at its end. Black marks: switch-level packets (data and acks), on the link their head last crossed; followed by their number. The histogram is of T9000 messages, queued → complete.';
+  'Squares: C104 switches; circles: T9000s (a hunt group of links each way). Link colour: occupancy over the window (grey idle → blue → green → yellow → red busy): a link is busy while a packet head has crossed it and not yet left the unit at its end. Black marks: switch-level packets (data and acks), on the link their head last crossed; followed by their number. Dashed: the link end holds its sender (no credit); small orange square: a switch input buffer with no room for another flow-control grant; red ring: a deadlock (its waiting links). Clicking a packet follows its T9000 message: the paths of all its data packets and acks. The histogram is of T9000 messages, queued → complete.';
 
 const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 
@@ -57,7 +57,7 @@ export function renderPage(m: ViewModel, opts: { sub?: number } = {}): string {
   <button id="prevev" title="previous event">◀ event</button><button id="nextev" title="next event">event ▶</button>
   <label>cycle <input id="cycle" type="number" min="0" max="${m.tEnd}" value="0"></label>
   <label>window <select id="window"><option value="100">100</option><option value="500" selected>500</option><option value="2000">2,000</option><option value="10000">10,000</option></select></label>
-  <label>follow ${m.c104 ? 'packet' : 'message'} <input id="msg" type="number" min="0" placeholder="id"></label>
+  <label>follow ${m.c104 ? 'packet' : 'message'} <input id="msg" type="number" min="0" placeholder="id"></label>${m.messages ? ' <label>follow T9000 message <input id="tmsg" type="number" min="0" placeholder="id"></label>' : ''}
   <span id="deadlocks"></span>
   <input id="slider" type="range" min="0" max="${m.tEnd}" value="0">
   <div id="status"></div>

@@ -12,7 +12,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { EventTraceError, parseTrace, type TraceHeader } from '../../traces/events/vocabulary.ts';
 import { buildModel, type C104Topo, type ViewModel } from './model.ts';
-import { buildC104Model, ENDPOINT_PORTS, SWITCH_PORTS, switchUnit } from './c104_model.ts';
+import { buildC104Model, ENDPOINT_PORTS, ringLink, SWITCH_PORTS, switchPart } from './c104_model.ts';
 
 export class ViewInputError extends Error {
   override name = 'ViewInputError';
@@ -88,12 +88,17 @@ export function modelFromText(text: string, file: string): ViewModel {
       const N = 1 << n;
       if (e.node >= N) throw new ViewInputError(`${file}:${line}: node ${e.node} is outside 0..${N - 1} of the ${n}-cube in the header`);
       if (e.port !== undefined && e.port > n) throw new ViewInputError(`${file}:${line}: port ${e.port} is outside 0..${n} of the ${n}-cube in the header`);
+    } else if (e.kind === 'deadlock') {
+      const t = topo.topo;
+      const bad = (e.ring ?? []).find((u) => !ringLink(t, u));
+      if (bad !== undefined || !e.ring?.length) throw new ViewInputError(`${file}:${line}: deadlock ring member ${JSON.stringify(bad ?? null)} is not a switch link 'name.linkJ' of the C104 network in the header`);
     } else {
-      const su = switchUnit(e.unit);
-      const [what, count, ports] = su ? ['switch', topo.topo.switches.length, SWITCH_PORTS] : ['endpoint', topo.topo.endpoints.length, ENDPOINT_PORTS];
+      const sp = switchPart(e.unit);
+      const [what, count, ports] = sp ? ['switch', topo.topo.switches.length, SWITCH_PORTS] : ['endpoint', topo.topo.endpoints.length, ENDPOINT_PORTS];
       if (e.node >= count) throw new ViewInputError(`${file}:${line}: ${what} ${e.node} is outside 0..${count - 1} of the C104 network in the header`);
       if (e.port !== undefined && e.port >= ports) throw new ViewInputError(`${file}:${line}: port ${e.port} is outside 0..${ports - 1} of ${what} ${e.node}`);
-      if (su && su.input >= SWITCH_PORTS) throw new ViewInputError(`${file}:${line}: input ${su.input} is outside 0..${SWITCH_PORTS - 1} of switch ${e.node}`);
+      if (sp && sp.name !== topo.topo.switches[e.node]) throw new ViewInputError(`${file}:${line}: unit '${e.unit}' is not on switch ${e.node} (${topo.topo.switches[e.node]}) of the C104 network in the header`);
+      if (sp && sp.index >= SWITCH_PORTS) throw new ViewInputError(`${file}:${line}: ${sp.io === 'in' ? 'input' : 'link'} ${sp.index} is outside 0..${SWITCH_PORTS - 1} of switch ${e.node}`);
     }
     if (e.t < last) throw new ViewInputError(`${file}:${line}: time ${e.t} goes back (previous event at ${last}); events must be sorted by time`);
     last = e.t;

@@ -33,6 +33,8 @@ export interface HopRow {
   arrive: number;
   grant: number;
   forward: number;
+  /** C104: which packet of the followed T9000 message the row belongs to. */
+  pkt?: string;
 }
 
 export interface MessageInfo {
@@ -79,12 +81,16 @@ export interface ViewModel {
   alive: { off: Int32Array; list: Int32Array };
   msgs: MessageInfo[];
   deadlocks: { t: number; ring: string[] }[];
+  /** C104 traces that link switch-level packets to T9000 packets: per packet (index into pkt) its T9000 message, -1 unknown. */
+  tmsg?: Int32Array;
+  /** …and the T9000 messages, each with the per-switch rows of all its packets (data and acks). */
+  messages?: MessageInfo[];
 }
 
 export const BUCKET = 1024;
 
 /** Build interval lists from on/off events per id (ids 0..count-1). */
-function intervals(count: number, on: Map<number, number[]>, off: Map<number, number[]>, tEnd: number): Intervals {
+export function onOffIntervals(count: number, on: Map<number, number[]>, off: Map<number, number[]>, tEnd: number): Intervals {
   const starts: number[] = [];
   const ends: number[] = [];
   const cum: number[] = [];
@@ -194,9 +200,9 @@ export function buildModel(header: TraceHeader, events: readonly TraceEvent[], n
     latency: Int32Array.from(all.filter((q) => q.complete >= 0 && q.queued >= 0).map((q) => q.complete - q.queued)),
     tEnd,
     times: Int32Array.from(times),
-    busy: intervals(L, on.busy, off.busy, tEnd),
-    held: intervals(L, on.held, off.held, tEnd),
-    full: intervals(L, on.full, off.full, tEnd),
+    busy: onOffIntervals(L, on.busy, off.busy, tEnd),
+    held: onOffIntervals(L, on.held, off.held, tEnd),
+    full: onOffIntervals(L, on.full, off.full, tEnd),
     ...packPackets(list, tEnd),
     msgs: all,
     deadlocks,
@@ -274,7 +280,7 @@ export function spanIntervals(count: number, spans: Map<number, [number, number]
       }
     }
   }
-  return intervals(count, on, off, 0);
+  return onOffIntervals(count, on, off, 0);
 }
 
 /** Which unit sends on link l, its port, and the link's name for the info panel. */

@@ -78,6 +78,16 @@ export function pathOf(m: ViewModel, msg: number): number[] {
   return [...s].sort((a, b) => a - b);
 }
 
+/** C104: links of every switch-level packet (data and acks) linked to T9000 message `id`, sorted. */
+export function pathOfMessage(m: ViewModel, id: number): number[] {
+  const s = new Set<number>();
+  const { hopOff, hopLink } = m.pkt;
+  m.tmsg?.forEach((t, p) => {
+    if (t === id) for (let h = hopOff[p]!; h < hopOff[p + 1]!; h++) s.add(hopLink[h]!);
+  });
+  return [...s].sort((a, b) => a - b);
+}
+
 /** The next event cycle after c (or c when there is none). */
 export function nextEventTime(m: ViewModel, c: number): number {
   const k = upper(m.times, 0, m.times.length, c);

@@ -8,6 +8,8 @@
  * docs/dslink.md#bit-clock).
  */
 
+import { RX_HANDOVERS, type RxHandover } from './rx_decoder.ts';
+
 export type LinkStartMode = 'always' | 'port';
 
 export interface DsLinkConfig {
@@ -36,6 +38,14 @@ export interface DsLinkConfig {
   /** SpaceWire AutoStart: with linkStart low, Ready → Started on a received NULL (docs/dslink.md#link-state-machine). Default false. */
   autoStart: boolean;
   /**
+   * When a received token is handed on (docs/dslink.md#handover): 'checked'
+   * (default, faithful to "never silently corrupted data": held until the next
+   * token's parity check, 2 bit times later) or 'on-arrival' (in the cycle
+   * after its last bit, as SpaceWire receivers and seed 004's simulator do;
+   * a character whose check then fails is reported as suspect).
+   */
+  rxHandover: RxHandover;
+  /**
    * Fault injection for negative controls only (docs/dslink.md#negative-controls):
    * false makes the receiver skip the parity check. Default true.
    */
@@ -55,6 +65,7 @@ export const DEFAULT_DSLINK: Readonly<DsLinkConfig> = {
   disconnectNs: 850,
   linkStart: 'always',
   autoStart: false,
+  rxHandover: 'checked',
   checkParity: true,
   ignoreCredit: false,
 };
@@ -105,6 +116,7 @@ export function checkDsLinkConfig(partial: Partial<DsLinkConfig> = {}): DsLinkCo
   num('disconnectNs', c.disconnectNs, 20, 1e6);
   if (c.linkStart !== 'always' && c.linkStart !== 'port') throw new RangeError(`dslink.linkStart: '${String(c.linkStart)}' is not 'always' or 'port'`);
   bool('autoStart', c.autoStart);
+  if (!RX_HANDOVERS.includes(c.rxHandover)) throw new RangeError(`dslink.rxHandover: '${String(c.rxHandover)}' is not one of ${RX_HANDOVERS.map((h) => `'${h}'`).join(', ')}`);
   bool('checkParity', c.checkParity);
   bool('ignoreCredit', c.ignoreCredit);
   const t = timing(c);

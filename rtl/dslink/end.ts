@@ -91,7 +91,7 @@ export class DsLinkEnd extends Module {
     const tokens = (this.tokens = new DsTxTokens(this, 'tokens', { ignoreCredit: cfg.ignoreCredit }));
     const ser = (this.ser = new DsTxSerialiser(this, 'ser'));
     const deser = (this.deser = new DsRxDeserialiser(this, 'deser', { disconnectCycles: tm.disconnectCycles }));
-    const dec = (this.dec = new DsRxDecoder(this, 'dec', { checkParity: cfg.checkParity }));
+    const dec = (this.dec = new DsRxDecoder(this, 'dec', { checkParity: cfg.checkParity, handover: cfg.rxHandover }));
     const credit = (this.credit = new DsCredit(this, 'credit', { rxDepth: cfg.rxBufferTokens, creditCap: cfg.creditCap }));
     const fsm = (this.fsm = new DsLinkFsm(this, 'fsm', { timing: tm, txDepth: cfg.txBufferTokens, autoStart: cfg.autoStart }));
 

@@ -212,7 +212,18 @@ export class DsLinkFsm extends Module {
             return; // Run: only errors leave it
         }
       },
-      { name: 'fsm' },
+      {
+        name: 'fsm',
+        // Exact sensitivity (docs/kernel.md "Exact sensitivity"): in Run the
+        // state machine waits only for an error, so the received-token pulses
+        // (every NULL, FCT, character) and the transmitter's bit count (every
+        // cycle) wake it only in the states that read them.
+        reads: [state, timer, flushing, fromRun, overrun, errCount, lostTotal, linkStart, disc, errParity, errEscape, errCredit, errOverrun],
+        readsWhen: [
+          { when: state, is: [S_ERROR_WAIT, S_READY, S_STARTED, S_CONNECTING], reads: [gotNull, gotFct, gotChar] },
+          { when: state, is: [S_ERROR_RESET, ...LINK_STATES.slice(S_ERR_BASE).map((_, k) => S_ERR_BASE + k)], reads: [txCount, normalOnWire, serLeft, pendKind] },
+        ],
+      },
     );
   }
 }

@@ -14,6 +14,16 @@
  * After an error the decoder releases nothing more until it is disabled; the
  * held token stays visible in `pendKind` so the link can count it as lost.
  *
+ * Handover (config `rxHandover`, docs/dslink.md#handover): 'checked' (the
+ * default, above) or 'on-arrival': every token is released in the cycle
+ * after its last bit, as SpaceWire receivers do and as seed 004's simulator
+ * assumes (no receive latency), and its parity is still checked when the
+ * next token's P and F arrive. A released character whose check then fails
+ * was handed on unchecked: the decoder counts it in `suspectTotal` (never
+ * cleared, so a recorder reads it after the link has restarted) beside the
+ * parity error, so the corruption is reported, never silent.
+ *
+ *
  * Ports:
  *  inputs   enable; in: hdrV, hdrP, hdrF, tokV, tokCtl, tokPay[8], syncV
  *           (the deserialiser's token-level interface, rx_token_link.ts)
@@ -21,7 +31,10 @@
  *           gotNull, gotFct, gotChar, char[9] (the released character)
  *           errParity, errEscape
  *  registers prevPar, esc, dead, pendKind (enum none/NULL/FCT/char), pendVal[9],
- *           tok[9] (enum TOKEN_NAMES: the last token released, for VCD/REPL)
+ *           tok[9] (enum TOKEN_NAMES: the last token released, for VCD/REPL),
+ *           unchecked ('on-arrival': the last token released is a character
+ *           whose parity check is still to come), suspectTotal[32] (characters
+ *           released whose check failed, since the simulation began)
  */
 import { Module, type Signal } from '../kernel/module.ts';
 import { declareRxTokenLink, type RxTokenLink } from './rx_token_link.ts';
@@ -32,6 +45,10 @@ export const PEND_NONE = 0;
 export const PEND_NULL = 1;
 export const PEND_FCT = 2;
 export const PEND_CHAR = 3;
+
+/** When a received token is handed on (docs/dslink.md#handover). */
+export type RxHandover = 'checked' | 'on-arrival';
+export const RX_HANDOVERS: readonly RxHandover[] = ['checked', 'on-arrival'];
 
 export class DsRxDecoder extends Module {
   readonly enable: Signal;
@@ -49,8 +66,10 @@ export class DsRxDecoder extends Module {
   readonly pendKind: Signal;
   readonly pendVal: Signal;
   readonly tok: Signal;
+  readonly unchecked: Signal;
+  readonly suspectTotal: Signal;
 
-  constructor(parent: Module | null, name: string, opts: { checkParity: boolean }) {
+  constructor(parent: Module | null, name: string, opts: { checkParity: boolean; handover?: RxHandover }) {
     super(parent, name);
     const enable = (this.enable = this.input('enable'));
     const { hdrV, hdrP, hdrF, tokV, tokCtl, tokPay, syncV } = (this.in = declareRxTokenLink((n, w) => this.input(n, w)));
@@ -66,7 +85,34 @@ export class DsRxDecoder extends Module {
     const pendKind = (this.pendKind = this.reg('pendKind', 2, PEND_NONE, { enum: PEND_NAMES }));
     const pendVal = (this.pendVal = this.reg('pendVal', 9));
     const tok = (this.tok = this.reg('tok', TOK_BITS, TOK_NONE, { enum: TOKEN_NAMES }));
+    const unchecked = (this.unchecked = this.reg('unchecked'));
+    const suspectTotal = (this.suspectTotal = this.reg('suspectTotal', 32));
     const checkParity = opts.checkParity;
+    const onArrival = opts.handover === 'on-arrival';
+    /** Release a token now: a pulse on its output and its code on `tok`. */
+    const release = (s: Float64Array, k: number, v: number): void => {
+      if (k === PEND_NULL) {
+        s[gotNull.n] = 1;
+        s[tok.n] = TOK_NULL;
+      } else if (k === PEND_FCT) {
+        s[gotFct.n] = 1;
+        s[tok.n] = TOK_FCT;
+      } else if (k === PEND_CHAR) {
+        s[gotChar.n] = 1;
+        s[char.n] = v;
+        s[tok.n] = v;
+      }
+    };
+    /** A token complete: held for its check ('checked') or released now ('on-arrival'). */
+    const arrive = (s: Float64Array, k: number, v: number): void => {
+      if (onArrival) {
+        release(s, k, v);
+        s[unchecked.n] = k === PEND_CHAR ? 1 : 0;
+      } else {
+        s[pendKind.n] = k;
+        s[pendVal.n] = v;
+      }
+    };
     const pulses = [gotNull, gotFct, gotChar, errParity, errEscape];
 
     this.seq(
@@ -80,12 +126,13 @@ export class DsRxDecoder extends Module {
           s[pendKind.n] = PEND_NONE;
           s[pendVal.n] = 0;
           s[tok.n] = TOK_NONE;
+          s[unchecked.n] = 0;
           return;
         }
         if (s[dead.i] === 1) return;
         if (s[syncV.i] === 1) {
-          // The first NULL: its bits were matched whole; it is held like any token.
-          s[pendKind.n] = PEND_NULL;
+          // The first NULL: its bits were matched whole; it is held (or released) like any token.
+          arrive(s, PEND_NULL, 0);
           s[prevPar.n] = 0;
           s[esc.n] = 0;
           return;
@@ -94,21 +141,12 @@ export class DsRxDecoder extends Module {
           if (checkParity && (s[prevPar.i]! ^ s[hdrP.i]! ^ s[hdrF.i]!) !== 1) {
             s[errParity.n] = 1;
             s[dead.n] = 1;
+            if (s[unchecked.i] === 1) s[suspectTotal.n] = (s[suspectTotal.i]! + 1) % 2 ** 32;
+            s[unchecked.n] = 0;
             return;
           }
-          const k = s[pendKind.i]!;
-          if (k === PEND_NULL) {
-            s[gotNull.n] = 1;
-            s[tok.n] = TOK_NULL;
-          } else if (k === PEND_FCT) {
-            s[gotFct.n] = 1;
-            s[tok.n] = TOK_FCT;
-          } else if (k === PEND_CHAR) {
-            const v = s[pendVal.i]!;
-            s[gotChar.n] = 1;
-            s[char.n] = v;
-            s[tok.n] = v;
-          }
+          s[unchecked.n] = 0;
+          release(s, s[pendKind.i]!, s[pendVal.i]!);
           s[pendKind.n] = PEND_NONE;
           return;
         }
@@ -120,7 +158,7 @@ export class DsRxDecoder extends Module {
           s[prevPar.n] = parity(c);
           if (isEsc) {
             if (c === CTL_FCT) {
-              s[pendKind.n] = PEND_NULL;
+              arrive(s, PEND_NULL, 0);
               s[esc.n] = 0;
             } else {
               s[errEscape.n] = 1;
@@ -129,10 +167,9 @@ export class DsRxDecoder extends Module {
           } else if (c === CTL_ESC) {
             s[esc.n] = 1;
           } else if (c === CTL_FCT) {
-            s[pendKind.n] = PEND_FCT;
+            arrive(s, PEND_FCT, 0);
           } else {
-            s[pendKind.n] = PEND_CHAR;
-            s[pendVal.n] = ctlToken(c);
+            arrive(s, PEND_CHAR, ctlToken(c));
           }
         } else {
           s[prevPar.n] = parity(pay);
@@ -140,8 +177,7 @@ export class DsRxDecoder extends Module {
             s[errEscape.n] = 1;
             s[dead.n] = 1;
           } else {
-            s[pendKind.n] = PEND_CHAR;
-            s[pendVal.n] = pay;
+            arrive(s, PEND_CHAR, pay);
           }
         }
       },

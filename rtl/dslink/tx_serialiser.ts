@@ -18,6 +18,8 @@
  *           data, strobe  the wires (registers)
  *  registers sh[10]     bits still to send after the one on the wire
  *           left[4]     how many
+ *           more        left > 0: `take` reads it instead of `left`, so it
+ *                       is evaluated twice a token, not every cycle
  *           busy        a token is on the wire
  * Disabled: the wires go to 0 at the next edge and stay there (SpaceWire
  * "silence"; the far end sees a disconnect).
@@ -34,6 +36,7 @@ export class DsTxSerialiser extends Module {
   readonly sh: Signal;
   readonly left: Signal;
   readonly busy: Signal;
+  readonly more: Signal;
 
   constructor(parent: Module | null, name: string) {
     super(parent, name);
@@ -46,13 +49,14 @@ export class DsTxSerialiser extends Module {
     const sh = (this.sh = this.reg('sh', 10));
     const left = (this.left = this.reg('left', 4));
     const busy = (this.busy = this.reg('busy'));
+    const more = (this.more = this.reg('more'));
 
     this.comb(
       () => {
         const st = this.s;
-        st[take.i] = st[enable.i] === 1 && st[left.i] === 0 ? 1 : 0;
+        st[take.i] = st[enable.i] === 1 && st[more.i] === 0 ? 1 : 0;
       },
-      { writes: [take], reads: [enable, left], name: 'take' },
+      { writes: [take], reads: [enable, more], name: 'take' },
     );
 
     this.seq(
@@ -63,22 +67,26 @@ export class DsTxSerialiser extends Module {
           st[s.n] = 0;
           st[sh.n] = 0;
           st[left.n] = 0;
+          st[more.n] = 0;
           st[busy.n] = 0;
           return;
         }
         const l = st[left.i]!;
         let bit: number;
+        let nl: number;
         if (l === 0) {
           const bits = st[tokBits.i]!;
           bit = bits & 1;
           st[sh.n] = bits >>> 1;
-          st[left.n] = st[tokLen.i]! - 1;
+          nl = st[tokLen.i]! - 1;
         } else {
           const v = st[sh.i]!;
           bit = v & 1;
           st[sh.n] = v >>> 1;
-          st[left.n] = l - 1;
+          nl = l - 1;
         }
+        st[left.n] = nl;
+        st[more.n] = nl > 0 ? 1 : 0;
         st[busy.n] = 1;
         const pd = st[d.i]!;
         st[d.n] = bit;

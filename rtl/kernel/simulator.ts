@@ -536,7 +536,7 @@ export class Simulator {
    * readers of what changed (docs/kernel.md "Commit").
    */
   private commitActive(): void {
-    if (this.nRan * 4 > this.ran.length) {
+    if (this.sweepCheaper()) {
       // Most of the design ran: one sweep over all registers is cheaper than
       // many short lists, and equal (the others' next values equal their current).
       this.commitRange(0, this.net.nRegs, true);
@@ -608,6 +608,28 @@ export class Simulator {
 
   private checkWidth(slot: number, v: number): void {
     if (!(v >= 0 && v <= this.net.slotMask[slot]! && (v >>> 0) === v)) this.tooWide(slot, v);
+  }
+
+  /**
+   * One sweep over all registers beats the write lists when the lists the
+   * ran processes would visit add up to a good part of all registers
+   * (docs/kernel.md "Commit"). Counting the list lengths, not the processes:
+   * a design of many small units beside a few wide ones (a C104 network's
+   * DS-link ends beside the T9000s' virtual-link control) runs more than a
+   * quarter of its processes every cycle while they write a small part of
+   * its registers.
+   */
+  private sweepCheaper(): boolean {
+    const ws = this.net.seqWriteStart;
+    const ran = this.ran;
+    const limit = this.net.nRegs >> 2;
+    let cost = this.nTracked;
+    for (let k = 0; k < this.nRan; k++) {
+      const p = ran[k]!;
+      cost += ws[p + 1]! - ws[p]!;
+      if (cost > limit) return true;
+    }
+    return false;
   }
 
   private commitRange(from: number, to: number, mark: boolean): void {

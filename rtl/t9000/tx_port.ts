@@ -182,7 +182,7 @@ export class TxPort extends Module {
         s[dataQDin.i] = ddin;
         s[start.i] = go;
         s[startEntry.i] = entry;
-        s[startNow.i] = hg ? 1 : 0;
+        s[startNow.i] = go;
       },
       {
         writes: [popAck, popData, ackQPush, dataQPush, dataQDin, start, startEntry, startNow],
@@ -201,8 +201,8 @@ export class TxPort extends Module {
         let ch = 0;
         let v = 1;
         if (q === IDLE) {
-          const e = s[headEntry.i]!;
-          if (s[headGo.i]! !== 0 && waitOf(e) === 0) {
+          const e = s[startEntry.i]!;
+          if (s[start.i]! !== 0 && waitOf(e) === 0) {
             const h = headers[Math.floor(e / 2 ** 23) % 256] ?? 0;
             ch = S === 2 ? (h >>> 8) & 0xff : h & 0xff;
           } else v = 0;
@@ -215,7 +215,7 @@ export class TxPort extends Module {
         s[txValid.i] = v;
         s[txChar.i] = ch;
       },
-      { writes: [txValid, txChar], reads: [st, vl, cnt, rdData, isAck, last, headGo, headEntry], name: 'char' },
+      { writes: [txValid, txChar], reads: [st, vl, cnt, rdData, isAck, last, start, startEntry], name: 'char' },
     );
 
     /** After the last header character: data, or the end marker. */

@@ -150,15 +150,23 @@ describe('oliver-c104 experiment (seed 000)', () => {
     const { oliverC104 } = await import('../../harness/experiments/oliver-c104.ts');
     const q = oliverC104.params({ quick: false });
     const points = oliverC104.points(q);
-    const eq1 = (s: number): number => Math.max(200 + 34 * 100, 400 + 300 + 2 * s * 1000);
+    // Eq 1 read with the end marker as 0.4 bytes (a 4-bit EOP): β = 200 ns, δ = 1 µs
+    const eq1 = (s: number): number => Math.max(200 + 33.4 * 100, 400 + 240 + 2 * s * 1000);
     const good = oliverC104.assemble(q, points, points.map((p) => ({ tpNs: eq1(p.s), intact: true })));
     const data = good.data as { fittedBetaNs: number; fittedDeltaNs: number };
     expect(data.fittedBetaNs).toBeCloseTo(200, 6);
     expect(data.fittedDeltaNs).toBeCloseTo(1000, 6);
     expect(good.checks.find((c) => c.id === 'eq1-shape')!.holds).toBe(true);
     expect(good.checks.find((c) => c.id === 'eq2-crossover')!.holds).toBe(true);
+    // β = 200 ns is outside the thesis-timing bound [0, 100] ns: the β check fails
+    expect(good.checks.find((c) => c.id === 'beta')!.holds).toBe(false);
     const bent = oliverC104.assemble(q, points, points.map((p) => ({ tpNs: eq1(p.s) + (p.s === 7 ? 3000 : 0), intact: true })));
     expect(bent.checks.find((c) => c.id === 'eq1-shape')!.holds).toBe(false);
+  });
+  it('β rule: [0, 100] ns holds, a control just outside each end fails', async () => {
+    const { betaMeaningful } = await import('../../harness/experiments/oliver-c104.ts');
+    expect([0, 50, 100].map(betaMeaningful)).toEqual([true, true, true]);
+    expect([-0.5, 100.5, NaN].map(betaMeaningful)).toEqual([false, false, false]);
   });
   it('a measured point: two T9000s through one C104, full packets, byte-exact', async () => {
     const { runOliverPoint } = await import('../../harness/experiments/oliver-c104.ts');

@@ -93,7 +93,7 @@ describe('icemu c104 --workload', () => {
     expect(r.out).toMatch(/trace file .*oneway\.txt: 5 messages \(unit ticks, 1 tick = 4\.5 cycles\) from cycle 2500/);
     expect(r.out).toMatch(/messages: 5 sent, 5 delivered \(5 byte-exact\)/);
     const doc = JSON.parse(fs.readFileSync(json, 'utf8'));
-    expect(doc.messages).toEqual({ sent: 5, delivered: 5, byteExact: 5 });
+    expect(doc.messages).toEqual({ sent: 5, delivered: 5, byteExact: 5, held: 0 });
     expect(doc.virtualLinks).toBe(1);
     expect(doc.workload).toMatchObject({ cyclesPerTick: 4.5, startCycle: 2500 });
     const { rows } = readCsv(join(dir, 'oneway.links.csv'));
@@ -132,11 +132,58 @@ describe('icemu c104 --workload', () => {
     expect(fs.existsSync(json)).toBe(false);
   });
 
-  it('more messages at once on one virtual link than the T9000 send queue holds: one line, exit 2, no JSON', async () => {
+  it('more messages at once on one virtual link than the T9000 send queue holds: the sender waits, all delivered in order (docs/c104.md#held-sends)', async () => {
     const json = join(dir, 'burst.json');
     const file = trace('burst.txt', '# unit: cycles\n' + '0 0 1 8\n'.repeat(20));
-    oneLineExit2(await icemu(['c104', 'pair-c104', '--workload', file, '--json', json, '-q']), /^icemu c104: --workload .*burst\.txt: node 0 virtual link 0 has 16 sends queued \(sendQueueDepth\); cannot queue message 16 at cycle 2500; post fewer messages at once on one virtual link$/);
-    expect(fs.existsSync(json)).toBe(false);
-    oneLineExit2(await icemu(['c104', 'pair-c104', '--messages', '20', '-q']), /^icemu c104: node 0 virtual link 0 has 16 sends queued/);
+    const r = await icemu(['c104', 'pair-c104', '--workload', file, '--json', json, '-q']);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/messages: 20 sent, 20 delivered \(20 byte-exact\), 4 held/);
+    const doc = JSON.parse(fs.readFileSync(json, 'utf8'));
+    expect(doc.messages).toMatchObject({ sent: 20, delivered: 20, byteExact: 20, held: 4 });
+    const r2 = await icemu(['c104', 'pair-c104', '--messages', '20', '-q']);
+    expect(r2.code).toBe(0);
+    expect(r2.out).toMatch(/messages: 80 sent, 80 delivered \(80 byte-exact\), 16 held/);
+    // In order on the one virtual link of the trace: message-complete events in id order.
+    const events = join(dir, 'burst.jsonl');
+    expect((await icemu(['c104', 'pair-c104', '--workload', file, '--events', events, '-q'])).code).toBe(0);
+    const done = fs.readFileSync(events, 'utf8').trim().split('\n').slice(1).map((l) => JSON.parse(l)).filter((e) => e.kind === 'message-complete');
+    expect(done.map((e) => e.msg)).toEqual([...Array(20).keys()]);
   });
+
+  it('--pattern thesis: windowed random destinations on a square mesh, delivered byte-exact; its refusals are one line', async () => {
+    const json = join(dir, 'thesis.json');
+    const r = await icemu(['c104', 'mesh', '--width', '2', '--height', '2', '--pattern', 'thesis', '--window', '1', '--interval', '1500', '--cycles', '30000', '--json', json, '-q']);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/thesis pattern: every endpoint sends 32 B every 1500 cycles to a random endpoint within \+-1/);
+    const doc = JSON.parse(fs.readFileSync(json, 'utf8'));
+    expect(doc.messages.sent).toBeGreaterThan(40);
+    expect(doc.messages.byteExact).toBe(doc.messages.delivered);
+    oneLineExit2(await icemu(['c104', 'mesh', '--width', '4', '--height', '2', '--pattern', 'thesis', '-q']), /^icemu c104: --pattern thesis runs on a square mesh/);
+    oneLineExit2(await icemu(['c104', 'mesh', '--window', '2', '-q']), /^icemu c104: --window goes with --pattern thesis$/);
+    oneLineExit2(await icemu(['c104', 'mesh', '--pattern', 'thesis', '--rate', '0.1', '-q']), /--rate and --hotspot do not apply/);
+  });
+
+  it('Ctrl-C stops a run at a 2,000-cycle boundary: partial summary, valid JSON, exit 130', async () => {
+    const { spawn } = await import('node:child_process');
+    const json = join(dir, 'int.json');
+    const child = spawn(process.execPath, ['bin/icemu.mjs', 'c104', 'pair-c104', '--messages', '1000', '--cycles', '100000000', '--json', json], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    for (let k = 0; k < 600 && !/elaborated/.test(stderr); k++) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 1500)); // under way
+    child.kill('SIGINT');
+    const code = await exited;
+    expect(code, stderr).toBe(130);
+    const m = /Interrupted at cycle ([\d,]+) of 100,000,000/.exec(stdout);
+    expect(m, stdout).not.toBeNull();
+    const at = Number(m![1]!.replace(/,/g, ''));
+    expect(at % 2000).toBe(0);
+    expect(stdout).toMatch(/messages: 4000 sent, \d+ delivered/);
+    const doc = JSON.parse(fs.readFileSync(json, 'utf8'));
+    expect(doc).toMatchObject({ interrupted: true, cycles: at });
+    expect(fs.readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  }, 60_000);
 });

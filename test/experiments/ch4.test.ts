@@ -23,6 +23,6 @@ describe('buzzard-ch4 (quick)', () => {
     expect(q.result.report.notes[0]).toMatch(/delivered every message: true/);
     for (const id of ['sec4.5-wormhole-M-plus-h-beta', 'sec4.5-packet-M-plus-h-alpha', 'flooded-fixed-vs-normal-lengths']) expect(check(q.result, id).holds, id).toBe(true);
     expect(check(q.result, 'bidirectional-doubles').rule).toMatch(/\[1\.6, 2\.6\]/);
-    expect(q.result.report.checks).toHaveLength(12);
+    expect(q.result.report.checks).toHaveLength(13);
   });
 });

@@ -159,7 +159,7 @@ describe('config validation', () => {
     expect(() => resolveC104Config({ cpuLinkWidth: 0 })).toThrow(/c104.cpuLinkWidth/);
     expect(() => resolveC104Config({ crossbarPolicy: 'lifo' as never })).toThrow(/c104.crossbarPolicy/);
     expect(() => resolveC104Config({ side: 32 })).toThrow(/c104.headerBytes: 1 addresses at most 256 nodes/);
-    expect(() => resolveC104Config({ linkModel: 'token-credit' })).toThrow(/not built/);
+    expect(() => resolveC104Config({ linkModel: 'token-credit', crossbarPolicy: 'random' })).toThrow(/c104.crossbarPolicy: the token-credit link model supports only "fifo"/);
     expect(() => resolveC104Config({ bogus: 1 } as never)).toThrow(/c104.bogus: unknown field/);
     expect(resolveC104Config({ side: 32, headerBytes: 2 }).side).toBe(32);
   });

@@ -6,7 +6,8 @@
  * The expected state at a cycle is computed here from the raw events, not
  * with harness/view/replay.ts: packets in flight on the link their head last
  * entered, link occupancy over the window, held links; a followed message's
- * path; a recorded deadlock's ring.
+ * path; a recorded deadlock's ring. C104 traces likewise (c104_expect.ts):
+ * held links, full buffers, a T9000 message's packets, the REPL's ring.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,7 +18,8 @@ import type { Browser, Page } from 'puppeteer-core';
 import { main } from '../../harness/cli.ts';
 import type { TraceEvent } from '../../traces/events/vocabulary.ts';
 import { parseTrace } from '../../traces/events/vocabulary.ts';
-import { deadlockedCube2, loadedCube3, recordC104Mesh, type Recorded } from './traces.ts';
+import { deadlockedCube2, loadedCube3, recordC104Mesh, recordC104MeshHeld, recordReplRingDeadlock, type Recorded } from './traces.ts';
+import { c104StatesAt, switchPackets, type Topo } from './c104_expect.ts';
 
 function findChromium(): string | undefined {
   for (const name of ['chromium', 'chromium-browser']) {
@@ -258,9 +260,85 @@ describe.skipIf(!chromium)('icemu view in headless Chromium', () => {
     expect(at[2]![0]).toBeGreaterThan(at[0]![0]);
     expect(at[1]![1]).toBeLessThan(at[0]![1]);
     const fw = events.find((e) => e.kind === 'packet-forwarded' && e.t > events.find((x) => x.kind === 'packet-forwarded')!.t)!;
-    const p = /\(packet (\d+)\)/.exec(fw.unit!)![1];
+    const p = /\(packet (\d+)(?:: (?:data|ack))?\)/.exec(fw.unit!)![1];
     await seek(pm, fw.t);
     expect(await pm.$eval(`#net .pkt[data-msg="${p}"]`, (e) => e.getAttribute('data-link'))).toBe(String(fw.node * 32 + fw.port!));
+    expect(errors).toEqual([]);
+  });
+
+  it('C104: clicking a packet follows its T9000 message: exactly the links of all its data packets and acks, a row per switch each crossed', async () => {
+    const text = await recordC104MeshHeld(join(dir, 'mesh-held-run.jsonl'));
+    const { header, events } = parseTrace(text);
+    const topo = header.topology as unknown as Topo;
+    const pk = switchPackets(events, topo);
+    const pm = await page('mesh-held', text);
+    // a forwarded data packet, at the cycle it left its first switch
+    const fw = events.find((e) => e.kind === 'packet-forwarded' && /: data\)$/.test(e.unit ?? ''))!;
+    const p = Number(/\(packet (\d+)/.exec(fw.unit!)![1]);
+    await seek(pm, fw.t);
+    const tm = await pm.$eval(`#net .pkt[data-msg="${p}"]`, (e) => {
+      e.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+      return Number(e.getAttribute('data-tmsg'));
+    });
+    expect(tm).toBe(fw.msg);
+    expect(await pm.evaluate(() => document.body.dataset.followMessage)).toBe(String(fw.msg));
+    const mine = [...pk.values()].filter((q) => q.link?.msg === fw.msg);
+    expect(mine.some((q) => q.link!.ack)).toBe(true);
+    const want = [...new Set(mine.flatMap((q) => q.hops.map(([, l]) => l)))].sort((a, b) => a - b);
+    const lit = (await pm.$$eval('#net .link.path', (es) => es.map((e) => Number(e.getAttribute('data-link'))))).sort((a, b) => a - b);
+    expect(lit).toEqual(want);
+    expect(await pm.$eval('#info h3', (e) => e.textContent)).toMatch(new RegExp(`^T9000 message ${fw.msg}: `));
+    const rows = await pm.$$eval('#info table.hops tr', (es) => es.slice(1).map((e) => e.children[0]!.textContent));
+    expect(rows).toHaveLength(mine.reduce((a, q) => a + q.inputs.length, 0));
+    expect(rows.filter((r) => r!.startsWith('ack')).length).toBe(mine.filter((q) => q.link!.ack).reduce((a, q) => a + q.inputs.length, 0));
+    // held links and full buffers at a cycle where both occur, as the raw events say
+    const c = events.find((e) => e.kind === 'buffer-full')!.t;
+    await seek(pm, c);
+    const st = c104StatesAt(events, topo, c);
+    expect(st.full.length).toBeGreaterThan(0);
+    expect((await pm.$$eval('#net .link.held', (es) => es.map((e) => Number(e.getAttribute('data-link'))))).sort((a, b) => a - b)).toEqual(st.held);
+    expect((await pm.$$eval('#net rect.full[visibility="visible"]', (es) => es.map((e) => Number(e.getAttribute('data-pbu'))))).sort((a, b) => a - b)).toEqual(st.full);
+    expect(errors).toEqual([]);
+  });
+
+  it('C104: a deadlock recorded from the REPL draws its ring of waiting links from the cycle it was found, with the held links and full buffers', async () => {
+    const { text } = await recordReplRingDeadlock(dir);
+    const { header, events } = parseTrace(text);
+    const topo = header.topology as unknown as Topo;
+    const d = events.find((e) => e.kind === 'deadlock')!;
+    const pr = await page('ring', text);
+    await seek(pr, d.t - 1);
+    expect(await pr.$$eval('#net .ring', (e) => e.length)).toBe(0);
+    await seek(pr, d.t);
+    expect(await pr.$$eval('#net .ring', (es) => es.map((e) => e.getAttribute('data-ring')))).toEqual([d.ring!.join(' ')]);
+    expect(await pr.$$eval('#net .ring .ring-unit', (es) => es.map((e) => e.getAttribute('data-unit')))).toEqual(d.ring);
+    expect(await pr.$eval('#status', (e) => e.textContent)).toContain(`DEADLOCK: ${d.ring!.join(' → ')}`);
+    const st = c104StatesAt(events, topo, d.t);
+    expect((await pr.$$eval('#net .link.held', (es) => es.map((e) => Number(e.getAttribute('data-link'))))).sort((a, b) => a - b)).toEqual(st.held);
+    expect((await pr.$$eval('#net rect.full[visibility="visible"]', (es) => es.map((e) => Number(e.getAttribute('data-pbu'))))).sort((a, b) => a - b)).toEqual(st.full);
+    // every ring member is drawn on its link: the ring's corners sit on the waiting links
+    for (const u of d.ring!.slice(0, -1)) {
+      const [, s, j] = /^c104_(\d)\.link(\d+)$/.exec(u)!;
+      expect(st.held).toContain(Number(s) * 32 + Number(j));
+    }
+    // clicking a switch lists its inputs' buffer-full cycles and counts, as the raw events sum them
+    const end = events[events.length - 1]!.t + 1;
+    const fullOf = (unit: string): [number, number] => {
+      let total = 0;
+      let times = 0;
+      let since = -1;
+      for (const e of events) {
+        if (e.unit !== unit) continue;
+        if (e.kind === 'buffer-full') [since, times] = [e.t, times + 1];
+        else if (e.kind === 'buffer-free' && since >= 0) [total, since] = [total + e.t - since, -1];
+      }
+      return [since >= 0 ? total + end - since : total, times];
+    };
+    await pr.$eval('#net .node[data-switch="1"]', (e) => e.dispatchEvent(new MouseEvent('click', { bubbles: true })));
+    const rows = await pr.$$eval('#info tr', (es) => es.filter((e) => /^in\d+$/.test(e.children[0]?.textContent ?? '')).map((e) => [...e.children].map((c) => c.textContent)));
+    expect(rows.length).toBeGreaterThan(1);
+    for (const [input, cycles, times] of rows) expect([Number(cycles), Number(times)], `c104_1.${input}`).toEqual(fullOf(`c104_1.${input}`));
+    expect(rows.some(([, cycles]) => Number(cycles) > 0)).toBe(true);
     expect(errors).toEqual([]);
   });
 });

@@ -40,7 +40,7 @@ beforeAll(async () => {
   m = modelFromText(text, 'mesh.jsonl');
 });
 
-const UNIT = /^(c104_\d+_\d+)\.in(\d+) \(packet (\d+)\)$/;
+const UNIT = /^(c104_\d+_\d+)\.in(\d+) \(packet (\d+)(?:: (data|ack))?\)$/;
 /** Per switch-level packet: [cycle, link] of each link its head entered, and the cycles of all its switch events. */
 function tracks(): Map<number, { hops: [number, number][]; seen: number[] }> {
   const S = topo.switches.length;
@@ -138,6 +138,7 @@ describe('icemu view <c104 trace>', () => {
     ['cable to link 40', () => breakTopo((t) => ((t.cables as number[][])[0]![1] = 40)), /bad\.jsonl:1: topology 'c104': cable 0: expected/],
     ['grid of the wrong size', () => breakTopo((t) => (t.grid = { w: 3, h: 2 })), /bad\.jsonl:1: topology 'c104': field 'grid'/],
     ['a switch event outside the network', () => text.replace(/"node":\d+(,"packet":\d+,"unit":"c104_)/, '"node":7$1'), /bad\.jsonl:\d+: switch 7 is outside 0\.\.3 of the C104 network in the header$/],
+    ['a switch unit on another switch', () => text.replace(/"node":0(,"packet":\d+,"unit":"c104_0_0)/, '"node":1$1'), /bad\.jsonl:\d+: unit 'c104_0_0\.in\d+ \(packet \d+(: data)?\)' is not on switch 1 \(c104_0_1\)/],
   ];
   for (const [what, make, msg] of bad) {
     it(`bad topology (${what}): one error line, exit 2, no page`, async () => {

@@ -11,7 +11,8 @@ import { attachEvents, type EventRecorder } from '../../harness/rtl/events.ts';
 import { attachViewEvents } from '../../harness/rtl/view_events.ts';
 import { scheduleWorkload } from '../../harness/rtl/run_workload.ts';
 import { buzzardCh5Workload } from '../../harness/workloads/index.ts';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { vi } from 'vitest';
 import { main } from '../../harness/cli.ts';
 import { formatTrace } from '../../traces/events/vocabulary.ts';
@@ -77,4 +78,27 @@ export async function runIcemu(argv: string[]): Promise<{ code: number; out: str
     log.mockRestore();
     error.mockRestore();
   }
+}
+
+/** `icemu c104 mesh` with 40-byte messages: long enough that links are held (no credit) and switch input buffers fill. */
+export async function recordC104MeshHeld(path: string): Promise<string> {
+  const r = await runIcemu(['c104', 'mesh', '--width', '2', '--height', '2', '--messages', '2', '--bytes', '40', '--seed', '1', '--events', path, '--quiet']);
+  if (r.code !== 0) throw new Error(`icemu c104 mesh exited ${r.code}: ${r.err.join('; ')}`);
+  return readFileSync(path, 'utf8');
+}
+
+/**
+ * A deadlock recorded from the REPL: `icemu repl ring-deadlock` (4 C104s in a
+ * ring, cyclic labelling, small buffers), `events start`, two messages from
+ * every endpoint two switches clockwise, run, `deadlock`, `events stop`.
+ * Returns the trace text and the REPL's output.
+ */
+export async function recordReplRingDeadlock(dir: string): Promise<{ text: string; out: string[] }> {
+  const trace = join(dir, 'ring.jsonl');
+  const script = join(dir, 'ring.icemu');
+  const sends = [0, 1, 2, 3].flatMap((k) => [`send ${k} ${k} 96`, `send ${k} ${k} 96`]);
+  writeFileSync(script, [`events start ${trace}`, ...sends, 'run 8000', 'deadlock', 'events stop', ''].join('\n'));
+  const r = await runIcemu(['repl', 'ring-deadlock', '--script', script]);
+  if (r.code !== 0) throw new Error(`icemu repl ring-deadlock exited ${r.code}: ${r.err.join('; ')}`);
+  return { text: readFileSync(trace, 'utf8'), out: r.out };
 }

@@ -51,6 +51,8 @@ export interface TraceEvent {
   error?: string;
   /** link-error: characters the end lost (its transmit buffer, a partly sent token, a received one not yet checked). */
   lost?: number;
+  /** link-error: characters the end handed on before their parity check failed (DS-link `rxHandover: 'on-arrival'`, docs/dslink.md#handover). */
+  suspect?: number;
   /** deadlock: the ring of waiting units, e.g. ['node0.pbu1', 'node2.pbu2', …] (the last waits for the first). */
   ring?: string[];
 }

@@ -23,8 +23,11 @@ export const ROUTINGS: readonly Routing[] = ['xy', 'yx', 'two-phase'];
 
 /**
  * Link model. 'packet' is the thesis's packet-passing implementation (§3.5.4).
- * 'token-credit' is the seam for a later RTL-calibrated mode (ARCHITECTURE.md
- * "The TLM, calibrated and seed-level"); it is not built and is rejected.
+ * 'token-credit' is the RTL-calibrated mode (ARCHITECTURE.md "The TLM,
+ * calibrated and seed-level"; token-network.ts, docs/thesis-model.md#token-credit):
+ * DS-link tokens with per-token credit, the RTL's buffers and constants.
+ * It models contention mode 'full' on a mesh with dimension-order routing,
+ * FIFO arbitration and no C104 ack priority (what the RTL C104 network runs).
  */
 export type LinkModel = 'packet' | 'token-credit';
 
@@ -60,6 +63,12 @@ export interface C104Config {
    * `thesis` preset). Must hold one data packet.
    */
   readonly inputBufferTokens: number;
+  /**
+   * C104 output buffer per link, in tokens: token-credit mode only (the
+   * packet-passing model has none, §3.5.4). RTL presets: stc104 35, thesis 1
+   * (docs/c104.md#buffers).
+   */
+  readonly outputBufferTokens: number;
   /** §4.2.2 CPU link width (hunt group of DS-links between T9000 and C104), default 4. */
   readonly cpuLinkWidth: number;
   /** §4.2.4 crossbar policy, real C104: FIFO. */
@@ -79,6 +88,18 @@ export interface C104Config {
   readonly recordEvents: boolean;
 }
 
+/**
+ * The token-credit (RTL-calibrated) mode with the RTL C104's default presets:
+ * stc104 buffers (35 + 35 tokens) and the `thesis` timing (routing delay 4
+ * cycles = 40 ns), docs/thesis-model.md#token-credit.
+ */
+export const TOKEN_CREDIT_PRESET: Partial<C104Config> = Object.freeze({
+  linkModel: 'token-credit',
+  inputBufferTokens: 35,
+  outputBufferTokens: 35,
+  routingDelayNs: 40,
+});
+
 export const C104_DEFAULTS: C104Config = {
   topology: 'mesh',
   side: 16,
@@ -90,6 +111,7 @@ export const C104_DEFAULTS: C104Config = {
   packetDataBytes: 32,
   routingDelayNs: 0,
   inputBufferTokens: 70,
+  outputBufferTokens: 1,
   cpuLinkWidth: 4,
   crossbarPolicy: 'fifo',
   c104AckPriority: false,
@@ -111,8 +133,17 @@ export function resolveC104Config(c: Partial<C104Config> = {}): C104Config {
   oneOf(S, 'topology', r.topology, ['mesh', 'direct'] as const);
   integerIn(S, 'side', r.side, 2, 64, 'grid side D');
   const lm = oneOf(S, 'linkModel', r.linkModel, ['packet', 'token-credit'] as const);
-  if (lm === 'token-credit') throw new RangeError(`${S}.linkModel: 'token-credit' is not built yet (allowed: packet)`);
   oneOf(S, 'mode', r.mode, CONTENTION_MODES);
+  if (lm === 'token-credit') {
+    const only = (k: keyof C104Config, v: unknown, why: string): void => {
+      if (r[k] !== v) throw new RangeError(`${S}.${k}: the token-credit link model supports only ${JSON.stringify(v)} (${why}; got ${JSON.stringify(r[k])})`);
+    };
+    only('topology', 'mesh', 'the RTL C104 network it is calibrated on');
+    only('mode', 'full', 'contention-free models are packet-level');
+    only('crossbarPolicy', 'fifo', 'the real C104');
+    only('c104AckPriority', false, 'the real C104');
+    if (r.routing === 'two-phase') throw new RangeError(`${S}.routing: the token-credit link model supports xy and yx (got 'two-phase')`);
+  }
   integerIn(S, 'nsPerDataToken', r.nsPerDataToken, 1, 1_000_000, 'ns');
   integerIn(S, 'nsPerControlToken', r.nsPerControlToken, 1, 1_000_000, 'ns');
   integerIn(S, 'headerBytes', r.headerBytes, 1, 2);
@@ -120,7 +151,9 @@ export function resolveC104Config(c: Partial<C104Config> = {}): C104Config {
   integerIn(S, 'packetDataBytes', r.packetDataBytes, 1, 32);
   integerIn(S, 'routingDelayNs', r.routingDelayNs, 0, 1_000_000, 'ns');
   const biggest = r.headerBytes + 1 + r.packetDataBytes + (r.routing === 'two-phase' ? r.headerBytes : 0);
-  integerIn(S, 'inputBufferTokens', r.inputBufferTokens, biggest, 1_000_000, 'tokens; at least one whole data packet');
+  if (lm === 'packet') integerIn(S, 'inputBufferTokens', r.inputBufferTokens, biggest, 1_000_000, 'tokens; at least one whole data packet');
+  else integerIn(S, 'inputBufferTokens', r.inputBufferTokens, 8, 4096, 'tokens; at least one FCT');
+  integerIn(S, 'outputBufferTokens', r.outputBufferTokens, 1, 4096, 'tokens');
   integerIn(S, 'cpuLinkWidth', r.cpuLinkWidth, 1, 24);
   oneOf(S, 'crossbarPolicy', r.crossbarPolicy, CROSSBAR_POLICIES);
   bool(S, 'c104AckPriority', r.c104AckPriority);

@@ -5,6 +5,7 @@
  *   topology.ts        mesh geometry, dimension-order routing, path lengths
  *   core.ts            packet record and pool, event codes, transport/endpoint interfaces
  *   packet-network.ts  full contention model: packet passing, input buffers, hunt groups, policies
+ *   token-network.ts   token-credit (RTL-calibrated) mode: DS-link tokens, per-token credit, the RTL's buffers
  *   ideal-network.ts   contention-free, throttled contention-free and no-communication models
  *   endpoint.ts        T9000 messaging (packets, acks) and the process model
  *   metrics.ts         counters, MSER-5 truncation, batch means, summary
@@ -15,3 +16,4 @@ export * from './topology.ts';
 export * from './core.ts';
 export * from './metrics.ts';
 export * from './run.ts';
+export { TOKEN_CREDIT_RTL } from './token-network.ts';

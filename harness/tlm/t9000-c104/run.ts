@@ -21,6 +21,7 @@ import { DirectLink } from './direct-link.ts';
 import { IdealNetwork } from './ideal-network.ts';
 import { Metrics, type Summary } from './metrics.ts';
 import { PacketNetwork } from './packet-network.ts';
+import { TokenNetwork } from './token-network.ts';
 
 export interface RunControl {
   /** Checkpoint interval, ns (the batch-means samples). Default max(20 µs, 2 × mean compute). */
@@ -73,7 +74,9 @@ export function runC104(program: ProcessProgram, config: Partial<C104Config> = {
   const ep = new Endpoints(c, ctx, program, metrics);
   const rng = new Rng(c.networkSeed);
   if (c.topology === 'direct' && c.mode !== 'full') throw new RangeError(`c104.mode: the direct link models contention only as 'full' (got '${c.mode}')`);
-  transport = c.topology === 'direct' ? new DirectLink(c, ctx, ep) : c.mode === 'full' ? new PacketNetwork(c, ctx, ep, rng) : new IdealNetwork(c, ctx, ep, rng);
+  if (c.topology === 'direct') transport = new DirectLink(c, ctx, ep);
+  else if (c.linkModel === 'token-credit') transport = new TokenNetwork(c, ctx, ep);
+  else transport = c.mode === 'full' ? new PacketNetwork(c, ctx, ep, rng) : new IdealNetwork(c, ctx, ep, rng);
   ep.transport = transport;
   ep.start(0);
   queue.push(checkpointNs, EV_CHECKPOINT, 0);

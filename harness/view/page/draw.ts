@@ -8,6 +8,7 @@
  * what the browser tests read.
  */
 import { linkEnds, type ViewModel } from '../model.ts';
+import { ringLink } from '../c104_model.ts';
 import type { StateAt } from '../replay.ts';
 import { along, c104Layout, layout, occColour, pathD, type Layout, type Pt } from './layout.ts';
 
@@ -23,6 +24,8 @@ export interface Picks {
   link(l: number): void;
   node(x: number): void;
   packet(msg: number): void;
+  /** C104: a packet linked to T9000 message `msg` was clicked (`pkt`: its switch-level number). */
+  message(msg: number, pkt: number): void;
 }
 
 export class NetworkPicture {
@@ -80,14 +83,20 @@ export class NetworkPicture {
     this.marks.addEventListener('click', (ev) => {
       const t = ev.target as Element;
       const msg = t.getAttribute('data-msg');
-      if (msg !== null) picks.packet(Number(msg));
+      const tm = Number(t.getAttribute('data-tmsg') ?? -1);
+      if (tm >= 0) picks.message(tm, Number(msg));
+      else if (msg !== null) picks.packet(Number(msg));
     });
   }
 
-  /** Where PBU id (node·n + i − 1) sits: the receiving end of link i into the node. */
+  /** Where PBU id (node·n + i − 1) sits: the receiving end of link i into the node (C104: the input fed by link id). */
   pbuPoint(id: number): Pt | undefined {
     const n = this.m.n;
-    if (this.m.c104) return undefined; // C104 traces record no buffer states
+    if (this.m.c104) {
+      // a C104 switch input's buffer: id is the link into it (c104_model.ts)
+      const l = this.lay.links.get(id);
+      return l ? along(l, 0.86) : undefined;
+    }
     const x = Math.floor(id / n);
     const i = (id % n) + 1;
     const from = x ^ (1 << (i - 1));
@@ -113,7 +122,7 @@ export class NetworkPicture {
       seen.add(q.p);
       let c = this.markPool.get(q.p);
       if (!c) {
-        c = el('circle', { r: 5, class: 'pkt', 'data-msg': q.msg, 'data-packet': q.packet }, this.marks);
+        c = el('circle', { r: 5, class: 'pkt', 'data-msg': q.msg, 'data-packet': q.packet, ...(this.m.tmsg ? { 'data-tmsg': this.m.tmsg[q.p]! } : {}) }, this.marks);
         this.markPool.set(q.p, c);
       }
       const at = along(geom, 0.78 - 0.09 * (q.packet % 4)); // packets of one message queued on a link side by side
@@ -140,8 +149,12 @@ export class NetworkPicture {
     for (const ring of rings) {
       const pts: Pt[] = [];
       for (const u of ring) {
+        const t = this.m.c104;
+        // C104: a waiting link `name.linkJ`, drawn at its middle; Buzzard: a PBU `nodeX.pbuI`
+        const sl = t ? ringLink(t, u) : null;
+        const link = sl ? this.lay.links.get(sl[0] * 32 + sl[1]) : undefined;
         const mm = /node(\d+)\.pbu(\d+)/.exec(u);
-        const q = mm ? this.pbuPoint(Number(mm[1]) * n + Number(mm[2]) - 1) : undefined;
+        const q = link ? along(link, 0.5) : mm && !t ? this.pbuPoint(Number(mm[1]) * n + Number(mm[2]) - 1) : undefined;
         if (q) pts.push(q);
       }
       if (pts.length < 2) continue;

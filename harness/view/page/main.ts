@@ -7,10 +7,10 @@
  * alive bucket), so seeking anywhere in a long run costs the same as a step.
  */
 import type { ViewModel } from '../model.ts';
-import { nextEventTime, pathOf, prevEventTime, stateAt } from '../replay.ts';
+import { nextEventTime, pathOf, pathOfMessage, prevEventTime, stateAt } from '../replay.ts';
 import { revive } from './decode.ts';
 import { NetworkPicture } from './draw.ts';
-import { heatMap, latencyHistogram, linkInfo, messageInfo, nodeInfo } from './panels.ts';
+import { heatMap, latencyHistogram, linkInfo, messageInfo, nodeInfo, t9000MessageInfo } from './panels.ts';
 
 const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 
@@ -25,12 +25,19 @@ function start(): void {
     document.body.dataset.follow = String(msg);
     if (msg >= 0) show(messageInfo(m, msg));
   };
-  const pic = new NetworkPicture(m, $('stage'), { link: (l) => show(linkInfo(m, l)), node: (x) => show(nodeInfo(m, x)), packet: follow }, m.sub);
+  /** C104: follow a T9000 message: every one of its packets (data and acks), their paths and per-switch times. */
+  const followMessage = (id: number, clicked = -1): void => {
+    pic.highlight(id >= 0 ? pathOfMessage(m, id) : []);
+    document.body.dataset.follow = '-1';
+    document.body.dataset.followMessage = String(id);
+    if (id >= 0) show(t9000MessageInfo(m, id, clicked));
+  };
+  const pic = new NetworkPicture(m, $('stage'), { link: (l) => show(linkInfo(m, l)), node: (x) => show(nodeInfo(m, x)), packet: follow, message: followMessage }, m.sub);
   heatMap(m, $('heatbox'), (l) => show(linkInfo(m, l)));
   latencyHistogram(m, $('histbox'));
   const t = m.c104;
   $('title').textContent = t
-    ? `${m.title}: C104 network${t.grid ? ` (${t.grid.w}×${t.grid.h} mesh)` : ''}, ${t.switches.length} switches, ${t.endpoints.length} T9000s, ${m.tEnd + 1} ${m.unit}; packets are switch-level (data and acks), followed by their number`
+    ? `${m.title}: C104 network${t.grid ? ` (${t.grid.w}×${t.grid.h} mesh)` : ''}, ${t.switches.length} switches, ${t.endpoints.length} T9000s, ${m.tEnd + 1} ${m.unit}; packets are switch-level (data and acks)${m.messages ? ', each linked to its T9000 message' : ', followed by their number'}`
     : `${m.title}: Buzzard ${m.n}-cube, ${m.nodes} nodes, ${m.tEnd + 1} ${m.unit}${m.n > 6 ? ` (sub-cube ${m.sub} of dimensions 1..6 drawn)` : ''}`;
 
   const slider = $<HTMLInputElement>('slider');
@@ -86,6 +93,10 @@ function start(): void {
   $<HTMLInputElement>('msg').addEventListener('change', (ev) => {
     const v = (ev.target as HTMLInputElement).value.trim();
     follow(v === '' ? -1 : Number(v));
+  });
+  $<HTMLInputElement>('tmsg')?.addEventListener('change', (ev) => {
+    const v = (ev.target as HTMLInputElement).value.trim();
+    followMessage(v === '' ? -1 : Number(v));
   });
   if (m.deadlocks.length) $('deadlocks').innerHTML = m.deadlocks.map((d) => `<button data-t="${d.t}">deadlock at ${d.t}</button>`).join(' ');
   $('deadlocks').addEventListener('click', (ev) => {

@@ -7,6 +7,7 @@
  * rows).
  */
 import { linkEnds, unitName, type ViewModel } from '../model.ts';
+import { endpointLink, peers, switchLink } from '../c104_model.ts';
 import { coveredUpTo, utilisation } from '../replay.ts';
 import { el } from './draw.ts';
 import { occColour } from './layout.ts';
@@ -95,8 +96,17 @@ export function nodeInfo(m: ViewModel, x: number): string {
   const sent = m.msgs.filter((q) => q.src === e).length;
   const recv = m.msgs.filter((q) => q.dest === e).length;
   if (m.c104) {
+    const t = m.c104;
+    if (x >= t.switches.length) return `<h3>${unitName(m, x)}</h3><table>${td(['switch-level packets sent', sent]) + td(['switch-level packets received', recv])}</table>`;
     const through = m.msgs.filter((q) => q.rows.some((r) => r.node === x)).length;
-    return `<h3>${unitName(m, x)}</h3><table>${m.c104 && x < m.c104.switches.length ? td(['switch-level packets through it', through]) : td(['switch-level packets sent', sent]) + td(['switch-level packets received', recv])}</table>`;
+    // each wired input's buffer: full intervals are kept under the link feeding it (c104_model.ts)
+    let rows = '';
+    peers(t)[x]!.forEach((p, k) => {
+      if (!p) return;
+      const id = 'ep' in p ? endpointLink(t, p.ep, p.m) : switchLink(p.sw, p.link);
+      rows += td([`in${k}`, coveredUpTo(m.full, id, m.tEnd), m.full.off[id + 1]! - m.full.off[id]!]);
+    });
+    return `<h3>${unitName(m, x)}</h3><table>${td(['switch-level packets through it', through])}</table><table><tr><th>input</th><th>buffer full cycles</th><th>times full</th></tr>${rows}</table>`;
   }
   let rows = '';
   for (let i = 1; i <= m.n; i++) {
@@ -113,4 +123,16 @@ export function messageInfo(m: ViewModel, id: number): string {
   const ep = (e: number): string => (m.c104 ? (m.c104.endpoints[e]?.name ?? '?') : `node ${e}`);
   if (m.c104) return `<h3>switch-level packet ${id}: ${ep(q.src)} → ${ep(q.dest)}</h3><table>${td(['head at the first switch', fmt(q.queued)])}${td(['head at the endpoint', fmt(q.complete)])}</table><p>per switch (${m.unit}):</p><table class="hops"><tr><th>switch</th><th>input</th><th>head arrives</th><th>grant</th><th>forwarded</th><th>in switch</th></tr>${rows}</table>`;
   return `<h3>message ${id}: ${ep(q.src)} → ${ep(q.dest)}</h3><table>${td(['queued', fmt(q.queued)])}${td(['first packet delivered', fmt(q.first)])}${td(['complete', fmt(q.complete)])}${td(['packets', q.packets])}</table><p>packet 0, per hop (${m.unit}):</p><table class="hops"><tr><th>node</th><th>unit</th><th>head arrives</th><th>grant</th><th>forwarded</th><th>in unit</th></tr>${rows}</table>`;
+}
+
+/** C104: a T9000 message and every switch-level packet linked to it (data and acks), per switch. */
+export function t9000MessageInfo(m: ViewModel, id: number, clicked = -1): string {
+  const q = m.messages?.find((x) => x.id === id);
+  if (!q) return `<h3>T9000 message ${id}</h3><p>not in the trace</p>`;
+  const ep = (e: number): string => m.c104?.endpoints[e]?.name ?? '?';
+  const rows = q.rows
+    .map((r) => td([r.pkt ?? '', unitName(m, r.node), r.unit, fmt(r.arrive), fmt(r.grant), fmt(r.forward), r.arrive >= 0 && r.forward >= 0 ? r.forward - r.arrive : '–']).replace('<tr>', `<tr class="${r.pkt?.startsWith('ack') ? 'ack' : 'data'}">`))
+    .join('');
+  const from = clicked >= 0 ? `<p>switch-level packet #${clicked} is one of them.</p>` : '';
+  return `<h3>T9000 message ${id}: ${ep(q.src)} → ${q.dest < 0 ? '(not delivered)' : ep(q.dest)}</h3>${from}<table>${td(['queued', fmt(q.queued)])}${td(['first packet delivered', fmt(q.first)])}${td(['complete', fmt(q.complete)])}${td(['data packets seen in the switches', q.packets])}</table><p>its packets (data and acks, #switch-level number), per switch (${m.unit}):</p><table class="hops"><tr><th>packet</th><th>switch</th><th>input</th><th>head arrives</th><th>grant</th><th>forwarded</th><th>in switch</th></tr>${rows}</table>`;
 }

@@ -1,0 +1,94 @@
+/**
+ * Steady-state measurement of a C104 mesh RTL (T9000 + C104 per node, real
+ * DS-links; harness/rtl/c104_system.ts) under seed 004's Table 3.1 workload
+ * (harness/rtl/c104_thesis_workload.ts: one process per endpoint sending
+ * `bytes` every `interval` cycles to a random endpoint within ±window;
+ * held sends, docs/c104.md#held-sends): build, warm up, time one window.
+ * Reports cycles/s (wall and CPU), process evaluations per cycle, ns per
+ * evaluation and the window's link utilisation (normal characters on the
+ * wire, harness/rtl/c104_links.ts).
+ *
+ *   npx tsx bench/c104.ts [side] [window] [interval] [warmup] [cycles] [mode]
+ *   e.g. npx tsx bench/c104.ts 3 16 100 20000 5000
+ * The Table 3.1 run itself (32×32, ±16, 20 ms = 2M cycles) is
+ * bench/c104-table31.ts --rtl.
+ */
+import type { SimMode } from '../rtl/kernel/index.ts';
+import { meshNetwork } from '../rtl/c104/labelling.ts';
+import { makeC104System, type C104System } from '../harness/rtl/c104_system.ts';
+import { attachC104LinkMeter } from '../harness/rtl/c104_links.ts';
+import { channelPairs, thesisWindowWorkload } from '../harness/rtl/c104_thesis_workload.ts';
+import type { ChannelEnd } from '../harness/rtl/t9000_driver.ts';
+import { timeWindow, type WindowTiming } from './steady.ts';
+
+/** Traffic starts after DS-link start-up (as icemu c104). */
+export const C104_START = 2500;
+
+export interface C104MeshCase {
+  side: number;
+  window: number;
+  interval: number;
+  bytes?: number;
+  warmup: number;
+  cycles: number;
+  /** Mode of the whole run (default activity); measureMode switches for the timed window only. */
+  mode?: SimMode;
+  measureMode?: SimMode;
+  seed?: number;
+  /** No traffic: the links run (NULLs both ways) and nothing else happens. */
+  idle?: boolean;
+}
+
+export interface C104MeshResult extends WindowTiming {
+  linkUtilisation: number;
+  messagesDelivered: number;
+  held: number;
+}
+
+/** A square mesh under the thesis workload, sends scheduled up to `until` (held sends on). */
+export function buildC104Mesh(c: C104MeshCase, until: number): C104System {
+  const T = c.side * c.side;
+  const msgs = c.idle ? [] : thesisWindowWorkload({ side: c.side, window: c.window, intervalCycles: c.interval, bytes: c.bytes ?? 32, start: C104_START, end: until, seed: c.seed ?? 1 });
+  const { pairs, labels } = channelPairs(msgs, T);
+  const spec = meshNetwork({ w: c.side, h: c.side, routing: 'x-first', labelsPerNode: labels });
+  const next = spec.terminals.map((t) => t.label);
+  const channels: [ChannelEnd, ChannelEnd][] = pairs.map(([a, b]) => [{ node: a, vl: next[a]!++ }, { node: b, vl: next[b]!++ }]);
+  const sys = makeC104System(spec, channels, { mode: c.mode });
+  sys.driver.holdWhenFull = true;
+  const endOf = new Map<number, ChannelEnd>();
+  for (const [a, b] of channels) {
+    endOf.set(a.node * T + b.node, a);
+    endOf.set(b.node * T + a.node, b);
+  }
+  for (const m of msgs) {
+    const src = endOf.get(m.src * T + m.dst)!;
+    const dst = endOf.get(m.dst * T + m.src)!;
+    sys.driver.send(src.node, src.vl, Array.from({ length: m.bytes }, (_, j) => (m.id + j) & 0xff), m.t);
+    sys.driver.receive(dst.node, dst.vl, m.t);
+  }
+  return sys;
+}
+
+export function measureC104Mesh(c: C104MeshCase): C104MeshResult {
+  const sys = buildC104Mesh(c, c.warmup + c.cycles);
+  const { sim } = sys;
+  sim.step(c.warmup);
+  if (c.measureMode) sim.setMode(c.measureMode);
+  const meter = attachC104LinkMeter(sys, sim.cycle + 1, sim.cycle + 1 + c.cycles);
+  const d0 = sys.rec.deliveries.length;
+  const w = timeWindow(sim, c.cycles);
+  const links = meter.stats();
+  meter.detach();
+  return {
+    ...w,
+    linkUtilisation: links.reduce((a, l) => a + l.utilisation, 0) / Math.max(1, links.length),
+    messagesDelivered: sys.rec.deliveries.length - d0,
+    held: sys.driver.heldCount,
+  };
+}
+
+if (process.argv[1]?.endsWith('c104.ts')) {
+  const [side = '3', window = '16', interval = '100', warmup = '20000', cycles = '5000', mode = 'activity'] = process.argv.slice(2);
+  const r = measureC104Mesh({ side: +side, window: +window, interval: +interval, warmup: +warmup, cycles: +cycles, measureMode: mode as SimMode });
+  console.log(JSON.stringify(r));
+}

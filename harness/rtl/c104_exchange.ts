@@ -1,0 +1,165 @@
+/**
+ * Seed 004 Chapter 4's toroidal boundary exchange (spec §8.1,
+ * harness/workloads/boundary-exchange.ts) on the RTL C104 mesh with T9000
+ * endpoints and real DS-links (c104_system.ts): the same process program the
+ * TLM runs, played by the T9000 process driver.
+ *
+ * Processes P(i, j) of an N×N torus, four per processor (⌊i/2⌋, ⌊j/2⌋) of the
+ * (N/2)×(N/2) mesh. Each iteration: compute (the processor's CPU is shared
+ * first come first served, as in the TLM), then send one message on each of
+ * its four channels (non-blocking: queued on the channel's virtual link) and
+ * post a receive on each; the iteration ends when all four of this
+ * iteration's messages have arrived. A channel between two processes of one
+ * processor is a memory copy (delivered at once, no network), as in the TLM
+ * (docs/thesis-model.md#process-model). Every other channel is a virtual
+ * link pair of its own, so an endpoint needs 8 labels: the RTL T9000 has at
+ * most 255 virtual link control blocks (one-byte VL numbers), which caps
+ * this at a 4×4 mesh (128 labels); an 8×8 mesh would need 512.
+ *
+ * Measured: application exchanges (process iterations) per ms, machine-wide,
+ * over a window after a warm-up: each process's rate from its first to its
+ * last iteration end in the window, summed.
+ */
+import { meshNetwork } from '../../rtl/c104/labelling.ts';
+import { makeC104System } from './c104_system.ts';
+import type { ChannelEnd } from './t9000_driver.ts';
+
+export interface RtlExchangeOptions {
+  /** Torus side N (even); the mesh is (N/2)×(N/2). */
+  readonly N: number;
+  readonly bytes: number;
+  readonly periodNs: number;
+  readonly cpuLinks: number;
+  /** C104 input / output buffer tokens (Table 4.3's token-passing model: 198 / 2). */
+  readonly inputBufferTokens: number;
+  readonly outputBufferTokens: number;
+  readonly warmupCycles: number;
+  readonly windowCycles: number;
+}
+
+export interface RtlExchangeResult {
+  readonly exchangesPerMs: number;
+  readonly iterations: number;
+  readonly wallSeconds: number;
+  readonly cycles: number;
+}
+
+const START = 2500; // after DS-link start-up
+const NS_PER_CYCLE = 10;
+
+export function runRtlExchange(o: RtlExchangeOptions): RtlExchangeResult {
+  const t0 = performance.now();
+  const N = o.N;
+  if (!(Number.isInteger(N) && N >= 4 && N % 2 === 0)) throw new RangeError(`rtl exchange: N ${N} must be an even whole number ≥ 4`);
+  const D = N / 2;
+  const P = N * N;
+  const proc = (i: number, j: number): number => (((j % N) + N) % N) * N + (((i % N) + N) % N);
+  const rtlNode = (p: number): number => ((p % N) >> 1) * D + (((p / N) | 0) >> 1);
+  // Channel slot s of process p: 0 → (i+1, j), 1 → (i, j−1), 2 → (i−1, j), 3 → (i, j+1); the peer's slot is (s + 2) mod 4.
+  const peerOf = (p: number, s: number): number => {
+    const i = p % N;
+    const j = (p / N) | 0;
+    return s === 0 ? proc(i + 1, j) : s === 1 ? proc(i, j - 1) : s === 2 ? proc(i - 1, j) : proc(i, j + 1);
+  };
+  const slots = new Array<number>(D * D).fill(0);
+  const endOf = new Map<number, number>(); // p·4 + s → label slot on p's node (network channels only)
+  for (let p = 0; p < P; p++) {
+    for (let s = 0; s < 4; s++) if (rtlNode(p) !== rtlNode(peerOf(p, s))) endOf.set(p * 4 + s, slots[rtlNode(p)]!++);
+  }
+  const labelsPerNode = Math.max(...slots);
+  const spec = meshNetwork({ w: D, h: D, routing: 'x-first', cpuLinks: o.cpuLinks, labelsPerNode });
+  const end = (p: number, s: number): ChannelEnd => ({ node: rtlNode(p), vl: rtlNode(p) * labelsPerNode + endOf.get(p * 4 + s)! });
+  const chans: [ChannelEnd, ChannelEnd][] = [];
+  const byEnd = new Map<string, number>(); // "node:vl" → p·4 + s (the receiving process and slot)
+  for (let p = 0; p < P; p++) {
+    for (const s of [0, 3]) {
+      const q = peerOf(p, s);
+      if (!endOf.has(p * 4 + s)) continue;
+      const a = end(p, s);
+      const b = end(q, (s + 2) % 4);
+      chans.push([a, b]);
+      byEnd.set(`${a.node}:${a.vl}`, p * 4 + s);
+      byEnd.set(`${b.node}:${b.vl}`, q * 4 + ((s + 2) % 4));
+    }
+  }
+  const sys = makeC104System(spec, chans, { c104: { timing: 'thesis', inputBufferTokens: o.inputBufferTokens, outputBufferTokens: o.outputBufferTokens } });
+  const { driver, rec, sim } = sys;
+  const data = Array.from({ length: o.bytes }, (_, k) => k & 0xff);
+  const bufAddr = new Map<number, number>();
+  const periodCycles = Math.round(o.periodNs / NS_PER_CYCLE);
+  const iter = new Int32Array(P);
+  const got = new Int32Array(P * 4); // messages arrived per channel slot
+  const cpuFree = new Float64Array(D * D);
+  const end0 = START + o.warmupCycles;
+  const end1 = end0 + o.windowCycles;
+  let counted = 0;
+
+  const begin = (p: number, now: number): void => {
+    const node = rtlNode(p);
+    const at = Math.max(now, cpuFree[node]!) + periodCycles;
+    cpuFree[node] = at;
+    for (let s = 0; s < 4; s++) {
+      const q = peerOf(p, s);
+      if (!endOf.has(p * 4 + s)) {
+        got[q * 4 + ((s + 2) % 4)]!++;
+        continue;
+      }
+      const me = end(p, s);
+      driver.receive(me.node, me.vl, at);
+      const m = driver.send(me.node, me.vl, data, at, bufAddr.get(me.node));
+      if (!bufAddr.has(me.node)) bufAddr.set(me.node, m.addr);
+    }
+    pending.push([at, p]);
+  };
+  // An iteration's end is checked when its sends have been issued (cycle `at`) and on every arrival.
+  const pending: [number, number][] = [];
+  const done = (p: number): boolean => {
+    const k = iter[p]!;
+    for (let s = 0; s < 4; s++) if (got[p * 4 + s]! < k + 1) return false;
+    return true;
+  };
+  // Per process: the first and the last iteration end inside the window (cycle, iteration count).
+  const firstAt = new Float64Array(P).fill(-1);
+  const firstK = new Int32Array(P);
+  const lastAt = new Float64Array(P).fill(-1);
+  const lastK = new Int32Array(P);
+  const finish = (p: number, now: number): void => {
+    iter[p]!++;
+    if (now >= end0 && now < end1) {
+      counted++;
+      if (firstAt[p]! < 0) {
+        firstAt[p] = now;
+        firstK[p] = iter[p]!;
+      }
+      lastAt[p] = now;
+      lastK[p] = iter[p]!;
+    }
+    begin(p, now);
+  };
+  for (let p = 0; p < P; p++) begin(p, START);
+  let seen = 0;
+  sim.runUntil((s) => {
+    const now = s.cycle;
+    for (; seen < rec.deliveries.length; seen++) {
+      const d = rec.deliveries[seen]!;
+      const ps = byEnd.get(`${d.node}:${d.vl}`);
+      if (ps !== undefined) got[ps]!++;
+    }
+    // Iterations whose sends are issued (cycle reached) and whose four messages are in.
+    for (let k = 0; k < pending.length; ) {
+      const [at, p] = pending[k]!;
+      if (at <= now && done(p)) {
+        pending.splice(k, 1);
+        finish(p, now);
+      } else k++;
+    }
+    return now >= end1;
+  }, end1 + 10);
+  // Each process's rate from its first to its last iteration end in the window (no quantisation at the window's
+  // edges, where up to one iteration per process would be cut), summed over the processes.
+  let perMs = 0;
+  for (let p = 0; p < P; p++) {
+    if (lastAt[p]! > firstAt[p]!) perMs += ((lastK[p]! - firstK[p]!) * 1e6) / ((lastAt[p]! - firstAt[p]!) * NS_PER_CYCLE);
+  }
+  return { exchangesPerMs: perMs, iterations: counted, wallSeconds: (performance.now() - t0) / 1000, cycles: sim.cycle };
+}

@@ -1,0 +1,465 @@
+/**
+ * The token-credit (RTL-calibrated) link model of the T9000/C104 TLM
+ * (ARCHITECTURE.md "The TLM, calibrated and seed-level";
+ * docs/thesis-model.md#token-credit). Where the packet-passing model
+ * (packet-network.ts) is the thesis's own simulator, this one follows the
+ * RTL (rtl/c104, rtl/dslink, rtl/t9000) token by token, so that the two can
+ * be held against each other (harness/compare/c104.ts):
+ *
+ * - every DS-link direction serialises one token at a time: a data token
+ *   (header and data bytes) 10 bits, EOP/EOM 4 bits, an FCT 4 bits, FCTs
+ *   first (the RTL's FCT > normal > NULL order, docs/dslink.md);
+ * - per-token credit: a transmitter sends a normal token only with credit;
+ *   the receiver owes an FCT (8 credits) when its buffer has 8 places beyond
+ *   what it has promised, within the credit cap (the rule of
+ *   rtl/dslink/credit.ts); the FCT travels on the reverse direction;
+ * - a token is in the receive buffer `rxLatencyNs` after its last bit (the
+ *   RTL's decoder hands a token on after the next token's parity check);
+ * - the C104: input buffer (stc104 35 tokens) → routing on the header
+ *   (lookup + routing delay) → FIFO crossbar arbitration per output group
+ *   (hunt group to the T9000) → one token per cycle into the output buffer
+ *   (stc104 35) → the output link; the connection is held until the
+ *   terminator (EOP/EOM) has passed (wormhole);
+ * - the T9000 endpoint: ack and data queues (acks first with ack priority),
+ *   a transmit port per link that copies a packet's tokens into its link's
+ *   transmit buffer (56 tokens) and takes the next packet when the last
+ *   one's terminator has left (the node's links form a hunt group, §4.2.2),
+ *   the receiver taking every token at once;
+ *   the header is "in" (ack generated) when the token after it is in, and
+ *   the packet is delivered when its terminator is in (the RTL recorder's
+ *   stamps, docs/t9000.md#events).
+ *
+ * Not modelled (named, docs/thesis-model.md#token-credit): the NULL tokens
+ * an idle link sends (the RTL starts a character only at a token boundary of
+ * the NULL train, so each packet head waits 0..7 bit times per link there;
+ * here it starts at once), link start-up (credit is full at time 0), errors.
+ * Times are ns; one bit time is nsPerDataToken / 10.
+ */
+import type { C104Config } from './config.ts';
+import { ACK, EV_DELIVER_HEAD, EV_DELIVER_TAIL, type EndpointSink, type Packet, type SimContext, type Transport } from './core.ts';
+import { IntFifo } from './fifo.ts';
+import { dorDirection, neighbour } from './topology.ts';
+
+/** Event codes of this transport (below ENDPOINT_EVENT_BASE, apart from core.ts's). */
+export const EV_TOK_TX = 10; // arg: direction — its transmitter finished a token
+export const EV_TOK_ARRIVE = 11; // arg: direction — the oldest token in flight reached the receiver
+export const EV_TOK_ROUTE = 12; // arg: direction (a C104 input) — its head packet's header is routed
+export const EV_TOK_XBAR = 13; // arg: direction (a C104 input) — the crossbar moves its next token
+export const EV_TOK_PORT = 14; // arg: injection direction — its T9000 transmit port starts copying a packet
+export const EV_TOK_FCT = 15; // arg: direction — an FCT reached the receiver
+
+/**
+ * Constants of the token-credit mode that the seed does not give, measured
+ * on the RTL at zero load (docs/thesis-model.md#token-credit, fitted by
+ * test/tlm/token-credit.test.ts against harness/rtl/c104_system.ts).
+ */
+export const TOKEN_CREDIT_RTL = Object.freeze({
+  /** Bit times from a token's last bit to its place in a C104 receive buffer (deserialiser + the next token's parity check); FCTs too. */
+  rxLatencyBits: 9,
+  /** At the T9000 receiver: bit times from a data token's last bit to the receive port taking it (its recorder stamp). */
+  endpointRxDataBits: 4,
+  /** At the T9000 receiver: the same for EOP/EOM. */
+  endpointRxControlBits: 14,
+  /** A data packet with no data bytes (header then EOP/EOM) is delivered this much after its terminator is taken. */
+  emptyPacketDeliveryBits: 4,
+  /** Bit times from the header token in the input buffer to the crossbar request, beyond the routing delay (the one-cycle lookup). */
+  lookupBits: 1,
+  /** Bit times from a crossbar grant to the first token in the output buffer (the output register). */
+  crossbarBits: 0,
+  /** Bit times from a packet taken from the T9000 queue to its first token in the link's transmit buffer. */
+  txStartBits: 1,
+  /** T9000 / C104 transmit and receive buffers, tokens (rtl/dslink DEFAULT_DSLINK 56; the C104's from its buffer preset). */
+  endpointBufferTokens: 56,
+  /** Credit cap of a DS-link (rtl/dslink: 56). */
+  creditCap: 56,
+});
+
+const INJ = 0; // T9000 → C104
+const DEL = 1; // C104 → T9000
+const INT = 2; // C104 → C104
+
+export class TokenNetwork implements Transport {
+  private readonly N: number;
+  private readonly W: number;
+  private readonly bitNs: number;
+  private readonly ctlNs: number;
+  private readonly dataNs: number;
+  private readonly rxLatNs: number;
+  private readonly epDataNs: number;
+  private readonly epCtlNs: number;
+  private readonly emptyNs: number;
+  private readonly routeNs: number;
+  private readonly xbarNs: number;
+  private readonly txStartNs: number;
+  private readonly hb: number;
+  private readonly xFirst: boolean;
+  // per direction
+  private readonly kind: Uint8Array;
+  private readonly node: Int32Array; // the transmitting end's node
+  private readonly rev: Int32Array;
+  private readonly group: Int32Array; // output group of a C104 output direction
+  private readonly txQ: IntFifo[];
+  private readonly txCap: Int32Array;
+  private readonly txBusy: Uint8Array;
+  private readonly credit: Int32Array;
+  private readonly fctOwed: Int32Array;
+  private readonly inflight: IntFifo[];
+  private readonly rxQ: IntFifo[];
+  private readonly rxDepth: Int32Array;
+  private readonly rxOut: Int32Array;
+  private readonly busyNs: Float64Array;
+  // C104 crossbar: input direction ↔ output direction
+  private readonly inConn: Int32Array;
+  private readonly outConn: Int32Array;
+  private readonly xbarPending: Uint8Array;
+  private readonly routed: Uint8Array;
+  private readonly waiting: number[][];
+  readonly routedBySwitch: Float64Array;
+  // T9000 transmit ports (one per injection direction): packet being copied and its next token
+  private readonly portPkt: Int32Array;
+  private readonly portNext: Int32Array;
+  private readonly portStart: Float64Array;
+  private readonly ackQ: IntFifo[];
+  private readonly dataQ: IntFifo[];
+
+  constructor(
+    private readonly c: C104Config,
+    private readonly ctx: SimContext,
+    private readonly sink: EndpointSink,
+  ) {
+    const D = c.side;
+    const N = (this.N = D * D);
+    const W = (this.W = c.cpuLinkWidth);
+    const k = TOKEN_CREDIT_RTL;
+    this.bitNs = c.nsPerDataToken / 10;
+    this.dataNs = c.nsPerDataToken;
+    this.ctlNs = c.nsPerControlToken;
+    this.rxLatNs = k.rxLatencyBits * this.bitNs;
+    this.epDataNs = k.endpointRxDataBits * this.bitNs;
+    this.epCtlNs = k.endpointRxControlBits * this.bitNs;
+    this.emptyNs = k.emptyPacketDeliveryBits * this.bitNs;
+    this.routeNs = k.lookupBits * this.bitNs + c.routingDelayNs;
+    this.xbarNs = k.crossbarBits * this.bitNs;
+    this.txStartNs = k.txStartBits * this.bitNs;
+    this.hb = c.headerBytes;
+    this.xFirst = c.routing !== 'yx';
+    const Dn = 2 * N * W + 4 * N;
+    this.kind = new Uint8Array(Dn);
+    this.node = new Int32Array(Dn);
+    this.rev = new Int32Array(Dn).fill(-1);
+    this.group = new Int32Array(Dn).fill(-1);
+    this.txQ = Array.from({ length: Dn }, () => new IntFifo());
+    this.txCap = new Int32Array(Dn);
+    this.txBusy = new Uint8Array(Dn);
+    this.credit = new Int32Array(Dn);
+    this.fctOwed = new Int32Array(Dn);
+    this.inflight = Array.from({ length: Dn }, () => new IntFifo());
+    this.rxQ = Array.from({ length: Dn }, () => new IntFifo());
+    this.rxDepth = new Int32Array(Dn);
+    this.rxOut = new Int32Array(Dn);
+    this.busyNs = new Float64Array(Dn);
+    this.inConn = new Int32Array(Dn).fill(-1);
+    this.outConn = new Int32Array(Dn).fill(-1);
+    this.xbarPending = new Uint8Array(Dn);
+    this.routed = new Uint8Array(Dn);
+    this.waiting = Array.from({ length: N * 5 }, () => []);
+    this.routedBySwitch = new Float64Array(N);
+    this.portPkt = new Int32Array(N * W).fill(-1);
+    this.portNext = new Int32Array(N * W);
+    this.portStart = new Float64Array(N * W);
+    this.ackQ = Array.from({ length: N }, () => new IntFifo());
+    this.dataQ = Array.from({ length: N }, () => new IntFifo());
+    const ep = k.endpointBufferTokens;
+    const set = (d: number, kind: number, node: number, txCap: number, rxDepth: number): void => {
+      this.kind[d] = kind;
+      this.node[d] = node;
+      this.txCap[d] = txCap;
+      this.rxDepth[d] = rxDepth;
+      // Credit after link start-up: the receiver has granted ⌊min(depth, cap)/8⌋ FCTs (rtl/dslink/credit.ts).
+      const granted = 8 * Math.floor(Math.min(rxDepth, k.creditCap) / 8);
+      this.credit[d] = granted;
+      this.rxOut[d] = granted;
+    };
+    for (let n = 0; n < N; n++) {
+      for (let j = 0; j < W; j++) {
+        const up = n * W + j;
+        const down = N * W + n * W + j;
+        set(up, INJ, n, ep, c.inputBufferTokens);
+        set(down, DEL, n, c.outputBufferTokens, ep);
+        this.rev[up] = down;
+        this.rev[down] = up;
+        this.group[down] = n * 5 + 4;
+      }
+      for (let dir = 0; dir < 4; dir++) {
+        const nb = neighbour(n, dir, D);
+        if (nb < 0) continue;
+        const d = 2 * N * W + n * 4 + dir;
+        set(d, INT, n, c.outputBufferTokens, c.inputBufferTokens);
+        this.rev[d] = 2 * N * W + nb * 4 + (dir ^ 1);
+        this.group[d] = n * 5 + dir;
+      }
+    }
+  }
+
+  inject(p: Packet, now: number): void {
+    if (p.kind === ACK && this.c.t9000AckPriority) this.ackQ[p.src]!.push(p.id);
+    else this.dataQ[p.src]!.push(p.id);
+    this.serveT9000(p.src, now);
+  }
+
+  dataQueueLength(node: number): number {
+    return this.dataQ[node]!.length;
+  }
+
+  internalBusy(): { busyNs: number; activeLinks: number; links: number } {
+    let busy = 0;
+    let active = 0;
+    let links = 0;
+    for (let d = 2 * this.N * this.W; d < this.kind.length; d++) {
+      if (this.rev[d]! < 0) continue;
+      links++;
+      if (this.busyNs[d]! > 0) active++;
+      busy += this.busyNs[d]!;
+    }
+    return { busyNs: busy, activeLinks: active, links };
+  }
+
+  handle(type: number, arg: number, now: number): void {
+    switch (type) {
+      case EV_TOK_TX:
+        this.txBusy[arg] = 0;
+        this.kick(arg, now);
+        return;
+      case EV_TOK_ARRIVE:
+        return this.arrive(arg, now);
+      case EV_TOK_FCT: {
+        const r = this.rev[arg]!;
+        this.credit[r]! += 8;
+        return this.kick(r, now);
+      }
+      case EV_TOK_ROUTE:
+        return this.route(arg, now);
+      case EV_TOK_XBAR:
+        this.xbarPending[arg] = 0;
+        return this.pump(arg, now);
+      case EV_TOK_PORT:
+        return this.portCopy(arg, now);
+      case EV_DELIVER_HEAD:
+        return this.sink.onHead(this.ctx.pool.all[arg]!, now);
+      case EV_DELIVER_TAIL: {
+        const p = this.ctx.pool.all[arg]!;
+        this.sink.onTail(p, now);
+        this.ctx.pool.release(p);
+        return;
+      }
+    }
+  }
+
+  // ------------------------------------------------------------- T9000 side
+
+  /** Idle transmit ports of the node take the next packet (acks first with ack priority, §3.1.1.1). */
+  private serveT9000(n: number, now: number): void {
+    const acks = this.ackQ[n]!;
+    const data = this.dataQ[n]!;
+    for (let j = 0; j < this.W && acks.length + data.length > 0; j++) {
+      const port = n * this.W + j;
+      if (this.portPkt[port]! >= 0) continue;
+      const id = acks.length > 0 ? acks.shift() : data.shift();
+      this.portPkt[port] = id;
+      this.portNext[port] = 0;
+      this.portStart[port] = now + this.txStartNs;
+      this.ctx.queue.push(now + this.txStartNs, EV_TOK_PORT, port);
+    }
+  }
+
+  /** A transmit port copies tokens of its packet into its link's transmit buffer while there is room. */
+  private portCopy(port: number, now: number): void {
+    const id = this.portPkt[port]!;
+    if (id < 0 || this.portStart[port]! > now) return;
+    const p = this.ctx.pool.all[id]!;
+    const q = this.txQ[port]!;
+    let i = this.portNext[port]!;
+    if (i === 0 && this.ctx.events && p.kind !== ACK) {
+      // Stamped as the RTL recorder does: the cycle after the first header token was taken into the link's buffer.
+      this.ctx.events.push({ t: now + this.bitNs, kind: 'packet-injected', msg: p.msg, node: p.src, packet: p.index, unit: 'tx', port: port % this.W });
+    }
+    while (i < p.tokens && q.length < this.txCap[port]!) q.push(id * 64 + i++);
+    this.portNext[port] = i;
+    this.kick(port, now);
+  }
+
+  /** The terminator of the port's packet left: the port (and its link) takes the next packet of the node's queues. */
+  private portDone(port: number, now: number): void {
+    this.portPkt[port] = -1;
+    this.serveT9000((port / this.W) | 0, now);
+  }
+
+  // ------------------------------------------------------------- links
+
+  /** Start the next token on direction d if its transmitter is free: an owed FCT first, then a normal token with credit. */
+  private kick(d: number, now: number): void {
+    if (this.txBusy[d]) return;
+    let ns: number;
+    let code: number;
+    let lat = this.rxLatNs;
+    if (this.fctOwed[d]! > 0) {
+      this.fctOwed[d]!--;
+      this.txBusy[d] = 1;
+      this.ctx.queue.push(now + this.ctlNs, EV_TOK_TX, d);
+      this.ctx.queue.push(now + this.ctlNs + lat, EV_TOK_FCT, d);
+      return;
+    } else {
+      const q = this.txQ[d]!;
+      if (q.length === 0 || this.credit[d]! <= 0) return;
+      code = q.shift();
+      this.credit[d]!--;
+      this.txBusy[d] = 1;
+      const p = this.ctx.pool.all[code >> 6]!;
+      const idx = code & 63;
+      const ctl = idx === p.tokens - 1;
+      ns = ctl ? this.ctlNs : this.dataNs;
+      if (this.kind[d] === DEL) lat = ctl ? this.epCtlNs : this.epDataNs;
+      this.busyNs[d]! += ns;
+      if (idx === 0) this.headStarts(d, p, now);
+      if (this.kind[d] === INJ) {
+        if (ctl) this.portDone(d, now);
+        else this.portCopy(d, now);
+      }
+      else {
+        const from = this.outConn[d]!;
+        if (from >= 0) this.schedulePump(from, now);
+      }
+    }
+    this.inflight[d]!.push(code);
+    this.ctx.queue.push(now + ns, EV_TOK_TX, d);
+    this.ctx.queue.push(now + ns + lat, EV_TOK_ARRIVE, d);
+  }
+
+  private headStarts(d: number, p: Packet, now: number): void {
+    p.hops++;
+    const kind = this.kind[d]!;
+    if (kind === INJ) {
+      if (p.firstOut < 0) p.firstOut = now;
+    } else {
+      this.routedBySwitch[this.node[d]!]!++;
+      if (kind === INT && p.firstInternal < 0) p.firstInternal = now;
+    }
+    if (this.ctx.events && p.kind !== ACK && kind !== INJ) {
+      this.ctx.events.push({ t: now, kind: 'packet-forwarded', msg: p.msg, node: this.node[d]!, packet: p.index, unit: 'c104', port: d });
+    }
+  }
+
+  private arrive(d: number, now: number): void {
+    const code = this.inflight[d]!.shift();
+    this.rxOut[d]!--;
+    const p = this.ctx.pool.all[code >> 6]!;
+    const idx = code & 63;
+    if (this.kind[d] === DEL) {
+      // The T9000 receiver takes every token at once (docs/t9000.md#receive-area).
+      this.freed(d, now);
+      if (idx === this.hb) {
+        if (this.ctx.events && p.kind !== ACK) this.ctx.events.push({ t: now, kind: 'head-arrives', msg: p.msg, node: p.dst, packet: p.index, unit: 'rx', port: d });
+        this.ctx.queue.push(now, EV_DELIVER_HEAD, p.id);
+      }
+      if (idx === p.tokens - 1) this.ctx.queue.push(p.kind !== ACK && idx === this.hb ? now + this.emptyNs : now, EV_DELIVER_TAIL, p.id);
+      return;
+    }
+    const q = this.rxQ[d]!;
+    q.push(code);
+    if (idx === this.hb - 1) {
+      p.routeAt = now + this.routeNs;
+      if (this.inConn[d]! < 0 && !this.routed[d] && q.peek() === p.id * 64) {
+        this.routed[d] = 1;
+        this.ctx.queue.push(p.routeAt, EV_TOK_ROUTE, d);
+      }
+    }
+    if (this.inConn[d]! >= 0) this.schedulePump(d, now);
+  }
+
+  /** A place of d's receive buffer was freed: owe FCTs on the reverse direction while the rule allows. */
+  private freed(d: number, now: number): void {
+    const cap = TOKEN_CREDIT_RTL.creditCap;
+    let owed = false;
+    while (this.rxDepth[d]! - this.rxQ[d]!.length - this.rxOut[d]! >= 8 && this.rxOut[d]! + 8 <= cap) {
+      this.rxOut[d]! += 8;
+      this.fctOwed[this.rev[d]!]!++;
+      owed = true;
+    }
+    if (owed) this.kick(this.rev[d]!, now);
+  }
+
+  // ------------------------------------------------------------- C104
+
+  private route(input: number, now: number): void {
+    const p = this.ctx.pool.all[this.rxQ[input]!.peek() >> 6]!;
+    const node = this.kind[input] === INJ ? this.node[input]! : this.node[this.rev[input]!]!;
+    const g = node === p.dst ? node * 5 + 4 : node * 5 + dorDirection(node, p.dst, this.c.side, this.xFirst);
+    p.waitSince = now;
+    this.waiting[g]!.push(input);
+    if (this.ctx.events && p.kind !== ACK) this.ctx.events.push({ t: now, kind: 'head-arrives', msg: p.msg, node, packet: p.index, unit: 'c104', port: input });
+    this.serveGroup(g, now);
+  }
+
+  private serveGroup(g: number, now: number): void {
+    const list = this.waiting[g]!;
+    const node = (g / 5) | 0;
+    const sub = g % 5;
+    while (list.length > 0) {
+      let out = -1;
+      if (sub === 4) {
+        for (let j = 0; j < this.W && out < 0; j++) {
+          const d = this.N * this.W + node * this.W + j;
+          if (this.outConn[d]! < 0) out = d;
+        }
+      } else {
+        const d = 2 * this.N * this.W + node * 4 + sub;
+        if (this.outConn[d]! < 0) out = d;
+      }
+      if (out < 0) return;
+      // FIFO arbitration (the real C104, docs/c104.md#arbitration): the input that began waiting first.
+      const input = list.shift()!;
+      this.inConn[input] = out;
+      this.outConn[out] = input;
+      if (!this.xbarPending[input]) {
+        this.xbarPending[input] = 1;
+        this.ctx.queue.push(now + this.xbarNs, EV_TOK_XBAR, input);
+      }
+    }
+  }
+
+  private schedulePump(input: number, now: number): void {
+    if (this.xbarPending[input]) return;
+    this.xbarPending[input] = 1;
+    this.ctx.queue.push(now, EV_TOK_XBAR, input);
+  }
+
+  /** The crossbar moves one token per bit time from a connected input to its output buffer. */
+  private pump(input: number, now: number): void {
+    const out = this.inConn[input]!;
+    if (out < 0) return;
+    const q = this.rxQ[input]!;
+    if (q.length === 0 || this.txQ[out]!.length >= this.txCap[out]!) return;
+    const code = q.shift();
+    this.freed(input, now);
+    this.txQ[out]!.push(code);
+    this.kick(out, now);
+    const p = this.ctx.pool.all[code >> 6]!;
+    if ((code & 63) === p.tokens - 1) {
+      this.inConn[input] = -1;
+      this.outConn[out] = -1;
+      this.routed[input] = 0;
+      this.serveGroup(this.group[out]!, now);
+      const nx = q.peek();
+      if (nx >= 0) {
+        const np = this.ctx.pool.all[nx >> 6]!;
+        if (np.routeAt >= 0 && q.length >= this.hb) {
+          this.routed[input] = 1;
+          this.ctx.queue.push(Math.max(now, np.routeAt), EV_TOK_ROUTE, input);
+        }
+      }
+      return;
+    }
+    this.xbarPending[input] = 1;
+    this.ctx.queue.push(now + this.bitNs, EV_TOK_XBAR, input);
+  }
+}

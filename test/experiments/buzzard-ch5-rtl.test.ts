@@ -1,0 +1,113 @@
+/**
+ * `icemu experiment buzzard-fig5.1x --model rtl` (harness/experiments/buzzard-ch5-rtl.ts):
+ * which points the RTL can build, one real RTL point beside both TLM modes on
+ * the same workload, the side-by-side report with each model's checks, and
+ * the option's one-line errors. The full RTL runs are behind ICEMU_FULL=1
+ * (buzzard-ch5-rtl.full.test.ts).
+ */
+import { describe, expect, it } from 'vitest';
+import { buzzardFig512, buzzardFig514 } from '../../harness/experiments/buzzard-ch5.ts';
+import { assembleRtl, modelResults, rtlWhyNot, RTL_MPN, type Ch5RtlRes } from '../../harness/experiments/buzzard-ch5-rtl.ts';
+import type { Ch5Params, Ch5Pt, Ch5Res } from '../../harness/experiments/buzzard-ch5-common.ts';
+import { assembleTimes } from '../../harness/experiments/buzzard-ch5-times.ts';
+import { icemuExperiment } from './helpers.ts';
+
+const quickRtl = (mpn?: number): Ch5Params => buzzardFig512.params({ quick: true, model: 'rtl', messagesPerNode: mpn }) as Ch5Params;
+
+describe('buzzard-fig5.* --model rtl', () => {
+  it('the RTL builds packet schemes with 32/64-byte packets and 2..16 buffers, nothing else', () => {
+    expect(rtlWhyNot({ transport: 'quasi-adaptive', packetBytes: 32, buffersPerPbu: 13 })).toBeNull();
+    expect(rtlWhyNot({ transport: 'fixed-packet', packetBytes: 64, buffersPerPbu: 16 })).toBeNull();
+    expect(rtlWhyNot({ transport: 'fixed-packet', packetBytes: 32, buffersPerPbu: 2 })).toBeNull();
+    expect(rtlWhyNot({ transport: 'wormhole', packetBytes: 32, buffersPerPbu: 13 })).toMatch(/no wormhole/);
+    expect(rtlWhyNot({ transport: 'quasi-adaptive', packetBytes: 32, buffersPerPbu: 17 })).toMatch(/2\.\.16/);
+    expect(rtlWhyNot({ transport: 'quasi-adaptive', packetBytes: 32, buffersPerPbu: 1 })).toMatch(/2\.\.16/);
+    expect(rtlWhyNot({ transport: 'quasi-adaptive', packetBytes: 128, buffersPerPbu: 13 })).toMatch(/32- or 64-byte/);
+    // Fig. 5.14 in RTL mode: the 26-buffer variant and the large packets run on the calibrated TLM only.
+    const q14 = buzzardFig514.params({ quick: true, model: 'rtl' }) as Ch5Params;
+    const pts = buzzardFig514.points(q14);
+    expect(pts.filter((p) => rtlWhyNot(p) === null).length).toBeGreaterThan(0);
+    expect(pts.some((p) => p.buffersPerPbu === 26 && rtlWhyNot(p) !== null)).toBe(true);
+  });
+
+  it('defaults: 16 / 8 messages per node (quick 2 / 1), the TLM mode keeps its own', () => {
+    expect(RTL_MPN).toEqual({ full: { 512: 16, 2048: 8 }, quick: { 512: 2, 2048: 1 } });
+    expect(quickRtl().messagesPerNode).toBe(2);
+    expect((buzzardFig512.params({ quick: false, model: 'rtl' }) as Ch5Params).messagesPerNode).toBe(16);
+    expect((buzzardFig512.params({ quick: true }) as Ch5Params).model).toBe('tlm');
+    expect((buzzardFig512.params({ quick: true }) as Ch5Params).messagesPerNode).toBe(8);
+  });
+
+  it('one RTL point (fixed packet, lightest load, 1 message per node) beside both TLM modes on the same workload', () => {
+    const q = quickRtl(1);
+    const pts = buzzardFig512.points(q);
+    const k = pts.findIndex((p) => p.transport === 'fixed-packet' && p.meanGapTicks === 9216);
+    const r = buzzardFig512.runPoint(pts[k]!, q) as Ch5RtlRes;
+    expect(r.rtlWhyNot).toBeNull();
+    const rtl = r.rtl!;
+    expect(rtl.messages).toBe(64);
+    expect(rtl.delivered).toBe(64);
+    expect(r.calibrated.messages).toBe(64);
+    expect(r.seedLevel.messages).toBe(64);
+    // Same workload on all three: the same ideal utilisation; distinct runs: the RTL's means are its own.
+    expect(rtl.idealU).toBe(r.seedLevel.idealU);
+    expect(rtl.meanFirst).not.toBe(r.calibrated.meanFirst);
+    // Light load: the calibrated TLM is near the RTL (measured +0.3% / +0.4% at 2 messages per node);
+    // the seed-level TLM is not (12-tick hops vs 31 cycles, 32 vs 28 data bytes).
+    expect(Math.abs(r.calibrated.meanLast! / rtl.meanLast! - 1)).toBeLessThan(0.03);
+    expect(Math.abs(r.seedLevel.meanLast! / rtl.meanLast! - 1)).toBeGreaterThan(0.03);
+    // A wormhole point has no RTL run.
+    const wh = pts.findIndex((p) => p.transport === 'wormhole' && p.meanGapTicks === 9216);
+    const rw = buzzardFig512.runPoint(pts[wh]!, q) as Ch5RtlRes;
+    expect(rw.rtl).toBeNull();
+    expect(rw.rtlWhyNot).toMatch(/no wormhole/);
+  }, 120_000);
+
+  it('the report: side-by-side table, each model\'s checks prefixed, the RTL falling back to the calibrated TLM where it has no point', () => {
+    const q = quickRtl();
+    const pts: Ch5Pt[] = buzzardFig512.points(q);
+    // Synthetic results: every model its own times; the RTL 10% above the calibrated TLM.
+    const fake = (p: Ch5Pt, scale: number): Ch5Res => {
+      const f = (p.transport === 'wormhole' ? 1000 : 300) * scale * (1 + 1000 / p.meanGapTicks);
+      const l = f + 1000 * scale;
+      return {
+        idealU: 512 / p.meanGapTicks, measuredU: 0.1, nipLoad: null, meanFirst: f, meanLast: l, meanLastMinusFirst: l - f, maxFirst: f, maxLast: l,
+        messages: 128, delivered: 128, contraryMessages: 0, orderViolations: 0, deadlock: false, lastGeneration: 1, makespan: 2,
+        half: { messagesPerNode: 1, meanFirst: f, meanLast: l }, growth: { first: 0, last: 0 }, stable: true,
+        resources: { sourceWaitBySlot: [], meanSourceWait: 0, meanInNetworkFirst: 0, pbuFullFraction: [], linkBusyFraction: [] },
+      };
+    };
+    const results: Ch5RtlRes[] = pts.map((p) => {
+      const why = rtlWhyNot(p);
+      return { rtl: why ? null : fake(p, 1.1), rtlWhyNot: why, calibrated: fake(p, 1), seedLevel: fake(p, 0.8) };
+    });
+    const rep = assembleRtl(q, pts, results, assembleTimes);
+    const tlmChecks = assembleTimes(q, pts, modelResults(results, 'seedLevel')).checks.length;
+    expect(rep.checks).toHaveLength(3 * tlmChecks);
+    for (const m of ['rtl', 'calibrated', 'seed-level']) expect(rep.checks.filter((c) => c.id.startsWith(`${m}/`))).toHaveLength(tlmChecks);
+    // The RTL's ratio to wormhole is over the calibrated TLM's wormhole: 1.1 × the calibrated ratio.
+    const lat = (id: string): string => rep.checks.find((c) => c.id === id)!.measured;
+    expect(lat('calibrated/fixed-latency-lightest')).toMatch(/^30% /);
+    expect(lat('rtl/fixed-latency-lightest')).toMatch(/^33% /);
+    // Side-by-side table: one row per point, the RTL column empty for wormhole, with the reason.
+    const side = rep.tables[0]!;
+    expect(side.rows).toHaveLength(pts.length);
+    const whRow = side.rows.find((r) => String(r[0]).includes('wormhole'))!;
+    expect(whRow[1]).toBeNull();
+    expect(String(whRow[9])).toMatch(/no wormhole/);
+    const fxRow = side.rows.find((r) => String(r[0]).includes('fixed'))!;
+    expect(fxRow[7]).toBe('-9.1%');
+    expect(rep.notes.join('\n')).toMatch(/Points the RTL cannot build .*wormhole/);
+    expect(rep.plots.map((p) => p.id)).toContain('rtl-ratios');
+  });
+
+  it('--model is checked: one line, exit 2', async () => {
+    const bad = await icemuExperiment(['buzzard-fig5.12', '--model', 'gates']);
+    expect(bad.code).toBe(2);
+    expect(bad.err.split('\n')).toHaveLength(1);
+    expect(bad.err).toMatch(/--model must be tlm or rtl \(got 'gates'\)/);
+    const mis = await icemuExperiment(['buzzard-ch4', '--model', 'rtl']);
+    expect(mis.code).toBe(2);
+    expect(mis.err).toMatch(/--model does not apply to buzzard-ch4/);
+  });
+});
