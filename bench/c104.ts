@@ -15,7 +15,7 @@
  */
 import type { SimMode } from '../rtl/kernel/index.ts';
 import { meshNetwork } from '../rtl/c104/labelling.ts';
-import { makeC104System, type C104System } from '../harness/rtl/c104_system.ts';
+import { makeC104System, nodeChannels, type C104System } from '../harness/rtl/c104_system.ts';
 import { attachC104LinkMeter } from '../harness/rtl/c104_links.ts';
 import { channelPairs, thesisWindowWorkload } from '../harness/rtl/c104_thesis_workload.ts';
 import type { ChannelEnd } from '../harness/rtl/t9000_driver.ts';
@@ -37,6 +37,8 @@ export interface C104MeshCase {
   seed?: number;
   /** No traffic: the links run (NULLs both ways) and nothing else happens. */
   idle?: boolean;
+  /** T9000 addressing (docs/t9000.md#addressing); default 'virtual-link'. */
+  addressing?: 'virtual-link' | 'node';
 }
 
 export interface C104MeshResult extends WindowTiming {
@@ -50,10 +52,11 @@ export function buildC104Mesh(c: C104MeshCase, until: number): C104System {
   const T = c.side * c.side;
   const msgs = c.idle ? [] : thesisWindowWorkload({ side: c.side, window: c.window, intervalCycles: c.interval, bytes: c.bytes ?? 32, start: C104_START, end: until, seed: c.seed ?? 1 });
   const { pairs, labels } = channelPairs(msgs, T);
-  const spec = meshNetwork({ w: c.side, h: c.side, routing: 'x-first', labelsPerNode: labels });
+  const node = c.addressing === 'node';
+  const spec = meshNetwork({ w: c.side, h: c.side, routing: 'x-first', labelsPerNode: node ? 1 : labels });
   const next = spec.terminals.map((t) => t.label);
-  const channels: [ChannelEnd, ChannelEnd][] = pairs.map(([a, b]) => [{ node: a, vl: next[a]!++ }, { node: b, vl: next[b]!++ }]);
-  const sys = makeC104System(spec, channels, { mode: c.mode });
+  const channels: [ChannelEnd, ChannelEnd][] = node ? nodeChannels(pairs, T).channels : pairs.map(([a, b]) => [{ node: a, vl: next[a]!++ }, { node: b, vl: next[b]!++ }]);
+  const sys = makeC104System(spec, channels, { mode: c.mode, ...(node ? { t9000: { addressing: 'node' as const } } : {}) });
   sys.driver.holdWhenFull = true;
   const endOf = new Map<number, ChannelEnd>();
   for (const [a, b] of channels) {

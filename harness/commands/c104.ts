@@ -25,7 +25,7 @@ import chalk from 'chalk';
 import { chainNetwork, meshNetwork, pumaNetwork, MESH_ROUTINGS, type MeshRouting } from '../../rtl/c104/labelling.ts';
 import { C104_POLICIES, C104_TIMINGS, C104_BUFFERS, type C104Policy, type C104Timing, type C104Buffers } from '../../rtl/c104/config.ts';
 import type { NetworkSpec } from '../../rtl/c104/topology.ts';
-import { defaultRxSlots, makeC104System } from '../rtl/c104_system.ts';
+import { defaultRxSlots, makeC104System, nodeChannels } from '../rtl/c104_system.ts';
 import { Rng } from '../workloads/rng.ts';
 import { attachC104Events, switchTraceEvents } from '../rtl/c104_events.ts';
 import { T9000PacketSource } from '../rtl/c104_packet_source.ts';
@@ -94,14 +94,21 @@ const spec: CommandSpec = {
     'output files, exit 130 (a second Ctrl-C abandons the run).',
   ].join('\n'),
   options: [
-    { name: 'width', type: 'int', default: 3, min: 1, max: 16, description: 'mesh columns' },
-    { name: 'height', type: 'int', default: 3, min: 1, max: 16, description: 'mesh rows' },
+    { name: 'width', type: 'int', default: 3, min: 1, max: 64, description: 'mesh columns' },
+    { name: 'height', type: 'int', default: 3, min: 1, max: 64, description: 'mesh rows' },
     { name: 'routing', type: 'string', default: 'x-first', arg: 'MODE', description: `mesh routing: ${MESH_ROUTINGS.join(', ')}` },
     { name: 'switches', type: 'int', default: 2, min: 1, max: 64, description: 'chain length' },
     { name: 'dim', type: 'int', default: 6, min: 1, max: 6, description: 'puma cube dimension' },
     { name: 'vls', type: 'int', default: 2, min: 1, max: 8, description: 'virtual links opened per endpoint' },
     { name: 'messages', type: 'int', default: 4, min: 1, max: 1000, description: 'messages per virtual link and direction' },
     { name: 'bytes', type: 'int', default: 64, min: 0, max: 256, description: 'message length in bytes' },
+    {
+      name: 'addressing',
+      type: 'string',
+      arg: 'A',
+      description:
+        "T9000 headers: virtual-link (a header names the receiving virtual link's label; at most 255 labels in all), node (a header names the destination endpoint, the virtual link travels as a side-band tag; docs/t9000.md#addressing) or auto (default: node only when the labels do not fit)",
+    },
     { name: 'policy', type: 'string', default: 'fifo', arg: 'P', description: `crossbar arbitration: ${C104_POLICIES.filter((p) => p !== 'fixed-priority').join(', ')}` },
     { name: 'timing', type: 'string', default: 'thesis', arg: 'T', description: `C104 routing delay preset: ${C104_TIMINGS.join(', ')}` },
     { name: 'buffers', type: 'string', default: 'stc104', arg: 'B', description: `buffer preset: ${C104_BUFFERS.join(', ')}` },
@@ -257,16 +264,21 @@ async function run(cmdOpts: ParsedOptions, positional: string[] = [], given: Rea
   if (patterned && win.genEnd <= START) throw new UsageError(`icemu c104: --cycles ${cycles} is too short for --pattern: generation runs from cycle ${START} to 80% of --cycles`);
   if (win.warmup >= win.genEnd) throw new UsageError(`icemu c104: --warmup must be below ${win.genEnd} (80% of --cycles, where generation ends)`);
 
-  const network = (vls: number): { netSpec: NetworkSpec; what: string } => {
+  const addressing = oneOf('addressing', (opts.addressing as string | undefined) ?? 'auto', ['auto', 'virtual-link', 'node'] as const);
+  let node = addressing === 'node';
+  /** The network with `vls` labels per endpoint ('virtual-link'), or one label each (`nodeMode`). */
+  const network = (labelsPerEnd: number, nodeMode = node): { netSpec: NetworkSpec; what: string } => {
+    const vls = nodeMode ? 1 : labelsPerEnd;
     if (preset === 'pair-c104') return { netSpec: chainNetwork(1, vls), what: 'two T9000s through one C104' };
     if (preset === 'chain') return { netSpec: chainNetwork(opts.switches as number, vls), what: `two T9000s through a chain of ${opts.switches} C104s` };
     if (preset === 'mesh') {
       const w = opts.width as number;
       const h = opts.height as number;
-      if (w * h * vls > 255) throw new UsageError(`icemu c104: a ${w}x${h} mesh with ${vls} virtual links per node needs ${w * h * vls} virtual link labels; a T9000 has at most 255`);
+      if (!nodeMode && w * h * vls > 255) throw new UsageError(`icemu c104: a ${w}x${h} mesh with ${vls} virtual links per node needs ${w * h * vls} virtual link labels; a T9000 has at most 255`);
       return { netSpec: meshNetwork({ w, h, routing, labelsPerNode: vls }), what: `${w}x${h} mesh of T9000 + C104 nodes, ${routing} routing, hunt groups of 4` };
     }
     const dim = opts.dim as number;
+    if (nodeMode) return { netSpec: pumaNetwork(dim), what: `PUMA: ${1 << dim} C104s in a double ${dim}-cube, ${(1 << dim) * 4} processors` };
     if ((1 << dim) * 4 > 255) throw new UsageError(`icemu c104: puma --dim ${dim} has ${(1 << dim) * 4} processors; with one virtual link label each a T9000 allows at most 255 (use --dim 5 or less)`);
     if (vls > 1) throw new UsageError(`icemu c104: puma gives each processor one virtual link label; this workload needs ${vls} per processor (use a pattern whose pairs talk only to each other, e.g. bit-complement, or a mesh)`);
     return { netSpec: pumaNetwork(dim), what: `PUMA: ${1 << dim} C104s in a double ${dim}-cube, ${(1 << dim) * 4} processors` };
@@ -279,8 +291,9 @@ async function run(cmdOpts: ParsedOptions, positional: string[] = [], given: Rea
   const rand = new Rng(opts.seed as number);
   const channels: [ChannelEnd, ChannelEnd][] = [];
   if (patterned || traced) {
-    const T = network(1).netSpec.terminals.length;
+    const T = network(1, true).netSpec.terminals.length;
     plan = opts.pattern === THESIS ? planThesis(opts, preset, win.genEnd, given) : patterned ? planPattern(opts, T, win.genEnd) : planWorkload(opts, T);
+    if (addressing === 'auto') node = T * plan.labels > 255;
     ({ netSpec, what } = network(plan.labels));
     const next = netSpec.terminals.map((t) => t.label);
     for (const [a, b] of plan.pairs) channels.push([{ node: a, vl: next[a]!++ }, { node: b, vl: next[b]!++ }]);
@@ -290,7 +303,7 @@ async function run(cmdOpts: ParsedOptions, positional: string[] = [], given: Rea
     // Each endpoint opens up to --vls channels to random other endpoints (labels permitting).
     const T = netSpec.terminals.length;
     const next = netSpec.terminals.map((t) => t.label);
-    const end = netSpec.terminals.map((t) => t.label + (t.labelCount ?? 1));
+    const end = netSpec.terminals.map((t) => (node ? Infinity : t.label + (t.labelCount ?? 1)));
     for (let a = 0; a < T; a++) {
       for (let tries = 0; tries < 4 * vls && next[a]! < end[a]!; tries++) {
         const b = rand.nextInt(T);
@@ -301,10 +314,13 @@ async function run(cmdOpts: ParsedOptions, positional: string[] = [], given: Rea
   }
 
   // A message must fit its virtual link's receive area (--pattern caps lengths; a trace is refused).
-  const L = Math.max(...netSpec.terminals.map((t) => t.label + (t.labelCount ?? 1)));
+  // Addressing 'node': each end numbered by its endpoint's control blocks (first use), not by labels.
+  const blocks = node ? nodeChannels(channels.map(([a, b]) => [a.node, b.node] as const), netSpec.terminals.length) : null;
+  if (blocks) channels.splice(0, channels.length, ...blocks.channels);
+  const L = blocks ? blocks.blocks : Math.max(...netSpec.terminals.map((t) => t.label + (t.labelCount ?? 1)));
   const cap = defaultRxSlots(L) * 32;
   const long = traced ? plan!.messages.find((m) => m.bytes > cap) : undefined;
-  if (long) throw new UsageError(`icemu c104: --workload ${plan!.file}: message ${long.id} (${long.src} -> ${long.dst}, ${long.bytes} bytes) is longer than a virtual link's receive area (${cap} bytes with ${L} labels)`);
+  if (long) throw new UsageError(`icemu c104: --workload ${plan!.file}: message ${long.id} (${long.src} -> ${long.dst}, ${long.bytes} bytes) is longer than a virtual link's receive area (${cap} bytes with ${L} ${blocks ? 'control blocks' : 'labels'})`);
 
   // Every output is checked before the run.
   const jsonTarget = opts.json === undefined ? undefined : outputFile('json', opts.json as string);
@@ -314,14 +330,14 @@ async function run(cmdOpts: ParsedOptions, positional: string[] = [], given: Rea
 
   const quiet = Boolean(opts.quiet);
   const t0 = performance.now();
-  const sys = makeC104System(netSpec, channels, { c104: { policy, timing, buffers }, workload: { preset, seed: opts.seed as number, ...(patterned ? { pattern: opts.pattern } : {}), ...(traced ? { workloadFile: opts.workload } : {}) } });
+  const sys = makeC104System(netSpec, channels, { c104: { policy, timing, buffers }, ...(node ? { t9000: { addressing: 'node' as const } } : {}), workload: { preset, seed: opts.seed as number, ...(patterned ? { pattern: opts.pattern } : {}), ...(traced ? { workloadFile: opts.workload } : {}) } });
   // A send that finds its virtual link's queue full waits (docs/c104.md#held-sends).
   sys.driver.holdWhenFull = true;
   const cfg = sys.network.configs[0]!;
   const load = plan ? plan.description : `${channels.length} virtual links, ${opts.messages} messages of ${opts.bytes} B each way; seed ${opts.seed}`;
   console.log(
     chalk.bold('icemu c104') +
-      `: ${what}; policy ${policy}, timing ${cfg.timing} (routing delay ${cfg.routingDelay} cycles), buffers ${cfg.buffers} (${cfg.inputBufferTokens} in + ${cfg.outputBufferTokens} out tokens); ${load}`,
+      `: ${what}; policy ${policy}, timing ${cfg.timing} (routing delay ${cfg.routingDelay} cycles), buffers ${cfg.buffers} (${cfg.inputBufferTokens} in + ${cfg.outputBufferTokens} out tokens); addressing ${node ? 'node' : 'virtual-link'}; ${load}`,
   );
   // Per-link figures: over the measurement window with --pattern, else over the whole run.
   const linkFrom = patterned ? win.warmup : 0;

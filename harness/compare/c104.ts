@@ -52,7 +52,7 @@ export const C104_BYTES = 64;
 /** The RTL sends one ordered pair's messages on one virtual link; keep them apart (c104_rtl.ts). */
 export const C104_PAIR_GAP_NS = 50_000;
 
-function run(name: string, title: string, w: Workload, messages: readonly TimedMessage[], tolerances: readonly Tolerance[], quick: boolean, seed: number, o: { quiet?: boolean }, extra: (rtl: SideRun, tlm: SideRun) => { explanations: Explanation[]; notes: string[] }): PresetRun {
+function run(name: string, title: string, w: Workload, messages: readonly TimedMessage[], tolerances: readonly Tolerance[], quick: boolean, seed: number, o: { quiet?: boolean }, extra: (rtl: SideRun, tlm: SideRun, c: ReturnType<typeof compareTraces>) => { explanations: Explanation[]; notes: string[] }): PresetRun {
   const t0 = performance.now();
   if (!o.quiet) process.stderr.write(`${name}: RTL ${SIDE}×${SIDE} mesh, ${messages.length} messages …\n`);
   const rtl = runRtlMesh(messages, { side: SIDE });
@@ -61,7 +61,7 @@ function run(name: string, title: string, w: Workload, messages: readonly TimedM
   const b = side('tlm token-credit', tlm, { config: TOKEN_CREDIT_PRESET });
   const comparison = compareTraces(a, b, { unit: 'cycles', metrics: METRICS });
   const check = checkTolerances(comparison, tolerances);
-  const { explanations, notes } = extra(rtl, tlm);
+  const { explanations, notes } = extra(rtl, tlm, comparison);
   const header = { format: 'icemu-events' as const, version: 1 as const, unit: 'cycles' as const, workload: { name: w.name, ...w.params } };
   return {
     result: { preset: name, title, quick, seed, workload: { name: w.name, seed: w.seed, messages: messages.length, params: w.params }, mapping: DEFAULT_MAPPING, comparison, tolerances, check, explanations, notes, wallSeconds: (performance.now() - t0) / 1000 },
@@ -95,7 +95,7 @@ function loadPreset(s: LoadSpec): Preset {
       const msgs = uniformTimedMessages(params);
       const w = asWorkload('c104-uniform', msgs, params, seed);
       const title = `RTL vs TLM (token-credit), 4×4 C104 mesh, uniform random ${C104_BYTES} B at ${s.load} DS-link bandwidths per node`;
-      return run(s.name, title, w, msgs, s.tolerances, quick, seed, o, () => ({ explanations: [], notes: NOTES }));
+      return run(s.name, title, w, msgs, s.tolerances, quick, seed, o, (_r, _t, c) => ({ explanations: meansRows(c), notes: NOTES }));
     },
   };
 }

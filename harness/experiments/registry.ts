@@ -8,12 +8,16 @@ import { buzzardCollisions } from './collisions.ts';
 import { c104Ch5 } from './c104-ch5.ts';
 import { c104Ch6 } from './c104-ch6.ts';
 import { c104Starvation } from './c104-starvation.ts';
+import { c104Saturation } from './c104-saturation.ts';
+import { c104Variability } from './c104-variability.ts';
+import { c104Bursts } from './c104-bursts.ts';
 import { dslinkPacket } from './dslink-packet.ts';
 import { c104Policies } from './c104-policies.ts';
 import { c104Buffers } from './c104-buffers.ts';
 import { c104BoundaryExchange } from './c104-boundary-exchange.ts';
 import { c104TokenVsPacket } from './c104-token-vs-packet.ts';
 import { c104BufferSplit } from './c104-buffer-split.ts';
+import { c104Fig412 } from './c104-fig412.ts';
 import { dslinkBandwidthExperiment } from './dslink-bandwidth.ts';
 import { c104Transit } from './c104-transit.ts';
 import { oliverC104 } from './oliver-c104.ts';
@@ -37,12 +41,16 @@ export const EXPERIMENTS: readonly AnyExperiment[] = [
   c104Ch5,
   c104Ch6,
   c104Starvation,
+  c104Saturation,
+  c104Variability,
+  c104Bursts,
   dslinkPacket,
   c104Policies,
   c104Buffers,
   c104BoundaryExchange,
   c104TokenVsPacket,
   c104BufferSplit,
+  c104Fig412,
   dslinkBandwidthExperiment,
   c104Transit,
   oliverC104,

@@ -28,7 +28,7 @@ import { CHAR_BITS } from '../dslink/chars.ts';
 import { Crossbar } from '../lib/crossbar.ts';
 import type { C104Config } from './config.ts';
 import { C104_LINKS, type CompiledTable } from './interval_table.ts';
-import { InputRouter, XBAR_VALID } from './input_router.ts';
+import { InputRouter, XBAR_VALID, type RouterSideBand } from './input_router.ts';
 import { PolicySelector } from './policy_selector.ts';
 
 export interface C104Options {
@@ -36,6 +36,8 @@ export interface C104Options {
   connected?: readonly boolean[];
   /** Expose tag{k} inputs (side-band packet tags); default off (tags 0). */
   tags?: boolean;
+  /** Side-band lanes per input link (T9000 `addressing: 'node'`, input_router.ts); default none. */
+  sideBand?: readonly (RouterSideBand | null)[];
 }
 
 export class C104 extends Module {
@@ -89,7 +91,7 @@ export class C104 extends Module {
         this.tie(rxChar, 0);
         this.tie(txReady, 0);
       }
-      const r = new InputRouter(this, `in${k}`, k, table, config);
+      const r = new InputRouter(this, `in${k}`, k, table, config, opts.sideBand?.[k] ?? null);
       this.routers.push(r);
       this.connect(rxValid, r.rxValid);
       this.connect(rxChar, r.rxChar);

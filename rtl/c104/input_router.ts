@@ -15,6 +15,11 @@
  *  arbitration prio[18] (out): ack << 17 | fromNetwork << 16 | tag, read by the policy selector
  *             tag[16] (in): side-band packet tag (hops or age), sampled with the header
  *
+ * Side band (optional; T9000 `addressing: 'node'`, docs/t9000.md#addressing):
+ * in the cycle a packet is connected to output o, its tag moves from this
+ * input's side-band lane to output o's (rtl/lib/side_band.ts), so it leaves
+ * in the order the output's characters do.
+ *
  * States: 0 HEAD (taking header bytes), 1 ROUTE (lookup + routing delay,
  * and the ack look-ahead), 2 REQ (requesting), 3 CONN (connected).
  *
@@ -29,6 +34,13 @@ import { Module, type Signal } from '../kernel/module.ts';
 import { CHAR_BITS, isData, isEnd } from '../dslink/chars.ts';
 import { rngState, xorshift32, type C104Config } from './config.ts';
 import { lookupGroup, type CompiledTable } from './interval_table.ts';
+import type { SideBandLane } from '../lib/side_band.ts';
+
+/** One input's side-band lanes: where its packets' tags arrive, and each output's lane (null: not wired). */
+export interface RouterSideBand {
+  in: SideBandLane;
+  out: readonly (SideBandLane | null)[];
+}
 
 export const ROUTER_STATES = ['head', 'route', 'req', 'conn'] as const;
 const HEAD = 0;
@@ -61,7 +73,7 @@ export class InputRouter extends Module {
   /** Packets routed (for observers and tests). */
   readonly packets: Signal;
 
-  constructor(parent: Module, name: string, link: number, table: CompiledTable, cfg: C104Config) {
+  constructor(parent: Module, name: string, link: number, table: CompiledTable, cfg: C104Config, sideBand: RouterSideBand | null = null) {
     super(parent, name);
     const h = table.headerBytes;
     const inDelete = table.place === 'input' && table.deleteHeader[link]!;
@@ -199,6 +211,11 @@ export class InputRouter extends Module {
           if (s[gnt.i] !== 1) return;
           s[st.n] = CONN;
           s[packets.n] = s[packets.i]! + 1;
+          if (sideBand) {
+            const t = sideBand.in.shift();
+            if (t < 0) this.fail(`link ${link}: a packet connected with no side-band tag in flight on this input`);
+            sideBand.out[s[gidx.i]!]?.push(t);
+          }
           if (table.place === 'output') {
             const out = s[gidx.i]!;
             let r = s[rep.i]!;

@@ -10,7 +10,9 @@
  * ends of endpoint t's hunt group, for a T9000 (or a bench) to join.
  * Building checks the configuration (one line per problem, C104ConfigError)
  * and refuses a labelling that is not deadlock-free unless told otherwise.
- * Readings: docs/c104.md#networks.
+ * With a side band (T9000 `addressing: 'node'`) every wired link direction
+ * has a tag lane (rtl/lib/side_band.ts), named by its transmitter:
+ * `laneName` below. Readings: docs/c104.md#networks, docs/t9000.md#addressing.
  */
 import { Module } from '../kernel/module.ts';
 import { attachCore, joinLinks, type DsLinkEndPorts } from '../dslink/ports.ts';
@@ -20,6 +22,31 @@ import { C104_LINKS } from './interval_table.ts';
 import { checkDeadlockFree, type DeadlockVerdict } from './channel_deps.ts';
 import { C104ConfigError } from './interval_table.ts';
 import { checkNetwork, type CheckedNetwork, type NetworkSpec } from './topology.ts';
+import type { SideBand, SideBandLane } from '../lib/side_band.ts';
+import type { RouterSideBand } from './input_router.ts';
+
+/** The side-band lane of what switch `sw` sends on link `link`, or endpoint `terminal` on its j-th link. */
+export function laneName(net: CheckedNetwork, at: { sw: number; link: number } | { terminal: number; j: number }): string {
+  return 'sw' in at ? `${net.spec.switches[at.sw]!.name}.${at.link}` : `${net.spec.terminals[at.terminal]!.name}.${at.j}`;
+}
+
+/** An endpoint's lanes: tx[j] what its j-th link sends, rx[j] what it receives (its switch link's lane). */
+export function terminalLanes(sb: SideBand, net: CheckedNetwork, t: number): { tx: SideBandLane[]; rx: SideBandLane[] } {
+  const term = net.spec.terminals[t]!;
+  return {
+    tx: term.links.map((_, j) => sb.lane(laneName(net, { terminal: t, j }))),
+    rx: term.links.map((k) => sb.lane(laneName(net, { sw: term.sw, link: k }))),
+  };
+}
+
+function switchLanes(sb: SideBand, net: CheckedNetwork, s: number): (RouterSideBand | null)[] {
+  const out = net.peer[s]!.map((p, k) => (p ? sb.lane(laneName(net, { sw: s, link: k })) : null));
+  return net.peer[s]!.map((p, k) => {
+    if (!p) return null;
+    const from = p.kind === 'switch' ? laneName(net, p) : laneName(net, { terminal: p.terminal, j: net.spec.terminals[p.terminal]!.links.indexOf(k) });
+    return { in: sb.lane(from), out };
+  });
+}
 
 /** Make the link end of switch link `link`; buffers in tokens (normal characters). */
 export type C104LinkEndFactory = (parent: Module, name: string, buffers: { rxTokens: number; txTokens: number }) => DsLinkEndPorts;
@@ -37,6 +64,8 @@ export interface C104NetworkOptions {
   join?: (where: Module, a: DsLinkEndPorts, b: DsLinkEndPorts) => void;
   /** Refuse a labelling whose channel dependencies have a cycle (one line naming it); default true. Off only for negative controls. */
   requireDeadlockFree?: boolean;
+  /** Carry side-band packet tags (T9000 `addressing: 'node'`); default none. */
+  sideBand?: SideBand;
 }
 
 export class C104Network extends Module {
@@ -60,7 +89,8 @@ export class C104Network extends Module {
       const fromProcessor = Array.from({ length: C104_LINKS }, (_, k) => net.peer[s]![k]?.kind === 'terminal');
       const cfg = makeC104Config({ ...opts.c104, fromProcessor, seed: (opts.c104?.seed ?? 1) + s });
       this.configs.push(cfg);
-      const sw = new C104(this, t.name, net.tables[s]!, cfg, { connected: t.connected });
+      const sideBand = opts.sideBand ? switchLanes(opts.sideBand, net, s) : undefined;
+      const sw = new C104(this, t.name, net.tables[s]!, cfg, { connected: t.connected, sideBand });
       this.switches.push(sw);
       const row: (DsLinkEndPorts | null)[] = [];
       for (let k = 0; k < C104_LINKS; k++) {

@@ -15,13 +15,21 @@ export interface VlcbConfig {
   /**
    * Header value of the packets this VL sends (data packets and the acks of
    * packets it receives): with `addressing: 'virtual-link'` the label of the
-   * far end's virtual link (docs/t9000.md#addressing). 0..2^(8·headerBytes)-1.
+   * far end's virtual link; with `addressing: 'node'` the far end's node
+   * number (docs/t9000.md#addressing). 0..2^(8·headerBytes)-1.
    */
   header: number;
+  /**
+   * `addressing: 'node'` only (required there): the far end's control block
+   * index, sent out of band as the packet's side-band tag (rtl/lib/side_band.ts)
+   * with every data packet and ack of this VL. 0..254.
+   */
+  peerVl?: number;
 }
 
 export type MessageMode = 'stream' | 'handshake';
-export type Addressing = 'virtual-link';
+export type Addressing = 'virtual-link' | 'node';
+export const ADDRESSINGS: readonly Addressing[] = ['virtual-link', 'node'];
 /** Deliberate faults for negative controls in tests (docs/t9000.md#fault-injection); 'none' in every real run. */
 export type EndpointFault = 'none' | 'no-stop-and-wait';
 
@@ -34,8 +42,18 @@ export interface T9000Config {
   headerBytes: 1 | 2;
   /** Largest packet payload in bytes, 1..32; seed 004 §3.1.1.1: "not more than 32 bytes". */
   packetBytes: number;
-  /** How a header names its target: 'virtual-link' (the real T9000, spec §16.2 "Addressing"). */
+  /**
+   * How a header names its target (docs/t9000.md#addressing): 'virtual-link'
+   * (the real T9000: the receiving VL's label) or 'node' (the destination
+   * endpoint; the VL travels out of band as a side-band tag, as the thesis's
+   * simulator passes sockets).
+   */
   addressing: Addressing;
+  /**
+   * `addressing: 'node'`: this endpoint's own header value; a packet arriving
+   * with another header is a unit assertion (misrouted). -1 (default): not checked.
+   */
+  nodeHeader: number;
   /** Ack queue served before the data queue (seed 004 §3.1.1.1, §4.2.4); false = one FIFO (`--noackpri`, §5.4.4.2). */
   ackPriority: boolean;
   /** Packet start-up β: cycles between taking a data packet from the queue and its header; 0 in the thesis (§4.1.2). */
@@ -75,6 +93,7 @@ export const T9000_DEFAULTS = Object.freeze({
   headerBytes: 1 as const, // seed 004 §4.1.4.1: s = 1
   packetBytes: 32, // seed 004 §3.1.1.1
   addressing: 'virtual-link' as const, // spec §16.2 "Addressing"
+  nodeHeader: -1,
   ackPriority: true, // seed 004 §3.1.1.1: "acknowledgements take priority over data packets"
   ...THESIS_TIMING,
   messageMode: 'stream' as const,
@@ -103,9 +122,11 @@ export function t9000Config(p: Partial<T9000Config> & { virtualLinks: readonly V
     throw new RangeError(`t9000.virtualLinks: ${Array.isArray(c.virtualLinks) ? c.virtualLinks.length : String(c.virtualLinks)} control blocks is outside 1..255`);
   }
   const maxHeader = 2 ** (8 * headerBytes) - 1;
+  const addressing = pick('addressing', c.addressing, ADDRESSINGS);
   const virtualLinks = c.virtualLinks.map((v, i) => ({
     link: int(`virtualLinks[${i}].link`, v.link, 0, links - 1),
     header: int(`virtualLinks[${i}].header`, v.header, 0, maxHeader),
+    ...(addressing === 'node' ? { peerVl: int(`virtualLinks[${i}].peerVl`, v.peerVl, 0, 254) } : {}),
   }));
   const rxSlots = int('rxSlots', c.rxSlots, 2, 256);
   const rxBytes = virtualLinks.length * rxSlots * 32;
@@ -114,7 +135,8 @@ export function t9000Config(p: Partial<T9000Config> & { virtualLinks: readonly V
     virtualLinks: Object.freeze(virtualLinks),
     headerBytes,
     packetBytes: int('packetBytes', c.packetBytes, 1, 32),
-    addressing: pick('addressing', c.addressing, ['virtual-link'] as const),
+    addressing,
+    nodeHeader: int('nodeHeader', c.nodeHeader, -1, maxHeader),
     ackPriority: pick('ackPriority', c.ackPriority, [true, false] as const),
     packetStartupCycles: int('packetStartupCycles', c.packetStartupCycles, 0, 1_000_000),
     ackDelayCycles: int('ackDelayCycles', c.ackDelayCycles, 0, 1_000_000),

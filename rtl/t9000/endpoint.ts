@@ -11,6 +11,11 @@
  *
  *   const ep = new T9000Endpoint(top, 'a', cfg, (p, name) => new DsLinkEnd(p, name, linkCfg));
  *   joinLinks(top, a.links[0], b.links[0]);   // rtl/dslink/ports.ts
+ *
+ * With `addressing: 'node'` each link also has a side-band lane per
+ * direction (rtl/lib/side_band.ts): `tx[k]` carries the tags of the packets
+ * link k sends, `rx[k]` those of the packets it receives (the far end's tx
+ * lane). docs/t9000.md#addressing.
  */
 import { Module } from '../kernel/module.ts';
 import { attachCore, type DsLinkEndPorts } from '../dslink/ports.ts';
@@ -19,6 +24,13 @@ import { NodeMemory } from './node_memory.ts';
 import { RxPort } from './rx_port.ts';
 import { TxPort } from './tx_port.ts';
 import { VirtualLinkControl } from './vlc.ts';
+import type { SideBandLane } from '../lib/side_band.ts';
+
+/** Side-band lanes per link (addressing 'node'). */
+export interface EndpointSideBand {
+  tx: readonly SideBandLane[];
+  rx: readonly SideBandLane[];
+}
 
 export type LinkEndFactory = (parent: Module, name: string, index: number) => DsLinkEndPorts;
 
@@ -30,15 +42,15 @@ export class T9000Endpoint extends Module {
   readonly rx: RxPort[] = [];
   readonly links: DsLinkEndPorts[] = [];
 
-  constructor(parent: Module | null, name: string, config: Partial<T9000Config> & { virtualLinks: readonly VlcbConfig[] }, linkEnd: LinkEndFactory) {
+  constructor(parent: Module | null, name: string, config: Partial<T9000Config> & { virtualLinks: readonly VlcbConfig[] }, linkEnd: LinkEndFactory, sideBand: EndpointSideBand | null = null) {
     super(parent, name);
     const cfg = (this.cfg = t9000Config(config));
     const L = cfg.links;
     const mem = (this.nodeMem = new NodeMemory(this, 'mem', memoryBytes(cfg), L));
     const vlc = (this.vlc = new VirtualLinkControl(this, 'vlc', cfg));
     for (let k = 0; k < L; k++) {
-      const tx = new TxPort(this, `tx${k}`, cfg);
-      const rx = new RxPort(this, `rx${k}`, cfg);
+      const tx = new TxPort(this, `tx${k}`, cfg, sideBand?.tx[k] ?? null);
+      const rx = new RxPort(this, `rx${k}`, cfg, sideBand?.rx[k] ?? null);
       const ln = linkEnd(this, `link${k}`, k);
       this.tx.push(tx);
       this.rx.push(rx);

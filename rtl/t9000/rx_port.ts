@@ -10,7 +10,10 @@
  *
  * With `addressing: 'virtual-link'` the header is the label of the local
  * virtual link (docs/t9000.md#addressing); a label with no control block is
- * a unit assertion.
+ * a unit assertion. With `addressing: 'node'` the header names this endpoint
+ * and the VL is the packet's side-band tag, taken from the link's side-band
+ * lane as the header completes (rtl/lib/side_band.ts); a header with no tag
+ * in flight, or a tag naming no control block, is a unit assertion.
  *
  * Early header (docs/t9000.md#acks): when the header names a VL with no
  * packet of its own awaiting an ack (`sendOutstanding` = 0 from the virtual
@@ -35,6 +38,7 @@ import { Module, type Signal } from '../kernel/module.ts';
 import { isData, CHAR_EOM, CHAR_EOP } from '../dslink/chars.ts';
 import type { T9000Config } from './config.ts';
 import { ADDR_BITS } from './node_memory.ts';
+import type { SideBandLane } from '../lib/side_band.ts';
 
 export const RX_STATES = ['HDR', 'FIRST', 'DATA'] as const;
 const HDR = 0;
@@ -61,9 +65,11 @@ export class RxPort extends Module {
   readonly dataHdrs: Signal;
   readonly acksIn: Signal;
 
-  constructor(parent: Module, name: string, cfg: Readonly<T9000Config>) {
+  constructor(parent: Module, name: string, cfg: Readonly<T9000Config>, lane: SideBandLane | null = null) {
     super(parent, name);
     const V = cfg.virtualLinks.length;
+    if (cfg.addressing === 'node' && !lane) throw new RangeError(`t9000 ${name}: addressing 'node' needs a side-band lane on every link`);
+    const byTag = cfg.addressing === 'node' ? lane : null;
     const S = cfg.headerBytes;
     const P = cfg.packetBytes;
     const rxValid = (this.rxValid = this.input('rxValid'));
@@ -99,7 +105,8 @@ export class RxPort extends Module {
         if (s[st.i]! === HDR && s[rxValid.i]! !== 0 && s[cnt.i]! === S - 1 && isData(s[rxChar.i]!)) {
           const h = S === 1 ? s[rxChar.i]! : s[hdrAcc.i]! * 256 + s[rxChar.i]!;
           done = 1;
-          vl = h < V ? h : 0;
+          const t = byTag ? byTag.peek() : h;
+          vl = t >= 0 && t < V ? t : 0;
         }
         s[hdrDone.i] = done;
         s[curVl.i] = vl;
@@ -169,8 +176,11 @@ export class RxPort extends Module {
             s[cnt.n] = c + 1;
             return;
           }
-          if (h >= V) this.fail(`header ${h} names no virtual link (0..${V - 1})`);
-          s[rxVl.n] = h;
+          if (byTag && cfg.nodeHeader >= 0 && h !== cfg.nodeHeader) this.fail(`header ${h} is not this endpoint's node header ${cfg.nodeHeader} (misrouted)`);
+          const v = byTag ? byTag.shift() : h;
+          if (byTag && v < 0) this.fail(`header ${h} arrived with no side-band tag in flight on this link`);
+          if (v >= V) this.fail(`${byTag ? 'side-band tag' : 'header'} ${v} names no virtual link (0..${V - 1})`);
+          s[rxVl.n] = v;
           s[cnt.n] = 0;
           s[st.n] = FIRST;
           const e = s[evHdr.i]!;

@@ -21,6 +21,10 @@
  * Observation registers: st (IDLE, WAIT, HDR, DATA, END), vl, isAck,
  *   dataPkts / acksSent (counts of packets whose first header character was taken).
  *
+ * Side band (`addressing: 'node'`, docs/t9000.md#addressing): in the cycle a
+ * packet's first header character is taken, the VL's `peerVl` (the far end's
+ * control block) is pushed on the link's side-band lane (rtl/lib/side_band.ts).
+ *
  * Timing: an idle packetiser offers the first header character of the
  * queue head in the cycle it sees it (an entry pushed into empty queues is
  * loaded directly and offered one cycle later: txValid depends on registers
@@ -33,6 +37,7 @@ import { Fifo } from '../lib/fifo.ts';
 import { CHAR_EOM, CHAR_EOP } from '../dslink/chars.ts';
 import { unpackEntry, type T9000Config } from './config.ts';
 import { ADDR_BITS } from './node_memory.ts';
+import type { SideBandLane } from '../lib/side_band.ts';
 
 export const TX_STATES = ['IDLE', 'WAIT', 'HDR', 'DATA', 'END'] as const;
 const IDLE = 0;
@@ -61,11 +66,17 @@ export class TxPort extends Module {
   readonly ackQ: Fifo | null;
   readonly dataQ: Fifo;
 
-  constructor(parent: Module, name: string, cfg: Readonly<T9000Config>) {
+  constructor(parent: Module, name: string, cfg: Readonly<T9000Config>, lane: SideBandLane | null = null) {
     super(parent, name);
     const V = cfg.virtualLinks.length;
     const S = cfg.headerBytes;
     const headers = cfg.virtualLinks.map((v) => v.header);
+    if (cfg.addressing === 'node' && !lane) throw new RangeError(`t9000 ${name}: addressing 'node' needs a side-band lane on every link`);
+    const tags = lane ? cfg.virtualLinks.map((v) => v.peerVl ?? 0) : null;
+    /** The first header character of a packet of VL v was taken: its tag goes out of band. */
+    const tagOut = (v: number): void => {
+      if (tags) lane!.push(tags[v]!);
+    };
     const pri = cfg.ackPriority;
     const ackQ = (this.ackQ = pri ? new Fifo(this, 'ackQ', { width: 32, depth: V }) : null);
     const dataQ = (this.dataQ = new Fifo(this, 'dataQ', { width: 32, depth: pri ? V : 2 * V }));
@@ -245,6 +256,7 @@ export class TxPort extends Module {
           s[st.n] = HDR;
           if (s[startNow.i]! === 0 || s[txReady.i]! === 0) return;
           // the first header character went with the start
+          tagOut(e.vl);
           if (e.ack) s[acksSent.n] = (s[acksSent.i]! + 1) % 2 ** 24;
           else s[dataPkts.n] = (s[dataPkts.i]! + 1) % 2 ** 24;
           if (S === 1) s[st.n] = afterHeader(s, e.ack, e.len);
@@ -261,6 +273,7 @@ export class TxPort extends Module {
         if (q === HDR) {
           const c = s[cnt.i]!;
           if (c === 0) {
+            tagOut(s[vl.i]!);
             if (s[isAck.i]! !== 0) s[acksSent.n] = (s[acksSent.i]! + 1) % 2 ** 24;
             else s[dataPkts.n] = (s[dataPkts.i]! + 1) % 2 ** 24;
           }

@@ -45,3 +45,26 @@ describe('icemu c104', () => {
     expect(c.err).toMatch(/needs 512 virtual link labels; a T9000 has at most 255/);
   });
 });
+
+describe('icemu c104 --addressing (docs/t9000.md#addressing)', () => {
+  it("node: a mesh delivers every message with node headers; auto keeps virtual-link when the labels fit and takes node when they do not", async () => {
+    const a = await run(['c104', 'mesh', '--width', '2', '--height', '2', '--messages', '2', '--bytes', '40', '--addressing', 'node', '--quiet']);
+    expect(a.code).toBe(0);
+    expect(a.out).toMatch(/addressing node;/);
+    expect(a.out).toMatch(/messages: (\d+) sent, \1 delivered \(\1 byte-exact\)/);
+    const b = await run(['c104', 'mesh', '--width', '2', '--height', '2', '--messages', '2', '--quiet']);
+    expect(b.out).toMatch(/addressing virtual-link;/);
+    // 6x6 with ±5: 36 endpoints with up to 35 partners need 1,260 labels > 255
+    const c = await run(['c104', 'mesh', '--width', '6', '--height', '6', '--pattern', 'thesis', '--window', '5', '--interval', '20', '--cycles', '3500', '--quiet']);
+    expect(c.code).toBe(0);
+    expect(c.out).toMatch(/addressing node;/);
+    const d = await run(['c104', 'mesh', '--width', '6', '--height', '6', '--pattern', 'thesis', '--window', '5', '--interval', '20', '--cycles', '3500', '--addressing', 'virtual-link', '--quiet']);
+    expect(d.code).toBe(2);
+    expect(d.err).toMatch(/^icemu c104: a 6x6 mesh with \d+ virtual links per node needs \d+ virtual link labels; a T9000 has at most 255$/);
+  });
+  it('a bad value: one line, status 2', async () => {
+    const r = await run(['c104', 'mesh', '--addressing', 'socket']);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe("icemu c104: --addressing must be one of auto, virtual-link, node (got 'socket')");
+  });
+});

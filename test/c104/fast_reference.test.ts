@@ -4,7 +4,8 @@
  * the DS-link transmitter's `take` on its `more` register, the link state
  * machine's guarded reads) equals the reference mode ('plain': every
  * process every cycle), run in lockstep on random small networks under
- * random messages with held sends: every wire (the D/S wires included) and
+ * random messages with held sends, under both T9000 addressings
+ * (docs/t9000.md#addressing): every wire (the D/S wires included) and
  * every register at every cycle, the event trace and the delivered bytes.
  *
  * Negative control: the same comparison with one token of one link held a
@@ -16,7 +17,7 @@ import { describe, expect, it } from 'vitest';
 import { chainNetwork, meshNetwork } from '../../rtl/c104/labelling.ts';
 import type { NetworkSpec } from '../../rtl/c104/topology.ts';
 import { DsLinkEnd } from '../../rtl/dslink/index.ts';
-import { makeC104System, type C104System } from '../../harness/rtl/c104_system.ts';
+import { makeC104System, nodeChannels, type C104System } from '../../harness/rtl/c104_system.ts';
 import { channelPairs } from '../../harness/rtl/c104_thesis_workload.ts';
 import type { ChannelEnd } from '../../harness/rtl/t9000_driver.ts';
 
@@ -24,6 +25,8 @@ interface Case {
   net: 'pair-c104' | 'chain-2' | 'mesh-2x1' | 'mesh-2x2';
   msgs: { src: number; dst: number; len: number; at: number }[];
   cycles: number;
+  /** T9000 addressing (docs/t9000.md#addressing); default 'virtual-link'. */
+  addressing?: 'virtual-link' | 'node';
 }
 
 function specOf(c: Case, labels: number): NetworkSpec {
@@ -36,10 +39,11 @@ function build(c: Case, mode: 'plain' | 'activity'): C104System {
   const T = c.net === 'mesh-2x2' ? 4 : 2;
   const msgs = c.msgs.map((m) => ({ ...m, src: m.src % T, dst: (m.src + 1 + (m.dst % (T - 1))) % T }));
   const { pairs, labels } = channelPairs(msgs, T);
-  const spec = specOf(c, labels);
+  const node = c.addressing === 'node';
+  const spec = specOf(c, node ? 1 : labels);
   const next = spec.terminals.map((t) => t.label);
-  const channels: [ChannelEnd, ChannelEnd][] = pairs.map(([a, b]) => [{ node: a, vl: next[a]!++ }, { node: b, vl: next[b]!++ }]);
-  const sys = makeC104System(spec, channels, { mode });
+  const channels: [ChannelEnd, ChannelEnd][] = node ? nodeChannels(pairs, T).channels : pairs.map(([a, b]) => [{ node: a, vl: next[a]!++ }, { node: b, vl: next[b]!++ }]);
+  const sys = makeC104System(spec, channels, { mode, t9000: node ? { addressing: 'node' } : {} });
   sys.driver.holdWhenFull = true;
   const endOf = new Map<string, ChannelEnd>();
   for (const [a, b] of channels) {
@@ -84,6 +88,7 @@ const caseArb = fc.record({
   net: fc.constantFrom('pair-c104' as const, 'chain-2' as const, 'mesh-2x1' as const, 'mesh-2x2' as const),
   msgs: fc.array(fc.record({ src: fc.nat(7), dst: fc.nat(7), len: fc.integer({ min: 0, max: 70 }), at: fc.nat(600) }), { minLength: 1, maxLength: 24 }),
   cycles: fc.constant(5200),
+  addressing: fc.constantFrom('virtual-link' as const, 'node' as const),
 });
 
 describe('C104 system: fast mode = reference mode, every value at every cycle', () => {
@@ -93,6 +98,15 @@ describe('C104 system: fast mode = reference mode, every value at every cycle', 
         expect(lockstep(c)).toBeUndefined();
       }),
       { numRuns: 3 },
+    );
+  }, 300_000);
+
+  it("addressing 'node' (side-band tags through the switches)", () => {
+    fc.assert(
+      fc.property(caseArb, (c) => {
+        expect(lockstep({ ...c, addressing: 'node' })).toBeUndefined();
+      }),
+      { numRuns: 2 },
     );
   }, 300_000);
 

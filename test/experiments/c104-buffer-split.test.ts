@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { APPROACH, DROP, NOTICEABLE, splitChecks } from '../../harness/experiments/c104-buffer-split.ts';
+import { fig412Checks, VANISH } from '../../harness/experiments/c104-fig412.ts';
 
 const ok = (x: number) => ({ exchangesPerMs: x, converged: true });
 const holds = (checks: ReturnType<typeof splitChecks>, id: string) => checks.find((c) => c.id === id)!.holds;
@@ -37,5 +38,16 @@ describe('c104-buffer-split verdict rules and controls', () => {
   it(`packet more than ${100 * NOTICEABLE}% below the balanced split holds; just inside fails`, () => {
     expect(holds(splitChecks(curve(900, 900), ok(1000 * (1 - NOTICEABLE) - 0.1)), 'f4.7-balanced')).toBe(true);
     expect(holds(splitChecks(curve(900, 900), ok(1000 * (1 - NOTICEABLE) + 0.1)), 'f4.7-balanced')).toBe(false);
+  });
+});
+
+describe('c104-fig4.12 verdict rule and controls', () => {
+  const at = (inp: number, bal: number) => fig412Checks((m) => (m === 'packet' ? 1000 : m === 'token-input' ? inp : bal))[0]!.holds;
+  it(`all-input within ±${100 * VANISH}% of packet and closer than balanced holds; 0.1 outside, or not closer, fails`, () => {
+    expect(at(1000 * (1 + VANISH), 1300)).toBe(true);
+    expect(at(1000 * (1 - VANISH), 1300)).toBe(true);
+    expect(at(1000 * (1 + VANISH) + 0.1, 1300)).toBe(false);
+    expect(at(1000 * (1 - VANISH) - 0.1, 1300)).toBe(false);
+    expect(at(1010, 1005)).toBe(false);
   });
 });

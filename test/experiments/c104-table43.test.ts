@@ -72,11 +72,10 @@ describe('c104-boundary-exchange --quick: the RTL 4×4 mesh runs the exchange', 
     expect(at(1, 'token-4x4') / at(4, 'token-4x4')).toBeLessThan(0.9);
   });
 
-  it('the token-credit TLM is within ±6% of the RTL at the quick window (the verdict, ±3%, is judged at the full window)', () => {
-    for (const c of rep.checks.filter((x) => x.id.startsWith('rtl-token'))) {
-      const dev = Number(/^(-?[0-9.]+)%/.exec(c.measured)![1]);
-      expect(Math.abs(dev), c.id).toBeLessThan(6);
-    }
+  it('the token-credit TLM stands in for the RTL: within ±3% at widths 1 and 4 (the full window; measured −0.96% and +1.29%)', () => {
+    const checks = rep.checks.filter((x) => x.id.startsWith('rtl-token'));
+    expect(checks).toHaveLength(2);
+    for (const c of checks) expect(c.holds, `${c.id}: ${c.measured}`).toBe(true);
   });
 }, 900_000);
 

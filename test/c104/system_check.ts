@@ -1,0 +1,43 @@
+/**
+ * Shared by the C104 + T9000 system tests: send random messages with their
+ * receives posted and check every delivery exactly once, byte-exact, in
+ * order per virtual link (harness/rtl/c104_system.ts).
+ */
+import { expect } from 'vitest';
+import type { C104System } from '../../harness/rtl/c104_system.ts';
+import type { ChannelEnd } from '../../harness/rtl/t9000_driver.ts';
+
+export /** Send `msgs` (channel index, direction, length) with receives posted; run until all delivered or `max` cycles. */
+function run(sys: C104System, channels: [ChannelEnd, ChannelEnd][], msgs: { ch: number; back: boolean; len: number }[], max: number): boolean {
+  const start = 2500; // after link start-up (ErrorReset 6.4 µs + ErrorWait 12.8 µs)
+  let k = 0;
+  for (const m of msgs) {
+    const [a, b] = channels[m.ch % channels.length]!;
+    const [src, dst] = m.back ? [b, a] : [a, b];
+    sys.driver.send(src.node, src.vl, Array.from({ length: m.len }, (_, j) => (k * 17 + j * 3) & 0xff), start + k);
+    sys.driver.receive(dst.node, dst.vl, start + k);
+    k++;
+  }
+  const r = sys.sim.runUntil(() => sys.rec.deliveries.length === msgs.length, max);
+  return r.reached;
+}
+
+export function checkDeliveries(sys: C104System): void {
+  const byId = new Map(sys.driver.messages.map((m) => [m.id, m]));
+  const seen = new Set<number>();
+  const lastSeq = new Map<string, number>();
+  for (const d of sys.rec.deliveries) {
+    const m = byId.get(d.msg)!;
+    expect(m).toBeDefined();
+    expect(seen.has(d.msg)).toBe(false);
+    seen.add(d.msg);
+    expect([d.node, d.vl]).toEqual([m.dest.node, m.dest.vl]);
+    expect(d.bytes).toEqual(m.data);
+    const key = `${m.src.node}:${m.src.vl}`;
+    expect(m.seq).toBeGreaterThan(lastSeq.get(key) ?? -1);
+    lastSeq.set(key, m.seq);
+  }
+  expect(seen.size).toBe(sys.driver.messages.length);
+  expect(sys.rec.anomalies).toEqual([]);
+}
+
