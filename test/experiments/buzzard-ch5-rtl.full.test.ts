@@ -1,7 +1,7 @@
 /**
  * `icemu experiment buzzard-fig5.12 --model rtl --messages-per-node 4` (all
- * 27 points, the 18 packet points on the RTL; about 11 min on 2 loaded
- * cores, sharded 0/2 + 1/2):
+ * 27 points, the 18 packet points on the RTL; shards 0/2 and 1/2 one after
+ * the other in this process: 760 s on a loaded 2-core machine):
  *
  *   ICEMU_FULL=1 npx vitest run test/experiments/buzzard-ch5-rtl.full.test.ts
  *
