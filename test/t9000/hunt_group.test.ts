@@ -69,6 +69,10 @@ describe('T9000: one virtual link over a hunt group', () => {
     expect(d.bytes).toEqual(r.data);
     // complete in the cycle after the first packet's end marker is popped (as over one link)
     expect(d.cycle).toBe(e1!.cycle + 1);
+    // the recorder names the first packet by its link, not by the order of ends
+    const first = r.rec.events.filter((e) => e.kind === 'first-packet-delivered');
+    expect(first.map((e) => [e.t, e.port])).toEqual([[e1!.cycle + 1, r.held]]);
+    expect(r.rec.anomalies).toEqual([]);
   });
 
   it('negative control: completing a message at its EOM (the rule before issue 10) mis-assembles it, early', () => {
