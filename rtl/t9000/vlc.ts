@@ -14,8 +14,13 @@
  *  - a data packet's header that arrives while a receive is waiting
  *    (`recvPosted{v}` > messages delivered) is acked at once; otherwise the
  *    ack is deferred until the process posts its receive;
- *  - a message is delivered when its EOM packet has arrived and a receive is
- *    posted for it.
+ *  - a message is delivered when its EOM packet has arrived, every earlier
+ *    packet of the VL has ended, and a receive is posted for it. Over a hunt
+ *    group several packets of one VL can be arriving at once on different links
+ *    (docs/t9000.md#receive-area): a packet's slot is fixed when its header
+ *    arrives (header order), ends are marked per slot, and packets retire in
+ *    header order (rHead); a header is acked at once only if a receive is surely
+ *    posted for its message.
  * Per link it picks (round robin over the VLs, standing for the per-link FIFO
  * of seed §3.1.1.1) at most one ack and one data packet per cycle to push into
  * that link's transmit queues; with ackPriority off at most one of the two.
@@ -253,6 +258,8 @@ export class VirtualLinkControl extends Module {
     const rxSeen = new Int32Array(V);
     const endNow = new Uint8Array(V * SL);
     const hdrNow = new Uint8Array(V);
+    const touched = new Int32Array(V * SL); // endNow entries set this cycle
+    let nTouched = 0;
     const eomNow = new Uint8Array(V * SL);
     const lenNow = new Uint8Array(V * SL);
     const pickedAck = new Uint8Array(V);
@@ -302,10 +309,16 @@ export class VirtualLinkControl extends Module {
             // the fault: the rule before issue 10, a message completes at its EOM even if
             // earlier packets are still arriving (their late ends are then dropped)
             if (eomCompletes && s[pt.evEom.i]! !== 0) {
-              for (let p = s[rHead[v]!.i]!; p !== q; p = (p + 1) % M16) endNow[v * SL + (p % SL)] = 1;
+              for (let p = s[rHead[v]!.i]!; p !== q; p = (p + 1) % M16) {
+                const j = v * SL + (p % SL);
+                if (endNow[j] === 0) touched[nTouched++] = j;
+                endNow[j] = 1;
+                eomNow[j] = lenNow[j] = 0;
+              }
             }
             if ((q - s[rHead[v]!.i]! + M16) % M16 >= M16 / 2) continue; // retired already (only under the fault)
             const j = v * SL + (q % SL);
+            if (endNow[j] === 0) touched[nTouched++] = j;
             endNow[j] = 1;
             eomNow[j] = s[pt.evEom.i]!;
             lenNow[j] = s[pt.evLen.i]!;
@@ -352,7 +365,8 @@ export class VirtualLinkControl extends Module {
           s[rMsgStart[v]!.n] = start;
           s[rMsgLen[v]!.n] = msgLen;
         }
-        endNow.fill(0);
+        for (let i = 0; i < nTouched; i++) endNow[touched[i]!] = 0;
+        nTouched = 0;
         hdrNow.fill(0);
         for (let v = 0; v < V; v++) {
           // acks
