@@ -12,13 +12,14 @@ import { meshNetwork } from '../../rtl/c104/labelling.ts';
 import type { DsLinkEnd } from '../../rtl/dslink/end.ts';
 import type { EndpointFault } from '../../rtl/t9000/config.ts';
 import { makeC104System } from '../../harness/rtl/c104_system.ts';
+import type { SimMode } from '../../rtl/kernel/simulator.ts';
 
 const HOLD = 1500;
 const SEED = 1; // cycles the first packet's link is held without credit
 
-function overtake(fault: EndpointFault, seed = SEED, len = 40) {
+function overtake(fault: EndpointFault, mode: SimMode = 'activity', seed = SEED, len = 40) {
   const spec = meshNetwork({ w: 2, h: 1, routing: 'two-phase', cpuLinks: 2 });
-  const sys = makeC104System(spec, [[{ node: 0, vl: 0 }, { node: 1, vl: 1 }]], { t9000: { fault }, c104: { seed, outputBufferTokens: 8 } });
+  const sys = makeC104System(spec, [[{ node: 0, vl: 0 }, { node: 1, vl: 1 }]], { t9000: { fault }, c104: { seed, outputBufferTokens: 8 }, mode });
   const { sim, driver, rec, endpoints, network } = sys;
   const data = Array.from({ length: len }, (_, j) => (j * 7 + 3) & 0xff);
   driver.receive(1, 1, 0);
@@ -73,6 +74,14 @@ describe('T9000: one virtual link over a hunt group', () => {
     const first = r.rec.events.filter((e) => e.kind === 'first-packet-delivered');
     expect(first.map((e) => [e.t, e.port])).toEqual([[e1!.cycle + 1, r.held]]);
     expect(r.rec.anomalies).toEqual([]);
+  });
+
+  it('activity and plain simulation give the same ends, events and deliveries', () => {
+    const a = overtake('none', 'activity');
+    const p = overtake('none', 'plain');
+    expect(p.ends).toEqual(a.ends);
+    expect(p.rec.sorted()).toEqual(a.rec.sorted());
+    expect(p.rec.deliveries).toEqual(a.rec.deliveries);
   });
 
   it('negative control: completing a message at its EOM (the rule before issue 10) mis-assembles it, early', () => {
