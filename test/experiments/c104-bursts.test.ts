@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { absoluteCheck } from '../../harness/experiments/c104-verdicts.ts';
 import { DEFICIT, DEFICIT_TOL, INJECTION_30US, THETA_M4, THETA_M4_TOL, thetaAt } from '../../harness/experiments/c104-bursts.ts';
-import { check, checkPlots, checkStructure, icemuExperiment, readResult, removeDir, tempDir } from './helpers.ts';
+import { check, checkPlots, checkStructure, removeDir, runExperimentIn } from './helpers.ts';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
@@ -25,13 +25,7 @@ describe('burst rules', () => {
   });
 });
 
-async function run(args: string[]) {
-  const d = tempDir('c104-bursts');
-  dirs.push(d);
-  const r = await icemuExperiment(['c104-bursts', ...args, '--out', d, '--quiet']);
-  expect(r.code, r.err).toBe(0);
-  return { d, res: readResult(d, 'c104-bursts') };
-}
+const run = (args: string[]) => runExperimentIn('c104-bursts', args, dirs);
 
 describe('c104-bursts --quick (16×16, c = 60 and 120 µs)', () => {
   it('Fig. 6.11 holds (m = 1 θ_r 100%, m = 4 69%); the m = 4 deficit is 30.5%; light-load lifetimes are not ordered by m (m = 2 below m = 1)', async () => {

@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { absoluteCheck } from '../../harness/experiments/c104-verdicts.ts';
 import { LEVEL, levelRatio, QUEUE_DROP, QUEUE_DROP_TOL } from '../../harness/experiments/c104-saturation.ts';
-import { check, checkPlots, checkStructure, icemuExperiment, readResult, removeDir, tempDir } from './helpers.ts';
+import { check, checkPlots, checkStructure, removeDir, runExperimentIn } from './helpers.ts';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
@@ -26,13 +26,7 @@ describe('saturation rules', () => {
   });
 });
 
-async function run(args: string[]) {
-  const d = tempDir('c104-saturation');
-  dirs.push(d);
-  const r = await icemuExperiment(['c104-saturation', ...args, '--out', d, '--quiet']);
-  expect(r.code, r.err).toBe(0);
-  return { d, res: readResult(d, 'c104-saturation') };
-}
+const run = (args: string[]) => runExperimentIn('c104-saturation', args, dirs);
 
 describe('c104-saturation --quick (16×16, c = 1 and 30 µs)', () => {
   it('Fig. 5.4 (queue limit ≈ 20% lower at c = 1 µs) and Fig. 5.5 (s.d. grows) hold', async () => {

@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { absoluteCheck } from '../../harness/experiments/c104-verdicts.ts';
 import { computeLaw, fallsWithSigma, relSpread, SAME, THETA_R_LIGHT, THETA_R_TOL } from '../../harness/experiments/c104-variability.ts';
-import { check, checkPlots, checkStructure, icemuExperiment, readResult, removeDir, tempDir } from './helpers.ts';
+import { check, checkPlots, checkStructure, removeDir, runExperimentIn } from './helpers.ts';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
@@ -33,13 +33,7 @@ describe('variability rules', () => {
   });
 });
 
-async function run(args: string[]) {
-  const d = tempDir('c104-variability');
-  dirs.push(d);
-  const r = await icemuExperiment(['c104-variability', ...args, '--out', d, '--quiet']);
-  expect(r.code, r.err).toBe(0);
-  return { d, res: readResult(d, 'c104-variability') };
-}
+const run = (args: string[]) => runExperimentIn('c104-variability', args, dirs);
 
 describe('c104-variability --quick (16×16, c = 100 µs)', () => {
   it('Figs 6.6 (falls), 6.7, 6.8, 6.9 hold at light load; 6.6 "same rate for σ = 0 and 10%" does not (3.3% apart, bound 3%)', async () => {
