@@ -51,9 +51,10 @@ const buildS = (performance.now() - t0) / 1000;
 const cpu0 = process.cpuUsage();
 const t1 = performance.now();
 const ev0 = sys.sim.evaluations;
-// A unit assertion ends the run where it fired (a packet of a virtual link
-// overtaking another over the destination's hunt group: docs/t9000.md#receive-area);
-// the figures then cover the cycles run, and the stop is reported.
+// A unit assertion ends the run where it fired (until issue 10 one did at cycle
+// 214,110: a packet of a virtual link overtaking another over the destination's
+// hunt group, now received as docs/t9000.md#receive-area reads it); the figures
+// then cover the cycles run, and the stop is reported.
 let stopped: { cycle: number; message: string } | null = null;
 try {
   while (sys.sim.cycle < C104_START + cycles) sys.sim.step(Math.min(10_000, C104_START + cycles - sys.sim.cycle));

@@ -67,6 +67,13 @@ export interface RtlMeshOptions {
   /** The C104 presets (rtl/c104/config.ts); default stc104 buffers and thesis timing, as TOKEN_CREDIT_PRESET. */
   readonly buffers?: 'stc104' | 'thesis';
   readonly maxCycles?: number;
+  /**
+   * Tie every channel end to its node's link 0 (labels ≡ 0 mod links; the RTL's T9000 sends a
+   * virtual link on link `label mod links`): the link the TLM's hunt group takes when all are
+   * idle, so that at zero load both send every packet on the same link and each link's NULL
+   * train has the same history (docs/thesis-model.md#token-credit). Default: consecutive labels.
+   */
+  readonly link0?: boolean;
 }
 
 /** Run the messages (sorted by time) on the RTL mesh; time in ns from the end of link start-up. */
@@ -82,9 +89,11 @@ export function runRtlMesh(messages: readonly TimedMessage[], o: RtlMeshOptions)
     const b = Math.max(m.src, m.dst);
     if (!pairs.has(`${a},${b}`)) pairs.set(`${a},${b}`, { a, b, la: used[a]!++, lb: used[b]!++ });
   }
-  const labelsPerNode = Math.max(1, ...used);
-  const spec = meshNetwork({ w: D, h: D, routing: 'x-first', cpuLinks: o.cpuLinks ?? 4, labelsPerNode });
-  const end = (node: number, slot: number): ChannelEnd => ({ node: toRtl(node), vl: toRtl(node) * labelsPerNode + slot });
+  const cpuLinks = o.cpuLinks ?? 4;
+  const stride = o.link0 ? cpuLinks : 1;
+  const labelsPerNode = Math.max(1, ...used) * stride;
+  const spec = meshNetwork({ w: D, h: D, routing: 'x-first', cpuLinks, labelsPerNode });
+  const end = (node: number, slot: number): ChannelEnd => ({ node: toRtl(node), vl: toRtl(node) * labelsPerNode + slot * stride });
   const chans: [ChannelEnd, ChannelEnd][] = [...pairs.values()].map((p) => [end(p.a, p.la), end(p.b, p.lb)]);
   const sys = makeC104System(spec, chans, { c104: { timing: 'thesis', buffers: o.buffers ?? 'stc104' } });
   const order = messages.map((_, i) => i).sort((x, y) => messages[x]!.t - messages[y]!.t);
@@ -125,21 +134,16 @@ export const STAMPS: readonly Stamp[] = ['injected', 'head', 'firstDelivered', '
 
 /**
  * Declared zero-load bounds of TLM (token-credit) − RTL per message, in
- * cycles (docs/thesis-model.md#token-credit). The TLM starts a packet head
- * on an idle link at once; the RTL starts it at the next token boundary of
- * the link's NULL train (0..7 bit times per link, varying from message to
- * message: one path's head time spreads over 6 cycles in the RTL), and the
- * constants are fitted to the mean, so single-packet stamps are off by a few
- * cycles either way, most on paths with many westward hops (measured
- * −12…+6). A multi-packet message waits for an ack round trip per packet,
- * each with its own alignment waits: complete is bounded at −30…+6 cycles
- * (measured −30…+6 on 7 paths × 10 sizes, 0–100 bytes).
+ * cycles (docs/thesis-model.md#token-credit): the token-credit mode follows
+ * each link's NULL train, credit and FCTs token by token, so at zero load,
+ * with the RTL's channels tied to link 0 (`link0`), every stamp is equal
+ * (measured 0…0 on 7 paths × 10 sizes, 0–100 bytes).
  */
 export const ZERO_LOAD_BOUNDS: Readonly<Record<Stamp, readonly [number, number]>> = Object.freeze({
   injected: [0, 0],
-  head: [-12, 6],
-  firstDelivered: [-12, 6],
-  complete: [-30, 6],
+  head: [0, 0],
+  firstDelivered: [0, 0],
+  complete: [0, 0],
 });
 
 export interface StampDeviation {

@@ -3,8 +3,8 @@
  * (16, 8, 1, c, 1, 32) over c under the three synchronisation modes:
  * Table 5.1 (message rates), Table 5.2 (as % of the asynchronous rate),
  * Table 5.3 (lifetimes at saturation), the mean path (9.50 hops, §5.6) and
- * the statements of Figs 5.10–5.12 (full vs throttled contention-free vs
- * contention-free). Verdict rules: harness/experiments/c104-verdicts.ts.
+ * the statements of Figs 5.10–5.15 (full vs throttled contention-free vs
+ * contention-free; transport and T9000 queue times). Verdict rules: harness/experiments/c104-verdicts.ts.
  */
 import type { ContentionMode } from '../tlm/t9000-c104/index.ts';
 import { absoluteCheck, predicateCheck, relativeCheck } from './c104-verdicts.ts';
@@ -43,6 +43,19 @@ export const TABLE_5_2: Record<number, [number, number]> = {
 export const TABLE_5_3 = { creation: 111.6, firstT9: 87.0, firstC104: 32.2, pctT9: 78, pctC104: 29 };
 /** Region "c = 0" of Figs 5.10–5.12 (µs). */
 export const C_ZERO = 0.2;
+
+/** Fig. 5.14's "throughput differs by at most 40%": lowest of the three rates ≥ (1 − 0.4) × highest. */
+export const RATE_GAP = 0.4;
+/** Fig. 5.15's "zero" queue time, µs (one 33-byte packet takes 3.3 µs to send). */
+export const QUEUE_ZERO_US = 0.1;
+
+/** Fig. 5.15 over the full-model runs: largest self-throttled queue time; the c of the async queue and transport peaks. */
+export function queueRule(runs: readonly { mode: string; c: number; queue: number | null; transport: number | null }[]) {
+  const self = runs.filter((r) => r.mode !== 'async').map((r) => r.queue ?? 0);
+  const a = runs.filter((r) => r.mode === 'async' && r.queue !== null && r.transport !== null);
+  const argmax = (k: 'queue' | 'transport') => (a.length ? a.reduce((b, r) => (r[k]! > b[k]! ? r : b)).c : null);
+  return { selfMax: self.length ? Math.max(...self) : 0, queuePeak: argmax('queue'), transportPeak: argmax('transport') };
+}
 
 /** Table 5.1 / 6.1 tolerance (issue 11): ±5% at c ≥ 30 µs, ±10% at c ≤ 16 µs (spec §14 item 13). */
 export function rateTolerance(cUs: number): number {
@@ -142,6 +155,16 @@ function assembleCh5(q: StdParams, points: readonly StdPoint[], results: readonl
     return { c: p.cUs, ratio: (r.dataTransport ?? NaN) / Math.max(...others) };
   });
   checks.push(predicateCheck('f5.13-transport', 'Figs 5.13/5.14: for c < 15 µs the asynchronous transport time is more than 700% longer than the other workloads\'', '> 8× (more than 700% longer)', longer.map((x) => `c = ${x.c}: ${x.ratio.toFixed(1)}×`).join(', ') || 'n/a', 'holds if the async data transport time exceeds 8× the larger of the other two at every c in [1, 15)', longer.length ? longer.every((x) => x.ratio > 8) : null));
+
+  const lowC = fullCs.filter((c) => c >= 1 && c < 15);
+  const rateGap = lowC.map((c) => {
+    const rates = STD_MODES.map((m) => get(m, 'full', c)!.throughput);
+    return { c, share: Math.min(...rates) / Math.max(...rates) };
+  });
+  checks.push(predicateCheck('f5.14-rates-close', 'Figs 5.13/5.14 with Fig. 5.3: for c < 15 µs the throughputs of the three workloads differ by at most 40%', 'at most 40% (lowest ≥ 60% of highest)', rateGap.map((x) => `c = ${x.c}: ${(100 * x.share).toFixed(0)}%`).join(', ') || 'n/a', `holds if the lowest rate is at least ${100 * (1 - RATE_GAP)}% of the highest at every c in [1, 15)`, rateGap.length ? rateGap.every((x) => x.share >= 1 - RATE_GAP) : null));
+  const qr = queueRule(full.map(([p, r]) => ({ mode: p.mode, c: p.cUs, queue: r.dataQueue, transport: r.dataTransport })));
+  checks.push(predicateCheck('f5.15-self-throttled', 'Fig. 5.15: T9000 queue time is zero for the self-throttled workloads (one outstanding packet per process)', '0', `largest loosely / blocking data queue time ${qr.selfMax.toFixed(3)} µs`, `holds if every loosely-synchronous and blocking run queues data at most ${QUEUE_ZERO_US} µs on average`, qr.selfMax <= QUEUE_ZERO_US));
+  checks.push(predicateCheck('f5.15-async-peak', 'Fig. 5.15: for async, long queueing starts at the loads where transport time peaks', 'same load', `async queue time peaks at c = ${qr.queuePeak} µs, transport time at c = ${qr.transportPeak} µs`, 'holds if the async data queue time and data transport time are largest at the same c', qr.queuePeak === null ? null : qr.queuePeak === qr.transportPeak));
 
   // Figs 5.10–5.12
   const idealCs = [...new Set(points.filter((p) => p.model === 'throttled').map((p) => p.cUs))].sort((a, b) => a - b);

@@ -6,7 +6,7 @@
  */
 import { runC104, type ContentionMode } from '../tlm/t9000-c104/index.ts';
 import type { SyncMode } from '../workloads/process-program.ts';
-import { SyntheticProgram, standardSetup } from '../workloads/thesis-synthetic.ts';
+import { SyntheticProgram, standardSetup, type SyntheticSpec } from '../workloads/thesis-synthetic.ts';
 import type { Condition } from './c104-verdicts.ts';
 import type { ExperimentCliValues } from './types.ts';
 
@@ -67,7 +67,12 @@ export function bothMean(n1: number, m1: number | null, n2: number, m2: number |
 }
 
 export function runStdPoint(p: StdPoint, q: StdParams): StdResult {
-  const r = runC104(new SyntheticProgram(standardSetup(p.cUs, p.mode, q.seed)), { mode: p.model }, { maxNs: q.maxNs, precision: q.precision });
+  return runStdSpec(standardSetup(p.cUs, p.mode, q.seed), p.model, q);
+}
+
+/** One run of a Def. 5.1 workload (the standard setup or a variant of it) to the stopping rule. */
+export function runStdSpec(spec: SyntheticSpec, model: ContentionMode, q: Pick<StdParams, 'maxNs' | 'precision'>): StdResult {
+  const r = runC104(new SyntheticProgram(spec), { mode: model }, { maxNs: q.maxNs, precision: q.precision });
   const s = r.summary;
   return {
     throughput: s.throughput,

@@ -8,6 +8,9 @@ import { buzzardCollisions } from './collisions.ts';
 import { c104Ch5 } from './c104-ch5.ts';
 import { c104Ch6 } from './c104-ch6.ts';
 import { c104Starvation } from './c104-starvation.ts';
+import { c104Saturation } from './c104-saturation.ts';
+import { c104Variability } from './c104-variability.ts';
+import { c104Bursts } from './c104-bursts.ts';
 import { dslinkPacket } from './dslink-packet.ts';
 import { c104Policies } from './c104-policies.ts';
 import { c104Buffers } from './c104-buffers.ts';
@@ -38,6 +41,9 @@ export const EXPERIMENTS: readonly AnyExperiment[] = [
   c104Ch5,
   c104Ch6,
   c104Starvation,
+  c104Saturation,
+  c104Variability,
+  c104Bursts,
   dslinkPacket,
   c104Policies,
   c104Buffers,

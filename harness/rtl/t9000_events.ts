@@ -45,11 +45,10 @@ interface Cursor {
 }
 
 interface VlShadow {
-  /** Data packets started (tx), acks received (ack), data headers (rx) and packet ends (end) seen so far. */
+  /** Data packets started (tx), acks received (ack) and data headers (rx) seen so far. */
   tx: Cursor;
   ack: Cursor;
   rx: Cursor;
-  end: Cursor;
   delivered: number;
   sDone: number;
   rDone: number;
@@ -61,7 +60,8 @@ export class T9000Recorder implements Observer {
   readonly anomalies: string[] = [];
   readonly header: TraceHeader;
   private readonly shadow: VlShadow[][];
-  private readonly prev: { dataPkts: number; acksIn: number; dataHdrs: number }[][];
+  /** Per link: counters last seen, and the packet whose data header last arrived on it (its end belongs to it). */
+  private readonly prev: { dataPkts: number; acksIn: number; dataHdrs: number; hdrPos: Cursor }[][];
   private readonly packetBytes: number[];
   private lastCycle = -1;
   private queuedSeen = 0;
@@ -76,9 +76,9 @@ export class T9000Recorder implements Observer {
     this.header = { format: 'icemu-events', version: 1, model: 'rtl', unit: 'cycles', workload: { system: 't9000', ...workload } };
     this.packetBytes = nodes.map((n) => n.cfg.packetBytes);
     this.shadow = nodes.map((n) =>
-      n.cfg.virtualLinks.map(() => ({ tx: { msg: 0, pkt: 0 }, ack: { msg: 0, pkt: 0 }, rx: { msg: 0, pkt: 0 }, end: { msg: 0, pkt: 0 }, delivered: 0, sDone: 0, rDone: 0 })),
+      n.cfg.virtualLinks.map(() => ({ tx: { msg: 0, pkt: 0 }, ack: { msg: 0, pkt: 0 }, rx: { msg: 0, pkt: 0 }, delivered: 0, sDone: 0, rDone: 0 })),
     );
-    this.prev = nodes.map((n) => n.tx.map(() => ({ dataPkts: 0, acksIn: 0, dataHdrs: 0 })));
+    this.prev = nodes.map((n) => n.tx.map(() => ({ dataPkts: 0, acksIn: 0, dataHdrs: 0, hdrPos: { msg: 0, pkt: 0 } })));
     this.detachFn = sim.observe(this);
   }
 
@@ -104,11 +104,11 @@ export class T9000Recorder implements Observer {
 
   /**
    * One more packet seen by a cursor on the channel whose source is `src`:
-   * emit `kind` for it (only for packet 0 when `firstOnly`), then advance.
+   * emit `kind` for it, then advance.
    */
-  private follow(t: number, kind: EventKind, c: Cursor, src: ChannelEnd, node: number, unit: string, port: number, firstOnly = false): void {
+  private follow(t: number, kind: EventKind, c: Cursor, src: ChannelEnd, node: number, unit: string, port: number): void {
     const m = this.srcMsg(src.node, src.vl, c.msg);
-    if (!firstOnly || c.pkt === 0) this.emit(t, kind, m, node, { packet: c.pkt, unit, port });
+    this.emit(t, kind, m, node, { packet: c.pkt, unit, port });
     if (m && ++c.pkt >= this.packets(m)) {
       c.msg++;
       c.pkt = 0;
@@ -153,12 +153,18 @@ export class T9000Recorder implements Observer {
         if (dh !== pv.dataHdrs) {
           pv.dataHdrs = dh;
           const v = s[rx.rxVl.i]!;
+          pv.hdrPos = { ...sh[v]!.rx };
           this.follow(t, 'head-arrives', sh[v]!.rx, this.driver.peerOf({ node, vl: v }), node, 'rx', k);
         }
-        // a packet's end marker is popped at the edge closing this cycle: stamp t + 1
+        // a packet's end marker is popped at the edge closing this cycle: stamp t + 1. The
+        // packet is the one whose header last arrived on this link (over a hunt group the
+        // ends of one VL's packets need not come in header order, docs/t9000.md#receive-area);
+        // a header decided in this same cycle (EOM right after it) is not counted yet.
         if (s[rx.evEnd.i]! !== 0) {
           const v = s[rx.rxVl.i]!;
-          this.follow(t + 1, 'first-packet-delivered', sh[v]!.end, this.driver.peerOf({ node, vl: v }), node, 'rx', k, true);
+          const pos = s[rx.evHdr.i]! !== 0 ? sh[v]!.rx : pv.hdrPos;
+          const src = this.driver.peerOf({ node, vl: v });
+          if (pos.pkt === 0) this.emit(t + 1, 'first-packet-delivered', this.srcMsg(src.node, src.vl, pos.msg), node, { packet: 0, unit: 'rx', port: k });
         }
       });
       const vlc = ep.vlc;

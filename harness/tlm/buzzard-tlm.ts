@@ -85,6 +85,7 @@ import { resolveTlmConfig, type TlmConfig, type Transport } from './config.ts';
 import { EventQueue } from './event-queue.ts';
 import { grantWorm, headWorm, release, slotFree, tryWorm } from './wormhole.ts';
 import { tlmResult } from './result.ts';
+import { arbitrateTree, nipFree } from './node-ports.ts';
 import { ARB, BUSY, ctz, EV_GRANT, EV_HEAD, EV_LEG, EV_OFREE, EV_RELEASE, EV_SLOTFREE, EV_TXEND, IDLE } from './internal.ts';
 
 export type { MessageTimes, StuckPbu, TlmDeadlock, TlmResources, TlmResult, TlmStats } from './types.ts';
@@ -463,7 +464,7 @@ export class BuzzardTlm {
             this.txEnd(q.arg);
             break;
           case EV_OFREE:
-            this.nipFree(q.arg);
+            nipFree(this, q.arg);
             break;
           case EV_RELEASE:
             release(this, q.arg);
@@ -549,7 +550,7 @@ export class BuzzardTlm {
     const x = this.oNode[qo]!;
     const o = this.oPort[qo]!;
     const ej = this.oEj[qo]!;
-    if (this.tree && ej < 0) return this.arbitrateTree(qo, contrOK);
+    if (this.tree && ej < 0) return arbitrateTree(this, qo, contrOK);
     const start = ej >= 0 ? ej - x * n + 1 : this.oRR[qo]!;
     const tries = ej >= 0 ? 1 : n1;
     let win = -1;
@@ -574,62 +575,6 @@ export class BuzzardTlm {
     }
     if (win < 0) return -1;
     this.oRR[qo] = win + 1 === n1 ? 0 : win + 1;
-    this.oState[qo] = ARB;
-    this.oWin[qo] = win;
-    return win;
-  }
-
-  /**
-   * config.arbiter 'tree': the RTL's crossbar arbiter for output qo, a
-   * balanced tree of 1-of-2 arbiters over 2n inputs (PBU i on input i − 1,
-   * slot j on input n + j − 1); a node with requests on both sides grants
-   * its priority side, and every node on the granted path gives priority to
-   * the side it did not grant. Same eligibility as the round-robin choice.
-   */
-  arbitrateTree(qo: number, contrOK: boolean): number {
-    const n = this.n;
-    const n1 = this.n1;
-    const x = this.oNode[qo]!;
-    const o = this.oPort[qo]!;
-    const el = this.tElig;
-    el.fill(0);
-    let any = false;
-    if (o > 0) {
-      const s = x * n + o - 1;
-      const hm = this.sHead[s]!;
-      if (!this.sBusy[s] && hm >= 0 && (contrOK || !this.mContr[hm])) el[n + o - 1] = 1;
-    }
-    for (let i = 1; i <= n; i++) {
-      if (i === o) continue;
-      const p = x * n + i - 1;
-      if (this.pBusy[p] || this.pReady[p * n1 + o] === 0) continue;
-      if (this.rotate && this.prefersOther(x, p, o)) continue;
-      el[i - 1] = 1;
-    }
-    for (let k = 0; k < 2 * n; k++) if (el[k]) any = true;
-    if (!any) return -1;
-    const base = qo * (2 * n - 1);
-    let lo = 0;
-    let cnt = 2 * n;
-    let node = 0;
-    while (cnt > 1) {
-      const nl = Math.ceil(cnt / 2);
-      let l = 0;
-      let r = 0;
-      for (let k = lo; k < lo + nl; k++) l |= el[k]!;
-      for (let k = lo + nl; k < lo + cnt; k++) r |= el[k]!;
-      const side = l && r ? this.tPri[base + node]! : l ? 0 : 1;
-      this.tPri[base + node] = 1 - side;
-      if (side === 0) {
-        cnt = nl;
-        node += 1;
-      } else {
-        lo += nl;
-        cnt -= nl;
-        node += nl;
-      }
-    }
-    const win = lo < n ? lo + 1 : 0;
     this.oState[qo] = ARB;
     this.oWin[qo] = win;
     return win;
@@ -769,29 +714,6 @@ export class BuzzardTlm {
       const i = p - x * this.n + 1;
       this.emit(this.now, 'head-arrives', this.bMsg[b]!, x, this.bPkt[b]!, `pbu${i}`, i);
     }
-  }
-
-  /**
-   * config.nipReleaseTicks: the node input port is free for the next packet;
-   * the current one's tail is remembered for its EV_TXEND. With an argument
-   * ≥ oCount (config.nipPbuReleaseTicks): the sending PBU may be granted again.
-   */
-  nipFree(arg: number): void {
-    if (arg >= this.oCount) {
-      const qo = arg - this.oCount;
-      const x = this.oNode[qo]!;
-      const p = x * this.n + this.tWin[qo]! - 1;
-      this.pBusy[p] = 0;
-      for (let o2 = 0; o2 < this.n1; o2++) if (this.pReady[p * this.n1 + o2]! > 0) this.markDirty(this.outIdx(x, p, o2));
-      return;
-    }
-    const qo = arg;
-    this.tMsg[qo] = this.oMsg[qo]!;
-    this.tPkt[qo] = this.oPkt[qo]!;
-    this.tWin[qo] = this.oWin[qo]!;
-    this.tSrcBuf[qo] = this.oSrcBuf[qo]!;
-    this.oState[qo] = IDLE;
-    this.markDirty(qo);
   }
 
   txEnd(arg: number): void {

@@ -413,7 +413,9 @@ export function cuKit(u: Module, config: Partial<BuzzardConfig>, node: number, l
   const fail = (msg: string): never => u.fail(`node ${self}: ${msg}`);
 
   // ---- memory micro-ops
-  const bus = { md: 0 }; // bus.md: data of the access completing this cycle
+  // Data of the memory access completing this cycle, set by the engine and read by every room:
+  // a field of a shared object, since a destructured `let` would be a copy in each room.
+  const bus = { md: 0 };
   const rd = (addr: number, next: number): void => {
     p(memAddr, addr);
     p(memRe, 1);

@@ -198,16 +198,36 @@ export class Crossbar extends Module {
       );
     }
 
-    // Data path: the passive crossbar. One process for all outputs: an input
-    // bit that changes is read by whichever output is connected to it, and a
-    // per-output process would be woken by every input's changes.
-    this.comb(
-      () => {
-        const s = this.s;
-        for (let j = 0; j < M; j++) s[dout[j]!.i] = s[busy[j]!.i] === 1 ? s[din[s[srcr[j]!.i]!]!.i]! : 0;
-      },
-      { writes: dout, reads: [...busy, ...srcr, ...din], name: 'data' },
-    );
+    // Data path: the passive crossbar. With a source register of at most 5
+    // bits (the kernel's guard limit) one process per output, which reads an
+    // input only while it is connected to it (guarded reads, docs/kernel.md
+    // "Exact sensitivity"): an input bit that changes wakes just the output
+    // it drives. Wider crossbars keep one process for all outputs (a plain
+    // per-output process would be woken by every input's changes).
+    if (bitsFor(N) <= 5) {
+      for (let j = 0; j < M; j++) {
+        const dj = dout[j]!;
+        const bj = busy[j]!;
+        const sj = srcr[j]!;
+        const guards = [];
+        for (let k = 0; k < N; k++) if ((allowed[k]! >>> j) & 1) guards.push({ when: sj, is: [k], reads: [din[k]!] });
+        this.comb(
+          () => {
+            const s = this.s;
+            s[dj.i] = s[bj.i] === 1 ? s[din[s[sj.i]!]!.i]! : 0;
+          },
+          { writes: [dj], reads: [bj, sj], readsWhen: guards, name: `data${j}` },
+        );
+      }
+    } else {
+      this.comb(
+        () => {
+          const s = this.s;
+          for (let j = 0; j < M; j++) s[dout[j]!.i] = s[busy[j]!.i] === 1 ? s[din[s[srcr[j]!.i]!]!.i]! : 0;
+        },
+        { writes: dout, reads: [...busy, ...srcr, ...din], name: 'data' },
+      );
+    }
 
     // Grants back to the inputs.
     this.comb(

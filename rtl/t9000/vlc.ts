@@ -14,8 +14,13 @@
  *  - a data packet's header that arrives while a receive is waiting
  *    (`recvPosted{v}` > messages delivered) is acked at once; otherwise the
  *    ack is deferred until the process posts its receive;
- *  - a message is delivered when its EOM packet has arrived and a receive is
- *    posted for it.
+ *  - a message is delivered when its EOM packet has arrived, every earlier
+ *    packet of the VL has ended, and a receive is posted for it. Over a hunt
+ *    group several packets of one VL can be arriving at once on different links
+ *    (docs/t9000.md#receive-area): a packet's slot is fixed when its header
+ *    arrives (header order), ends are marked per slot, and packets retire in
+ *    header order (rHead); a header is acked at once only if a receive is surely
+ *    posted for its message.
  * Per link it picks (round robin over the VLs, standing for the per-link FIFO
  * of seed §3.1.1.1) at most one ack and one data packet per cycle to push into
  * that link's transmit queues; with ackPriority off at most one of the two.
@@ -73,6 +78,7 @@ export class VirtualLinkControl extends Module {
     const handshake = cfg.messageMode === 'handshake';
     const overhead = cfg.messageOverheadCycles;
     const noStopAndWait = cfg.fault === 'no-stop-and-wait';
+    const eomCompletes = cfg.fault === 'eom-completes';
     const pri = cfg.ackPriority;
     const rxBase0 = Array.from({ length: V }, (_, v) => rxAreaBase(cfg, v));
 
@@ -95,8 +101,15 @@ export class VirtualLinkControl extends Module {
     const rAckReq = this.regs('rAckReq', V, 1);
     const rEomWait = this.regs('rEomWait', V, 1);
     const rInMsg = this.regs('rInMsg', V, 1);
-    const rInFlight = this.regs('rInFlight', V, 8); // data packets whose header is in and whose end is not
-    const rSeq = this.regs('rSeq', V, 16);
+    const rSeq = this.regs('rSeq', V, 16); // sequence number the next data header of v gets (its slot: rSeq mod rxSlots)
+    // Several packets of one VL in flight over a hunt group (docs/t9000.md#receive-area):
+    // rHead = oldest packet not yet retired; per slot, whether its packet has ended, with EOM, and its length.
+    const rHead = this.regs('rHead', V, 16);
+    const rPktEnd = this.regs('rPktEnd', V * SL, 1);
+    const rPktEom = this.regs('rPktEom', V * SL, 1);
+    const rPktLen = this.regs('rPktLen', V * SL, 6);
+    const rDeferSeq = this.regs('rDeferSeq', V, 16); // the packet whose ack rDefer holds back
+    const lnkSeq = this.regs('lnkSeq', L, 16); // sequence number of the packet arriving on link k
     const rMsgStart = this.regs('rMsgStart', V, 16);
     const rMsgLen = this.regs('rMsgLen', V, 16);
     this.rLastStart = this.regs('rLastStart', V, 16);
@@ -142,6 +155,23 @@ export class VirtualLinkControl extends Module {
     const NONE = 0;
     const CONT = 1;
     const NEWMSG = 2;
+    const M16 = 2 ** 16;
+    /** Receives posted for v and not yet used by a delivered message. */
+    const postedAhead = (v: number): number => (this.s[recvPosted[v]!.i]! - this.s[rDone[v]!.i]! + C24) % C24;
+    /**
+     * A receive is surely posted for the message of a data packet with `before`
+     * unretired packets of v ahead of it: each of those may end its message, and a
+     * completed message may be waiting for its receive (rEomWait). With nothing
+     * ahead this is the one-link rule "a receive is waiting".
+     */
+    const recvReadyFor = (v: number, before: number): boolean => postedAhead(v) > s0(rEomWait[v]!) + before;
+    const s0 = (r: Signal): number => this.s[r.i]!;
+    const unretired = (v: number): number => (s0(rSeq[v]!) - s0(rHead[v]!) + M16) % M16;
+    /** The deferred ack of v may go: its packet has retired (its message is the one waiting or done), or enough receives are posted. */
+    const deferReady = (v: number): boolean => {
+      const d = (s0(rDeferSeq[v]!) - s0(rHead[v]!) + M16) % M16;
+      return d >= M16 / 2 ? postedAhead(v) > 0 : recvReadyFor(v, d);
+    };
     const view = (): void => {
       const s = this.s;
       ackArr.fill(0);
@@ -155,8 +185,7 @@ export class VirtualLinkControl extends Module {
         if (s[pt.txDone.i]! !== 0) txArr[s[pt.txDoneVl.i]!]! += 1;
       }
       for (let v = 0; v < V; v++) {
-        const rWaiting = s[recvPosted[v]!.i]! !== s[rDone[v]!.i]!;
-        ackWant[v] = s[rAckReq[v]!.i]! !== 0 || (rWaiting && (hdrArr[v]! > 0 || s[rDefer[v]!.i]! !== 0)) ? 1 : 0;
+        ackWant[v] = s[rAckReq[v]!.i]! !== 0 || (hdrArr[v]! > 0 && recvReadyFor(v, unretired(v))) || (s[rDefer[v]!.i]! !== 0 && deferReady(v)) ? 1 : 0;
         candKind[v] = NONE;
         const queued = s[sendPosted[v]!.i]! !== s[sStarted[v]!.i]! && s[sHold[v]!.i]! === 0;
         const aw = s[sAckWait[v]!.i]! - ackArr[v]!;
@@ -207,7 +236,7 @@ export class VirtualLinkControl extends Module {
       {
         writes: [...ackPick, ...dataPick, ...ports.flatMap((p) => [p.ackPush, p.ackEntry, p.dataPush, p.dataEntry])],
         reads: [
-          ...rrAck, ...rrData, ...rAckReq, ...rDefer, ...recvPosted, ...rDone, ...sendPosted, ...sStarted, ...sHold, ...sBusy, ...sNeedEnq,
+          ...rrAck, ...rrData, ...rAckReq, ...rDefer, ...rDeferSeq, ...rEomWait, ...rSeq, ...rHead, ...recvPosted, ...rDone, ...sendPosted, ...sStarted, ...sHold, ...sBusy, ...sNeedEnq,
           ...sLastPkt, ...sLeft, ...sAddr, ...sAckWait, sendQ,
           ...ports.flatMap((p) => [p.rxVl, p.evAck, p.evHdr, p.txDone, p.txDoneVl]),
         ],
@@ -227,6 +256,12 @@ export class VirtualLinkControl extends Module {
     );
 
     const rxSeen = new Int32Array(V);
+    const endNow = new Uint8Array(V * SL);
+    const hdrNow = new Uint8Array(V);
+    const touched = new Int32Array(V * SL); // endNow entries set this cycle
+    let nTouched = 0;
+    const eomNow = new Uint8Array(V * SL);
+    const lenNow = new Uint8Array(V * SL);
     const pickedAck = new Uint8Array(V);
     const pickedData = new Uint8Array(V);
     this.seq(
@@ -248,50 +283,91 @@ export class VirtualLinkControl extends Module {
             s[rrData[k]!.n] = (d + 1) % V;
           }
         }
-        // receive side: packets arriving
+        // receive side: data headers take the next sequence number (header order, fixed
+        // slot); ends are marked on their packet's slot; packets retire in header order
+        // and a message completes when its EOM packet retires (docs/t9000.md#receive-area)
         for (let k = 0; k < L; k++) {
           const pt = ports[k]!;
           const hdr = s[pt.evHdr.i]! !== 0;
           const end = s[pt.evEnd.i]! !== 0;
           if (!hdr && !end) continue;
           const v = s[pt.rxVl.i]!;
-          if (rxSeen[v]++ > 0) this.fail(`two packet events for virtual link ${v} in one cycle (packets of one VL must arrive in order)`);
-          const posted = s[recvPosted[v]!.i]! !== s[rDone[v]!.i]!;
-          let msgLen = s[rMsgLen[v]!.i]!;
-          let start = s[rMsgStart[v]!.i]!;
-          // packets of one VL must end in the order their headers came (one path);
-          // overtaking over a hunt group is not modelled: stop loudly rather than mis-assemble
-          const inFlight = s[rInFlight[v]!.i]! + (hdr ? 1 : 0) - (end ? 1 : 0);
-          s[rInFlight[v]!.n] = inFlight;
-          if (end && s[pt.evEom.i]! !== 0 && inFlight !== 0) {
-            this.fail(`virtual link ${v}: a message's last packet ended while another of its packets was still arriving (packets overtook each other; docs/t9000.md#receive-area)`);
-          }
+          let q = s[lnkSeq[k]!.i]!;
           if (hdr) {
-            if (!posted) s[rDefer[v]!.n] = 1; // ack deferred until a receive is posted
-            if (s[rInMsg[v]!.i]! === 0) {
-              start = s[rSeq[v]!.i]!;
-              msgLen = 0;
-              s[rMsgStart[v]!.n] = start;
-              s[rInMsg[v]!.n] = 1;
+            if (rxSeen[v]++ > 0) this.fail(`two data headers for virtual link ${v} in one cycle (one outstanding packet per VL)`);
+            q = s[rSeq[v]!.i]!;
+            if (unretired(v) + 1 > SL) this.fail(`virtual link ${v}: more packets in flight than rxSlots (${SL}); docs/t9000.md#receive-area`);
+            if (!recvReadyFor(v, unretired(v))) {
+              s[rDefer[v]!.n] = 1; // ack deferred until a receive is posted for its message
+              s[rDeferSeq[v]!.n] = q;
             }
-            s[rSeq[v]!.n] = (s[rSeq[v]!.i]! + 1) % 2 ** 16;
-            s[rMsgLen[v]!.n] = msgLen;
+            s[rSeq[v]!.n] = (q + 1) % M16;
+            hdrNow[v] = 1;
+            s[lnkSeq[k]!.n] = q;
           }
           if (end) {
-            msgLen += s[pt.evLen.i]!;
-            s[rMsgLen[v]!.n] = msgLen;
-            if (s[pt.evEom.i]! !== 0) {
-              s[rInMsg[v]!.n] = 0;
-              s[rMsgLen[v]!.n] = 0;
+            // the fault: the rule before issue 10, a message completes at its EOM even if
+            // earlier packets are still arriving (their late ends are then dropped)
+            if (eomCompletes && s[pt.evEom.i]! !== 0) {
+              for (let p = s[rHead[v]!.i]!; p !== q; p = (p + 1) % M16) {
+                const j = v * SL + (p % SL);
+                if (endNow[j] === 0) touched[nTouched++] = j;
+                endNow[j] = 1;
+                eomNow[j] = lenNow[j] = 0;
+              }
+            }
+            if ((q - s[rHead[v]!.i]! + M16) % M16 >= M16 / 2) continue; // retired already (only under the fault)
+            const j = v * SL + (q % SL);
+            if (endNow[j] === 0) touched[nTouched++] = j;
+            endNow[j] = 1;
+            eomNow[j] = s[pt.evEom.i]!;
+            lenNow[j] = s[pt.evLen.i]!;
+            s[rPktEnd[j]!.n] = 1;
+            s[rPktEom[j]!.n] = eomNow[j]!;
+            s[rPktLen[j]!.n] = lenNow[j]!;
+          }
+        }
+        for (let v = 0; v < V; v++) {
+          let head = s[rHead[v]!.i]!;
+          const seqEnd = (s[rSeq[v]!.i]! + hdrNow[v]!) % M16; // one past the newest header, this cycle's included
+          if (head === seqEnd) continue;
+          const posted = postedAhead(v) > 0;
+          let inMsg = s[rInMsg[v]!.i]! !== 0;
+          let start = s[rMsgStart[v]!.i]!;
+          let msgLen = s[rMsgLen[v]!.i]!;
+          for (;;) {
+            const j = v * SL + (head % SL);
+            const ended = endNow[j]! !== 0 || s[rPktEnd[j]!.i]! !== 0;
+            if (!ended || head === seqEnd) break;
+            const eom = endNow[j]! !== 0 ? eomNow[j]! : s[rPktEom[j]!.i]!;
+            if (eom !== 0 && s[rEomWait[v]!.i]! !== 0) break; // one completed message waits for its receive at a time
+            if (!inMsg) {
+              inMsg = true;
+              start = head;
+              msgLen = 0;
+            }
+            msgLen += endNow[j]! !== 0 ? lenNow[j]! : s[rPktLen[j]!.i]!;
+            s[rPktEnd[j]!.n] = 0;
+            head = (head + 1) % M16;
+            if (eom !== 0) {
+              inMsg = false;
               s[rLastLen[v]!.n] = msgLen;
-              s[rMsgStart[v]!.n] = start;
               if (posted) {
                 s[rDone[v]!.n] = (s[rDone[v]!.i]! + 1) % C24;
                 s[rLastStart[v]!.n] = start;
               } else s[rEomWait[v]!.n] = 1; // delivered when the receive is posted
+              msgLen = 0;
+              break; // at most one message completes per VL per cycle
             }
           }
+          s[rHead[v]!.n] = head;
+          s[rInMsg[v]!.n] = inMsg ? 1 : 0;
+          s[rMsgStart[v]!.n] = start;
+          s[rMsgLen[v]!.n] = msgLen;
         }
+        for (let i = 0; i < nTouched; i++) endNow[touched[i]!] = 0;
+        nTouched = 0;
+        hdrNow.fill(0);
         for (let v = 0; v < V; v++) {
           // acks
           if (ackWant[v]) {

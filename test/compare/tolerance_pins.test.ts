@@ -78,7 +78,7 @@ const CALIBRATED: readonly Pin[] = [
 for (const name of ['calibrated-light', 'calibrated-moderate', 'calibrated-heavy']) PINS[name] = CALIBRATED;
 // C104 presets (harness/compare/c104.ts): RTL C104 mesh vs the TLM's token-credit mode.
 const range = (metric: MetricName, stat: SummaryStat, lo: number, hi: number): Pin => ({ metric, stat, inside: [lo, hi], outside: [lo - 1, hi + 1] });
-PINS['c104-zero-load'] = [{ metric: 'missing', inside: [0], outside: [1] }, range('first', 'min', -12, 6), range('first', 'max', -12, 6), range('last', 'min', -30, 6), range('last', 'max', -30, 6)];
+PINS['c104-zero-load'] = [{ metric: 'missing', inside: [0], outside: [1] }, range('first', 'min', 0, 0), range('first', 'max', 0, 0), range('last', 'min', 0, 0), range('last', 'max', 0, 0)];
 const means = (metric: MetricName, b: number): Pin => ({ metric, of: 'means', inside: [-b, b, 0], outside: [-b - 0.001, b + 0.001] });
 PINS['c104-light'] = [{ metric: 'missing', inside: [0], outside: [1] }, means('first', 0.03), means('last', 0.03), range('last', 'p50', -10, 10)];
 PINS['c104-moderate'] = [{ metric: 'missing', inside: [0], outside: [1] }, means('first', 0.05), means('last', 0.05), range('last', 'p50', -15, 15)];

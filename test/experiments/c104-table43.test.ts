@@ -72,7 +72,7 @@ describe('c104-boundary-exchange --quick: the RTL 4×4 mesh runs the exchange', 
     expect(at(1, 'token-4x4') / at(4, 'token-4x4')).toBeLessThan(0.9);
   });
 
-  it('the token-credit TLM stands in for the RTL: within ±3% at widths 1 and 4 (the full window; measured −0.96% and +1.29%)', () => {
+  it('the token-credit TLM stands in for the RTL: within ±3% at widths 1 and 4 (the full window; measured −1.15% and +1.07%)', () => {
     const checks = rep.checks.filter((x) => x.id.startsWith('rtl-token'));
     expect(checks).toHaveLength(2);
     for (const c of checks) expect(c.holds, `${c.id}: ${c.measured}`).toBe(true);
@@ -84,7 +84,7 @@ describe.skipIf(!FULL)('Table 4.3 at full size (ICEMU_FULL=1)', () => {
     const q = c104TokenVsPacket.params({ quick: false });
     const pts = c104TokenVsPacket.points(q);
     const rep = c104TokenVsPacket.assemble(q, pts, pts.map((p) => c104TokenVsPacket.runPoint(p, q)));
-    // As recorded in docs/thesis-model.md#table-43 (the model is deterministic): residuals 3.64, 6.98, 4.68, 2.81%,
+    // As recorded in docs/thesis-model.md#table-43 (the model is deterministic): residuals 4.34, 6.74, 5.00, 2.22%,
     // so only width 4 holds; before the adjustment the token model is above the packet model at width 2.
     expect(rep.checks.map((c) => [c.id, c.holds])).toEqual([
       ['t4.3-residual-w1', false],
@@ -95,10 +95,11 @@ describe.skipIf(!FULL)('Table 4.3 at full size (ICEMU_FULL=1)', () => {
     ]);
   }, 3_600_000);
 
-  it('c104-boundary-exchange: the token-credit TLM within ±3% of the RTL at every width', () => {
+  it('c104-boundary-exchange: the token-credit TLM within ±3% of the RTL at widths 1, 3, 4; not at width 2 (−3.27%), as reported', () => {
     const q = c104BoundaryExchange.params({ quick: false });
     const pts = c104BoundaryExchange.points(q);
     const rep = c104BoundaryExchange.assemble(q, pts, pts.map((p) => c104BoundaryExchange.runPoint(p, q)));
-    for (const c of rep.checks.filter((x) => x.id.startsWith('rtl-token'))) expect(c.holds, `${c.id}: ${c.measured}`).toBe(true);
+    // As recorded in docs/thesis-model.md#table-43: −1.15, −3.27, +0.77, +1.07%.
+    expect(rep.checks.filter((x) => x.id.startsWith('rtl-token')).map((c) => c.holds)).toEqual([true, false, true, true]);
   }, 3_600_000);
 });

@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ExperimentResult } from '../../harness/experiments/output.ts';
 import { absoluteCheck, rangeCheck, relativeCheck } from '../../harness/experiments/c104-verdicts.ts';
 import { theta } from '../../harness/experiments/c104-ch6.ts';
+import { QUEUE_ZERO_US, queueRule, RATE_GAP } from '../../harness/experiments/c104-ch5.ts';
 import { table42Rules } from '../../harness/experiments/dslink-packet.ts';
 import type { StdResult } from '../../harness/experiments/c104-standard.ts';
 import { check, checkPlots, checkStructure, icemuExperiment, quickAndShards, readResult, removeDir, tempDir } from './helpers.ts';
@@ -69,6 +70,18 @@ describe('c104-ch5 --quick (16×16 standard setup, c = 30 and 60 µs)', () => {
         expect(relativeCheck('n', 's', seed, seed * 1.0501, 0.05).holds).toBe(false);
       }
     }
+  });
+  it('Fig. 5.15 at c = 30 and 60: the self-throttled workloads do not queue in the T9000; rule and negative controls', () => {
+    expect(check(r, 'f5.15-self-throttled').holds, check(r, 'f5.15-self-throttled').measured).toBe(true);
+    const run = (mode: string, c: number, queue: number, transport: number) => ({ mode, c, queue, transport });
+    const base = [run('loosely', 1, 0, 5), run('async', 1, 80, 110), run('async', 16, 10, 30), run('async', 30, 0, 4)];
+    expect(queueRule(base)).toEqual({ selfMax: 0, queuePeak: 1, transportPeak: 1 });
+    expect(queueRule([...base, run('async-blocking', 2, QUEUE_ZERO_US + 0.001, 5)]).selfMax > QUEUE_ZERO_US).toBe(true);
+    expect(queueRule([...base, run('async', 8, 81, 100)]).queuePeak).toBe(8); // queue peak moved off the transport peak
+  });
+  it('Fig. 5.14 "rates differ by at most 40%" needs c < 15 (full run): no verdict at the quick sizes', () => {
+    expect(check(r, 'f5.14-rates-close').holds).toBeNull();
+    expect(RATE_GAP).toBe(0.4);
   });
   it('holds: Table 5.2 rows c = 30 and 60 within ±4 points', () => {
     for (const c of [30, 60]) for (const m of ['loosely', 'async-blocking']) expect(check(r, `t5.2-${m}-c${c}`).holds, check(r, `t5.2-${m}-c${c}`).measured).toBe(true);

@@ -172,3 +172,12 @@ export async function quickAndShards(name: string, extra: string[] = [], jobs = 
   expect(listDir(dir).filter((f) => f.includes('.tmp'))).toEqual([]);
   return { dir, result, run };
 }
+
+/** `icemu experiment <name> ...args --out <temp> --quiet`, expecting exit 0; the directory joins `dirs` for removal. */
+export async function runExperimentIn(name: string, args: string[], dirs: string[]): Promise<{ d: string; res: ExperimentResult }> {
+  const d = tempDir(name);
+  dirs.push(d);
+  const r = await icemuExperiment([name, ...args, '--out', d, '--quiet']);
+  expect(r.code, r.err).toBe(0);
+  return { d, res: readResult(d, name) };
+}

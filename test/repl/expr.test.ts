@@ -11,7 +11,8 @@ import { compileCondition, ExprError, parseExpr, parseInteger, type Ref, type Re
 /** A fake design: names -> values; globs with '*' over the names. */
 function resolverOf(values: Record<string, number>, states: Record<string, readonly string[]> = {}): Resolver {
   return (name, index) => {
-    const re = new RegExp(`^${name.replace(/\./g, '\\.').replace(/\*/g, '[^.]*')}$`);
+    // Escape every regex metacharacter but `*` (a name may hold `{1}` etc.: the property feeds arbitrary text).
+    const re = new RegExp(`^${name.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^.]*')}$`);
     const hits = Object.keys(values).filter((k) => re.test(k));
     if (!hits.length) throw new Error(`no signal named '${name}'`);
     if (index !== undefined) throw new Error(`${name} is not a memory`);

@@ -310,22 +310,7 @@ describe('T9000 endpoint: several physical links', () => {
   });
 });
 
-describe('T9000 endpoint: packets that overtake', () => {
-  it('a last packet ending while an earlier packet of the VL is still arriving stops loudly (not mis-assembled)', () => {
-    // two of a's VLs, on different links, both name b's VL 0: b sees one VL's packets on two links
-    const top = new Module(null, 'top');
-    const a = new T9000Endpoint(top, 'a', { links: 2, virtualLinks: [{ link: 0, header: 0 }, { link: 1, header: 0 }] }, stubLinks());
-    const b = new T9000Endpoint(top, 'b', { links: 2, virtualLinks: [{ link: 0, header: 0 }, { link: 1, header: 1 }] }, stubLinks());
-    joinLinks(top, a.links[0]!, b.links[0]!);
-    joinLinks(top, a.links[1]!, b.links[1]!);
-    const sim = new Simulator(top);
-    const { driver } = attachT9000Pair(sim, a, b);
-    driver.receive(1, 0, 0);
-    driver.send(0, 0, Array.from({ length: 32 }, (_, j) => j), 0); // a 32-byte last packet on link 0 …
-    driver.send(0, 1, [7], 40); // … overtaken by a 1-byte one on link 1
-    expect(() => sim.step(2000)).toThrow(/virtual link 0: a message's last packet ended while another of its packets was still arriving/);
-  });
-});
+// packets of one VL that overtake each other over a hunt group: test/t9000/hunt_group.test.ts
 
 describe('T9000 config', () => {
   const vls = [{ link: 0, header: 0 }];

@@ -82,6 +82,13 @@ export interface C104Config {
   readonly outstandingLimit: number;
   /** §5.3.2, Fig. 5.4: 'per-process' (default) or the T9000 output data-queue length limit. */
   readonly saturationControl: SaturationControl;
+  /**
+   * §3.5.3 / §4.1.3 optional time slicing of the FIFO run queue: a process
+   * computing longer than this quantum (measured from when it reached the
+   * head) goes to the tail if another process is waiting. 0 = off (the
+   * default; the seed gives no value), docs/thesis-model.md#time-slicing.
+   */
+  readonly timeSliceNs: number;
   /** Seed of the network's random stream (random arbitration, two-phase intermediates), §3.5.2. */
   readonly networkSeed: number;
   /** Record the shared event vocabulary (costly; tests and traces only). */
@@ -119,6 +126,7 @@ export const C104_DEFAULTS: C104Config = {
   routing: 'xy',
   outstandingLimit: 16,
   saturationControl: 'per-process',
+  timeSliceNs: 0,
   networkSeed: 2,
   recordEvents: false,
 };
@@ -161,6 +169,7 @@ export function resolveC104Config(c: Partial<C104Config> = {}): C104Config {
   oneOf(S, 'routing', r.routing, ROUTINGS);
   integerIn(S, 'outstandingLimit', r.outstandingLimit, 1, 1_000_000);
   oneOf(S, 'saturationControl', r.saturationControl, ['per-process', 't9000-queue'] as const);
+  integerIn(S, 'timeSliceNs', r.timeSliceNs, 0, 1e12, 'ns; 0 = no time slicing');
   integerIn(S, 'networkSeed', r.networkSeed, 0, 0xffffffff);
   bool(S, 'recordEvents', r.recordEvents);
   nonNegative(S, 'routingDelayNs', r.routingDelayNs);

@@ -60,6 +60,9 @@ export class Endpoints implements EndpointSink {
   /** The current iteration's plan, drawn when first needed (null until then). */
   private readonly plans: (IterationPlan | null)[];
   private readonly compute: Float64Array;
+  /** CPU time still to run in the current compute period, and the length of the slice now running (time slicing). */
+  private readonly left: Float64Array;
+  private readonly slice: Float64Array;
   private readonly received: Map<number, number>[];
   private readonly deferred: number[][];
   private readonly cpuBusy: Uint8Array;
@@ -86,6 +89,8 @@ export class Endpoints implements EndpointSink {
     this.nextSend = new Int32Array(P);
     this.plans = new Array<IterationPlan | null>(P).fill(null);
     this.compute = new Float64Array(P);
+    this.left = new Float64Array(P);
+    this.slice = new Float64Array(P);
     this.received = Array.from({ length: P }, () => new Map());
     this.deferred = Array.from({ length: P }, () => []);
     const N = c.side * c.side;
@@ -110,11 +115,29 @@ export class Endpoints implements EndpointSink {
     if (type !== EV_COMPUTE_END) return;
     const p = arg;
     const node = this.program.nodeOf(p);
-    this.metrics.c[C.cpuBusy]! += Math.max(1, this.compute[p]!);
+    this.metrics.c[C.cpuBusy]! += this.slice[p]!;
+    if (this.left[p]! > 0) {
+      // Quantum expired with work left: to the tail if anyone waits (docs/thesis-model.md#time-slicing).
+      const rq = this.runQueue[node]!;
+      if (rq.length > 0) {
+        rq.push(p);
+        this.runSlice(rq.shift(), now);
+      } else this.runSlice(p, now);
+      return;
+    }
     const nx = this.runQueue[node]!.shift();
-    if (nx >= 0) this.ctx.queue.push(now + Math.max(1, this.compute[nx]!), EV_COMPUTE_END, nx);
+    if (nx >= 0) this.runSlice(nx, now);
     else this.cpuBusy[node] = 0;
     this.afterCompute(p, now);
+  }
+
+  /** Process p (at the head, CPU busy) runs its remaining compute, or one quantum of it under time slicing. */
+  private runSlice(p: number, now: number): void {
+    const q = this.c.timeSliceNs;
+    const run = q > 0 ? Math.min(q, this.left[p]!) : this.left[p]!;
+    this.left[p]! -= run;
+    this.slice[p] = run;
+    this.ctx.queue.push(now + run, EV_COMPUTE_END, p);
   }
 
   // ---------------------------------------------------------------- processes
@@ -130,10 +153,11 @@ export class Endpoints implements EndpointSink {
     // takes at least 1 ns so that a loop never spins at one instant (docs/thesis-model.md#process-model).
     if (computeNs <= 0 && this.program.mode !== 'async' && this.sendCount(p) > 0) return this.afterCompute(p, now);
     const node = this.program.nodeOf(p);
+    this.left[p] = Math.max(1, computeNs);
     if (this.cpuBusy[node]) this.runQueue[node]!.push(p);
     else {
       this.cpuBusy[node] = 1;
-      this.ctx.queue.push(now + Math.max(1, computeNs), EV_COMPUTE_END, p);
+      this.runSlice(p, now);
     }
   }
 

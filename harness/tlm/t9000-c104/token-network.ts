@@ -13,26 +13,33 @@
  *   the receiver owes an FCT (8 credits) when its buffer has 8 places beyond
  *   what it has promised, within the credit cap (the rule of
  *   rtl/dslink/credit.ts); the FCT travels on the reverse direction;
- * - a token is in the receive buffer `rxLatencyNs` after its last bit (the
- *   RTL's decoder hands a token on after the next token's parity check);
- * - the C104: input buffer (stc104 35 tokens) → routing on the header
- *   (lookup + routing delay) → FIFO crossbar arbitration per output group
+ * - the NULL train: an idle transmitter sends NULLs (8 bits) and takes a
+ *   token only at a NULL boundary, so a token that becomes ready at t starts
+ *   at the train's next boundary (at once right after a token). Every link
+ *   starts its NULLs `linkStartBits` before time 0 and, in start-up, sends
+ *   the FCTs of its own receiver's first grant: the phase at time 0 follows
+ *   (rtl/dslink/tx_tokens.ts, tx_serialiser.ts);
+ * - a token is taken by the receiver `rxLatencyBits` after its last bit (the
+ *   RTL's decoder hands a token on after the next token's parity check, and
+ *   the next token, a NULL if nothing else, always follows at once);
+ * - the C104: input buffer (stc104 35 tokens) → the router takes the header
+ *   into its registers (its places are free for credit at once) and routes
+ *   it (lookup + routing delay) → FIFO crossbar arbitration per output group
  *   (hunt group to the T9000) → one token per cycle into the output buffer
  *   (stc104 35) → the output link; the connection is held until the
  *   terminator (EOP/EOM) has passed (wormhole);
  * - the T9000 endpoint: ack and data queues (acks first with ack priority),
  *   a transmit port per link that copies a packet's tokens into its link's
  *   transmit buffer (56 tokens) and takes the next packet when the last
- *   one's terminator has left (the node's links form a hunt group, §4.2.2),
- *   the receiver taking every token at once;
- *   the header is "in" (ack generated) when the token after it is in, and
- *   the packet is delivered when its terminator is in (the RTL recorder's
+ *   one's terminator has left; a message's first packet takes any idle link
+ *   of the node (a hunt group, §4.2.2), its later packets the same link (the
+ *   RTL ties a virtual link to one link); the receiver takes every token at
+ *   once; the header is "in" (ack generated) when it is taken, and the
+ *   packet is delivered when its terminator is taken (the RTL recorder's
  *   stamps, docs/t9000.md#events).
  *
- * Not modelled (named, docs/thesis-model.md#token-credit): the NULL tokens
- * an idle link sends (the RTL starts a character only at a token boundary of
- * the NULL train, so each packet head waits 0..7 bit times per link there;
- * here it starts at once), link start-up (credit is full at time 0), errors.
+ * Not modelled (named, docs/thesis-model.md#token-credit): link start-up
+ * itself (credit is full at time 0, only its NULL phase is kept), errors.
  * Times are ns; one bit time is nsPerDataToken / 10.
  */
 import type { C104Config } from './config.ts';
@@ -47,6 +54,7 @@ export const EV_TOK_ROUTE = 12; // arg: direction (a C104 input) — its head pa
 export const EV_TOK_XBAR = 13; // arg: direction (a C104 input) — the crossbar moves its next token
 export const EV_TOK_PORT = 14; // arg: injection direction — its T9000 transmit port starts copying a packet
 export const EV_TOK_FCT = 15; // arg: direction — an FCT reached the receiver
+export const EV_TOK_TAKE = 16; // arg: direction — its idle transmitter reaches a NULL boundary with a token to send
 
 /**
  * Constants of the token-credit mode that the seed does not give, measured
@@ -54,24 +62,22 @@ export const EV_TOK_FCT = 15; // arg: direction — an FCT reached the receiver
  * test/tlm/token-credit.test.ts against harness/rtl/c104_system.ts).
  */
 export const TOKEN_CREDIT_RTL = Object.freeze({
-  /** Bit times from a token's last bit to its place in a C104 receive buffer (deserialiser + the next token's parity check); FCTs too. */
-  rxLatencyBits: 9,
-  /** At the T9000 receiver: bit times from a data token's last bit to the receive port taking it (its recorder stamp). */
-  endpointRxDataBits: 4,
-  /** At the T9000 receiver: the same for EOP/EOM. */
-  endpointRxControlBits: 14,
-  /** A data packet with no data bytes (header then EOP/EOM) is delivered this much after its terminator is taken. */
-  emptyPacketDeliveryBits: 4,
-  /** Bit times from the header token in the input buffer to the crossbar request, beyond the routing delay (the one-cycle lookup). */
-  lookupBits: 1,
+  /** Bit times from a token's last bit to the receiver taking it (C104 input buffer or router, T9000 receive port: the next token's parity check); FCTs too. */
+  rxLatencyBits: 6,
+  /** Bit times from the header taken by the C104 input's router to its crossbar request, beyond the routing delay (the router's register, ROUTE state and request register, rtl/c104/input_router.ts). */
+  lookupBits: 4,
   /** Bit times from a crossbar grant to the first token in the output buffer (the output register). */
   crossbarBits: 0,
-  /** Bit times from a packet taken from the T9000 queue to its first token in the link's transmit buffer. */
-  txStartBits: 1,
+  /** Bit times from a packet taken from the T9000 queue to its first token in the link's transmit buffer (the transmit port offers it in the same cycle). */
+  txStartBits: 0,
   /** T9000 / C104 transmit and receive buffers, tokens (rtl/dslink DEFAULT_DSLINK 56; the C104's from its buffer preset). */
   endpointBufferTokens: 56,
   /** Credit cap of a DS-link (rtl/dslink: 56). */
   creditCap: 56,
+  /** Bit times from every link's first NULL to time 0, when traffic starts (the RTL's start-up takes it at cycle 1921, traffic at RTL_START_CYCLES 2500). */
+  linkStartBits: 579,
+  /** Bits of a NULL (ESC + FCT). */
+  nullBits: 8,
 });
 
 const INJ = 0; // T9000 → C104
@@ -85,9 +91,6 @@ export class TokenNetwork implements Transport {
   private readonly ctlNs: number;
   private readonly dataNs: number;
   private readonly rxLatNs: number;
-  private readonly epDataNs: number;
-  private readonly epCtlNs: number;
-  private readonly emptyNs: number;
   private readonly routeNs: number;
   private readonly xbarNs: number;
   private readonly txStartNs: number;
@@ -101,12 +104,18 @@ export class TokenNetwork implements Transport {
   private readonly txQ: IntFifo[];
   private readonly txCap: Int32Array;
   private readonly txBusy: Uint8Array;
+  /** Idle transmitter: a token boundary of its NULL train (the end of its last token); a take is pending when txTake is set. */
+  private readonly txIdleFrom: Float64Array;
+  private readonly txTake: Uint8Array;
+  private readonly nullNs: number;
   private readonly credit: Int32Array;
   private readonly fctOwed: Int32Array;
   private readonly inflight: IntFifo[];
   private readonly rxQ: IntFifo[];
   private readonly rxDepth: Int32Array;
   private readonly rxOut: Int32Array;
+  /** Header tokens of rxQ's head packet that the C104 input's router has taken into its registers (no longer in the buffer). */
+  private readonly rxHeld: Int32Array;
   private readonly busyNs: Float64Array;
   // C104 crossbar: input direction ↔ output direction
   private readonly inConn: Int32Array;
@@ -121,6 +130,10 @@ export class TokenNetwork implements Transport {
   private readonly portStart: Float64Array;
   private readonly ackQ: IntFifo[];
   private readonly dataQ: IntFifo[];
+  /** Per transmit port: later packets of messages whose first packet it sent (a message keeps its link, as the RTL's virtual link does). */
+  private readonly pinQ: IntFifo[];
+  /** Message (src·msg key) → the port its first packet took. */
+  private readonly msgPort = new Map<number, number>();
 
   constructor(
     private readonly c: C104Config,
@@ -135,9 +148,6 @@ export class TokenNetwork implements Transport {
     this.dataNs = c.nsPerDataToken;
     this.ctlNs = c.nsPerControlToken;
     this.rxLatNs = k.rxLatencyBits * this.bitNs;
-    this.epDataNs = k.endpointRxDataBits * this.bitNs;
-    this.epCtlNs = k.endpointRxControlBits * this.bitNs;
-    this.emptyNs = k.emptyPacketDeliveryBits * this.bitNs;
     this.routeNs = k.lookupBits * this.bitNs + c.routingDelayNs;
     this.xbarNs = k.crossbarBits * this.bitNs;
     this.txStartNs = k.txStartBits * this.bitNs;
@@ -151,12 +161,16 @@ export class TokenNetwork implements Transport {
     this.txQ = Array.from({ length: Dn }, () => new IntFifo());
     this.txCap = new Int32Array(Dn);
     this.txBusy = new Uint8Array(Dn);
+    this.txIdleFrom = new Float64Array(Dn);
+    this.txTake = new Uint8Array(Dn);
+    this.nullNs = k.nullBits * this.bitNs;
     this.credit = new Int32Array(Dn);
     this.fctOwed = new Int32Array(Dn);
     this.inflight = Array.from({ length: Dn }, () => new IntFifo());
     this.rxQ = Array.from({ length: Dn }, () => new IntFifo());
     this.rxDepth = new Int32Array(Dn);
     this.rxOut = new Int32Array(Dn);
+    this.rxHeld = new Int32Array(Dn);
     this.busyNs = new Float64Array(Dn);
     this.inConn = new Int32Array(Dn).fill(-1);
     this.outConn = new Int32Array(Dn).fill(-1);
@@ -169,6 +183,7 @@ export class TokenNetwork implements Transport {
     this.portStart = new Float64Array(N * W);
     this.ackQ = Array.from({ length: N }, () => new IntFifo());
     this.dataQ = Array.from({ length: N }, () => new IntFifo());
+    this.pinQ = Array.from({ length: N * W }, () => new IntFifo());
     const ep = k.endpointBufferTokens;
     const set = (d: number, kind: number, node: number, txCap: number, rxDepth: number): void => {
       this.kind[d] = kind;
@@ -199,16 +214,27 @@ export class TokenNetwork implements Transport {
         this.group[d] = n * 5 + dir;
       }
     }
+    // The NULL train's phase at time 0: every link starts sending NULLs linkStartBits before; in
+    // start-up each transmitter also sends the FCTs of its own receiver's first grant (4 bits each),
+    // the rest are NULLs (rtl/dslink/tx_tokens.ts, docs/thesis-model.md#token-credit).
+    for (let d = 0; d < Dn; d++) {
+      if (this.rev[d]! < 0) continue;
+      this.txIdleFrom[d] = (-k.linkStartBits + (this.rxOut[this.rev[d]!]! / 8) * 4) * this.bitNs;
+    }
   }
 
   inject(p: Packet, now: number): void {
-    if (p.kind === ACK && this.c.t9000AckPriority) this.ackQ[p.src]!.push(p.id);
+    const pinned = p.kind === ACK || p.index === 0 ? undefined : this.msgPort.get(this.msgKey(p));
+    if (pinned !== undefined) this.pinQ[pinned]!.push(p.id);
+    else if (p.kind === ACK && this.c.t9000AckPriority) this.ackQ[p.src]!.push(p.id);
     else this.dataQ[p.src]!.push(p.id);
     this.serveT9000(p.src, now);
   }
 
   dataQueueLength(node: number): number {
-    return this.dataQ[node]!.length;
+    let n = this.dataQ[node]!.length;
+    for (let j = 0; j < this.W; j++) n += this.pinQ[node * this.W + j]!.length;
+    return n;
   }
 
   internalBusy(): { busyNs: number; activeLinks: number; links: number } {
@@ -228,8 +254,12 @@ export class TokenNetwork implements Transport {
     switch (type) {
       case EV_TOK_TX:
         this.txBusy[arg] = 0;
+        this.txIdleFrom[arg] = now;
         this.kick(arg, now);
         return;
+      case EV_TOK_TAKE:
+        this.txTake[arg] = 0;
+        return this.take(arg, now);
       case EV_TOK_ARRIVE:
         return this.arrive(arg, now);
       case EV_TOK_FCT: {
@@ -257,14 +287,27 @@ export class TokenNetwork implements Transport {
 
   // ------------------------------------------------------------- T9000 side
 
-  /** Idle transmit ports of the node take the next packet (acks first with ack priority, §3.1.1.1). */
+  private msgKey(p: Packet): number {
+    return p.msg * this.N + p.src;
+  }
+
+  /**
+   * Idle transmit ports of the node take the next packet: acks first with ack priority (§3.1.1.1),
+   * then a later packet of a message the port carries, then the data queue. A message's first
+   * packet takes any idle link (the node's links as a hunt group), its later packets that link:
+   * the RTL ties a virtual link to one link (docs/thesis-model.md#token-credit).
+   */
   private serveT9000(n: number, now: number): void {
     const acks = this.ackQ[n]!;
     const data = this.dataQ[n]!;
-    for (let j = 0; j < this.W && acks.length + data.length > 0; j++) {
+    for (let j = 0; j < this.W; j++) {
       const port = n * this.W + j;
       if (this.portPkt[port]! >= 0) continue;
-      const id = acks.length > 0 ? acks.shift() : data.shift();
+      const pins = this.pinQ[port]!;
+      const id = acks.length > 0 ? acks.shift() : pins.length > 0 ? pins.shift() : data.length > 0 ? data.shift() : -1;
+      if (id < 0) continue;
+      const p = this.ctx.pool.all[id]!;
+      if (p.kind !== ACK && p.index === 0) this.msgPort.set(this.msgKey(p), port);
       this.portPkt[port] = id;
       this.portNext[port] = 0;
       this.portStart[port] = now + this.txStartNs;
@@ -296,12 +339,26 @@ export class TokenNetwork implements Transport {
 
   // ------------------------------------------------------------- links
 
-  /** Start the next token on direction d if its transmitter is free: an owed FCT first, then a normal token with credit. */
+  /**
+   * Direction d has something to send: an idle transmitter is in its NULL train and takes the
+   * token at the train's next token boundary (at once when it has just finished a token).
+   */
   private kick(d: number, now: number): void {
+    if (this.txBusy[d] || this.txTake[d]) return;
+    if (this.fctOwed[d]! <= 0 && (this.txQ[d]!.length === 0 || this.credit[d]! <= 0)) return;
+    const from = this.txIdleFrom[d]!;
+    const at = now <= from ? from : from + Math.ceil((now - from) / this.nullNs - 1e-9) * this.nullNs;
+    if (at === now) return this.take(d, now);
+    this.txTake[d] = 1;
+    this.ctx.queue.push(at, EV_TOK_TAKE, d);
+  }
+
+  /** A token boundary with something to send: an owed FCT first, then a normal token with credit (the RTL's choice). */
+  private take(d: number, now: number): void {
     if (this.txBusy[d]) return;
     let ns: number;
     let code: number;
-    let lat = this.rxLatNs;
+    const lat = this.rxLatNs;
     if (this.fctOwed[d]! > 0) {
       this.fctOwed[d]!--;
       this.txBusy[d] = 1;
@@ -318,7 +375,6 @@ export class TokenNetwork implements Transport {
       const idx = code & 63;
       const ctl = idx === p.tokens - 1;
       ns = ctl ? this.ctlNs : this.dataNs;
-      if (this.kind[d] === DEL) lat = ctl ? this.epCtlNs : this.epDataNs;
       this.busyNs[d]! += ns;
       if (idx === 0) this.headStarts(d, p, now);
       if (this.kind[d] === INJ) {
@@ -357,11 +413,11 @@ export class TokenNetwork implements Transport {
     if (this.kind[d] === DEL) {
       // The T9000 receiver takes every token at once (docs/t9000.md#receive-area).
       this.freed(d, now);
-      if (idx === this.hb) {
+      if (idx === this.hb - 1) {
         if (this.ctx.events && p.kind !== ACK) this.ctx.events.push({ t: now, kind: 'head-arrives', msg: p.msg, node: p.dst, packet: p.index, unit: 'rx', port: d });
         this.ctx.queue.push(now, EV_DELIVER_HEAD, p.id);
       }
-      if (idx === p.tokens - 1) this.ctx.queue.push(p.kind !== ACK && idx === this.hb ? now + this.emptyNs : now, EV_DELIVER_TAIL, p.id);
+      if (idx === p.tokens - 1) this.ctx.queue.push(now, EV_DELIVER_TAIL, p.id);
       return;
     }
     const q = this.rxQ[d]!;
@@ -371,16 +427,26 @@ export class TokenNetwork implements Transport {
       if (this.inConn[d]! < 0 && !this.routed[d] && q.peek() === p.id * 64) {
         this.routed[d] = 1;
         this.ctx.queue.push(p.routeAt, EV_TOK_ROUTE, d);
+        this.takeHeader(d, now);
       }
     }
     if (this.inConn[d]! >= 0) this.schedulePump(d, now);
+  }
+
+  /**
+   * The router of C104 input d takes the head packet's header from the buffer into its registers
+   * as it starts routing (docs/c104.md#the-switch): those places are free for credit at once.
+   */
+  private takeHeader(d: number, now: number): void {
+    this.rxHeld[d] = this.hb;
+    this.freed(d, now);
   }
 
   /** A place of d's receive buffer was freed: owe FCTs on the reverse direction while the rule allows. */
   private freed(d: number, now: number): void {
     const cap = TOKEN_CREDIT_RTL.creditCap;
     let owed = false;
-    while (this.rxDepth[d]! - this.rxQ[d]!.length - this.rxOut[d]! >= 8 && this.rxOut[d]! + 8 <= cap) {
+    while (this.rxDepth[d]! - (this.rxQ[d]!.length - this.rxHeld[d]!) - this.rxOut[d]! >= 8 && this.rxOut[d]! + 8 <= cap) {
       this.rxOut[d]! += 8;
       this.fctOwed[this.rev[d]!]!++;
       owed = true;
@@ -440,7 +506,8 @@ export class TokenNetwork implements Transport {
     const q = this.rxQ[input]!;
     if (q.length === 0 || this.txQ[out]!.length >= this.txCap[out]!) return;
     const code = q.shift();
-    this.freed(input, now);
+    if (this.rxHeld[input]! > 0) this.rxHeld[input]!--;
+    else this.freed(input, now);
     this.txQ[out]!.push(code);
     this.kick(out, now);
     const p = this.ctx.pool.all[code >> 6]!;
@@ -455,6 +522,7 @@ export class TokenNetwork implements Transport {
         if (np.routeAt >= 0 && q.length >= this.hb) {
           this.routed[input] = 1;
           this.ctx.queue.push(Math.max(now, np.routeAt), EV_TOK_ROUTE, input);
+          this.takeHeader(input, now);
         }
       }
       return;
