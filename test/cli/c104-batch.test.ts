@@ -41,7 +41,7 @@ describe('icemu c104 --config', () => {
     oneLineExit2(await icemu(['c104', '--config', join(dir, 'missing.json'), '-q']), /^icemu c104: --config .*missing\.json: cannot read it \(ENOENT\)$/);
     oneLineExit2(await icemu(['c104', '--config', bad('notjson.json', '{ width: 4'), '-q']), /--config .*: not JSON/);
     oneLineExit2(await icemu(['c104', '--config', bad('str.json', '{"width": "3"}'), '-q']), /"width" must be an integer \(got "3"\)/);
-    oneLineExit2(await icemu(['c104', '--config', bad('range.json', '{"width": 40}'), '-q']), /--config .*: --width must be a whole number in 1\.\.16 \(got '40'\)/);
+    oneLineExit2(await icemu(['c104', '--config', bad('range.json', '{"width": 65}'), '-q']), /--config .*: --width must be a whole number in 1\.\.64 \(got '65'\)/);
     oneLineExit2(await icemu(['c104', '--config', bad('key.json', '{"widht": 4}'), '-q']), /unknown key "widht"/);
     oneLineExit2(await icemu(['c104', '--config', bad('out.json', '{"json": "x.json"}'), '-q']), /unknown key "json"/);
     oneLineExit2(await icemu(['c104', '--config', bad('preset.json', '{"preset": "torus"}'), '-q']), /--preset must be one of pair-c104, chain, mesh, puma \(got 'torus'\)/);

@@ -6,7 +6,7 @@
  */
 import v8 from 'node:v8';
 import { afterEach, describe, expect, it } from 'vitest';
-import { heapNeededMb, rerunWithHeap } from '../../harness/cli/heap.ts';
+import { c104HeapNeededMb, heapNeededForArgs, heapNeededMb, rerunWithHeap } from '../../harness/cli/heap.ts';
 
 describe('CLI heap for big cubes', () => {
   afterEach(() => {
@@ -23,5 +23,17 @@ describe('CLI heap for big cubes', () => {
     expect(rerunWithHeap(['demo'])).toBeUndefined();
     process.env.ICEMU_HEAP_RERUN = '1';
     expect(rerunWithHeap(['buzzard', '--n', '10'])).toBeUndefined();
+  });
+  it('asks for more heap for C104 meshes beyond 16×16 (a 32×32 mesh peaked at 9.5 GB), none up to 16×16', () => {
+    expect(c104HeapNeededMb(256)).toBe(0);
+    expect(c104HeapNeededMb(257)).toBeGreaterThan(0);
+    expect(c104HeapNeededMb(1024)).toBeGreaterThan(9_500);
+    expect(heapNeededForArgs(['c104', 'mesh', '--width', '16', '--height', '16'])).toBe(0);
+    expect(heapNeededForArgs(['c104', 'mesh', '--width', '32', '--height', '32', '--pattern', 'thesis'])).toBe(c104HeapNeededMb(1024));
+    expect(heapNeededForArgs(['c104', 'mesh', '--width=32', '--height=17'])).toBe(c104HeapNeededMb(544));
+    expect(heapNeededForArgs(['c104', 'mesh', '--width', '32'])).toBe(c104HeapNeededMb(96));
+    expect(heapNeededForArgs(['buzzard', '--n', '10'])).toBe(heapNeededMb(10));
+    process.env.ICEMU_HEAP_RERUN = '1';
+    expect(rerunWithHeap(['c104', 'mesh', '--width', '32', '--height', '32'])).toBeUndefined();
   });
 });
