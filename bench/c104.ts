@@ -11,7 +11,7 @@
  *   npx tsx bench/c104.ts [side] [window] [interval] [warmup] [cycles] [mode]
  *   e.g. npx tsx bench/c104.ts 3 16 100 20000 5000
  * The Table 3.1 run itself (32×32, ±16, 20 ms = 2M cycles) is
- * bench/c104-table31.ts --rtl.
+ * bench/c104-table31-rtl.ts.
  */
 import type { SimMode } from '../rtl/kernel/index.ts';
 import { meshNetwork } from '../rtl/c104/labelling.ts';

@@ -284,7 +284,7 @@ export class Simulator {
     if (!(Number.isInteger(n) && n >= 0)) throw new SimError('bad-argument', `step: cycle count ${n} is not a whole number >= 0`);
     let left = n;
     while (left > 0) {
-      if (this.fastForward && this.seqDirty.count === 0 && !this.needSettle && !this.poked && this.forces.length === 0 && !this.counters.anyActive) {
+      if (this.fastForward && this.noPendingWork()) {
         const next = Math.min(this.stimuli.length ? this.stimuli[0]!.cycle : Infinity, this.wakes.next, this.onDemand.length ? this.nextOnDemandChange() : Infinity);
         const target = Math.min(this.clock.cycle + left, next);
         const skip = target - this.clock.cycle;
@@ -320,7 +320,12 @@ export class Simulator {
 
   /** True when nothing will change until the next stimulus (activity mode only). */
   get quiescent(): boolean {
-    return this._mode === 'activity' && this.seqDirty.count === 0 && !this.needSettle && !this.poked && this.forces.length === 0 && !this.counters.anyActive && this.wakes.size === 0;
+    return this._mode === 'activity' && this.noPendingWork() && this.wakes.size === 0;
+  }
+
+  /** No process dirty, no settle, poke, force or running counter pending (timed wake-ups and stimuli not considered). */
+  private noPendingWork(): boolean {
+    return this.seqDirty.count === 0 && !this.needSettle && !this.poked && this.forces.length === 0 && !this.counters.anyActive;
   }
 
   private stepOnce(): void {
