@@ -15,7 +15,7 @@ import type { ContentionMode } from '../tlm/t9000-c104/index.ts';
 import { standardSetup } from '../workloads/thesis-synthetic.ts';
 import { absoluteCheck, predicateCheck } from './c104-verdicts.ts';
 import { theta } from './c104-ch6.ts';
-import { runStdSpec, stdParams, type StdParams, type StdResult } from './c104-standard.ts';
+import { runStdSpec, stdCost, stdParams, type StdParams, type StdResult } from './c104-standard.ts';
 import { defineExperiment, type ReportTable, type SeedCheck } from './types.ts';
 
 export const BURST_N: readonly number[] = [1, 2, 4];
@@ -113,7 +113,7 @@ export const c104Bursts = defineExperiment<BurstPoint, StdResult, StdParams>({
   options: ['seed'],
   params: stdParams,
   points,
-  cost: (p) => (p.model === 'full' ? 3 : 1) * (1 + 30 / p.cUs),
+  cost: stdCost,
   runPoint,
   assemble,
 });

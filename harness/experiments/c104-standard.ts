@@ -99,7 +99,7 @@ export function runStdSpec(spec: SyntheticSpec, model: ContentionMode, q: Pick<S
 }
 
 /** Relative cost: heavier load and the full model cost more events. */
-export function stdCost(p: StdPoint): number {
+export function stdCost(p: Pick<StdPoint, 'model' | 'cUs'>): number {
   return (p.model === 'full' ? 3 : 1) * (1 + 30 / p.cUs);
 }
 

@@ -16,7 +16,7 @@ import type { SyncMode } from '../workloads/process-program.ts';
 import { standardSetup } from '../workloads/thesis-synthetic.ts';
 import { absoluteCheck, predicateCheck } from './c104-verdicts.ts';
 import { theta } from './c104-ch6.ts';
-import { runStdSpec, stdParams, SYNC_LABEL, type StdParams, type StdResult } from './c104-standard.ts';
+import { runStdSpec, stdCost, stdParams, SYNC_LABEL, type StdParams, type StdResult } from './c104-standard.ts';
 import { defineExperiment, type ReportTable, type SeedCheck } from './types.ts';
 
 export type CLaw = 'constant' | 'normal-10' | 'normal-50' | 'exp';
@@ -124,7 +124,7 @@ export const c104Variability = defineExperiment<VarPoint, StdResult, StdParams>(
   options: ['seed'],
   params: stdParams,
   points,
-  cost: (p) => (p.model === 'full' ? 3 : 1) * (1 + 30 / p.cUs),
+  cost: stdCost,
   runPoint,
   assemble,
 });

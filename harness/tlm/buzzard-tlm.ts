@@ -557,27 +557,36 @@ export class BuzzardTlm {
     for (let c = 0; c < tries; c++) {
       let idx = start + c;
       if (idx >= n1) idx -= n1;
-      if (idx === 0) {
-        if (o === 0) continue;
-        const s = x * n + o - 1;
-        const hm = this.sHead[s]!;
-        if (this.sBusy[s] || hm < 0) continue;
-        if (this.mContr[hm] && !contrOK) continue;
-        win = 0;
+      if (this.eligible(x, o, idx, contrOK)) {
+        win = idx;
         break;
       }
-      if (idx === o) continue;
-      const p = x * n + idx - 1;
-      if (this.pBusy[p] || this.pReady[p * n1 + o] === 0) continue;
-      if (this.rotate && this.prefersOther(x, p, o)) continue;
-      win = idx;
-      break;
     }
     if (win < 0) return -1;
     this.oRR[qo] = win + 1 === n1 ? 0 : win + 1;
     this.oState[qo] = ARB;
     this.oWin[qo] = win;
     return win;
+  }
+
+  /**
+   * Whether requester idx (0 = the source slot of link o, i = PBU i) of node
+   * x's output o may win it now; shared by the round-robin and tree
+   * arbiters. May mark another output for arbitration (prefersOther).
+   */
+  eligible(x: number, o: number, idx: number, contrOK: boolean): boolean {
+    const n = this.n;
+    if (idx === 0) {
+      if (o === 0) return false;
+      const s = x * n + o - 1;
+      const hm = this.sHead[s]!;
+      if (this.sBusy[s] || hm < 0) return false;
+      return !this.mContr[hm] || contrOK;
+    }
+    if (idx === o) return false;
+    const p = x * n + idx - 1;
+    if (this.pBusy[p] || this.pReady[p * this.n1 + o] === 0) return false;
+    return !(this.rotate && this.prefersOther(x, p, o));
   }
 
   /**

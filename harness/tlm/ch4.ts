@@ -39,6 +39,7 @@
 import type { Workload } from '../workloads/types.ts';
 import { bool, checkNumber, oneOf } from '../models/validate.ts';
 import { EventQueue } from './event-queue.ts';
+import { ctz } from './internal.ts';
 
 export type Ch4Transport = 'datagram' | 'cut-through' | 'circuit';
 export type Ch4Routing = 'fixed' | 'adaptive';
@@ -151,7 +152,7 @@ export function runCh4(w: Workload, config: Partial<Ch4Config> & Pick<Ch4Config,
   function candidates(m: number): number[] {
     const x = cur[m]!;
     const diff = x ^ w.messages[m]!.dst;
-    if (cfg.routing === 'fixed') return [31 - Math.clz32(diff & -diff)];
+    if (cfg.routing === 'fixed') return [ctz(diff)];
     const out: number[] = [];
     for (let d = 0; d < n; d++) if (diff & (1 << d)) out.push(d);
     return out;

@@ -16,24 +16,13 @@ import { ARB, IDLE } from './internal.ts';
  */
 export function arbitrateTree(sim: BuzzardTlm, qo: number, contrOK: boolean): number {
   const n = sim.n;
-  const n1 = sim.n1;
   const x = sim.oNode[qo]!;
   const o = sim.oPort[qo]!;
   const el = sim.tElig;
   el.fill(0);
   let any = false;
-  if (o > 0) {
-    const s = x * n + o - 1;
-    const hm = sim.sHead[s]!;
-    if (!sim.sBusy[s] && hm >= 0 && (contrOK || !sim.mContr[hm])) el[n + o - 1] = 1;
-  }
-  for (let i = 1; i <= n; i++) {
-    if (i === o) continue;
-    const p = x * n + i - 1;
-    if (sim.pBusy[p] || sim.pReady[p * n1 + o] === 0) continue;
-    if (sim.rotate && sim.prefersOther(x, p, o)) continue;
-    el[i - 1] = 1;
-  }
+  if (sim.eligible(x, o, 0, contrOK)) el[n + o - 1] = 1; // never for o = 0
+  for (let i = 1; i <= n; i++) if (sim.eligible(x, o, i, contrOK)) el[i - 1] = 1;
   for (let k = 0; k < 2 * n; k++) if (el[k]) any = true;
   if (!any) return -1;
   const base = qo * (2 * n - 1);
