@@ -40,6 +40,7 @@ import { patternWorkload, PATTERNS, type PatternName } from '../batch/patterns.t
 import { csvPathFor, formatLinkSummary, formatMessageWindow } from '../batch/report.ts';
 import { defaultWindow, parseFraction, parseRate } from '../batch/setup.ts';
 import { linkSummary, messageWindow } from '../batch/stats.ts';
+import { mean } from '../compare/stats.ts';
 import { attachC104LinkMeter, c104LinksCsv } from '../rtl/c104_links.ts';
 import { toJson } from '../experiments/types.ts';
 import { readFileSync } from 'node:fs';
@@ -145,10 +146,6 @@ const spec: CommandSpec = {
 function oneOf<T extends string>(flag: string, v: string, allowed: readonly T[]): T {
   if (!(allowed as readonly string[]).includes(v)) throw new UsageError(`icemu c104: --${flag} must be one of ${allowed.join(', ')} (got '${v}')`);
   return v as T;
-}
-
-function mean(xs: readonly number[]): number {
-  return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN;
 }
 
 /** Where the pattern's messages go: one channel (a virtual link each way) per pair of endpoints that talk. */

@@ -77,8 +77,6 @@ export interface CommandDef {
 
 export const EVENT_FILTER_KEYS = ['msg', 'node', 'packet', 'unit', 'port'] as const;
 
-export const yieldToLoop = (): Promise<void> => new Promise((r) => setImmediate(r));
-
 export function errorText(e: unknown): string {
   if (e instanceof ReplError || e instanceof ExprError || e instanceof WorkloadFileError) return e.message;
   if (e instanceof Error) return e.name === 'Error' || e.name === 'RangeError' || e.name === 'SimError' ? e.message : `${e.name}: ${e.message}`;

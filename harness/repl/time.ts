@@ -6,7 +6,8 @@
 import { FLAG } from '../../rtl/buzzard/header_blocks.ts';
 import { findDeadlock } from '../rtl/deadlock.ts';
 import { EVENT_KINDS, type EventKind } from '../../traces/events/vocabulary.ts';
-import { EVENT_FILTER_KEYS, ReplError, yieldToLoop, type CommandDef, type EventFilter } from './common.ts';
+import { yieldToEvents } from '../cli/output-path.ts';
+import { EVENT_FILTER_KEYS, ReplError, type CommandDef, type EventFilter } from './common.ts';
 import type { ReplEngine } from './engine.ts';
 import type { Condition } from './expr.ts';
 import { armBreakpoints, checkBreakpoints, eventMatches, parseEventSpec } from './breakpoints.ts';
@@ -141,7 +142,7 @@ export async function advance(e: ReplEngine, cycles: number, o: { checks: boolea
       break;
     }
     if (performance.now() - sliceStart > SLICE_MS) {
-      await yieldToLoop();
+      await yieldToEvents();
       sliceStart = performance.now();
     }
   }
