@@ -5,8 +5,9 @@
  * machine's guarded reads) equals the reference mode ('plain': every
  * process every cycle), run in lockstep on random small networks under
  * random messages with held sends, under both T9000 addressings
- * (docs/t9000.md#addressing): every wire (the D/S wires included) and
- * every register at every cycle, the event trace and the delivered bytes.
+ * (docs/t9000.md#addressing): every wire (the D/S wires included), every
+ * register and every word of the T9000 control-block memories at every
+ * cycle, the event trace and the delivered bytes.
  *
  * Negative control: the same comparison with one token of one link held a
  * cycle longer in the fast run (its serialiser's `left` bumped mid-token,
@@ -67,6 +68,10 @@ function lockstep(c: Case, perturb?: (fast: C104System) => void): string | undef
   const ref = build(c, 'plain');
   const fast = build(c, 'activity');
   const names = ref.sim.net.signals;
+  // The T9000 control blocks are memories (docs/t9000.md#control-blocks): compared word by word too.
+  const blocks = (s: C104System) => s.sim.net.memories.filter((m) => m.path.includes('.vlc.'));
+  const rb = blocks(ref);
+  const fb = blocks(fast);
   for (let cyc = 0; cyc < c.cycles; cyc++) {
     if (perturb && cyc === 2700) perturb(fast);
     ref.sim.step(1);
@@ -78,6 +83,11 @@ function lockstep(c: Case, perturb?: (fast: C104System) => void): string | undef
         const sig = names.find((s) => s.i === k || (s as { n?: number }).n === k);
         return `cycle ${ref.sim.cycle}: slot ${k} (${sig?.path ?? '?'}) reference ${a[k]} fast ${b[k]}`;
       }
+    }
+    for (let j = 0; j < rb.length; j++) {
+      const x = rb[j]!.data;
+      const y = fb[j]!.data;
+      for (let w = 0; w < x.length; w++) if (x[w] !== y[w]) return `cycle ${ref.sim.cycle}: ${rb[j]!.path}[${w}] reference ${x[w]} fast ${y[w]}`;
     }
   }
   const ev = (s: C104System): string => JSON.stringify(s.rec.events);
