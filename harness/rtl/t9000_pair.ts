@@ -33,6 +33,13 @@ export const T9000_LINK_DEFAULTS: Readonly<Partial<DsLinkConfig>> = Object.freez
  */
 export const T9000_THESIS_LINKS: Readonly<Partial<DsLinkConfig>> = Object.freeze({ ...T9000_LINK_DEFAULTS, rxHandover: 'on-arrival' });
 
+/**
+ * The thesis links with the thesis's idle link (docs/dslink.md#run-idle): an
+ * idle transmitter in Run sends no NULLs (`runIdle: 'silent'`), as seed
+ * 004's simulator has no filler tokens. The setting of dslink-bandwidth.
+ */
+export const T9000_THESIS_IDLE_LINKS: Readonly<Partial<DsLinkConfig>> = Object.freeze({ ...T9000_THESIS_LINKS, runIdle: 'silent' });
+
 /** Link ends for a pair: the real DS-link with the T9000 settings. */
 export function dsLinks(cfg: Partial<DsLinkConfig> = T9000_LINK_DEFAULTS): LinkEndFactory {
   return (p, name) => new DsLinkEnd(p, name, cfg);
