@@ -36,7 +36,8 @@
  *           whose parity check is still to come), suspectTotal[32] (characters
  *           released whose check failed, since the simulation began)
  */
-import { Module, type Signal } from '../kernel/module.ts';
+import { Module, type ProcessDecl, type Signal } from '../kernel/module.ts';
+import type { DsNullTrain } from './null_train.ts';
 import { declareRxTokenLink, type RxTokenLink } from './rx_token_link.ts';
 import { CTL_ESC, CTL_FCT, TOKEN_NAMES, TOK_BITS, TOK_FCT, TOK_NONE, TOK_NULL, ctlToken, parity } from './tokens.ts';
 
@@ -68,6 +69,9 @@ export class DsRxDecoder extends Module {
   readonly tok: Signal;
   readonly unchecked: Signal;
   readonly suspectTotal: Signal;
+  readonly decodeProc: ProcessDecl;
+  /** The NULL train of the incoming direction (null_train.ts): while it is on demand, nothing to do here. */
+  rxTrain: DsNullTrain | null = null;
 
   constructor(parent: Module | null, name: string, opts: { checkParity: boolean; handover?: RxHandover }) {
     super(parent, name);
@@ -115,8 +119,9 @@ export class DsRxDecoder extends Module {
     };
     const pulses = [gotNull, gotFct, gotChar, errParity, errEscape];
 
-    this.seq(
+    this.decodeProc = this.seq(
       () => {
+        if (this.rxTrain?.dormant) return;
         const s = this.s;
         for (const p of pulses) s[p.n] = 0;
         if (s[enable.i] !== 1) {

@@ -97,6 +97,20 @@ export interface OnDemand {
   nextChange?(cycle: number): number;
   save?(): unknown;
   restore?(v: unknown): void;
+  /**
+   * Slots (current-value slots of registers) this provider writes. A poke of
+   * one of them first calls `thaw`, so the poked value is not overwritten.
+   */
+  slots?: readonly number[];
+  /**
+   * Hand the values back to the processes: write the current values into
+   * the state vector for good and stop providing them. Called before a poke
+   * of one of `slots` and before a mode switch (the reference mode runs
+   * every process every cycle, so nothing may be held on demand there).
+   */
+  thaw?(): void;
+  /** Simulator.reset: forget everything (the state vector is back at reset values). */
+  reset?(): void;
 }
 
 /** Extra state (e.g. a workload RNG) saved and restored with the design. */
@@ -124,6 +138,12 @@ export class Simulator {
   /** Timed wake-ups: a binary min-heap of (cycle, seq process), parallel arrays. */
   private readonly wakes = new WakeQueue();
   private readonly onDemand: OnDemand[] = [];
+  /** Provider owning a slot (OnDemand.slots), for thaw-before-poke. */
+  private readonly onDemandSlot = new Map<number, OnDemand>();
+  /** The on-demand values are in the state vector for the current state (cleared when the state moves on). */
+  private onDemandFresh = false;
+  /** Between the commit and the end of a cycle: the state vector holds the next cycle's values. */
+  private postCommit = false;
   /** Tracked writes this cycle (next-value slots), deduplicated by trackedMark. */
   private readonly trackedList: Int32Array;
   private readonly trackedMark: Uint8Array;
@@ -232,6 +252,8 @@ export class Simulator {
   setMode(mode: SimMode): void {
     if (mode !== 'activity' && mode !== 'plain') throw new SimError('bad-argument', `setMode: '${String(mode)}' is not 'activity' or 'plain'`);
     if (mode === this._mode) return;
+    for (const p of this.onDemand) p.thaw?.();
+    this.onDemandFresh = false;
     this._mode = mode;
     this._fastForward = mode === 'activity' && this.wantFastForward;
     if (mode === 'plain') this.counters.stopAll(true);
@@ -268,6 +290,8 @@ export class Simulator {
     this.counters.stopAll(false);
     this.wakes.clear();
     this.clearTracked();
+    for (const p of this.onDemand) p.reset?.();
+    this.onDemandFresh = false;
     this.clock.cycle = 0;
     this.settleAll();
     this.seqDirty.fill();
@@ -291,6 +315,7 @@ export class Simulator {
         if (skip > 0) {
           const from = this.clock.cycle;
           this.clock.cycle = target;
+          this.onDemandFresh = false;
           this.skipped += skip;
           left -= skip;
           this.notifySkip(from, target);
@@ -350,8 +375,11 @@ export class Simulator {
       this.commitPlain();
     }
     if (this.forces.length) this.releaseForces();
+    this.postCommit = true;
     this.settle();
+    this.postCommit = false;
     this.clock.cycle++;
+    this.onDemandFresh = false;
     const obs = this.observers;
     if (obs.length) this.materialize();
     for (let k = 0; k < obs.length; k++) obs[k]!.onCycle?.(this);
@@ -399,6 +427,17 @@ export class Simulator {
   /** Register a provider of on-demand slot values (e.g. a serial line's bit). */
   addOnDemand(p: OnDemand): void {
     this.onDemand.push(p);
+    for (const x of p.slots ?? []) this.onDemandSlot.set(x, p);
+    this.onDemandFresh = false;
+  }
+
+  /**
+   * The cycle whose values the state vector holds: the current cycle, or the
+   * next one while the combinational logic settles after a commit (a comb
+   * process that hands on-demand values back needs to know which).
+   */
+  get stateCycle(): number {
+    return this.clock.cycle + (this.postCommit ? 1 : 0);
   }
 
   private nextOnDemandChange(): number {
@@ -412,6 +451,10 @@ export class Simulator {
   /** Write every on-demand value (counters, serial lines) into the state vector for the current cycle. */
   private materialize(): void {
     this.counters.materialize();
+    // Once per state: observers peek many signals per cycle, and a large
+    // design has many providers (one per DS-link direction).
+    if (this.onDemandFresh) return;
+    this.onDemandFresh = true;
     const od = this.onDemand;
     for (let k = 0; k < od.length; k++) od[k]!.materialize(this.clock.cycle, this.s);
   }
@@ -792,6 +835,8 @@ export class Simulator {
       throw new SimError('bad-poke', `poke ${sig.path}: value ${value} does not fit ${sig.width} bits (allowed 0..${sig.mask})`, this.clock.cycle);
     }
     const slot = sig.i;
+    this.onDemandSlot.get(slot)?.thaw?.();
+    this.onDemandFresh = false;
     const driver = this.net.slotDriver[slot];
     if (driver === 'tie') throw new SimError('bad-poke', `poke ${sig.path}: the net is tied to a constant`, this.clock.cycle);
     if (driver === 'reg') this.s[slot + this.net.nRegs] = value;
@@ -927,6 +972,7 @@ export class Simulator {
     this.clearTracked();
     this.wakes.restore(snap.wakes);
     this.onDemand.forEach((p, k) => p.restore?.(snap.onDemand[k]));
+    this.onDemandFresh = false;
   }
 
   /**
