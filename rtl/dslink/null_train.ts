@@ -11,10 +11,9 @@
  * drives the token choice) keeps changing for real, twice a NULL.
  *
  * Exact by construction: the recorded period is what the bit-by-bit units
- * produced, checked over two periods (every register of the direction at
- * cycle t + 8 equal to cycle t, and the serialiser loading the same NULL
- * word), and the units' future depends only on their registers and their
- * inputs. Every input change hands the values back before anyone reads
+ * produced, checked (every register of the direction at cycle t + 8 equal
+ * to cycle t, the serialiser loading the same NULL word in between), and
+ * the units' future depends only on their registers and their inputs. Every input change hands the values back before anyone reads
  * them ("thaw"): the sender loading another token (or a different NULL)
  * at a token boundary, either end's enable (the link state machine leaving
  * Run, watched by a comb process of the link end), a poke of one of the
@@ -34,8 +33,13 @@ import { TOK_NULL } from './tokens.ts';
 import type { DsLinkEnd } from './end.ts';
 import { S_RUN } from './link_fsm.ts';
 
-/** Cycles recorded before entering: two periods of the longest NULL. */
-const PERIODS = 2;
+/**
+ * Periods recorded before entering. One is enough: the direction's units are
+ * deterministic, so equal registers at cycle t and t + 8 with the same
+ * inputs (the same NULL word loaded in between, both ends still in Run)
+ * repeat for as long as the inputs do.
+ */
+const PERIODS = 1;
 
 export interface NullTrainStats {
   /** Trains entered and left. */
@@ -180,7 +184,7 @@ export class DsNullTrain implements OnDemand {
     snap[cur.length] = s[this.moreSlot]!;
   }
 
-  /** The n recorded cycles are two periods and the current cycle starts a third. */
+  /** The n recorded cycles are whole periods and the current cycle starts the next one with the same values. */
   private periodic(n: number): boolean {
     const p = this.len;
     this.record(n);
@@ -201,9 +205,10 @@ export class DsNullTrain implements OnDemand {
     const ser = this.tx.ser;
     const p = this.len;
     const n = p * PERIODS;
-    this.table = this.snaps.slice(n - p, n).map((x) => x.slice(0, this.cur.length));
+    // The period's values (the same arrays each time: a train is entered often on a loaded link).
+    if (this.table.length !== p) this.table = Array.from({ length: p }, () => new Float64Array(this.cur.length));
+    for (let k = 0; k < p; k++) this.table[k]!.set(this.snaps[n - p + k]!.subarray(0, this.cur.length));
     this.origin = c - p; // snaps[n - p] is cycle c - p
-    this.snaps = [];
     const s = this.s;
     // Next values equal to the current ones: the commit sees no change, so
     // nothing is woken by the frozen registers (their slots go stale; the
@@ -251,7 +256,6 @@ export class DsNullTrain implements OnDemand {
     if (wakeTx) ser.wakeAt(ser.shiftProc, txCycle);
     this.rx.deser.wakeAt(this.rx.deser.bitsProc, rxCycle);
     this.rx.dec.wakeAt(this.rx.dec.decodeProc, rxCycle);
-    this.table = [];
   }
 
   /** A comb process or a stimulus (poke, mode switch): hand back the values of the state's cycle. */
@@ -279,18 +283,17 @@ export class DsNullTrain implements OnDemand {
   }
 
   save(): unknown {
-    return { dormant: this.dormant, table: this.table, origin: this.origin, loadEdge: this.loadEdge, word: this.word, len: this.len };
+    return { dormant: this.dormant, table: this.table.map((x) => x.slice()), origin: this.origin, loadEdge: this.loadEdge, word: this.word, len: this.len };
   }
 
   restore(v: unknown): void {
     const st = v as { dormant: boolean; table: Float64Array[]; origin: number; loadEdge: number; word: number; len: number };
-    Object.assign(this, st);
+    Object.assign(this, { ...st, table: st.table.map((x) => x.slice()) });
     this.rec = -1;
   }
 
   reset(): void {
     this.dormant = false;
     this.rec = -1;
-    this.table = [];
   }
 }
