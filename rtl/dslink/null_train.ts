@@ -58,6 +58,7 @@ export class DsNullTrain implements OnDemand {
   private readonly nTx: number;
   /** Slots compared on entry besides the frozen ones (the serialiser's `more`). */
   private moreSlot = -1;
+  private leftSlot = -1;
   /** Frozen registers other units read unguarded: constant over the period, or no train. */
   private readonly constIdx: number[];
   // recording
@@ -107,6 +108,7 @@ export class DsNullTrain implements OnDemand {
     });
     this.slots = [...this.regs.map((r) => r.i), this.tx.ser.more.i];
     this.moreSlot = this.tx.ser.more.i;
+    this.leftSlot = this.tx.ser.left.i;
   }
 
   private get s(): Float64Array {
@@ -119,8 +121,11 @@ export class DsNullTrain implements OnDemand {
    * then does nothing more).
    */
   onShift(): boolean {
+    const s = this.tx.s;
+    // The common case, every bit of a running link: not in a train, not
+    // recording, not at a token boundary.
+    if (!this.dormant && this.rec < 0 && s[this.leftSlot] !== 0) return false;
     const ser = this.tx.ser;
-    const s = this.s;
     const sink = ser.wakeSink!;
     const c = ser.cycleRef.cycle;
     if (this.dormant) {

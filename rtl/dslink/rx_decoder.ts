@@ -117,13 +117,16 @@ export class DsRxDecoder extends Module {
         s[pendVal.n] = v;
       }
     };
-    const pulses = [gotNull, gotFct, gotChar, errParity, errEscape];
 
     this.decodeProc = this.seq(
       () => {
         if (this.rxTrain?.dormant) return;
         const s = this.s;
-        for (const p of pulses) s[p.n] = 0;
+        s[gotNull.n] = 0;
+        s[gotFct.n] = 0;
+        s[gotChar.n] = 0;
+        s[errParity.n] = 0;
+        s[errEscape.n] = 0;
         if (s[enable.i] !== 1) {
           s[prevPar.n] = 0;
           s[esc.n] = 0;

@@ -71,7 +71,6 @@ export class DsRxDeserialiser extends Module {
     const acc = (this.acc = this.reg('acc', 8));
     const discCnt = (this.discCnt = this.reg('discCnt', bitsToHold(discMax)));
     const state = [hdrV, tokV, syncV, disc, gotBit, synced, hist, cnt, pBit, flag, acc, discCnt];
-    const pulses = [hdrV, tokV, syncV, disc];
 
     this.bitsProc = this.seq(
       () => {
@@ -80,7 +79,10 @@ export class DsRxDeserialiser extends Module {
         const d = s[dIn.i]!;
         const x = d ^ s[sIn.i]!;
         s[xPrev.n] = x;
-        for (const p of pulses) s[p.n] = 0;
+        s[hdrV.n] = 0;
+        s[tokV.n] = 0;
+        s[syncV.n] = 0;
+        s[disc.n] = 0;
         if (s[enable.i] !== 1) {
           for (const r of state) s[r.n] = 0;
           return;
