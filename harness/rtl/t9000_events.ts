@@ -55,6 +55,8 @@ interface VlShadow {
 }
 
 export class T9000Recorder implements Observer {
+  /** Reads T9000 registers only, never a DS-link NULL train's (Observer.skipsOwnedOnDemand). */
+  readonly skipsOwnedOnDemand = true;
   readonly events: TraceEvent[] = [];
   readonly deliveries: Delivery[] = [];
   readonly anomalies: string[] = [];

@@ -176,5 +176,28 @@ export class DsLinkEnd extends Module {
     glue(txPop, [sendNormal, flushPop], (s) => (s[sendNormal.i] === 1 || s[flushPop.i] === 1 ? 1 : 0));
     glue(rxPush, [gotChar, rxAccept], (s) => (s[gotChar.i] === 1 && s[rxAccept.i] === 1 ? 1 : 0));
     glue(rxValid, [rxEmpty], (s) => (s[rxEmpty.i] === 1 ? 0 : 1));
+
+    // NULL trains (null_train.ts): an enable change hands the values of
+    // either direction through this end back before any process reads them.
+    const txOn = w(fsm.txEnable, 'txOn');
+    const rxOn = w(fsm.rxEnable, 'rxOn');
+    const watch = this.wire('trainWatch', 2);
+    this.comb(
+      () => {
+        this.ser.txTrain?.thaw();
+        this.dec.rxTrain?.thaw();
+        this.s[watch.i] = this.s[txOn.i]! + 2 * this.s[rxOn.i]!;
+      },
+      { writes: [watch], reads: [txOn, rxOn], name: 'trainWatch' },
+    );
+  }
+
+  /** The NULL train this end sends (if joined to another DsLinkEnd) provides its values on demand. */
+  override onElaborated(): void {
+    const train = this.ser.txTrain;
+    if (train) {
+      train.bind();
+      this.wakeSink!.addOnDemand(train);
+    }
   }
 }

@@ -42,7 +42,8 @@
  *           released whose check failed, since the simulation began),
  *           lastNull (with `nullPairs` only: the last token released was a NULL)
  */
-import { Module, type Signal } from '../kernel/module.ts';
+import { Module, type ProcessDecl, type Signal } from '../kernel/module.ts';
+import type { DsNullTrain } from './null_train.ts';
 import { declareRxTokenLink, type RxTokenLink } from './rx_token_link.ts';
 import { CTL_ESC, CTL_FCT, TOKEN_NAMES, TOK_BITS, TOK_FCT, TOK_NONE, TOK_NULL, ctlToken, parity } from './tokens.ts';
 
@@ -76,6 +77,9 @@ export class DsRxDecoder extends Module {
   readonly suspectTotal: Signal;
   readonly nullPair: Signal | null;
   readonly lastNull: Signal | null;
+  readonly decodeProc: ProcessDecl;
+  /** The NULL train of the incoming direction (null_train.ts): while it is on demand, nothing to do here. */
+  rxTrain: DsNullTrain | null = null;
 
   constructor(parent: Module | null, name: string, opts: { checkParity: boolean; handover?: RxHandover; nullPairs?: boolean }) {
     super(parent, name);
@@ -127,12 +131,17 @@ export class DsRxDecoder extends Module {
         s[pendVal.n] = v;
       }
     };
-    const pulses = [gotNull, gotFct, gotChar, errParity, errEscape, ...(nullPair ? [nullPair] : [])];
 
-    this.seq(
+    this.decodeProc = this.seq(
       () => {
+        if (this.rxTrain?.dormant) return;
         const s = this.s;
-        for (const p of pulses) s[p.n] = 0;
+        s[gotNull.n] = 0;
+        s[gotFct.n] = 0;
+        s[gotChar.n] = 0;
+        s[errParity.n] = 0;
+        s[errEscape.n] = 0;
+        if (nullPair) s[nullPair.n] = 0;
         if (s[enable.i] !== 1) {
           s[prevPar.n] = 0;
           s[esc.n] = 0;

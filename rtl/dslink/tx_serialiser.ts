@@ -27,7 +27,8 @@
  * Disabled: the wires go to 0 at the next edge and stay there (SpaceWire
  * "silence"; the far end sees a disconnect).
  */
-import { Module, type Signal } from '../kernel/module.ts';
+import { Module, type ProcessDecl, type Signal } from '../kernel/module.ts';
+import type { DsNullTrain } from './null_train.ts';
 
 export class DsTxSerialiser extends Module {
   readonly enable: Signal;
@@ -40,6 +41,9 @@ export class DsTxSerialiser extends Module {
   readonly left: Signal;
   readonly busy: Signal;
   readonly more: Signal;
+  readonly shiftProc: ProcessDecl;
+  /** The NULL train of this direction (null_train.ts), set when the link is joined to a DsLinkEnd. */
+  txTrain: DsNullTrain | null = null;
 
   constructor(parent: Module | null, name: string) {
     super(parent, name);
@@ -62,8 +66,10 @@ export class DsTxSerialiser extends Module {
       { writes: [take], reads: [enable, more], name: 'take' },
     );
 
-    this.seq(
+    this.shiftProc = this.seq(
       () => {
+        const train = this.txTrain;
+        if (train !== null && train.onShift()) return; // a NULL train on demand (null_train.ts)
         const st = this.s;
         if (st[enable.i] !== 1) {
           st[d.n] = 0;
