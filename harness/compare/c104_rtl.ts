@@ -76,6 +76,10 @@ export interface RtlMeshOptions {
    * 'per-channel' choice.
    */
   readonly link0?: boolean;
+  /** Routing (default x-first); two-phase as docs/c104.md#two-phase. */
+  readonly routing?: 'x-first' | 'two-phase';
+  /** Two-phase: each source node's random header range narrowed to one intermediate node (TLM numbering), as the TLM's fixedIntermediates. */
+  readonly intermediates?: readonly number[];
 }
 
 /** Run the messages (sorted by time) on the RTL mesh; time in ns from the end of link start-up. */
@@ -83,6 +87,7 @@ export function runRtlMesh(messages: readonly TimedMessage[], o: RtlMeshOptions)
   const t0 = performance.now();
   const D = o.side;
   const toRtl = (n: number): number => (n % D) * D + ((n / D) | 0);
+  const fromRtl = toRtl; // the transpose is its own inverse
   // Channel ends numbered per node in the order of first use (channelSlots, as the TLM's 'per-channel' links).
   const slots = channelSlots(messages);
   const pairs = new Map<string, { a: number; b: number; la: number; lb: number }>();
@@ -93,7 +98,12 @@ export function runRtlMesh(messages: readonly TimedMessage[], o: RtlMeshOptions)
   const cpuLinks = o.cpuLinks ?? 4;
   const stride = o.link0 ? cpuLinks : 1;
   // Addressing 'node' (docs/t9000.md#addressing): control block = end number · stride, on link block mod links.
-  const spec = meshNetwork({ w: D, h: D, routing: 'x-first', cpuLinks, labelsPerNode: 1 });
+  const base = meshNetwork({ w: D, h: D, routing: o.routing ?? 'x-first', cpuLinks, labelsPerNode: 1 });
+  // Phase-1 labels are N + the intermediate's label (rtl/c104/labelling.ts); switch i is endpoint i's.
+  const inter = o.intermediates;
+  const spec = inter
+    ? { ...base, switches: base.switches.map((t, i) => ({ ...t, randomHeader: t.randomHeader.map((r, l) => (l < cpuLinks ? { lo: D * D + toRtl(inter[fromRtl(i)]!), hi: D * D + toRtl(inter[fromRtl(i)]!) } : r)) })) }
+    : base;
   const end = (node: number, slot: number): ChannelEnd => ({ node: toRtl(node), vl: slot * stride });
   const chans: [ChannelEnd, ChannelEnd][] = [...pairs.values()].map((p) => [end(p.a, p.la), end(p.b, p.lb)]);
   const sys = makeC104System(spec, chans, { c104: { timing: 'thesis', buffers: o.buffers ?? 'stc104' }, t9000: { addressing: 'node' } });

@@ -86,7 +86,8 @@ describe('token-credit TLM vs RTL at zero load, 4×4 mesh', () => {
 
 describe('token-credit mode: configuration and delivery', () => {
   it('refuses what it does not model, one line naming the field', () => {
-    expect(() => resolveC104Config({ ...TOKEN_CREDIT_PRESET, routing: 'two-phase' })).toThrow(/c104\.routing: the token-credit link model supports xy and yx/);
+    expect(() => resolveC104Config({ routing: 'two-phase', fixedIntermediates: [0, 0, 0, 0] , side: 2 })).toThrow(/c104\.fixedIntermediates: only with routing 'two-phase' in the token-credit link model/);
+    expect(() => resolveC104Config({ ...TOKEN_CREDIT_PRESET, side: 2, routing: 'two-phase', fixedIntermediates: [0, 0, 4, 0] })).toThrow(/c104\.fixedIntermediates\[2\]/);
     expect(() => resolveC104Config({ ...TOKEN_CREDIT_PRESET, mode: 'throttled' })).toThrow(/c104\.mode: the token-credit link model supports only "full"/);
     expect(() => resolveC104Config({ ...TOKEN_CREDIT_PRESET, crossbarPolicy: 'random' })).toThrow(/c104\.crossbarPolicy/);
     expect(() => resolveC104Config({ ...TOKEN_CREDIT_PRESET, inputBufferTokens: 7 })).toThrow(/c104\.inputBufferTokens/);

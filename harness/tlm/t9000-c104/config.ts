@@ -114,6 +114,13 @@ export interface C104Config {
    * default; the seed gives no value), docs/thesis-model.md#time-slicing.
    */
   readonly timeSliceNs: number;
+  /**
+   * Two-phase routing in the token-credit mode only: a fixed intermediate node per source node
+   * instead of random draws (the RTL's random header range narrowed to one label), so that
+   * the two can be held against each other message by message (test/tlm/token-two-phase.test.ts).
+   * null (default): uniform random draws from the network's stream.
+   */
+  readonly fixedIntermediates: readonly number[] | null;
   /** Seed of the network's random stream (random arbitration, two-phase intermediates), §3.5.2. */
   readonly networkSeed: number;
   /** Record the shared event vocabulary (costly; tests and traces only). */
@@ -156,6 +163,7 @@ export const C104_DEFAULTS: C104Config = {
   outstandingLimit: 16,
   saturationControl: 'per-process',
   timeSliceNs: 0,
+  fixedIntermediates: null,
   networkSeed: 2,
   recordEvents: false,
 };
@@ -179,7 +187,6 @@ export function resolveC104Config(c: Partial<C104Config> = {}): C104Config {
     only('mode', 'full', 'contention-free models are packet-level');
     only('crossbarPolicy', 'fifo', 'the real C104');
     only('c104AckPriority', false, 'the real C104');
-    if (r.routing === 'two-phase') throw new RangeError(`${S}.routing: the token-credit link model supports xy and yx (got 'two-phase')`);
   }
   integerIn(S, 'nsPerDataToken', r.nsPerDataToken, 1, 1_000_000, 'ns');
   integerIn(S, 'nsPerControlToken', r.nsPerControlToken, 1, 1_000_000, 'ns');
@@ -202,6 +209,12 @@ export function resolveC104Config(c: Partial<C104Config> = {}): C104Config {
   integerIn(S, 'outstandingLimit', r.outstandingLimit, 1, 1_000_000);
   oneOf(S, 'saturationControl', r.saturationControl, ['per-process', 't9000-queue'] as const);
   integerIn(S, 'timeSliceNs', r.timeSliceNs, 0, 1e12, 'ns; 0 = no time slicing');
+  if (r.fixedIntermediates !== null) {
+    const f = r.fixedIntermediates;
+    if (r.routing !== 'two-phase' || lm !== 'token-credit') throw new RangeError(`${S}.fixedIntermediates: only with routing 'two-phase' in the token-credit link model`);
+    if (!Array.isArray(f) || f.length !== r.side * r.side) throw new RangeError(`${S}.fixedIntermediates: one node per source node (${r.side * r.side})`);
+    f.forEach((x, i) => integerIn(S, `fixedIntermediates[${i}]`, x, 0, r.side * r.side - 1, 'node'));
+  }
   integerIn(S, 'networkSeed', r.networkSeed, 0, 0xffffffff);
   bool(S, 'recordEvents', r.recordEvents);
   nonNegative(S, 'routingDelayNs', r.routingDelayNs);
