@@ -85,8 +85,8 @@ import { resolveTlmConfig, type TlmConfig, type Transport } from './config.ts';
 import { EventQueue } from './event-queue.ts';
 import { grantWorm, headWorm, release, slotFree, tryWorm } from './wormhole.ts';
 import { tlmResult } from './result.ts';
-import { arbitrateTree, nipFree } from './node-ports.ts';
-import { ARB, BUSY, ctz, EV_GRANT, EV_HEAD, EV_LEG, EV_OFREE, EV_RELEASE, EV_SLOTFREE, EV_TXEND, IDLE } from './internal.ts';
+import { arbitrateTree, nipFree, pbuFree } from './node-ports.ts';
+import { ARB, BUSY, ctz, EV_ARRIVE, EV_GRANT, EV_HEAD, EV_LEG, EV_OFREE, EV_PBUFREE, EV_RELEASE, EV_SLOTFREE, EV_TXEND, IDLE } from './internal.ts';
 
 export type { MessageTimes, StuckPbu, TlmDeadlock, TlmResources, TlmResult, TlmStats } from './types.ts';
 
@@ -203,6 +203,12 @@ export class BuzzardTlm {
   readonly nipRel: number;
   readonly nipPbuRel: number;
   readonly oCount: number;
+  /** config.sendRxDelayTicks, and per node the time its node input port's current packet has entered completely. */
+  readonly rxDelay: number;
+  /** config.pbuReleaseTicks, and per output whether its sending PBU and buffer were released early (EV_PBUFREE). */
+  readonly pbuRel: number;
+  readonly oPbuEarly: Uint8Array;
+  readonly nipUntil: Float64Array;
   readonly tMsg: Int32Array;
   readonly tPkt: Int32Array;
   readonly tWin: Uint8Array;
@@ -353,6 +359,10 @@ export class BuzzardTlm {
     this.nipRel = this.worm ? 0 : cfg.nipReleaseTicks;
     this.nipPbuRel = this.nipRel > 0 ? cfg.nipPbuReleaseTicks : 0;
     this.oCount = O;
+    this.rxDelay = cfg.sendRxDelayTicks;
+    this.pbuRel = this.worm ? 0 : cfg.pbuReleaseTicks;
+    this.oPbuEarly = new Uint8Array(O);
+    this.nipUntil = new Float64Array(this.rxDelay > 0 ? N : 0);
     const tO = this.nipRel > 0 ? O : 0;
     this.tMsg = new Int32Array(tO);
     this.tPkt = new Int32Array(tO);
@@ -446,7 +456,10 @@ export class BuzzardTlm {
       const tq = q.peekTime();
       if (ai < M && this.mT[ai]! + this.inj <= tq) {
         this.now = this.mT[ai]! + this.inj;
-        this.arrive(ai++);
+        const m = ai++;
+        // config.sendRxDelayTicks: the source's control unit is serving a packet entering its node input port
+        if (this.rxDelay > 0 && this.now < this.nipUntil[this.mSrc[m]!]!) this.q.push(this.now + this.rxDelay, EV_ARRIVE, m);
+        else this.arrive(m);
       } else if (q.size > 0) {
         q.pop();
         this.now = q.time;
@@ -471,6 +484,12 @@ export class BuzzardTlm {
             break;
           case EV_SLOTFREE:
             slotFree(this, q.arg);
+            break;
+          case EV_PBUFREE:
+            pbuFree(this, q.arg);
+            break;
+          case EV_ARRIVE:
+            this.arrive(q.arg);
             break;
           case EV_LEG:
             this.enqueue(q.arg, this.mDim[q.arg]!);
@@ -694,9 +713,15 @@ export class BuzzardTlm {
     const dur = this.wire(msg, pkt);
     this.busy[qo] += dur;
     if (pkt === 0 && this.oWin[qo] === 0) this.mInj[msg] = this.now;
+    if (o === 0 && this.rxDelay > 0) this.nipUntil[x] = this.now + dur;
     const headT = this.now + this.H * this.tpb;
     // The next PBU may route the packet once forwardStart bytes of it are in (config.forwardStart; 'header' = H).
     if (o > 0) this.q.push(this.now + (this.fwd < 0 || this.fwd > dur ? dur : this.fwd), EV_HEAD, this.oDstBuf[qo]!);
+    // config.pbuReleaseTicks: a forwarding PBU may take another output before the last bit (a broadcast copy keeps it, A11)
+    if (o > 0 && this.pbuRel > 0 && this.oWin[qo] !== 0 && dur > 1 && !this.bBc[this.oSrcBuf[qo]!]) {
+      this.oPbuEarly[qo] = 1;
+      this.q.push(this.now + dur - Math.min(this.pbuRel, dur - 1), EV_PBUFREE, qo);
+    }
     if (o === 0 && this.nipRel > 0 && dur > this.nipRel) {
       this.q.push(this.now + dur - this.nipRel, EV_OFREE, qo);
       // A broadcast copy keeps its PBU until it has moved on to its next output (A11 copy order).
@@ -751,7 +776,6 @@ export class BuzzardTlm {
     } else {
       // Free the buffer the packet was forwarded from (§8.2 output step 6), unless a broadcast copy is still due.
       const p = x * n + win - 1;
-      const B = this.B;
       const b = tail ? this.tSrcBuf[qo]! : this.oSrcBuf[qo]!;
       const nextCopy = this.bBc[b] ? (o === 0 ? win + 1 : o + 1) : n1; // A11: O_0, then O_{i+1} … O_n
       if (nextCopy < n1) {
@@ -767,28 +791,47 @@ export class BuzzardTlm {
         if (o === 0) this.deliver(msg, pkt, x);
         return;
       }
-      const base = p * B;
-      const len = this.pLen[p]!;
-      let k = 0;
-      while (this.pList[base + k] !== b) k++;
-      for (; k < len - 1; k++) this.pList[base + k] = this.pList[base + k + 1]!;
-      this.pLen[p] = len - 1;
-      this.bMsg[b] = -1;
-      this.pbuTouch(p);
-      this.pFree[p]++;
-      if (this.bContr[b]) this.pContr[p]--;
-      if (!(tail && this.nipPbuRel > 0 && !this.bBc[b])) this.pBusy[p] = 0; // else already released (nipFree)
-      if (this.rotate) {
-        // pbuOutputOrder 'rotate': the PBU's other outputs first (port order after the one just used), this output last.
-        for (let j = 1; j <= n1; j++) {
-          const o2 = (o + j) % n1;
-          if (this.pReady[p * n1 + o2]! > 0) this.markDirty(this.outIdx(x, p, o2));
-        }
+      if (this.oPbuEarly[qo]) {
+        this.oPbuEarly[qo] = 0; // the PBU and its buffer were released before the last bit (pbuFree)
         this.markDirty(qo);
-      } else for (let o2 = 0; o2 < n1; o2++) if (this.pReady[p * n1 + o2]! > 0) this.markDirty(this.outIdx(x, p, o2));
-      this.markDirty((x ^ (1 << (win - 1))) * n1 + win);
+      } else this.releaseSource(qo, p, b, tail);
     }
     if (o === 0) this.deliver(msg, pkt, x);
+  }
+
+  /**
+   * The PBU p that forwarded a packet on output qo from buffer b is done with
+   * it: the buffer is freed (§8.2 output step 6), the PBU may forward again
+   * (unless nipFree released it already), its outputs and the link feeding
+   * it are offered again. At the last bit (txEnd), or earlier
+   * (config.pbuReleaseTicks, pbuFree).
+   */
+  releaseSource(qo: number, p: number, b: number, tail: boolean): void {
+    const n1 = this.n1;
+    const x = this.oNode[qo]!;
+    const o = this.oPort[qo]!;
+    const win = p - x * this.n + 1;
+    const B = this.B;
+    const base = p * B;
+    const len = this.pLen[p]!;
+    let k = 0;
+    while (this.pList[base + k] !== b) k++;
+    for (; k < len - 1; k++) this.pList[base + k] = this.pList[base + k + 1]!;
+    this.pLen[p] = len - 1;
+    this.bMsg[b] = -1;
+    this.pbuTouch(p);
+    this.pFree[p]++;
+    if (this.bContr[b]) this.pContr[p]--;
+    if (!(tail && this.nipPbuRel > 0 && !this.bBc[b])) this.pBusy[p] = 0; // else already released (nipFree)
+    if (this.rotate) {
+      // pbuOutputOrder 'rotate': the PBU's other outputs first (port order after the one just used), this output last.
+      for (let j = 1; j <= n1; j++) {
+        const o2 = (o + j) % n1;
+        if (this.pReady[p * n1 + o2]! > 0) this.markDirty(this.outIdx(x, p, o2));
+      }
+      this.markDirty(qo);
+    } else for (let o2 = 0; o2 < n1; o2++) if (this.pReady[p * n1 + o2]! > 0) this.markDirty(this.outIdx(x, p, o2));
+    this.markDirty((x ^ (1 << (win - 1))) * n1 + win);
   }
 
   deliver(m: number, pkt: number, x: number): void {
