@@ -7,6 +7,7 @@
  */
 import type { BuzzardTlm } from './buzzard-tlm.ts';
 import { ARB, IDLE } from './internal.ts';
+import { releaseSource } from './packet.ts';
 
 /**
  * config.arbiter 'tree': the RTL's crossbar arbiter for output qo, a
@@ -83,5 +84,5 @@ export function nipFree(sim: BuzzardTlm, arg: number): void {
  */
 export function pbuFree(sim: BuzzardTlm, qo: number): void {
   const x = sim.oNode[qo]!;
-  sim.releaseSource(qo, x * sim.n + sim.oWin[qo]! - 1, sim.oSrcBuf[qo]!, false);
+  releaseSource(sim, qo, x * sim.n + sim.oWin[qo]! - 1, sim.oSrcBuf[qo]!, false);
 }
