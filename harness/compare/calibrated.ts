@@ -83,7 +83,7 @@ function calibratedPreset(spec: CalSpec): Preset {
       ];
       const notes = [
         `A = RTL (rtl/buzzard, clock by clock), B = TLM in RTL-calibrated mode (harness/tlm/calibrated.ts; ${JSON.stringify({ ...TLM_RTL_CALIBRATED, recordEvents: undefined, maxEvents: undefined })}); both in cycles, sends at round(t · ${CPT}).`,
-        'Not modelled by the calibrated TLM: the node input port FIFO (16 words) blocking the last PBU while the control unit drains it, the control unit\'s single engine (sends wait behind receives under load: 1–2-cycle longer packet spacings on ~3% of back-to-back packets).',
+        'Not modelled by the calibrated TLM: the node input port FIFO (16 words) blocking the last PBU while the control unit drains it (1–2-cycle longer packet spacings on ~3% of back-to-back packets); of the control unit\'s single engine only the receive delay (sendRxDelayTicks) is modelled, not two sends generated in the same cycle at one node nor slot refills competing with a send (docs/buzzard-ch5.md#rtl-calibrated-tlm).',
       ];
       return {
         result: { preset: spec.name, title: `RTL vs TLM (RTL-calibrated) quasi-adaptive, 6-cube, chapter-5 workload every ${spec.meanGapTicks} ticks`, quick, seed, workload: describeWorkload(w), mapping: DEFAULT_MAPPING, comparison, tolerances: CALIBRATED_TOLERANCES, check, explanations, notes, wallSeconds: (performance.now() - t0) / 1000 },

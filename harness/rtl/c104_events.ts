@@ -171,6 +171,8 @@ export function attachC104Events(
     return d.ring;
   };
   const observer: Observer = {
+    // Reads switch and link-end buffer state, never a DS-link NULL train's registers.
+    skipsOwnedOnDemand: true,
     onCycle(sm: Simulator): void {
       const t = sm.cycle;
       switches.forEach((sw, s) => {

@@ -84,6 +84,7 @@ export function attachC104LinkMeter(sys: C104System, from = 0, to = Infinity): C
   };
   // onCycle sees cycle c (the committed state after edge c); count it when from <= c < to.
   const detach = sim.observe({
+    skipsOwnedOnDemand: true, // peeks the token choice's registers, never a NULL train's (rtl/dslink/null_train.ts)
     onCycle: (s) => {
       const c = s.cycle;
       if (c >= from && c < to) sample(s, 1);

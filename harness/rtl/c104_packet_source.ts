@@ -29,6 +29,8 @@ export interface T9000PacketId {
 }
 
 export class T9000PacketSource implements Observer {
+  /** Reads T9000 registers only, never a DS-link NULL train's (Observer.skipsOwnedOnDemand). */
+  readonly skipsOwnedOnDemand = true;
   /** Per endpoint and link: packets started and not yet claimed by a switch head, oldest first. */
   private readonly started: T9000PacketId[][][];
   /** Per `endpoint:vl`: data packets arrived there and not yet acknowledged, oldest first. */

@@ -36,13 +36,12 @@
  * link) follows arbitrationTicks later; the downstream buffer is reserved at
  * the choice.
  *
- * Packet timing (cut-through): a packet granted at time g on a link occupies
- * it for (headerBytes + payload)·ticksPerByte; its head is at the next PBU at
- * g + headerBytes·ticksPerByte, which may then arbitrate and forward it
- * before its tail has arrived (never faster than it arrives: all rates are
- * equal and forwarding starts later). The buffer is freed when the last byte
- * has been forwarded. A packet is delivered when its last byte has entered
- * the node input port.
+ * Packet timing (cut-through), packet.ts: a packet granted at time g on a
+ * link occupies it for (headerBytes + payload)·ticksPerByte; its head is at
+ * the next PBU at g + headerBytes·ticksPerByte, which may then arbitrate and
+ * forward it before its tail has arrived. The buffer is freed when the last
+ * byte has been forwarded. A packet is delivered when its last byte has
+ * entered the node input port.
  *
  * Routing (§6): fixed packet and wormhole use e-cube (lowest differing bit
  * first). Quasi-adaptive: the message goes to the shortest viable send queue
@@ -85,8 +84,9 @@ import { resolveTlmConfig, type TlmConfig, type Transport } from './config.ts';
 import { EventQueue } from './event-queue.ts';
 import { grantWorm, headWorm, release, slotFree, tryWorm } from './wormhole.ts';
 import { tlmResult } from './result.ts';
-import { arbitrateTree, nipFree } from './node-ports.ts';
-import { ARB, BUSY, ctz, EV_GRANT, EV_HEAD, EV_LEG, EV_OFREE, EV_RELEASE, EV_SLOTFREE, EV_TXEND, IDLE } from './internal.ts';
+import { arbitrateTree, nipFree, pbuFree } from './node-ports.ts';
+import { grantPacket, headPacket, tryPacket, txEnd } from './packet.ts';
+import { ARB, ctz, EV_ARRIVE, EV_GRANT, EV_HEAD, EV_LEG, EV_OFREE, EV_PBUFREE, EV_RELEASE, EV_SLOTFREE, EV_TXEND, IDLE } from './internal.ts';
 
 export type { MessageTimes, StuckPbu, TlmDeadlock, TlmResources, TlmResult, TlmStats } from './types.ts';
 
@@ -203,6 +203,12 @@ export class BuzzardTlm {
   readonly nipRel: number;
   readonly nipPbuRel: number;
   readonly oCount: number;
+  /** config.sendRxDelayTicks, and per node the time its node input port's current packet has entered completely. */
+  readonly rxDelay: number;
+  /** config.pbuReleaseTicks, and per output whether its sending PBU and buffer were released early (EV_PBUFREE). */
+  readonly pbuRel: number;
+  readonly oPbuEarly: Uint8Array;
+  readonly nipUntil: Float64Array;
   readonly tMsg: Int32Array;
   readonly tPkt: Int32Array;
   readonly tWin: Uint8Array;
@@ -353,6 +359,10 @@ export class BuzzardTlm {
     this.nipRel = this.worm ? 0 : cfg.nipReleaseTicks;
     this.nipPbuRel = this.nipRel > 0 ? cfg.nipPbuReleaseTicks : 0;
     this.oCount = O;
+    this.rxDelay = cfg.sendRxDelayTicks;
+    this.pbuRel = this.worm ? 0 : cfg.pbuReleaseTicks;
+    this.oPbuEarly = new Uint8Array(O);
+    this.nipUntil = new Float64Array(this.rxDelay > 0 ? N : 0);
     const tO = this.nipRel > 0 ? O : 0;
     this.tMsg = new Int32Array(tO);
     this.tPkt = new Int32Array(tO);
@@ -390,7 +400,7 @@ export class BuzzardTlm {
       this.dLen--;
       this.dirtyFlag[o] = 0;
       if (this.worm) tryWorm(this, o);
-      else this.tryPacket(o);
+      else tryPacket(this, o);
     }
   }
 
@@ -401,28 +411,6 @@ export class BuzzardTlm {
     this.pOccInt[p] += dt * (this.B - free);
     if (free === 0) this.pFullInt[p] += dt;
     this.pLastT[p] = this.now;
-  }
-
-  /** Payload bytes of packet k of message m. */
-  payload(m: number, k: number): number {
-    const rest = this.mBytes[m]! + this.prefix - k * this.P;
-    return rest < this.P ? rest : this.P;
-  }
-
-  /** Wire time of packet k of message m: framing + its header and payload, rounded up to whole wire words. */
-  wire(m: number, k: number): number {
-    const b = this.H + this.payload(m, k);
-    const w = this.wordB;
-    return this.framing + (w === 1 ? b : Math.ceil(b / w) * w) * this.tpb;
-  }
-
-  /** Control-unit store of packet k's last data word (config.storeTicks): full word or read-modify-write. */
-  storeDelay(m: number, k: number): number {
-    const st = this.cfg.storeTicks;
-    const first = this.P - this.prefix;
-    const from = k === 0 ? 0 : first + (k - 1) * this.P;
-    const to = Math.min(this.mBytes[m]!, k === 0 ? first : from + this.P);
-    return (to % 4 === 0 ? st.fullWord : st.partialWord) + (k === 0 && to - from <= 2 ? st.shortFirstExtra : 0);
   }
 
   /** The output a packet in PBU p of node x takes for port o (the PBU's own ejection channel for o = 0 with per-link delivery). */
@@ -446,7 +434,10 @@ export class BuzzardTlm {
       const tq = q.peekTime();
       if (ai < M && this.mT[ai]! + this.inj <= tq) {
         this.now = this.mT[ai]! + this.inj;
-        this.arrive(ai++);
+        const m = ai++;
+        // config.sendRxDelayTicks: the source's control unit is serving a packet entering its node input port
+        if (this.rxDelay > 0 && this.now < this.nipUntil[this.mSrc[m]!]!) this.q.push(this.now + this.rxDelay, EV_ARRIVE, m);
+        else this.arrive(m);
       } else if (q.size > 0) {
         q.pop();
         this.now = q.time;
@@ -454,14 +445,14 @@ export class BuzzardTlm {
         switch (q.type) {
           case EV_GRANT:
             if (this.worm) grantWorm(this, q.arg);
-            else this.grantPacket(q.arg);
+            else grantPacket(this, q.arg);
             break;
           case EV_HEAD:
             if (this.worm) headWorm(this, q.arg);
-            else this.headPacket(q.arg);
+            else headPacket(this, q.arg);
             break;
           case EV_TXEND:
-            this.txEnd(q.arg);
+            txEnd(this, q.arg);
             break;
           case EV_OFREE:
             nipFree(this, q.arg);
@@ -471,6 +462,12 @@ export class BuzzardTlm {
             break;
           case EV_SLOTFREE:
             slotFree(this, q.arg);
+            break;
+          case EV_PBUFREE:
+            pbuFree(this, q.arg);
+            break;
+          case EV_ARRIVE:
+            this.arrive(q.arg);
             break;
           case EV_LEG:
             this.enqueue(q.arg, this.mDim[q.arg]!);
@@ -611,229 +608,6 @@ export class BuzzardTlm {
     return false;
   }
 
-  // ------------------------------------------------------------ packet transports
-
-  tryPacket(qo: number): void {
-    if (this.oState[qo] !== IDLE) return;
-    const n = this.n;
-    const n1 = this.n1;
-    const x = this.oNode[qo]!;
-    const o = this.oPort[qo]!;
-    let pdown = -1;
-    let contrOK = true;
-    if (o > 0) {
-      pdown = (x ^ (1 << (o - 1))) * n + o - 1;
-      const free = this.pFree[pdown]!;
-      if (free === 0) return;
-      // §7 / A8: refuse a contrary packet iff free ≤ 1 and every occupied buffer is contrary.
-      if (this.rule) contrOK = free >= 2 || this.B - free - this.pContr[pdown]! >= 1;
-    }
-    const win = this.arbitrate(qo, contrOK);
-    if (win < 0) return;
-    let msg: number;
-    let pkt: number;
-    let contr = 0;
-    if (win === 0) {
-      const s = x * n + o - 1;
-      msg = this.sHead[s]!;
-      pkt = this.sNextPkt[s]!;
-      this.sBusy[s] = 1;
-      contr = this.mContr[msg]!;
-      this.oSrcBuf[qo] = -1;
-    } else {
-      const p = x * n + win - 1;
-      this.pBusy[p] = 1;
-      this.pLast[p] = o;
-      const B = this.B;
-      const len = this.pLen[p]!;
-      let b = -1;
-      for (let k = 0; k < len; k++) {
-        const bb = this.pList[p * B + k]!;
-        if (this.bReady[bb] && this.bNext[bb] === o) {
-          b = bb;
-          break;
-        }
-      }
-      this.bReady[b] = 0;
-      this.pReady[p * n1 + o]--;
-      msg = this.bMsg[b]!;
-      pkt = this.bPkt[b]!;
-      this.oSrcBuf[qo] = b;
-    }
-    this.oMsg[qo] = msg;
-    this.oPkt[qo] = pkt;
-    if (o > 0) {
-      // Reserve a buffer in the downstream PBU (§8.9 item 3).
-      const B = this.B;
-      const base = pdown * B;
-      let b = base;
-      while (this.bMsg[b]! >= 0) b++;
-      this.bMsg[b] = msg;
-      this.bPkt[b] = pkt;
-      this.bContr[b] = contr;
-      this.bReady[b] = 0;
-      const bc = this.mBc[msg]!;
-      this.bBc[b] = bc;
-      this.bNext[b] = bc ? 0 : this.nextPort(x ^ (1 << (o - 1)), this.mDst[msg]!); // a broadcast copy goes to O_0 first (A11)
-      this.pbuTouch(pdown);
-      this.pFree[pdown]--;
-      if (contr) this.pContr[pdown]++;
-      this.pList[base + this.pLen[pdown]!] = b;
-      this.pLen[pdown]++;
-      this.oDstBuf[qo] = b;
-    } else this.oDstBuf[qo] = -1;
-    this.q.push(this.now + this.arb, EV_GRANT, qo);
-  }
-
-  grantPacket(qo: number): void {
-    const x = this.oNode[qo]!;
-    const o = this.oPort[qo]!;
-    const msg = this.oMsg[qo]!;
-    const pkt = this.oPkt[qo]!;
-    this.oState[qo] = BUSY;
-    const dur = this.wire(msg, pkt);
-    this.busy[qo] += dur;
-    if (pkt === 0 && this.oWin[qo] === 0) this.mInj[msg] = this.now;
-    const headT = this.now + this.H * this.tpb;
-    // The next PBU may route the packet once forwardStart bytes of it are in (config.forwardStart; 'header' = H).
-    if (o > 0) this.q.push(this.now + (this.fwd < 0 || this.fwd > dur ? dur : this.fwd), EV_HEAD, this.oDstBuf[qo]!);
-    if (o === 0 && this.nipRel > 0 && dur > this.nipRel) {
-      this.q.push(this.now + dur - this.nipRel, EV_OFREE, qo);
-      // A broadcast copy keeps its PBU until it has moved on to its next output (A11 copy order).
-      if (this.nipPbuRel > 0 && !this.bBc[this.oSrcBuf[qo]!]) this.q.push(this.now + dur - Math.min(this.nipPbuRel, dur - 1), EV_OFREE, qo + this.oCount);
-      this.q.push(this.now + dur, EV_TXEND, qo + this.oCount);
-    } else this.q.push(this.now + dur, EV_TXEND, qo);
-    if (this.rec) {
-      const win = this.oWin[qo]!;
-      const unit = win === 0 ? 'nop' : `pbu${win}`;
-      this.emit(this.now, 'grant', msg, x, pkt, unit, o);
-      this.emit(this.now, win === 0 ? 'packet-injected' : 'packet-forwarded', msg, x, pkt, unit, o);
-      if (o === 0) this.emit(headT, 'head-arrives', msg, x, pkt, 'nip', 0);
-    }
-  }
-
-  headPacket(b: number): void {
-    const p = (b / this.B) | 0;
-    const o = this.bNext[b]!;
-    this.bReady[b] = 1;
-    this.pReady[p * this.n1 + o]++;
-    const x = (p / this.n) | 0;
-    this.markDirty(this.outIdx(x, p, o));
-    if (this.rec) {
-      const i = p - x * this.n + 1;
-      this.emit(this.now, 'head-arrives', this.bMsg[b]!, x, this.bPkt[b]!, `pbu${i}`, i);
-    }
-  }
-
-  txEnd(arg: number): void {
-    const n = this.n;
-    const n1 = this.n1;
-    const tail = arg >= this.oCount; // the node input port was released early (nipFree)
-    const qo = tail ? arg - this.oCount : arg;
-    const x = this.oNode[qo]!;
-    const o = this.oPort[qo]!;
-    const msg = tail ? this.tMsg[qo]! : this.oMsg[qo]!;
-    const pkt = tail ? this.tPkt[qo]! : this.oPkt[qo]!;
-    const win = tail ? this.tWin[qo]! : this.oWin[qo]!;
-    if (!tail) this.oState[qo] = IDLE;
-    if (win === 0 || !this.rotate) this.markDirty(qo);
-    if (win === 0) {
-      const s = x * n + o - 1;
-      this.sBusy[s] = 0;
-      if (++this.sNextPkt[s]! === this.mNPk[msg]) {
-        // The whole message has left the slot: next message of the send queue.
-        const nx = this.mNextQ[msg]!;
-        this.sHead[s] = nx;
-        if (nx < 0) this.sTail[s] = -1;
-        this.sCount[s]--;
-        this.sNextPkt[s] = 0;
-      }
-    } else {
-      // Free the buffer the packet was forwarded from (§8.2 output step 6), unless a broadcast copy is still due.
-      const p = x * n + win - 1;
-      const B = this.B;
-      const b = tail ? this.tSrcBuf[qo]! : this.oSrcBuf[qo]!;
-      const nextCopy = this.bBc[b] ? (o === 0 ? win + 1 : o + 1) : n1; // A11: O_0, then O_{i+1} … O_n
-      if (nextCopy < n1) {
-        this.bNext[b] = nextCopy;
-        this.bReady[b] = 1;
-        this.pReady[p * n1 + nextCopy]++;
-        this.pBusy[p] = 0; // a broadcast copy is never released early (grantPacket)
-        this.pLast[p] = o;
-        for (let j = 1; j <= n1; j++) {
-          const o2 = (o + j) % n1;
-          if (this.pReady[p * n1 + o2]! > 0) this.markDirty(this.outIdx(x, p, o2));
-        }
-        if (o === 0) this.deliver(msg, pkt, x);
-        return;
-      }
-      const base = p * B;
-      const len = this.pLen[p]!;
-      let k = 0;
-      while (this.pList[base + k] !== b) k++;
-      for (; k < len - 1; k++) this.pList[base + k] = this.pList[base + k + 1]!;
-      this.pLen[p] = len - 1;
-      this.bMsg[b] = -1;
-      this.pbuTouch(p);
-      this.pFree[p]++;
-      if (this.bContr[b]) this.pContr[p]--;
-      if (!(tail && this.nipPbuRel > 0 && !this.bBc[b])) this.pBusy[p] = 0; // else already released (nipFree)
-      if (this.rotate) {
-        // pbuOutputOrder 'rotate': the PBU's other outputs first (port order after the one just used), this output last.
-        for (let j = 1; j <= n1; j++) {
-          const o2 = (o + j) % n1;
-          if (this.pReady[p * n1 + o2]! > 0) this.markDirty(this.outIdx(x, p, o2));
-        }
-        this.markDirty(qo);
-      } else for (let o2 = 0; o2 < n1; o2++) if (this.pReady[p * n1 + o2]! > 0) this.markDirty(this.outIdx(x, p, o2));
-      this.markDirty((x ^ (1 << (win - 1))) * n1 + win);
-    }
-    if (o === 0) this.deliver(msg, pkt, x);
-  }
-
-  deliver(m: number, pkt: number, x: number): void {
-    if (this.mBc[m]) return this.deliverBroadcast(m, pkt, x);
-    if (pkt !== this.mDelivered[m]) this.orderViolations++;
-    const d = ++this.mDelivered[m]!;
-    const t = this.store ? this.now + this.storeDelay(m, pkt) : this.now;
-    if (d === 1) {
-      this.mFirst[m] = t;
-      if (this.rec) this.emit(t, 'first-packet-delivered', m, x, pkt, 'nip', 0);
-    }
-    if (d === this.mNPk[m]) {
-      this.mLast[m] = t;
-      this.deliveredCount++;
-      if (this.rec) this.emit(t, 'message-complete', m, x, pkt, 'nip', 0);
-    }
-  }
-
-  /** A broadcast copy of packet `pkt` reached node x: per-destination times; the message is complete when every other node has it. */
-  deliverBroadcast(leg: number, pkt: number, x: number): void {
-    const m = this.mOrig[leg]!;
-    const b = this.bcOf[m]!;
-    const i = b * this.N + x;
-    if (pkt !== this.bcCount[i]) this.orderViolations++;
-    const d = ++this.bcCount[i]!;
-    const t = this.store ? this.now + this.storeDelay(leg, pkt) : this.now;
-    if (d === 1) this.bcFirst[i] = t;
-    if (d !== this.mNPk[leg]) return;
-    this.bcLast[i] = t;
-    if (this.rec) this.emit(t, 'message-complete', m, x, pkt, 'nip', 0);
-    if (++this.bcDone[b]! === this.N - 1) {
-      // every destination complete: the message's first / last are the latest over the destinations
-      let f = -Infinity;
-      let l = -Infinity;
-      for (let y = 0; y < this.N; y++) {
-        if (y === this.mSrc[m]) continue;
-        f = Math.max(f, this.bcFirst[b * this.N + y]!);
-        l = Math.max(l, this.bcLast[b * this.N + y]!);
-      }
-      this.mFirst[m] = f;
-      this.mLast[m] = l;
-      this.mDelivered[m] = this.mNPk[m]!;
-      this.deliveredCount++;
-    }
-  }
 }
 
 /**

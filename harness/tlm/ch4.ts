@@ -24,7 +24,8 @@
  * Routing: 'fixed' (e-cube, lowest differing dimension first) or 'adaptive'
  * (any dimension that brings the message closer whose link is free, the
  * lowest first; when none is free the message waits on the e-cube link,
- * config.adaptiveWait).
+ * config.adaptiveWait; at every hop, or only at the source,
+ * config.adaptiveHops).
  * Links: 'bi' (non-interfering bidirectional: one link per direction) or
  * 'uni' (one link per neighbour pair, used in one direction at a time).
  * A freed link goes to the oldest waiting message (creation time, §10.1).
@@ -76,11 +77,19 @@ export interface Ch4Config {
    * (docs/buzzard-ch4.md#links-and-routing).
    */
   readonly adaptiveWait: 'all' | 'ecube';
+  /**
+   * Which hops adaptive routing chooses: 'every' (default) — every hop, as
+   * §4.2 defines it for datagrams ("routing decisions are made on a
+   * hop-by-hop basis … fixed or adaptive"); 'first' — only the first hop at
+   * the source, e-cube after it (the scheme the seed adopts in §4.5 and
+   * chapter 5, not the one §4.4 describes). docs/buzzard-ch4.md#links-and-routing.
+   */
+  readonly adaptiveHops: 'every' | 'first';
   /** Every transport allocates the receive buffer at the destination (40 ticks, its links held), as the datagram does at every hop (default true; docs/buzzard-ch4.md#transports). */
   readonly destinationBuffer: boolean;
 }
 
-export const CH4_DEFAULTS = Object.freeze({ ticksPerByte: 1, setupTicks: 1, bufferTicks: 40, creationPriority: true, cutThrough: 'staged' as const, destinationBuffer: true, adaptiveWait: 'ecube' as const }); // §10.1
+export const CH4_DEFAULTS = Object.freeze({ ticksPerByte: 1, setupTicks: 1, bufferTicks: 40, creationPriority: true, cutThrough: 'staged' as const, destinationBuffer: true, adaptiveWait: 'ecube' as const, adaptiveHops: 'every' as const }); // §10.1
 
 export interface Ch4Result {
   /** Per message: generation → last byte at the destination (NaN if not delivered). */
@@ -114,6 +123,7 @@ export function resolveCh4Config(c: Partial<Ch4Config> & Pick<Ch4Config, 'transp
     cutThrough: oneOf(s, 'cutThrough', v.cutThrough, ['staged', 'buffer-at-block'] as const),
     destinationBuffer: bool(s, 'destinationBuffer', v.destinationBuffer),
     adaptiveWait: oneOf(s, 'adaptiveWait', v.adaptiveWait, ['all', 'ecube'] as const),
+    adaptiveHops: oneOf(s, 'adaptiveHops', v.adaptiveHops, ['every', 'first'] as const),
   };
 }
 
@@ -152,7 +162,8 @@ export function runCh4(w: Workload, config: Partial<Ch4Config> & Pick<Ch4Config,
   function candidates(m: number): number[] {
     const x = cur[m]!;
     const diff = x ^ w.messages[m]!.dst;
-    if (cfg.routing === 'fixed') return [ctz(diff)];
+    // adaptiveHops 'first': only the source's choice is adaptive, every later hop e-cube
+    if (cfg.routing === 'fixed' || (cfg.adaptiveHops === 'first' && x !== w.messages[m]!.src)) return [ctz(diff)];
     const out: number[] = [];
     for (let d = 0; d < n; d++) if (diff & (1 << d)) out.push(d);
     return out;

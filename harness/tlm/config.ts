@@ -188,6 +188,28 @@ export interface TlmConfig {
    * the node input port 11 + 18·W + 1 cycles apart (on a link + 2).
    */
   readonly nipPbuReleaseTicks: number;
+  /**
+   * A PBU that forwards a packet onto a link is done with it this many ticks
+   * before the packet's last bit: its buffer is freed (the link feeding the
+   * PBU may be granted for it) and the PBU may be granted another output;
+   * the link itself is free only at the last bit. Seed-level 0.
+   * RTL-calibrated 1: measured, a PBU alternating between two idle links
+   * starts its next packet 1 cycle after the last one's last bit (the same
+   * link: 2 cycles), and a stream through a full PBU advances a packet every
+   * 11 + 18·W + 32 cycles, not + 33 (docs/buzzard-ch5.md#rtl-calibrated-tlm).
+   */
+  readonly pbuReleaseTicks: number;
+  /**
+   * The control unit's single engine (RTL-calibrated): a message starts on
+   * its slot this many ticks later when its source's node input port is
+   * receiving a packet at that moment (the engine serves the receive task,
+   * one step per FIFO word and a store per 32-bit word, between the send's
+   * steps). Seed-level 0 (A14). RTL-calibrated 3: measured on the RTL,
+   * generation → first grant is 23 cycles with the port idle and 26–27
+   * (mean 26.9) while a packet enters it
+   * (docs/buzzard-ch5.md#rtl-calibrated-tlm).
+   */
+  readonly sendRxDelayTicks: number;
   /** Store the event trace (off for big sweeps: only per-message times and link counters are kept). */
   readonly recordEvents: boolean;
   /** Safety stop: abort after this many processed events (default 2^40, i.e. none in practice). */
@@ -217,6 +239,8 @@ export const TLM_CH5_DEFAULTS: Readonly<Omit<TlmConfig, 'transport'>> = Object.f
   arbiter: 'round-robin',
   nipReleaseTicks: 0,
   nipPbuReleaseTicks: 0,
+  pbuReleaseTicks: 0,
+  sendRxDelayTicks: 0,
   recordEvents: true,
   maxEvents: 2 ** 40,
 });
@@ -266,6 +290,8 @@ export function resolveTlmConfig(c: Partial<TlmConfig> & { readonly transport: T
     arbiter: oneOf(s, 'arbiter', v.arbiter, ['round-robin', 'tree'] as const),
     nipReleaseTicks: checkNumber(s, 'nipReleaseTicks', v.nipReleaseTicks, { min: 0, max: 1e9, what: 'ticks' }),
     nipPbuReleaseTicks: checkNumber(s, 'nipPbuReleaseTicks', v.nipPbuReleaseTicks, { min: 0, max: 1e9, what: 'ticks' }),
+    pbuReleaseTicks: checkNumber(s, 'pbuReleaseTicks', v.pbuReleaseTicks, { min: 0, max: 1e9, what: 'ticks' }),
+    sendRxDelayTicks: checkNumber(s, 'sendRxDelayTicks', v.sendRxDelayTicks, { min: 0, max: 1e9, what: 'ticks' }),
     recordEvents: bool(s, 'recordEvents', v.recordEvents),
     maxEvents: integerIn(s, 'maxEvents', v.maxEvents, 1, 2 ** 53),
   };
@@ -302,4 +328,6 @@ export const TLM_RTL_CALIBRATED: Readonly<Omit<TlmConfig, 'transport'>> = Object
   arbiter: 'tree', // the RTL's crossbar arbiter (rtl/buzzard/DESIGN.md: lib Crossbar, policy 'tree')
   nipReleaseTicks: 3, // measured: the RTL's node input port takes another PBU's packet 11 + 18·W − 1 cycles after the last one
   nipPbuReleaseTicks: 1, // measured: and the same PBU's next packet 11 + 18·W + 1 cycles after it
+  pbuReleaseTicks: 1, // measured: a PBU frees its buffer and may take another idle link 1 cycle before its packet's last bit
+  sendRxDelayTicks: 3, // measured: a send starts 3 cycles later while its node input port receives (one control-unit engine)
 });

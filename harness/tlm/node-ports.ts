@@ -1,11 +1,13 @@
 /**
- * Two RTL-calibrated details of the Buzzard TLM's crossbar (buzzard-tlm.ts),
+ * RTL-calibrated details of the Buzzard TLM's crossbar (buzzard-tlm.ts),
  * measured on the RTL (docs/buzzard-ch5.md#rtl-calibrated-tlm): the tree
- * arbiter of each crossbar output (config.arbiter 'tree') and the node input
- * port's early release (config.nipReleaseTicks, nipPbuReleaseTicks).
+ * arbiter of each crossbar output (config.arbiter 'tree'), the node input
+ * port's early release (config.nipReleaseTicks, nipPbuReleaseTicks) and a
+ * PBU's early release on a link (config.pbuReleaseTicks).
  */
 import type { BuzzardTlm } from './buzzard-tlm.ts';
 import { ARB, IDLE } from './internal.ts';
+import { releaseSource } from './packet.ts';
 
 /**
  * config.arbiter 'tree': the RTL's crossbar arbiter for output qo, a
@@ -73,4 +75,14 @@ export function nipFree(sim: BuzzardTlm, arg: number): void {
   sim.tSrcBuf[qo] = sim.oSrcBuf[qo]!;
   sim.oState[qo] = IDLE;
   sim.markDirty(qo);
+}
+
+/**
+ * config.pbuReleaseTicks: the PBU forwarding on link output qo is done with
+ * its packet before the last bit: its buffer is freed and it may be granted
+ * another output now; the link itself is released at the last bit (txEnd).
+ */
+export function pbuFree(sim: BuzzardTlm, qo: number): void {
+  const x = sim.oNode[qo]!;
+  releaseSource(sim, qo, x * sim.n + sim.oWin[qo]! - 1, sim.oSrcBuf[qo]!, false);
 }

@@ -8,6 +8,7 @@
 import { Module } from '../kernel/module.ts';
 import type { DsLinkConfig } from './config.ts';
 import { DsLinkEnd } from './end.ts';
+import { joinLinks } from './ports.ts';
 import { DsWireFault } from './wire_fault.ts';
 
 export interface DsLinkPairOptions {
@@ -40,10 +41,7 @@ export class DsLinkPair extends Module {
     } else {
       this.ab = null;
       this.ba = null;
-      this.connect(a.dOut, b.dIn);
-      this.connect(a.sOut, b.sIn);
-      this.connect(b.dOut, a.dIn);
-      this.connect(b.sOut, a.sIn);
+      joinLinks(this, a, b);
     }
   }
 }

@@ -6,7 +6,8 @@
  * (docs/dslink.md#units); a test stand-in with the same ports fits too.
  */
 import type { Module, Signal } from '../kernel/module.ts';
-import type { DsLinkEnd } from './end.ts';
+import { DsLinkEnd } from './end.ts';
+import { DsNullTrain } from './null_train.ts';
 
 /** One DS-link end's ports (chars.ts): a DsLinkEnd or a stand-in. */
 export type DsLinkEndPorts = Module & Pick<DsLinkEnd, 'txValid' | 'txChar' | 'txReady' | 'rxValid' | 'rxChar' | 'rxPop' | 'running' | 'dOut' | 'sOut' | 'dIn' | 'sIn'>;
@@ -17,6 +18,19 @@ export function joinLinks(where: Module, a: DsLinkEndPorts, b: DsLinkEndPorts): 
   where.connect(a.sOut, b.sIn);
   where.connect(b.dOut, a.dIn);
   where.connect(b.sOut, a.sIn);
+  linkNullTrains(a, b);
+}
+
+/**
+ * Two DsLinkEnds joined wire to wire: each direction's NULL trains go on
+ * demand in the fast mode (null_train.ts). Not for a stand-in end, nor
+ * across a wire-fault injector (the injector reads the wires every cycle;
+ * such a link stays bit by bit, docs/dslink.md#null-trains).
+ */
+export function linkNullTrains(a: Module, b: Module): void {
+  if (!(a instanceof DsLinkEnd && b instanceof DsLinkEnd)) return;
+  new DsNullTrain(a, b);
+  new DsNullTrain(b, a);
 }
 
 /** A core's side of one link: what it offers (txValid, txChar) and pops (rxPop), and what it reads. */

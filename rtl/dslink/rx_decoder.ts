@@ -24,19 +24,26 @@
  * parity error, so the corruption is reported, never silent.
  *
  *
+ * NULL pairs (only with `nullPairs`, the link's runIdle 'one-null'/'silent',
+ * docs/dslink.md#run-idle): a pulse `nullPair` when a NULL is released
+ * straight after a NULL. A quiet transmitter in Run never sends two NULLs in
+ * a row, so in Run a pair means the far end has restarted.
+ *
  * Ports:
  *  inputs   enable; in: hdrV, hdrP, hdrF, tokV, tokCtl, tokPay[8], syncV
  *           (the deserialiser's token-level interface, rx_token_link.ts)
  *  outputs (registers, one-cycle pulses)
  *           gotNull, gotFct, gotChar, char[9] (the released character)
- *           errParity, errEscape
+ *           errParity, errEscape; nullPair (with `nullPairs` only)
  *  registers prevPar, esc, dead, pendKind (enum none/NULL/FCT/char), pendVal[9],
  *           tok[9] (enum TOKEN_NAMES: the last token released, for VCD/REPL),
  *           unchecked ('on-arrival': the last token released is a character
  *           whose parity check is still to come), suspectTotal[32] (characters
- *           released whose check failed, since the simulation began)
+ *           released whose check failed, since the simulation began),
+ *           lastNull (with `nullPairs` only: the last token released was a NULL)
  */
-import { Module, type Signal } from '../kernel/module.ts';
+import { Module, type ProcessDecl, type Signal } from '../kernel/module.ts';
+import type { DsNullTrain } from './null_train.ts';
 import { declareRxTokenLink, type RxTokenLink } from './rx_token_link.ts';
 import { CTL_ESC, CTL_FCT, TOKEN_NAMES, TOK_BITS, TOK_FCT, TOK_NONE, TOK_NULL, ctlToken, parity } from './tokens.ts';
 
@@ -68,8 +75,13 @@ export class DsRxDecoder extends Module {
   readonly tok: Signal;
   readonly unchecked: Signal;
   readonly suspectTotal: Signal;
+  readonly nullPair: Signal | null;
+  readonly lastNull: Signal | null;
+  readonly decodeProc: ProcessDecl;
+  /** The NULL train of the incoming direction (null_train.ts): while it is on demand, nothing to do here. */
+  rxTrain: DsNullTrain | null = null;
 
-  constructor(parent: Module | null, name: string, opts: { checkParity: boolean; handover?: RxHandover }) {
+  constructor(parent: Module | null, name: string, opts: { checkParity: boolean; handover?: RxHandover; nullPairs?: boolean }) {
     super(parent, name);
     const enable = (this.enable = this.input('enable'));
     const { hdrV, hdrP, hdrF, tokV, tokCtl, tokPay, syncV } = (this.in = declareRxTokenLink((n, w) => this.input(n, w)));
@@ -87,10 +99,16 @@ export class DsRxDecoder extends Module {
     const tok = (this.tok = this.reg('tok', TOK_BITS, TOK_NONE, { enum: TOKEN_NAMES }));
     const unchecked = (this.unchecked = this.reg('unchecked'));
     const suspectTotal = (this.suspectTotal = this.reg('suspectTotal', 32));
+    const nullPair = (this.nullPair = opts.nullPairs ? this.reg('nullPair') : null);
+    const lastNull = (this.lastNull = opts.nullPairs ? this.reg('lastNull') : null);
     const checkParity = opts.checkParity;
     const onArrival = opts.handover === 'on-arrival';
     /** Release a token now: a pulse on its output and its code on `tok`. */
     const release = (s: Float64Array, k: number, v: number): void => {
+      if (nullPair && lastNull && k !== PEND_NONE) {
+        if (k === PEND_NULL && s[lastNull.i] === 1) s[nullPair.n] = 1;
+        s[lastNull.n] = k === PEND_NULL ? 1 : 0;
+      }
       if (k === PEND_NULL) {
         s[gotNull.n] = 1;
         s[tok.n] = TOK_NULL;
@@ -113,12 +131,17 @@ export class DsRxDecoder extends Module {
         s[pendVal.n] = v;
       }
     };
-    const pulses = [gotNull, gotFct, gotChar, errParity, errEscape];
 
-    this.seq(
+    this.decodeProc = this.seq(
       () => {
+        if (this.rxTrain?.dormant) return;
         const s = this.s;
-        for (const p of pulses) s[p.n] = 0;
+        s[gotNull.n] = 0;
+        s[gotFct.n] = 0;
+        s[gotChar.n] = 0;
+        s[errParity.n] = 0;
+        s[errEscape.n] = 0;
+        if (nullPair) s[nullPair.n] = 0;
         if (s[enable.i] !== 1) {
           s[prevPar.n] = 0;
           s[esc.n] = 0;
@@ -127,6 +150,7 @@ export class DsRxDecoder extends Module {
           s[pendVal.n] = 0;
           s[tok.n] = TOK_NONE;
           s[unchecked.n] = 0;
+          if (lastNull) s[lastNull.n] = 0;
           return;
         }
         if (s[dead.i] === 1) return;

@@ -28,7 +28,8 @@
  *           acc[8], discCnt
  */
 import { bitsToHold } from '../lib/check.ts';
-import { Module, type Signal } from '../kernel/module.ts';
+import { Module, type ProcessDecl, type Signal } from '../kernel/module.ts';
+import type { DsNullTrain } from './null_train.ts';
 import { declareRxTokenLink, type RxTokenLink } from './rx_token_link.ts';
 import { NULL_SYNC_BITS, NULL_SYNC_MASK } from './tokens.ts';
 
@@ -48,6 +49,9 @@ export class DsRxDeserialiser extends Module {
   readonly flag: Signal;
   readonly acc: Signal;
   readonly discCnt: Signal;
+  readonly bitsProc: ProcessDecl;
+  /** The NULL train of the incoming direction (null_train.ts): while it is on demand, nothing to do here. */
+  rxTrain: DsNullTrain | null = null;
 
   constructor(parent: Module | null, name: string, opts: { disconnectCycles: number }) {
     super(parent, name);
@@ -67,15 +71,18 @@ export class DsRxDeserialiser extends Module {
     const acc = (this.acc = this.reg('acc', 8));
     const discCnt = (this.discCnt = this.reg('discCnt', bitsToHold(discMax)));
     const state = [hdrV, tokV, syncV, disc, gotBit, synced, hist, cnt, pBit, flag, acc, discCnt];
-    const pulses = [hdrV, tokV, syncV, disc];
 
-    this.seq(
+    this.bitsProc = this.seq(
       () => {
+        if (this.rxTrain?.dormant) return;
         const s = this.s;
         const d = s[dIn.i]!;
         const x = d ^ s[sIn.i]!;
         s[xPrev.n] = x;
-        for (const p of pulses) s[p.n] = 0;
+        s[hdrV.n] = 0;
+        s[tokV.n] = 0;
+        s[syncV.n] = 0;
+        s[disc.n] = 0;
         if (s[enable.i] !== 1) {
           for (const r of state) s[r.n] = 0;
           return;

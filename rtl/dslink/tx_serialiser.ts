@@ -21,10 +21,14 @@
  *           more        left > 0: `take` reads it instead of `left`, so it
  *                       is evaluated twice a token, not every cycle
  *           busy        a token is on the wire
+ * No token (tokLen 0, only with config runIdle 'one-null'/'silent',
+ * docs/dslink.md#run-idle): the wires hold their values (no transition, so
+ * the receiver sees no bit) and `take` stays 1 until a token comes.
  * Disabled: the wires go to 0 at the next edge and stay there (SpaceWire
  * "silence"; the far end sees a disconnect).
  */
-import { Module, type Signal } from '../kernel/module.ts';
+import { Module, type ProcessDecl, type Signal } from '../kernel/module.ts';
+import type { DsNullTrain } from './null_train.ts';
 
 export class DsTxSerialiser extends Module {
   readonly enable: Signal;
@@ -37,6 +41,9 @@ export class DsTxSerialiser extends Module {
   readonly left: Signal;
   readonly busy: Signal;
   readonly more: Signal;
+  readonly shiftProc: ProcessDecl;
+  /** The NULL train of this direction (null_train.ts), set when the link is joined to a DsLinkEnd. */
+  txTrain: DsNullTrain | null = null;
 
   constructor(parent: Module | null, name: string) {
     super(parent, name);
@@ -59,8 +66,10 @@ export class DsTxSerialiser extends Module {
       { writes: [take], reads: [enable, more], name: 'take' },
     );
 
-    this.seq(
+    this.shiftProc = this.seq(
       () => {
+        const train = this.txTrain;
+        if (train !== null && train.onShift()) return; // a NULL train on demand (null_train.ts)
         const st = this.s;
         if (st[enable.i] !== 1) {
           st[d.n] = 0;
@@ -74,6 +83,11 @@ export class DsTxSerialiser extends Module {
         const l = st[left.i]!;
         let bit: number;
         let nl: number;
+        if (l === 0 && st[tokLen.i] === 0) {
+          // nothing to send: hold the wires (docs/dslink.md#run-idle)
+          st[busy.n] = 0;
+          return;
+        }
         if (l === 0) {
           const bits = st[tokBits.i]!;
           bit = bits & 1;

@@ -19,6 +19,7 @@
  * value), which are assigned at elaboration.
  */
 import type { CounterSet } from './counters.ts';
+import type { OnDemand, SimMode } from './simulator.ts';
 import { ElaborationError, SimError } from './errors.ts';
 import { isValidLocalName } from './names.ts';
 
@@ -170,6 +171,12 @@ export interface WakeSink {
   wakeAt(proc: ProcessDecl, cycle: number): void;
   /** A tracked process wrote the next value of the register whose next slot is `n`. */
   written(n: number): void;
+  /** 'activity' or 'plain' (Simulator.mode). */
+  readonly mode: SimMode;
+  /** The cycle whose values the state vector holds now (Simulator.stateCycle). */
+  readonly stateCycle: number;
+  /** Register an on-demand provider (Simulator.addOnDemand), e.g. from Module.onElaborated. */
+  addOnDemand(p: OnDemand): void;
 }
 
 export interface Connection {

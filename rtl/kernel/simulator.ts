@@ -52,6 +52,13 @@ export interface Observer {
    * cycle `from`. Without this hook, onCycle is called for each skipped cycle.
    */
   onSkip?(sim: Simulator, from: number, to: number): void;
+  /**
+   * True when the observer reads the state vector only at slots that no
+   * on-demand provider with `slots` owns (or through `peek`, which
+   * materializes what it reads): those providers are then not materialized
+   * for it every cycle (docs/kernel.md "On-demand values").
+   */
+  skipsOwnedOnDemand?: boolean;
 }
 
 interface Stimulus {
@@ -97,6 +104,20 @@ export interface OnDemand {
   nextChange?(cycle: number): number;
   save?(): unknown;
   restore?(v: unknown): void;
+  /**
+   * Slots (current-value slots of registers) this provider writes. A poke of
+   * one of them first calls `thaw`, so the poked value is not overwritten.
+   */
+  slots?: readonly number[];
+  /**
+   * Hand the values back to the processes: write the current values into
+   * the state vector for good and stop providing them. Called before a poke
+   * of one of `slots` and before a mode switch (the reference mode runs
+   * every process every cycle, so nothing may be held on demand there).
+   */
+  thaw?(): void;
+  /** Simulator.reset: forget everything (the state vector is back at reset values). */
+  reset?(): void;
 }
 
 /** Extra state (e.g. a workload RNG) saved and restored with the design. */
@@ -124,6 +145,18 @@ export class Simulator {
   /** Timed wake-ups: a binary min-heap of (cycle, seq process), parallel arrays. */
   private readonly wakes = new WakeQueue();
   private readonly onDemand: OnDemand[] = [];
+  /** Provider owning a slot (OnDemand.slots), for thaw-before-poke. */
+  private readonly onDemandSlot = new Map<number, OnDemand>();
+  /** The on-demand values are in the state vector for the current state (cleared when the state moves on). */
+  private onDemandFresh = false;
+  /** The same for the providers without `slots` (and the counters' ramps are always written). */
+  private eagerFresh = false;
+  /** Providers without `slots`: written before every observer and peek. */
+  private readonly onDemandEager: OnDemand[] = [];
+  /** Some observer reads the slots of providers with `slots` directly. */
+  private observersNeedOwned = false;
+  /** Between the commit and the end of a cycle: the state vector holds the next cycle's values. */
+  private postCommit = false;
   /** Tracked writes this cycle (next-value slots), deduplicated by trackedMark. */
   private readonly trackedList: Int32Array;
   private readonly trackedMark: Uint8Array;
@@ -232,6 +265,8 @@ export class Simulator {
   setMode(mode: SimMode): void {
     if (mode !== 'activity' && mode !== 'plain') throw new SimError('bad-argument', `setMode: '${String(mode)}' is not 'activity' or 'plain'`);
     if (mode === this._mode) return;
+    for (const p of this.onDemand) p.thaw?.();
+    this.onDemandStale();
     this._mode = mode;
     this._fastForward = mode === 'activity' && this.wantFastForward;
     if (mode === 'plain') this.counters.stopAll(true);
@@ -268,6 +303,8 @@ export class Simulator {
     this.counters.stopAll(false);
     this.wakes.clear();
     this.clearTracked();
+    for (const p of this.onDemand) p.reset?.();
+    this.onDemandStale();
     this.clock.cycle = 0;
     this.settleAll();
     this.seqDirty.fill();
@@ -291,6 +328,7 @@ export class Simulator {
         if (skip > 0) {
           const from = this.clock.cycle;
           this.clock.cycle = target;
+          this.onDemandStale();
           this.skipped += skip;
           left -= skip;
           this.notifySkip(from, target);
@@ -334,7 +372,7 @@ export class Simulator {
     if (this.poked) {
       // Reported even when a peek already settled the poked values.
       this.poked = false;
-      this.materialize();
+      this.materializeForObservers();
       for (const o of this.observers) o.onStimulus?.(this);
     }
     if (this.wakes.next <= this.clock.cycle) this.wakes.popDue(this.clock.cycle, this.markDue);
@@ -350,10 +388,13 @@ export class Simulator {
       this.commitPlain();
     }
     if (this.forces.length) this.releaseForces();
+    this.postCommit = true;
     this.settle();
+    this.postCommit = false;
     this.clock.cycle++;
+    this.onDemandStale();
     const obs = this.observers;
-    if (obs.length) this.materialize();
+    if (obs.length) this.materializeForObservers();
     for (let k = 0; k < obs.length; k++) obs[k]!.onCycle?.(this);
   }
 
@@ -399,6 +440,18 @@ export class Simulator {
   /** Register a provider of on-demand slot values (e.g. a serial line's bit). */
   addOnDemand(p: OnDemand): void {
     this.onDemand.push(p);
+    for (const x of p.slots ?? []) this.onDemandSlot.set(x, p);
+    if (!p.slots) this.onDemandEager.push(p);
+    this.onDemandStale();
+  }
+
+  /**
+   * The cycle whose values the state vector holds: the current cycle, or the
+   * next one while the combinational logic settles after a commit (a comb
+   * process that hands on-demand values back needs to know which).
+   */
+  get stateCycle(): number {
+    return this.clock.cycle + (this.postCommit ? 1 : 0);
   }
 
   private nextOnDemandChange(): number {
@@ -412,8 +465,40 @@ export class Simulator {
   /** Write every on-demand value (counters, serial lines) into the state vector for the current cycle. */
   private materialize(): void {
     this.counters.materialize();
+    // Once per state: observers peek many signals per cycle, and a large
+    // design has many providers (one per DS-link direction).
+    if (this.onDemandFresh) return;
+    this.onDemandFresh = true;
+    this.eagerFresh = true;
     const od = this.onDemand;
     for (let k = 0; k < od.length; k++) od[k]!.materialize(this.clock.cycle, this.s);
+  }
+
+  /** What a reader of `slot` (or of no owned slot, -1) needs: its owner, or the providers without slots. */
+  private materializeFor(slot: number): void {
+    this.counters.materialize();
+    if (this.onDemandFresh) return;
+    const owner = slot >= 0 ? this.onDemandSlot.get(slot) : undefined;
+    if (owner) {
+      owner.materialize(this.clock.cycle, this.s);
+      return;
+    }
+    if (this.eagerFresh) return;
+    this.eagerFresh = true;
+    const od = this.onDemandEager;
+    for (let k = 0; k < od.length; k++) od[k]!.materialize(this.clock.cycle, this.s);
+  }
+
+  /** Before observers: everything, unless every observer reads owned slots only through peek. */
+  private materializeForObservers(): void {
+    if (this.observersNeedOwned) this.materialize();
+    else this.materializeFor(-1);
+  }
+
+  /** The on-demand values moved on (a new cycle, a poke, a restore). */
+  private onDemandStale(): void {
+    this.onDemandFresh = false;
+    this.eagerFresh = false;
   }
 
   private settle(): void {
@@ -773,7 +858,7 @@ export class Simulator {
   peek(x: string | Signal): number {
     const sig = typeof x === 'string' ? this.signal(x) : x;
     this.settleIfNeeded();
-    this.materialize();
+    this.materializeFor(sig.i);
     return this.s[sig.i]!;
   }
 
@@ -792,6 +877,8 @@ export class Simulator {
       throw new SimError('bad-poke', `poke ${sig.path}: value ${value} does not fit ${sig.width} bits (allowed 0..${sig.mask})`, this.clock.cycle);
     }
     const slot = sig.i;
+    this.onDemandSlot.get(slot)?.thaw?.();
+    this.onDemandStale();
     const driver = this.net.slotDriver[slot];
     if (driver === 'tie') throw new SimError('bad-poke', `poke ${sig.path}: the net is tied to a constant`, this.clock.cycle);
     if (driver === 'reg') this.s[slot + this.net.nRegs] = value;
@@ -857,9 +944,11 @@ export class Simulator {
 
   observe(o: Observer): () => void {
     this.observers.push(o);
+    this.observersNeedOwned = this.observers.some((x) => !x.skipsOwnedOnDemand);
     return () => {
       const k = this.observers.indexOf(o);
       if (k >= 0) this.observers.splice(k, 1);
+      this.observersNeedOwned = this.observers.some((x) => !x.skipsOwnedOnDemand);
     };
   }
 
@@ -927,6 +1016,7 @@ export class Simulator {
     this.clearTracked();
     this.wakes.restore(snap.wakes);
     this.onDemand.forEach((p, k) => p.restore?.(snap.onDemand[k]));
+    this.onDemandStale();
   }
 
   /**

@@ -9,15 +9,21 @@
  * register and every word of the T9000 control-block memories at every
  * cycle, the event trace and the delivered bytes.
  *
- * Negative control: the same comparison with one token of one link held a
+ * The fast run puts idle link directions on NULL trains computed on demand
+ * (rtl/dslink/null_train.ts) and leaves them when traffic comes; the test
+ * checks that it did.
+ *
+ * Negative controls: the same comparison with one token of one link held a
  * cycle longer in the fast run (its serialiser's `left` bumped mid-token,
- * so every later token on that link starts a cycle late) must fail.
+ * so every later token on that link starts a cycle late), and with the
+ * NULL trains' recorded period read one cycle off, must fail.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { chainNetwork, meshNetwork } from '../../rtl/c104/labelling.ts';
 import type { NetworkSpec } from '../../rtl/c104/topology.ts';
 import { DsLinkEnd } from '../../rtl/dslink/index.ts';
+import { DsNullTrain } from '../../rtl/dslink/null_train.ts';
 import { makeC104System, nodeChannels, type C104System } from '../../harness/rtl/c104_system.ts';
 import { channelPairs } from '../../harness/rtl/c104_thesis_workload.ts';
 import type { ChannelEnd } from '../../harness/rtl/t9000_driver.ts';
@@ -63,6 +69,17 @@ function build(c: Case, mode: 'plain' | 'activity'): C104System {
   return sys;
 }
 
+/** NULL trains (rtl/dslink/null_train.ts) entered and left in a run, over every link direction. */
+function trainStats(s: C104System): { entered: number; thawed: number } {
+  const st = { entered: 0, thawed: 0 };
+  for (const m of s.sim.net.modules) {
+    if (!(m instanceof DsLinkEnd) || !m.ser.txTrain) continue;
+    st.entered += m.ser.txTrain.stats.entered;
+    st.thawed += m.ser.txTrain.stats.thawed;
+  }
+  return st;
+}
+
 /** First cycle where the two runs differ (a signal named), or undefined. */
 function lockstep(c: Case, perturb?: (fast: C104System) => void): string | undefined {
   const ref = build(c, 'plain');
@@ -94,6 +111,11 @@ function lockstep(c: Case, perturb?: (fast: C104System) => void): string | undef
   if (ev(ref) !== ev(fast)) return 'event traces differ';
   if (JSON.stringify(ref.rec.deliveries) !== JSON.stringify(fast.rec.deliveries)) return 'deliveries differ';
   expect(fast.rec.deliveries.length).toBeGreaterThan(0);
+  // The fast run went through NULL trains on demand and left them (the reference never does).
+  const st = trainStats(fast);
+  expect(st.entered).toBeGreaterThan(0);
+  expect(st.thawed).toBeGreaterThan(0);
+  expect(trainStats(ref).entered).toBe(0);
   return undefined;
 }
 
@@ -131,6 +153,16 @@ describe('C104 system: fast mode = reference mode, every value at every cycle', 
       { numRuns: 2 },
     );
   }, 300_000);
+
+  it('negative control: NULL trains read one cycle off their recorded period are seen', () => {
+    const c: Case = { net: 'pair-c104', msgs: [{ src: 0, dst: 1, len: 40, at: 600 }], cycles: 3400 };
+    DsNullTrain.skew = 1;
+    try {
+      expect(lockstep(c)).toMatch(/^cycle \d+: slot \d+/);
+    } finally {
+      DsNullTrain.skew = 0;
+    }
+  });
 
   it('negative control: one token held a cycle longer on one link in the fast run is seen', () => {
     const c: Case = { net: 'pair-c104', msgs: [{ src: 0, dst: 1, len: 40, at: 0 }], cycles: 3000 };

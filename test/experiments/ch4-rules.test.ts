@@ -34,6 +34,16 @@ describe('buzzard-ch4 full size (40 messages per node)', () => {
       'sec4.5-packet-M-plus-h-alpha': true,
     });
   }, 120_000);
+  it("sensitivity: with adaptiveHops 'first' (adaptive only at the source) the small-message adaptive circuits statement holds, the lighter-load adaptive one still does not", async () => {
+    const qf: Ch4Params = { ...q, adaptiveHops: 'first' };
+    const runs = await runPoints(buzzardCh4, qf, undefined, { jobs: 1 });
+    const rep = buzzardCh4.assemble(qf, points, runs.map((r) => r.result as Ch4Res));
+    const verdict = Object.fromEntries(rep.checks.map((c) => [c.id, c.holds]));
+    expect(verdict['small-adaptive-circuit-hurts']).toBe(true);
+    expect(verdict['adaptive-marginal']).toBe(true);
+    expect(verdict['light-adaptive-useful-small']).toBe(false);
+    expect(verdict['bursty-circuit-most-sensitive']).toBe(false);
+  }, 120_000);
 });
 
 type Mean = (fig: string, t: Ch4Transport, r: Ch4Routing, l: Ch4Links) => number;
@@ -72,6 +82,19 @@ describe('buzzard-ch4 verdict rules: controls just inside and just outside each 
     expect(verdict('adaptive-marginal', at(1.1))).toBe(true);
     expect(verdict('adaptive-marginal', at(1.11))).toBe(false);
     expect(verdict('adaptive-marginal', at(1.0, 1.11))).toBe(false);
+  });
+  it('bursty: CS has the largest constant/exponential-gap rise in ≥ 75% of cases, its median rise ≥ 0.1 above the next', () => {
+    // rise per transport: constant-gap figure over its exponential-gap control ('<fig>e')
+    const bursty = ['4.24', '4.25', '4.26', '4.27'];
+    const at = (dt: number, dc: number, cs: number, csLosesIn = 0): Mean => (f, t, r, l) => {
+      if (!bursty.includes(f)) return 100; // the exponential-gap controls '<fig>e' and every other figure
+      const idx = bursty.indexOf(f) * 4 + ['fixed/uni', 'fixed/bi', 'adaptive/uni', 'adaptive/bi'].indexOf(`${r}/${l}`);
+      return 100 * (t === 'circuit' ? (idx < csLosesIn ? 0.5 : cs) : t === 'datagram' ? dt : dc);
+    };
+    expect(verdict('bursty-circuit-most-sensitive', at(1.0, 1.05, 1.16))).toBe(true);
+    expect(verdict('bursty-circuit-most-sensitive', at(1.0, 1.05, 1.14))).toBe(false); // margin 0.09
+    expect(verdict('bursty-circuit-most-sensitive', at(1.0, 1.05, 1.3, 4))).toBe(true); // CS largest in 12 of 16
+    expect(verdict('bursty-circuit-most-sensitive', at(1.0, 1.05, 1.3, 5))).toBe(false); // 11 of 16
   });
   it('adaptive at lighter loads: > 1 in ≥ 75% and ≤ 1.1 in ≥ half', () => {
     const at = (y: number): Mean => (f, t, r) => (r === 'fixed' ? 100 * y : 100);

@@ -13,12 +13,12 @@ const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
 
 describe('buzzard-ch4 (quick)', () => {
-  it('runs 1 + 22 × 12 points; §4.5 M + hβ and M + hα hold exactly; fixed vs normal lengths about the same', async () => {
+  it('runs 1 + (22 figures + 4 exponential-gap controls of the bursty ones) × 12 points; §4.5 M + hβ and M + hα hold exactly; fixed vs normal lengths about the same', async () => {
     const q = await quickAndShards('buzzard-ch4');
     dirs.push(q.dir);
     checkStructure(q.result, 'buzzard-ch4');
     checkPlots(q.dir, q.result);
-    expect(q.result.points).toHaveLength(1 + 22 * 12);
+    expect(q.result.points).toHaveLength(1 + (22 + 4) * 12);
     expect(q.result.report.tables[0]!.rows).toHaveLength(22 * 12);
     expect(q.result.report.notes[0]).toMatch(/delivered every message: true/);
     for (const id of ['sec4.5-wormhole-M-plus-h-beta', 'sec4.5-packet-M-plus-h-alpha', 'flooded-fixed-vs-normal-lengths']) expect(check(q.result, id).holds, id).toBe(true);

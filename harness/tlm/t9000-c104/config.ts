@@ -31,6 +31,28 @@ export const ROUTINGS: readonly Routing[] = ['xy', 'yx', 'two-phase'];
  */
 export type LinkModel = 'packet' | 'token-credit';
 
+/**
+ * Which T9000 link a packet leaves on (docs/thesis-model.md#t9000-links).
+ * 'hunt-group': any idle link of the node (the CPU link as a fat link,
+ * §3.2, §4.2.2), a message's later packets on its first packet's link.
+ * 'per-channel': each channel (virtual link pair) is tied to link
+ * `slot mod cpuLinkWidth`, slot = the channel end's number at its node, and
+ * every link has its own ack and data queues (§3.1.1.1: "data and
+ * acknowledgement packets are queued separately at each link"); the RTL's
+ * rule (harness/rtl/c104_system.ts: block v on link v mod links).
+ */
+export type T9000Links = 'hunt-group' | 'per-channel';
+
+/**
+ * Virtual links (docs/thesis-model.md#virtual-links). 'per-message': every
+ * message has its own (the thesis's "finite number of virtual channels per
+ * process", §5.3.2). 'per-channel': one virtual link per channel (ordered
+ * process pair), messages on it one after another: the next message's first
+ * packet waits for the previous message's last ack (§3.1.1.1's stop-and-wait
+ * per virtual link; the RTL's T9000, harness/rtl/c104_system.ts).
+ */
+export type VirtualLinks = 'per-message' | 'per-channel';
+
 /** Saturation control of the non-blocking workload (§5.3.2, Fig. 5.4). */
 export type SaturationControl = 'per-process' | 't9000-queue';
 
@@ -71,6 +93,9 @@ export interface C104Config {
   readonly outputBufferTokens: number;
   /** §4.2.2 CPU link width (hunt group of DS-links between T9000 and C104), default 4. */
   readonly cpuLinkWidth: number;
+  /** Link choice of a T9000's outgoing packets (token-credit mode only offers 'per-channel'). */
+  readonly t9000Links: T9000Links;
+  readonly virtualLinks: VirtualLinks;
   /** §4.2.4 crossbar policy, real C104: FIFO. */
   readonly crossbarPolicy: CrossbarPolicy;
   /** §4.2.4 ack prioritisation inside the C104 (real C104: off). */
@@ -89,6 +114,13 @@ export interface C104Config {
    * default; the seed gives no value), docs/thesis-model.md#time-slicing.
    */
   readonly timeSliceNs: number;
+  /**
+   * Two-phase routing in the token-credit mode only: a fixed intermediate node per source node
+   * instead of random draws (the RTL's random header range narrowed to one label), so that
+   * the two can be held against each other message by message (test/tlm/token-two-phase.test.ts).
+   * null (default): uniform random draws from the network's stream.
+   */
+  readonly fixedIntermediates: readonly number[] | null;
   /** Seed of the network's random stream (random arbitration, two-phase intermediates), §3.5.2. */
   readonly networkSeed: number;
   /** Record the shared event vocabulary (costly; tests and traces only). */
@@ -105,6 +137,8 @@ export const TOKEN_CREDIT_PRESET: Partial<C104Config> = Object.freeze({
   inputBufferTokens: 35,
   outputBufferTokens: 35,
   routingDelayNs: 40,
+  t9000Links: 'per-channel',
+  virtualLinks: 'per-channel',
 });
 
 export const C104_DEFAULTS: C104Config = {
@@ -120,6 +154,8 @@ export const C104_DEFAULTS: C104Config = {
   inputBufferTokens: 70,
   outputBufferTokens: 1,
   cpuLinkWidth: 4,
+  t9000Links: 'hunt-group',
+  virtualLinks: 'per-message',
   crossbarPolicy: 'fifo',
   c104AckPriority: false,
   t9000AckPriority: true,
@@ -127,6 +163,7 @@ export const C104_DEFAULTS: C104Config = {
   outstandingLimit: 16,
   saturationControl: 'per-process',
   timeSliceNs: 0,
+  fixedIntermediates: null,
   networkSeed: 2,
   recordEvents: false,
 };
@@ -150,7 +187,6 @@ export function resolveC104Config(c: Partial<C104Config> = {}): C104Config {
     only('mode', 'full', 'contention-free models are packet-level');
     only('crossbarPolicy', 'fifo', 'the real C104');
     only('c104AckPriority', false, 'the real C104');
-    if (r.routing === 'two-phase') throw new RangeError(`${S}.routing: the token-credit link model supports xy and yx (got 'two-phase')`);
   }
   integerIn(S, 'nsPerDataToken', r.nsPerDataToken, 1, 1_000_000, 'ns');
   integerIn(S, 'nsPerControlToken', r.nsPerControlToken, 1, 1_000_000, 'ns');
@@ -163,6 +199,9 @@ export function resolveC104Config(c: Partial<C104Config> = {}): C104Config {
   else integerIn(S, 'inputBufferTokens', r.inputBufferTokens, 8, 4096, 'tokens; at least one FCT');
   integerIn(S, 'outputBufferTokens', r.outputBufferTokens, 1, 4096, 'tokens');
   integerIn(S, 'cpuLinkWidth', r.cpuLinkWidth, 1, 24);
+  const tl = oneOf(S, 't9000Links', r.t9000Links, ['hunt-group', 'per-channel'] as const);
+  oneOf(S, 'virtualLinks', r.virtualLinks, ['per-message', 'per-channel'] as const);
+  if (tl === 'per-channel' && lm !== 'token-credit') throw new RangeError(`${S}.t9000Links: 'per-channel' is modelled by the token-credit link model only (got linkModel ${JSON.stringify(lm)})`);
   oneOf(S, 'crossbarPolicy', r.crossbarPolicy, CROSSBAR_POLICIES);
   bool(S, 'c104AckPriority', r.c104AckPriority);
   bool(S, 't9000AckPriority', r.t9000AckPriority);
@@ -170,6 +209,12 @@ export function resolveC104Config(c: Partial<C104Config> = {}): C104Config {
   integerIn(S, 'outstandingLimit', r.outstandingLimit, 1, 1_000_000);
   oneOf(S, 'saturationControl', r.saturationControl, ['per-process', 't9000-queue'] as const);
   integerIn(S, 'timeSliceNs', r.timeSliceNs, 0, 1e12, 'ns; 0 = no time slicing');
+  if (r.fixedIntermediates !== null) {
+    const f = r.fixedIntermediates;
+    if (r.routing !== 'two-phase' || lm !== 'token-credit') throw new RangeError(`${S}.fixedIntermediates: only with routing 'two-phase' in the token-credit link model`);
+    if (!Array.isArray(f) || f.length !== r.side * r.side) throw new RangeError(`${S}.fixedIntermediates: one node per source node (${r.side * r.side})`);
+    f.forEach((x, i) => integerIn(S, `fixedIntermediates[${i}]`, x, 0, r.side * r.side - 1, 'node'));
+  }
   integerIn(S, 'networkSeed', r.networkSeed, 0, 0xffffffff);
   bool(S, 'recordEvents', r.recordEvents);
   nonNegative(S, 'routingDelayNs', r.routingDelayNs);

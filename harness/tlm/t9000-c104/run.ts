@@ -75,7 +75,7 @@ export function runC104(program: ProcessProgram, config: Partial<C104Config> = {
   const rng = new Rng(c.networkSeed);
   if (c.topology === 'direct' && c.mode !== 'full') throw new RangeError(`c104.mode: the direct link models contention only as 'full' (got '${c.mode}')`);
   if (c.topology === 'direct') transport = new DirectLink(c, ctx, ep);
-  else if (c.linkModel === 'token-credit') transport = new TokenNetwork(c, ctx, ep);
+  else if (c.linkModel === 'token-credit') transport = new TokenNetwork(c, ctx, ep, rng);
   else transport = c.mode === 'full' ? new PacketNetwork(c, ctx, ep, rng) : new IdealNetwork(c, ctx, ep, rng);
   ep.transport = transport;
   ep.start(0);

@@ -31,9 +31,11 @@
  * - the T9000 endpoint: ack and data queues (acks first with ack priority),
  *   a transmit port per link that copies a packet's tokens into its link's
  *   transmit buffer (56 tokens) and takes the next packet when the last
- *   one's terminator has left; a message's first packet takes any idle link
- *   of the node (a hunt group, §4.2.2), its later packets the same link (the
- *   RTL ties a virtual link to one link); the receiver takes every token at
+ *   one's terminator has left. With t9000Links 'per-channel' (the RTL's
+ *   rule) every link has its own ack and data queues and a packet joins those
+ *   of link `chan mod links`, its channel's; with 'hunt-group' a message's
+ *   first packet takes any idle link of the node (§4.2.2), its later packets
+ *   the same link (docs/thesis-model.md#t9000-links); the receiver takes every token at
  *   once; the header is "in" (ack generated) when it is taken, and the
  *   packet is delivered when its terminator is taken (the RTL recorder's
  *   stamps, docs/t9000.md#events).
@@ -46,6 +48,7 @@ import type { C104Config } from './config.ts';
 import { ACK, EV_DELIVER_HEAD, EV_DELIVER_TAIL, type EndpointSink, type Packet, type SimContext, type Transport } from './core.ts';
 import { IntFifo } from './fifo.ts';
 import { dorDirection, neighbour } from './topology.ts';
+import type { Rng } from '../../workloads/rng.ts';
 
 /** Event codes of this transport (below ENDPOINT_EVENT_BASE, apart from core.ts's). */
 export const EV_TOK_TX = 10; // arg: direction — its transmitter finished a token
@@ -80,9 +83,13 @@ export const TOKEN_CREDIT_RTL = Object.freeze({
   nullBits: 8,
 });
 
+/** Token index of the first random-header token (two-phase); a packet's own tokens are 0..tokens−1 < 60. */
+const PFX = 60;
+
 const INJ = 0; // T9000 → C104
 const DEL = 1; // C104 → T9000
 const INT = 2; // C104 → C104
+const LOOP = 3; // two-phase: a C104's phase-1 "local" link cabled back to its own header-deleting input (and the FCT direction back)
 
 export class TokenNetwork implements Transport {
   private readonly N: number;
@@ -96,6 +103,18 @@ export class TokenNetwork implements Transport {
   private readonly txStartNs: number;
   private readonly hb: number;
   private readonly xFirst: boolean;
+  /** Internal link planes (two-phase: phase 1 and phase 2 on separate links, §2.2.2) and output groups per node. */
+  private readonly planes: number;
+  private readonly gpn: number;
+  private readonly twoPhase: boolean;
+  /** Per direction: its next normal token starts a packet (headStarts). */
+  private readonly txHead: Uint8Array;
+  /** Per C104 input: the packet arriving carries a random header (two-phase, phase 1). */
+  private readonly rxPfx: Uint8Array;
+  /** Per C104 input: its head packet's random header was deleted; the next header completed routes it. */
+  private readonly awaitHeader: Uint8Array;
+  /** Per C104 input: random-header tokens still to send ahead of its connected packet (header generation). */
+  private readonly pfxOut: Int32Array;
   // per direction
   private readonly kind: Uint8Array;
   private readonly node: Int32Array; // the transmitting end's node
@@ -130,8 +149,14 @@ export class TokenNetwork implements Transport {
   private readonly portStart: Float64Array;
   private readonly ackQ: IntFifo[];
   private readonly dataQ: IntFifo[];
-  /** Per transmit port: later packets of messages whose first packet it sent (a message keeps its link, as the RTL's virtual link does). */
+  /**
+   * Per transmit port: its own data queue: 'hunt-group': later packets of messages whose first
+   * packet it sent (a message keeps its link); 'per-channel': every data packet of its channels.
+   */
   private readonly pinQ: IntFifo[];
+  /** Per transmit port: its own ack queue ('per-channel'). */
+  private readonly portAckQ: IntFifo[];
+  private readonly perChannel: boolean;
   /** Message (src·msg key) → the port its first packet took. */
   private readonly msgPort = new Map<number, number>();
 
@@ -139,6 +164,7 @@ export class TokenNetwork implements Transport {
     private readonly c: C104Config,
     private readonly ctx: SimContext,
     private readonly sink: EndpointSink,
+    private readonly rng: Rng,
   ) {
     const D = c.side;
     const N = (this.N = D * D);
@@ -153,7 +179,16 @@ export class TokenNetwork implements Transport {
     this.txStartNs = k.txStartBits * this.bitNs;
     this.hb = c.headerBytes;
     this.xFirst = c.routing !== 'yx';
-    const Dn = 2 * N * W + 4 * N;
+    this.twoPhase = c.routing === 'two-phase';
+    const planes = (this.planes = this.twoPhase ? 2 : 1);
+    // Two-phase: one more output group per node, the loopback to the header-deleting input.
+    const gpn = (this.gpn = 4 * planes + (this.twoPhase ? 2 : 1));
+    const loopBase = 2 * N * W + 4 * N * planes;
+    const Dn = loopBase + (this.twoPhase ? 2 * N : 0);
+    this.txHead = new Uint8Array(Dn).fill(1);
+    this.rxPfx = new Uint8Array(Dn);
+    this.awaitHeader = new Uint8Array(Dn);
+    this.pfxOut = new Int32Array(Dn);
     this.kind = new Uint8Array(Dn);
     this.node = new Int32Array(Dn);
     this.rev = new Int32Array(Dn).fill(-1);
@@ -176,7 +211,7 @@ export class TokenNetwork implements Transport {
     this.outConn = new Int32Array(Dn).fill(-1);
     this.xbarPending = new Uint8Array(Dn);
     this.routed = new Uint8Array(Dn);
-    this.waiting = Array.from({ length: N * 5 }, () => []);
+    this.waiting = Array.from({ length: N * gpn }, () => []);
     this.routedBySwitch = new Float64Array(N);
     this.portPkt = new Int32Array(N * W).fill(-1);
     this.portNext = new Int32Array(N * W);
@@ -184,6 +219,8 @@ export class TokenNetwork implements Transport {
     this.ackQ = Array.from({ length: N }, () => new IntFifo());
     this.dataQ = Array.from({ length: N }, () => new IntFifo());
     this.pinQ = Array.from({ length: N * W }, () => new IntFifo());
+    this.portAckQ = Array.from({ length: N * W }, () => new IntFifo());
+    this.perChannel = c.t9000Links === 'per-channel';
     const ep = k.endpointBufferTokens;
     const set = (d: number, kind: number, node: number, txCap: number, rxDepth: number): void => {
       this.kind[d] = kind;
@@ -203,15 +240,26 @@ export class TokenNetwork implements Transport {
         set(down, DEL, n, c.outputBufferTokens, ep);
         this.rev[up] = down;
         this.rev[down] = up;
-        this.group[down] = n * 5 + 4;
+        this.group[down] = n * gpn + 4 * planes;
       }
-      for (let dir = 0; dir < 4; dir++) {
-        const nb = neighbour(n, dir, D);
-        if (nb < 0) continue;
-        const d = 2 * N * W + n * 4 + dir;
-        set(d, INT, n, c.outputBufferTokens, c.inputBufferTokens);
-        this.rev[d] = 2 * N * W + nb * 4 + (dir ^ 1);
-        this.group[d] = n * 5 + dir;
+      for (let pl = 0; pl < planes; pl++) {
+        for (let dir = 0; dir < 4; dir++) {
+          const nb = neighbour(n, dir, D);
+          if (nb < 0) continue;
+          const d = 2 * N * W + (n * planes + pl) * 4 + dir;
+          set(d, INT, n, c.outputBufferTokens, c.inputBufferTokens);
+          this.rev[d] = 2 * N * W + (nb * planes + pl) * 4 + (dir ^ 1);
+          this.group[d] = n * gpn + pl * 4 + dir;
+        }
+      }
+      if (this.twoPhase) {
+        // docs/c104.md#two-phase: link c+8 → c+9 of the same C104; c+9's input deletes the random header.
+        const out = loopBase + 2 * n;
+        set(out, LOOP, n, c.outputBufferTokens, c.inputBufferTokens);
+        set(out + 1, LOOP, n, c.outputBufferTokens, c.inputBufferTokens);
+        this.rev[out] = out + 1;
+        this.rev[out + 1] = out;
+        this.group[out] = n * gpn + 4 * planes + 1;
       }
     }
     // The NULL train's phase at time 0: every link starts sending NULLs linkStartBits before; in
@@ -224,6 +272,17 @@ export class TokenNetwork implements Transport {
   }
 
   inject(p: Packet, now: number): void {
+    if (this.twoPhase) {
+      // Two-phase: the intermediate node is drawn from the network's stream at injection (docs/thesis-model.md#routing).
+      p.phase = 0;
+      const f = this.c.fixedIntermediates;
+      p.intermediate = f ? f[p.src]! : this.rng.nextInt(this.N);
+    }
+    if (this.perChannel) {
+      const port = p.src * this.W + (p.chan % this.W);
+      (p.kind === ACK && this.c.t9000AckPriority ? this.portAckQ : this.pinQ)[port]!.push(p.id);
+      return this.serveT9000(p.src, now);
+    }
     const pinned = p.kind === ACK || p.index === 0 ? undefined : this.msgPort.get(this.msgKey(p));
     if (pinned !== undefined) this.pinQ[pinned]!.push(p.id);
     else if (p.kind === ACK && this.c.t9000AckPriority) this.ackQ[p.src]!.push(p.id);
@@ -242,7 +301,7 @@ export class TokenNetwork implements Transport {
     let active = 0;
     let links = 0;
     for (let d = 2 * this.N * this.W; d < this.kind.length; d++) {
-      if (this.rev[d]! < 0) continue;
+      if (this.rev[d]! < 0 || this.kind[d] === LOOP) continue;
       links++;
       if (this.busyNs[d]! > 0) active++;
       busy += this.busyNs[d]!;
@@ -293,9 +352,9 @@ export class TokenNetwork implements Transport {
 
   /**
    * Idle transmit ports of the node take the next packet: acks first with ack priority (§3.1.1.1),
-   * then a later packet of a message the port carries, then the data queue. A message's first
-   * packet takes any idle link (the node's links as a hunt group), its later packets that link:
-   * the RTL ties a virtual link to one link (docs/thesis-model.md#token-credit).
+   * then a data packet of the port's own queue, then the node's data queue ('hunt-group': a
+   * message's first packet takes any idle link, its later packets that link; 'per-channel': the
+   * node queues stay empty, every packet is in its link's queues), docs/thesis-model.md#t9000-links.
    */
   private serveT9000(n: number, now: number): void {
     const acks = this.ackQ[n]!;
@@ -304,10 +363,11 @@ export class TokenNetwork implements Transport {
       const port = n * this.W + j;
       if (this.portPkt[port]! >= 0) continue;
       const pins = this.pinQ[port]!;
-      const id = acks.length > 0 ? acks.shift() : pins.length > 0 ? pins.shift() : data.length > 0 ? data.shift() : -1;
+      const own = this.portAckQ[port]!;
+      const id = own.length > 0 ? own.shift() : acks.length > 0 ? acks.shift() : pins.length > 0 ? pins.shift() : data.length > 0 ? data.shift() : -1;
       if (id < 0) continue;
       const p = this.ctx.pool.all[id]!;
-      if (p.kind !== ACK && p.index === 0) this.msgPort.set(this.msgKey(p), port);
+      if (!this.perChannel && p.kind !== ACK && p.index === 0) this.msgPort.set(this.msgKey(p), port);
       this.portPkt[port] = id;
       this.portNext[port] = 0;
       this.portStart[port] = now + this.txStartNs;
@@ -376,7 +436,11 @@ export class TokenNetwork implements Transport {
       const ctl = idx === p.tokens - 1;
       ns = ctl ? this.ctlNs : this.dataNs;
       this.busyNs[d]! += ns;
-      if (idx === 0) this.headStarts(d, p, now);
+      if (this.txHead[d]) {
+        this.txHead[d] = 0;
+        this.headStarts(d, p, now);
+      }
+      if (ctl) this.txHead[d] = 1;
       if (this.kind[d] === INJ) {
         if (ctl) this.portDone(d, now);
         else this.portCopy(d, now);
@@ -422,9 +486,15 @@ export class TokenNetwork implements Transport {
     }
     const q = this.rxQ[d]!;
     q.push(code);
-    if (idx === this.hb - 1) {
+    // The routing header: a random header (two-phase, phase 1), else the packet's own header, or its
+    // own after the random one was deleted here (docs/thesis-model.md#two-phase-token-credit).
+    const routing = idx === PFX + this.hb - 1 || (idx === this.hb - 1 && (!this.rxPfx[d] || this.awaitHeader[d]));
+    if (idx >= PFX) this.rxPfx[d] = 1;
+    else if (idx === p.tokens - 1) this.rxPfx[d] = 0;
+    if (routing) {
       p.routeAt = now + this.routeNs;
-      if (this.inConn[d]! < 0 && !this.routed[d] && q.peek() === p.id * 64) {
+      if (this.inConn[d]! < 0 && !this.routed[d] && q.peek() >> 6 === p.id) {
+        this.awaitHeader[d] = 0;
         this.routed[d] = 1;
         this.ctx.queue.push(p.routeAt, EV_TOK_ROUTE, d);
         this.takeHeader(d, now);
@@ -457,9 +527,34 @@ export class TokenNetwork implements Transport {
   // ------------------------------------------------------------- C104
 
   private route(input: number, now: number): void {
-    const p = this.ctx.pool.all[this.rxQ[input]!.peek() >> 6]!;
+    const q = this.rxQ[input]!;
+    const p = this.ctx.pool.all[q.peek() >> 6]!;
     const node = this.kind[input] === INJ ? this.node[input]! : this.node[this.rev[input]!]!;
-    const g = node === p.dst ? node * 5 + 4 : node * 5 + dorDirection(node, p.dst, this.c.side, this.xFirst);
+    if (p.phase === 0) {
+      // Random header generation on the injection input (§2.2.2): sent ahead of the packet.
+      p.phase = 1;
+      this.pfxOut[input] = this.hb;
+    }
+    if (this.kind[input] === LOOP && (q.peek() & 63) >= PFX) {
+      // Header deletion on the loopback's input (docs/c104.md#two-phase): the random header leaves
+      // the router's registers; the packet's own header is routed (phase 2) when it is in.
+      p.phase = 2;
+      for (let k = 0; k < this.hb; k++) q.shift();
+      this.rxHeld[input] = 0;
+      this.routed[input] = 0;
+      if (q.length >= this.hb && (q.peek() & 63) === 0) {
+        this.routed[input] = 1;
+        p.routeAt = now + this.routeNs;
+        this.ctx.queue.push(p.routeAt, EV_TOK_ROUTE, input);
+        this.takeHeader(input, now);
+      } else this.awaitHeader[input] = 1;
+      return;
+    }
+    const target = p.phase === 1 ? p.intermediate : p.dst;
+    const plane = p.phase === 2 ? 1 : 0;
+    // At the intermediate node, phase 1's "local" output is the loopback.
+    const local = node * this.gpn + 4 * this.planes + (p.phase === 1 ? 1 : 0);
+    const g = node === target ? local : node * this.gpn + plane * 4 + dorDirection(node, target, this.c.side, this.xFirst);
     p.waitSince = now;
     this.waiting[g]!.push(input);
     if (this.ctx.events && p.kind !== ACK) this.ctx.events.push({ t: now, kind: 'head-arrives', msg: p.msg, node, packet: p.index, unit: 'c104', port: input });
@@ -468,17 +563,20 @@ export class TokenNetwork implements Transport {
 
   private serveGroup(g: number, now: number): void {
     const list = this.waiting[g]!;
-    const node = (g / 5) | 0;
-    const sub = g % 5;
+    const node = (g / this.gpn) | 0;
+    const sub = g % this.gpn;
     while (list.length > 0) {
       let out = -1;
-      if (sub === 4) {
+      if (sub === 4 * this.planes) {
         for (let j = 0; j < this.W && out < 0; j++) {
           const d = this.N * this.W + node * this.W + j;
           if (this.outConn[d]! < 0) out = d;
         }
+      } else if (sub === 4 * this.planes + 1) {
+        const d = 2 * this.N * this.W + 4 * this.N * this.planes + 2 * node;
+        if (this.outConn[d]! < 0) out = d;
       } else {
-        const d = 2 * this.N * this.W + node * 4 + sub;
+        const d = 2 * this.N * this.W + node * 4 * this.planes + sub;
         if (this.outConn[d]! < 0) out = d;
       }
       if (out < 0) return;
@@ -505,6 +603,15 @@ export class TokenNetwork implements Transport {
     if (out < 0) return;
     const q = this.rxQ[input]!;
     if (q.length === 0 || this.txQ[out]!.length >= this.txCap[out]!) return;
+    if (this.pfxOut[input]! > 0) {
+      // The generated random header goes first (its tokens exist only from here on).
+      const head = q.peek();
+      this.txQ[out]!.push((head & ~63) + PFX + this.hb - this.pfxOut[input]!--);
+      this.kick(out, now);
+      this.xbarPending[input] = 1;
+      this.ctx.queue.push(now + this.bitNs, EV_TOK_XBAR, input);
+      return;
+    }
     const code = q.shift();
     if (this.rxHeld[input]! > 0) this.rxHeld[input]!--;
     else this.freed(input, now);

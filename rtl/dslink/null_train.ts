@@ -1,0 +1,304 @@
+/**
+ * NULL trains on demand (docs/dslink.md#null-trains, docs/kernel.md
+ * "On-demand values"): one direction of a DS-link in Run with nothing to
+ * send carries NULL after NULL, and every register of that direction's
+ * bit-level units (the sender's serialiser, the receiver's deserialiser and
+ * decoder) then repeats with the NULL's period, 8 cycles. In the fast mode
+ * ('activity') this unit notices such a stretch, records one period of
+ * those registers, and from then on the units stop evaluating: their values
+ * are computed on demand (the recorded period, by cycle) for peek, the VCD,
+ * the REPL and observers. Only the serialiser's `more` register (its `take`
+ * drives the token choice) keeps changing for real, twice a NULL.
+ *
+ * Exact by construction: the recorded period is what the bit-by-bit units
+ * produced, checked (every register of the direction at cycle t + 8 equal
+ * to cycle t, the serialiser loading the same NULL word in between), and
+ * the units' future depends only on their registers and their inputs. Every input change hands the values back before anyone reads
+ * them ("thaw"): the sender loading another token (or a different NULL)
+ * at a token boundary, either end's enable (the link state machine leaving
+ * Run, watched by a comb process of the link end), a poke of one of the
+ * registers, a switch to the reference mode. The reference mode ('plain')
+ * never enters a train: it is the bit-by-bit model it is checked against
+ * (test/dslink/null_train.test.ts, test/c104/fast_reference.test.ts).
+ *
+ * Registers of the direction read by other units while a train runs: the
+ * decoder's gotFct, gotChar, char, errParity, errEscape and the
+ * deserialiser's disc (constant during a train: checked on entry); gotNull
+ * and pendKind (the link state machine reads them only outside Run); the
+ * serialiser's left (read in the error states, entered only after a thaw).
+ */
+import type { Signal } from '../kernel/module.ts';
+import type { OnDemand } from '../kernel/simulator.ts';
+import { TOK_NULL } from './tokens.ts';
+import type { DsLinkEnd } from './end.ts';
+import { S_RUN } from './link_fsm.ts';
+
+/**
+ * Periods recorded before entering. One is enough: the direction's units are
+ * deterministic, so equal registers at cycle t and t + 8 with the same
+ * inputs (the same NULL word loaded in between, both ends still in Run)
+ * repeat for as long as the inputs do.
+ */
+const PERIODS = 1;
+
+export interface NullTrainStats {
+  /** Trains entered and left. */
+  entered: number;
+  thawed: number;
+}
+
+export class DsNullTrain implements OnDemand {
+  /** True while the direction's values are on demand. */
+  dormant = false;
+  slots: readonly number[] = [];
+  readonly stats: NullTrainStats = { entered: 0, thawed: 0 };
+  /** Current-value and next-value slots of the frozen registers: the serialiser's first, then the receiver's. */
+  private readonly cur: Int32Array;
+  private readonly nxt: Int32Array;
+  private readonly nTx: number;
+  /** Slots compared on entry besides the frozen ones (the serialiser's `more`). */
+  private moreSlot = -1;
+  private leftSlot = -1;
+  /** Frozen registers other units read unguarded: constant over the period, or no train. */
+  private readonly constIdx: number[];
+  // recording
+  private rec = -1;
+  private recNext = 0;
+  private snaps: Float64Array[] = [];
+  private word = 0;
+  private len = 0;
+  // dormant
+  private table: Float64Array[] = [];
+  private origin = 0;
+  private loadEdge = 0;
+
+  constructor(
+    /** The sending end (its serialiser) and the receiving end (its deserialiser and decoder). */
+    readonly tx: DsLinkEnd,
+    readonly rx: DsLinkEnd,
+  ) {
+    const ser = tx.ser;
+    const txRegs: Signal[] = [ser.data, ser.strobe, ser.sh, ser.left, ser.busy];
+    const d = rx.deser;
+    const dec = rx.dec;
+    const rxRegs: Signal[] = [
+      ...Object.values(d.out),
+      d.disc, d.gotBit, d.xPrev, d.synced, d.hist, d.cnt, d.pBit, d.flag, d.acc, d.discCnt,
+      dec.gotNull, dec.gotFct, dec.gotChar, dec.char, dec.errParity, dec.errEscape, dec.prevPar, dec.esc, dec.dead, dec.pendKind, dec.pendVal, dec.tok, dec.unchecked, dec.suspectTotal,
+    ];
+    const regs = [...txRegs, ...rxRegs];
+    this.nTx = txRegs.length;
+    this.regs = regs;
+    this.cur = new Int32Array(regs.length);
+    this.nxt = new Int32Array(regs.length);
+    const outsideRead = new Set<Signal>([d.disc, dec.gotFct, dec.gotChar, dec.char, dec.errParity, dec.errEscape]);
+    this.constIdx = regs.flatMap((r, k) => (outsideRead.has(r) ? [k] : []));
+    tx.ser.txTrain = this;
+    rx.deser.rxTrain = this;
+    rx.dec.rxTrain = this;
+  }
+
+  private readonly regs: Signal[];
+
+  /** After elaboration (slots are known): DsLinkEnd.onElaborated of the sending end. */
+  bind(): void {
+    this.regs.forEach((r, k) => {
+      this.cur[k] = r.i;
+      this.nxt[k] = r.n;
+    });
+    this.slots = [...this.regs.map((r) => r.i), this.tx.ser.more.i];
+    this.moreSlot = this.tx.ser.more.i;
+    this.leftSlot = this.tx.ser.left.i;
+  }
+
+  private get s(): Float64Array {
+    return this.tx.s;
+  }
+
+  /**
+   * The serialiser's shift process, at the start of each of its runs (edge
+   * of cycle c). Returns true when the train handled the edge (the process
+   * then does nothing more).
+   */
+  onShift(): boolean {
+    const s = this.tx.s;
+    // The common case, every bit of a running link: not in a train, not
+    // recording, not at a token boundary.
+    if (!this.dormant && this.rec < 0 && s[this.leftSlot] !== 0) return false;
+    const ser = this.tx.ser;
+    const sink = ser.wakeSink!;
+    const c = ser.cycleRef.cycle;
+    if (this.dormant) {
+      if (c === this.loadEdge - 1) {
+        s[ser.more.n] = 0; // the NULL's last bit is on the wire next cycle: take
+        ser.wakeAt(ser.shiftProc, this.loadEdge);
+        return true;
+      }
+      if (c !== this.loadEdge) return true; // woken by the token choice changing mid-token: not read until the boundary
+      if (s[ser.enable.i] === 1 && s[ser.tokLen.i] === this.len && s[ser.tokBits.i] === this.word) {
+        s[ser.more.n] = 1;
+        this.loadEdge += this.len;
+        ser.wakeAt(ser.shiftProc, this.loadEdge - 1);
+        return true;
+      }
+      // Another token: the serialiser goes on bit by bit from this edge; the
+      // receiver's state at c + 1 still follows the period (bits up to c are NULL bits).
+      this.thawAt(c, c + 1, false);
+      return false;
+    }
+    if (sink.mode !== 'activity') {
+      this.rec = -1;
+      return false;
+    }
+    if (this.rec >= 0) {
+      if (c !== this.recNext || (s[ser.left.i] === 0 && !(s[ser.tokLen.i] === this.len && s[ser.tokBits.i] === this.word))) {
+        this.rec = -1; // a cycle skipped or another token: start again at a later NULL
+        return false;
+      }
+      const n = this.len * PERIODS;
+      if (this.rec < n) {
+        this.record(this.rec++);
+        this.recNext = c + 1;
+        return false;
+      }
+      this.rec = -1;
+      if (this.periodic(n)) {
+        this.enter(c);
+        return true;
+      }
+      return false;
+    }
+    // Arm at a take edge loading a NULL after a NULL, both ends in Run.
+    if (s[ser.left.i] === 0 && s[ser.enable.i] === 1 && s[this.tx.tokens.tok.i] === TOK_NULL && s[this.tx.fsm.state.i] === S_RUN && s[this.rx.fsm.state.i] === S_RUN) {
+      const len = s[ser.tokLen.i]!;
+      if (len !== 8) return false;
+      this.word = s[ser.tokBits.i]!;
+      this.len = len;
+      this.rec = 0;
+      this.recNext = c + 1;
+      if (this.snaps.length < len * PERIODS + 1) this.snaps = Array.from({ length: len * PERIODS + 1 }, () => new Float64Array(this.cur.length + 1));
+    }
+    return false;
+  }
+
+  private record(k: number): void {
+    const s = this.s;
+    const snap = this.snaps[k]!;
+    const cur = this.cur;
+    for (let j = 0; j < cur.length; j++) snap[j] = s[cur[j]!]!;
+    snap[cur.length] = s[this.moreSlot]!;
+  }
+
+  /** The n recorded cycles are whole periods and the current cycle starts the next one with the same values. */
+  private periodic(n: number): boolean {
+    const p = this.len;
+    this.record(n);
+    const snaps = this.snaps;
+    for (let k = 0; k + p <= n; k++) {
+      const a = snaps[k]!;
+      const b = snaps[k + p]!;
+      for (let j = 0; j < a.length; j++) if (a[j] !== b[j]) return false;
+    }
+    for (const j of this.constIdx) {
+      for (let k = n - p; k < n; k++) if (snaps[k]![j] !== snaps[n]![j]) return false;
+    }
+    return true;
+  }
+
+  /** Edge of cycle c, the first bit of a NULL (the recording started on one): values on demand from now on. */
+  private enter(c: number): void {
+    const ser = this.tx.ser;
+    const p = this.len;
+    const n = p * PERIODS;
+    // The period's values (the same arrays each time: a train is entered often on a loaded link).
+    if (this.table.length !== p) this.table = Array.from({ length: p }, () => new Float64Array(this.cur.length));
+    for (let k = 0; k < p; k++) this.table[k]!.set(this.snaps[n - p + k]!.subarray(0, this.cur.length));
+    this.origin = c - p; // snaps[n - p] is cycle c - p
+    const s = this.s;
+    // Next values equal to the current ones: the commit sees no change, so
+    // nothing is woken by the frozen registers (their slots go stale; the
+    // on-demand values replace them whenever anyone looks).
+    const cur = this.cur;
+    const nxt = this.nxt;
+    for (let j = 0; j < cur.length; j++) s[nxt[j]!] = s[cur[j]!]!;
+    s[ser.more.n] = s[ser.more.i]!;
+    this.loadEdge = c + s[ser.left.i]!;
+    ser.wakeAt(ser.shiftProc, this.loadEdge - 1);
+    this.dormant = true;
+    this.stats.entered++;
+  }
+
+  /** The period's values at cycle t. */
+  private at(t: number): Float64Array {
+    const p = this.table.length;
+    const k = t - this.origin + DsNullTrain.skew;
+    return this.table[((k % p) + p) % p]!;
+  }
+
+  /** Negative control only (tests): read the period this many cycles off. */
+  static skew = 0;
+
+  /**
+   * Write the values back for good: the serialiser's for cycle txCycle, the
+   * receiver's for rxCycle (one later when called from the serialiser's
+   * edge: the receiver's next state still follows the period), and wake the
+   * units' processes so they go on bit by bit.
+   */
+  private thawAt(txCycle: number, rxCycle: number, wakeTx: boolean): void {
+    this.dormant = false;
+    this.stats.thawed++;
+    const s = this.s;
+    const a = this.at(txCycle);
+    const b = this.at(rxCycle);
+    const cur = this.cur;
+    const nxt = this.nxt;
+    for (let j = 0; j < cur.length; j++) {
+      const v = j < this.nTx ? a[j]! : b[j]!;
+      s[cur[j]!] = v;
+      s[nxt[j]!] = v;
+    }
+    const ser = this.tx.ser;
+    if (wakeTx) ser.wakeAt(ser.shiftProc, txCycle);
+    this.rx.deser.wakeAt(this.rx.deser.bitsProc, rxCycle);
+    this.rx.dec.wakeAt(this.rx.dec.decodeProc, rxCycle);
+  }
+
+  /** A comb process or a stimulus (poke, mode switch): hand back the values of the state's cycle. */
+  thaw(): void {
+    if (!this.dormant) return;
+    const t = this.tx.ser.wakeSink!.stateCycle;
+    this.thawAt(t, t, true);
+  }
+
+  // ------------------------------------------------------------ OnDemand
+
+  materialize(cycle: number, s: Float64Array): void {
+    if (!this.dormant) return;
+    const v = this.at(cycle);
+    const cur = this.cur;
+    const nxt = this.nxt;
+    for (let j = 0; j < cur.length; j++) {
+      s[cur[j]!] = v[j]!;
+      s[nxt[j]!] = v[j]!;
+    }
+  }
+
+  nextChange(cycle: number): number {
+    return this.dormant ? cycle + 1 : Infinity;
+  }
+
+  save(): unknown {
+    return { dormant: this.dormant, table: this.table.map((x) => x.slice()), origin: this.origin, loadEdge: this.loadEdge, word: this.word, len: this.len };
+  }
+
+  restore(v: unknown): void {
+    const st = v as { dormant: boolean; table: Float64Array[]; origin: number; loadEdge: number; word: number; len: number };
+    Object.assign(this, { ...st, table: st.table.map((x) => x.slice()) });
+    this.rec = -1;
+  }
+
+  reset(): void {
+    this.dormant = false;
+    this.rec = -1;
+  }
+}
