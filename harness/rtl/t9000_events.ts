@@ -203,8 +203,8 @@ export class T9000Recorder implements Observer {
         pv.dataHdrs = s[ep.rx[k]!.dataHdrs.i]!;
       });
       this.shadow[node]!.forEach((w, v) => {
-        w.sDone = s[ep.vlc.sDone[v]!.i]!;
-        w.rDone = s[ep.vlc.rDone[v]!.i]!;
+        w.sDone = ep.vlc.sDone.data[v]!;
+        w.rDone = ep.vlc.rDone.data[v]!;
       });
     });
   }
