@@ -28,6 +28,7 @@ import { makeC104System, nodeChannels, type C104System } from '../../harness/rtl
 import { channelPairs } from '../../harness/rtl/c104_thesis_workload.ts';
 import type { ChannelEnd } from '../../harness/rtl/t9000_driver.ts';
 import type { C104Pipeline } from '../../rtl/c104/config.ts';
+import { blockMemories, firstBlockDiff } from './system_check.ts';
 
 interface Case {
   net: 'pair-c104' | 'chain-2' | 'mesh-2x1' | 'mesh-2x2';
@@ -86,9 +87,8 @@ function lockstep(c: Case, perturb?: (fast: C104System) => void): string | undef
   const fast = build(c, 'activity');
   const names = ref.sim.net.signals;
   // The T9000 control blocks are memories (docs/t9000.md#control-blocks): compared word by word too.
-  const blocks = (s: C104System) => s.sim.net.memories.filter((m) => m.path.includes('.vlc.'));
-  const rb = blocks(ref);
-  const fb = blocks(fast);
+  const rb = blockMemories(ref.sim);
+  const fb = blockMemories(fast.sim);
   for (let cyc = 0; cyc < c.cycles; cyc++) {
     if (perturb && cyc === 2700) perturb(fast);
     ref.sim.step(1);
@@ -101,11 +101,8 @@ function lockstep(c: Case, perturb?: (fast: C104System) => void): string | undef
         return `cycle ${ref.sim.cycle}: slot ${k} (${sig?.path ?? '?'}) reference ${a[k]} fast ${b[k]}`;
       }
     }
-    for (let j = 0; j < rb.length; j++) {
-      const x = rb[j]!.data;
-      const y = fb[j]!.data;
-      for (let w = 0; w < x.length; w++) if (x[w] !== y[w]) return `cycle ${ref.sim.cycle}: ${rb[j]!.path}[${w}] reference ${x[w]} fast ${y[w]}`;
-    }
+    const m = firstBlockDiff(rb, fb);
+    if (m) return `cycle ${ref.sim.cycle}: ${m}`;
   }
   const ev = (s: C104System): string => JSON.stringify(s.rec.events);
   if (ev(ref) !== ev(fast)) return 'event traces differ';

@@ -69,7 +69,7 @@ describe('c104-transit experiment (seed 004 §4.1.5)', () => {
     expect(deltaHolds([140, 150, 170])).toBe(true);
     expect(deltaHolds([139.9, 150])).toBe(false);
     expect(deltaHolds([150, 170.1])).toBe(false);
-    expect(equalThroughputHolds([0.99, 1, 1.01])).toBe(true);
+    expect(equalThroughputHolds([0.9901, 1, 1.0099])).toBe(true);
     expect(equalThroughputHolds([0.9899])).toBe(false);
     expect(equalThroughputHolds([1.0101])).toBe(false);
   });

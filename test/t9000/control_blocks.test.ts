@@ -20,6 +20,7 @@ import { dsLinks, makeT9000Pair } from '../../harness/rtl/t9000_pair.ts';
 import { makeC104System, type C104System } from '../../harness/rtl/c104_system.ts';
 import type { ChannelEnd } from '../../harness/rtl/t9000_driver.ts';
 import type { SimMode } from '../../rtl/kernel/simulator.ts';
+import { blockMemories, firstBlockDiff } from '../c104/system_check.ts';
 
 const N = 300;
 const data = (vl: number, k: number, len: number): number[] => Array.from({ length: len }, (_, j) => (vl * 13 + k * 7 + j * 3) & 0xff);
@@ -88,9 +89,8 @@ describe('T9000: more than 255 control blocks', () => {
     const vls = [0, 1, 255, 256, 257, 299, 150];
     const ref = nodePair('plain', vls).sys;
     const fast = nodePair('activity', vls).sys;
-    const mems = (s: C104System) => s.sim.net.memories.filter((m) => m.path.includes('.vlc.'));
-    const rm = mems(ref);
-    const fm = mems(fast);
+    const rm = blockMemories(ref.sim);
+    const fm = blockMemories(fast.sim);
     for (let c = 0; c < cycles; c++) {
       if (perturb && c === 3000) perturb(fast);
       ref.sim.step(1);
@@ -98,11 +98,8 @@ describe('T9000: more than 255 control blocks', () => {
       const a = ref.sim.values();
       const b = fast.sim.values();
       for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return `cycle ${ref.sim.cycle}: slot ${k}`;
-      for (let j = 0; j < rm.length; j++) {
-        const x = rm[j]!.data;
-        const y = fm[j]!.data;
-        for (let w = 0; w < x.length; w++) if (x[w] !== y[w]) return `cycle ${ref.sim.cycle}: ${rm[j]!.path}[${w}]`;
-      }
+      const m = firstBlockDiff(rm, fm);
+      if (m) return `cycle ${ref.sim.cycle}: ${m}`;
     }
     if (JSON.stringify(ref.rec.events) !== JSON.stringify(fast.rec.events)) return 'event traces differ';
     expect(fast.rec.deliveries.length).toBe(2 * vls.length);
@@ -116,7 +113,7 @@ describe('T9000: more than 255 control blocks', () => {
       fast.sim.pokeMem(vlc.recvPosted, 7, 5);
       vlc.touch(7);
     });
-    expect(diff).toMatch(/^cycle \d+: .*vlc\.recvPosted\[7\]$/);
+    expect(diff).toMatch(/^cycle \d+: .*vlc\.recvPosted\[7\] reference \d+ fast 5$/);
   }, 120_000);
 
   it(`limits: ${MAX_VLS} control blocks build, ${MAX_VLS + 1} are refused in one line`, () => {
