@@ -15,57 +15,20 @@
  *    as suspect; control: without the parity check it is not;
  *  - config: refused without rxHandover 'on-arrival'.
  */
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkDsLinkConfig, type DsLinkConfig, type RunIdle } from '../../rtl/dslink/config.ts';
 import { S_ERR_BASE } from '../../rtl/dslink/link_fsm.ts';
 import { dsLinks, makeT9000Pair, runUntilLinksUp, T9000_THESIS_LINKS } from '../../harness/rtl/t9000_pair.ts';
 import type { DsLinkEnd } from '../../rtl/dslink/end.ts';
-import { Lockstep } from '../lib/lockstep_sim.ts';
-import { Bench, makeBench } from './bench.ts';
+import { makeBench } from './bench.ts';
+import { assertExactDelivery, assertModesAgree } from './properties.ts';
 
 const FLOW = (runIdle: RunIdle = 'nulls'): Partial<DsLinkConfig> => ({ rxHandover: 'on-arrival', runIdle, flowThrough: true });
-const charArb = fc.oneof(fc.integer({ min: 0, max: 255 }), fc.constantFrom(0x100, 0x101));
 
 describe('DS-link flow-through: delivery', () => {
-  it('random characters both ways with gaps and stalls arrive exactly (NULLs or silent, both kernel modes)', () => {
-    fc.assert(
-      fc.property(
-        fc.array(charArb, { maxLength: 80 }),
-        fc.array(charArb, { maxLength: 40 }),
-        fc.array(fc.boolean(), { minLength: 1, maxLength: 30 }),
-        fc.array(fc.boolean(), { minLength: 1, maxLength: 11 }),
-        fc.constantFrom<RunIdle>('nulls', 'silent'),
-        fc.constantFrom('plain' as const, 'activity' as const),
-        (aToB, bToA, push, pop, runIdle, mode) => {
-          const pushA = push.some((x) => x) ? push : [true, ...push];
-          const popB = pop.some((x) => x) ? pop : [true, ...pop];
-          const cfg = FLOW(runIdle);
-          const { bench, sim } = makeBench({ a: cfg, b: cfg, aToB, bToA, pushA, popB, popA: popB.slice().reverse() }, mode);
-          sim.runUntil(() => bench.sinkB.got.length === aToB.length && bench.sinkA.got.length === bToA.length, 4000 + 2000 * (aToB.length + bToA.length));
-          expect(bench.sinkB.got.map((g) => g.ch)).toEqual(aToB);
-          expect(bench.sinkA.got.map((g) => g.ch)).toEqual(bToA);
-          expect(sim.peek(bench.pair.a.errCount) + sim.peek(bench.pair.b.errCount)).toBe(0);
-        },
-      ),
-      { numRuns: 30 },
-    );
-  });
+  it('random characters both ways with gaps and stalls arrive exactly (both kernel modes)', () => assertExactDelivery([FLOW('nulls'), FLOW('silent')], 30));
 
-  it('plain and activity modes agree on every register and wire at every cycle (gaps, a fault, a restart)', () => {
-    fc.assert(
-      fc.property(fc.array(charArb, { maxLength: 40 }), fc.array(fc.boolean(), { minLength: 1, maxLength: 20 }), fc.constantFrom<RunIdle>('nulls', 'silent'), fc.integer({ min: 700, max: 1400 }), (aToB, push, runIdle, flipAt) => {
-        const pushA = push.some((x) => x) ? push : [true];
-        const cfg = { ...FLOW(runIdle), resetNs: 500, waitNs: 1000 };
-        const ls = new Lockstep(() => new Bench({ faults: true, aToB, bToA: aToB.slice(0, 10), pushA, a: cfg, b: cfg }));
-        for (let c = 0; c < 3000; c++) {
-          if (c === flipAt) ls.poke((u) => u.pair.ab!.flipD, 1);
-          ls.step();
-        }
-      }),
-      { numRuns: 6 },
-    );
-  });
+  it('plain and activity modes agree on every register and wire at every cycle (gaps, a fault, a restart)', () => assertModesAgree([FLOW('nulls'), FLOW('silent')], 6));
 });
 
 describe('DS-link flow-through: the saving', () => {
