@@ -29,6 +29,8 @@ export function joinLinks(where: Module, a: DsLinkEndPorts, b: DsLinkEndPorts): 
  */
 export function linkNullTrains(a: Module, b: Module): void {
   if (!(a instanceof DsLinkEnd && b instanceof DsLinkEnd)) return;
+  // Flow-through makes the decoder's releases comb logic, outside what a train records: such a link stays bit by bit.
+  if (a.cfg.flowThrough || b.cfg.flowThrough) return;
   new DsNullTrain(a, b);
   new DsNullTrain(b, a);
 }
