@@ -39,6 +39,26 @@ export interface C104MeshCase {
   idle?: boolean;
   /** T9000 addressing (docs/t9000.md#addressing); default 'virtual-link'. */
   addressing?: 'virtual-link' | 'node';
+  /**
+   * A virtual link for every pair the workload can draw (both within ±window
+   * in x and y), not only for the pairs of this run's messages: the control
+   * blocks of the full Table 3.1 run (20 ms draws every such pair), with the
+   * messages of the shorter run. Node addressing only.
+   */
+  allPartners?: boolean;
+}
+
+/** Every pair of distinct endpoints of a side×side mesh within ±window in x and y (terminal x·side + y), each once. */
+export function windowPairs(side: number, window: number): [number, number][] {
+  const pairs: [number, number][] = [];
+  for (let a = 0; a < side * side; a++) {
+    const [ax, ay] = [Math.floor(a / side), a % side];
+    for (let b = a + 1; b < side * side; b++) {
+      const [bx, by] = [Math.floor(b / side), b % side];
+      if (Math.abs(ax - bx) <= window && Math.abs(ay - by) <= window) pairs.push([a, b]);
+    }
+  }
+  return pairs;
 }
 
 export interface C104MeshResult extends WindowTiming {
@@ -51,8 +71,10 @@ export interface C104MeshResult extends WindowTiming {
 export function buildC104Mesh(c: C104MeshCase, until: number): C104System {
   const T = c.side * c.side;
   const msgs = c.idle ? [] : thesisWindowWorkload({ side: c.side, window: c.window, intervalCycles: c.interval, bytes: c.bytes ?? 32, start: C104_START, end: until, seed: c.seed ?? 1 });
-  const { pairs, labels } = channelPairs(msgs, T);
+  const drawn = channelPairs(msgs, T);
   const node = c.addressing === 'node';
+  if (c.allPartners && !node) throw new RangeError('bench c104: allPartners needs node addressing');
+  const { pairs, labels } = c.allPartners ? { pairs: windowPairs(c.side, c.window), labels: 0 } : drawn;
   const spec = meshNetwork({ w: c.side, h: c.side, routing: 'x-first', labelsPerNode: node ? 1 : labels });
   const next = spec.terminals.map((t) => t.label);
   const channels: [ChannelEnd, ChannelEnd][] = node ? nodeChannels(pairs, T).channels : pairs.map(([a, b]) => [{ node: a, vl: next[a]!++ }, { node: b, vl: next[b]!++ }]);

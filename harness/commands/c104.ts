@@ -26,6 +26,7 @@ import { chainNetwork, meshNetwork, pumaNetwork, MESH_ROUTINGS, type MeshRouting
 import { C104_POLICIES, C104_TIMINGS, C104_BUFFERS, type C104Policy, type C104Timing, type C104Buffers } from '../../rtl/c104/config.ts';
 import type { NetworkSpec } from '../../rtl/c104/topology.ts';
 import { defaultRxSlots, makeC104System, nodeChannels } from '../rtl/c104_system.ts';
+import { MAX_VLS } from '../../rtl/t9000/config.ts';
 import { Rng } from '../workloads/rng.ts';
 import { attachC104Events, switchTraceEvents } from '../rtl/c104_events.ts';
 import { T9000PacketSource } from '../rtl/c104_packet_source.ts';
@@ -314,8 +315,8 @@ async function run(cmdOpts: ParsedOptions, positional: string[] = [], given: Rea
   // A message must fit its virtual link's receive area (--pattern caps lengths; a trace is refused).
   // Addressing 'node': each end numbered by its endpoint's control blocks (first use), not by labels.
   const blocks = node ? nodeChannels(channels.map(([a, b]) => [a.node, b.node] as const), netSpec.terminals.length) : null;
-  if (blocks && blocks.blocks > 255) {
-    throw new UsageError(`icemu c104: with node addressing an endpoint of this workload talks to ${blocks.blocks} partners, but a T9000 has at most 255 virtual link control blocks (shorten --cycles or narrow --window)`);
+  if (blocks && blocks.blocks > MAX_VLS) {
+    throw new UsageError(`icemu c104: with node addressing an endpoint of this workload talks to ${blocks.blocks} partners, but a T9000 here has at most ${MAX_VLS} virtual link control blocks (shorten --cycles or narrow --window)`);
   }
   if (blocks) channels.splice(0, channels.length, ...blocks.channels);
   const L = blocks ? blocks.blocks : Math.max(...netSpec.terminals.map((t) => t.label + (t.labelCount ?? 1)));

@@ -17,11 +17,13 @@
  * routing delay 0; docs/c104.md#pipeline); no constant is fitted here. The
  * cycle-by-cycle account of a header's way through the switch is in
  * docs/c104.md#experiment-c104-transit. Links: the T9000 thesis
- * setting (T9000_THESIS_LINKS: transmit buffer 1 at the endpoints, each token
- * handed on after its last bit, docs/dslink.md#handover), on both paths,
- * because the seed's simulator has no receive latency.
+ * setting with the thesis's idle link (T9000_THESIS_IDLE_LINKS: transmit
+ * buffer 1 at the endpoints, each token handed on after its last bit,
+ * docs/dslink.md#handover, no NULLs on an idle link in Run,
+ * docs/dslink.md#run-idle), on both paths and on the switch's links,
+ * because the seed's simulator has neither receive latency nor NULLs.
  */
-import { dsLinks, makeT9000Pair, T9000_THESIS_LINKS } from '../rtl/t9000_pair.ts';
+import { dsLinks, makeT9000Pair, T9000_THESIS_IDLE_LINKS } from '../rtl/t9000_pair.ts';
 import { makeC104System } from '../rtl/c104_system.ts';
 import { chainNetwork } from '../../rtl/c104/labelling.ts';
 import type { T9000Driver } from '../rtl/t9000_driver.ts';
@@ -47,6 +49,15 @@ export const SEED_T4C104: Readonly<Record<number, readonly [number, number, numb
   5: [1403, 1403, 712, 863],
   6: [1230, 1230, 812, 962],
 };
+
+/** Rule of `c104-delta`: every C104 − direct transit in [140, 170] ns (tested just inside and outside). */
+export function deltaHolds(deltasNs: readonly number[]): boolean {
+  return deltasNs.every((x) => x >= 140 && x <= 170);
+}
+/** Rule of `equal-throughput`: every C104/direct throughput ratio within 1 % (tested just inside and outside). */
+export function equalThroughputHolds(ratios: readonly number[]): boolean {
+  return ratios.every((r) => Math.abs(r - 1) <= 0.01);
+}
 
 export interface TransitParams {
   readonly quick: boolean;
@@ -94,10 +105,10 @@ function measure(sim: Simulator, driver: T9000Driver, rec: T9000Recorder, q: Tra
 export function runTransitPoint(p: TransitPoint, q: TransitParams): TransitResult {
   const t9000 = { messageMode: 'handshake' as const, sendAreaBytes: 1024, rxSlots: 2 };
   if (p.path === 'direct') {
-    const pair = makeT9000Pair(1, t9000, { links: dsLinks(T9000_THESIS_LINKS), workload: { experiment: 'c104-transit', ...p } });
+    const pair = makeT9000Pair(1, t9000, { links: dsLinks(T9000_THESIS_IDLE_LINKS), workload: { experiment: 'c104-transit', ...p } });
     return measure(pair.sim, pair.driver, pair.rec, q, p.m, { node: 0, vl: 0 }, { node: 1, vl: 0 });
   }
-  const sys = makeC104System(chainNetwork(1, 1), [[{ node: 0, vl: 0 }, { node: 1, vl: 1 }]], { t9000, dslink: T9000_THESIS_LINKS, c104: q.c104 ?? TRANSIT_C104, workload: { experiment: 'c104-transit', ...p } });
+  const sys = makeC104System(chainNetwork(1, 1), [[{ node: 0, vl: 0 }, { node: 1, vl: 1 }]], { t9000, dslink: T9000_THESIS_IDLE_LINKS, c104: q.c104 ?? TRANSIT_C104, workload: { experiment: 'c104-transit', ...p } });
   return measure(sys.sim, sys.driver, sys.rec, q, p.m, { node: 0, vl: 0 }, { node: 1, vl: 1 });
 }
 
@@ -134,7 +145,7 @@ export const c104Transit = defineExperiment<TransitPoint, TransitResult, Transit
         seed: '150..163 ns at m = 0..6',
         measured: deltas.map((x) => num(x, 0)).join(', ') + ' ns',
         rule: 'C104 − direct transit in [140, 170] ns at every m',
-        holds: deltas.every((x) => x >= 140 && x <= 170),
+        holds: deltaHolds(deltas),
       },
       {
         id: 'equal-throughput',
@@ -142,7 +153,7 @@ export const c104Transit = defineExperiment<TransitPoint, TransitResult, Transit
         seed: '1403 = 1403, 1230 = 1230',
         measured: big.length ? ratio.map((r) => num(r, 3)).join(', ') + ' (C104/direct)' : 'no m ≥ 5 in --sizes',
         rule: 'C104/direct throughput within 1 % for m ≥ 5',
-        holds: big.length ? ratio.every((r) => Math.abs(r - 1) <= 0.01) : null,
+        holds: big.length ? equalThroughputHolds(ratio) : null,
       },
       {
         id: 'intact',
@@ -160,7 +171,7 @@ export const c104Transit = defineExperiment<TransitPoint, TransitResult, Transit
           columns: ['m', 'thr direct /ms', 'seed', 'thr C104 /ms', 'seed', 'transit direct ns', 'seed', 'transit C104 ns', 'seed', 'C104 − direct ns'],
           rows,
           digits: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
-          notes: ["Transit: first packet injected → message complete. The C104: pipeline 'cut-through', routing delay 0 (docs/c104.md#pipeline); links: the T9000 thesis setting (transmit buffer 1, rxHandover 'on-arrival'); nothing is fitted."],
+          notes: ["Transit: first packet injected → message complete. The C104: pipeline 'cut-through', routing delay 0 (docs/c104.md#pipeline); links: the T9000 thesis setting with the thesis's idle link (transmit buffer 1, rxHandover 'on-arrival', runIdle 'silent': docs/dslink.md#run-idle); nothing is fitted."],
         },
       ],
       checks,

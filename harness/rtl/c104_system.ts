@@ -23,7 +23,7 @@
 import { Module, Simulator, type SimMode } from '../../rtl/kernel/index.ts';
 import { DsLinkEnd, joinLinks, type DsLinkConfig } from '../../rtl/dslink/index.ts';
 import { T9000Endpoint, type LinkEndFactory } from '../../rtl/t9000/endpoint.ts';
-import type { T9000Config, VlcbConfig } from '../../rtl/t9000/config.ts';
+import { MAX_VLS, type T9000Config, type VlcbConfig } from '../../rtl/t9000/config.ts';
 import { C104Network, type C104LinkEndFactory } from '../../rtl/c104/network.ts';
 import type { C104Options } from '../../rtl/c104/config.ts';
 import { C104ConfigError } from '../../rtl/c104/interval_table.ts';
@@ -79,7 +79,7 @@ function nodeBlocks(spec: NetworkSpec, channels: readonly [ChannelEnd, ChannelEn
     for (const [e, f] of [[a, b], [b, a]] as const) {
       const t = spec.terminals[e.node];
       if (!t || !spec.terminals[f.node]) throw new C104ConfigError(`c104 system: channel end names endpoint ${e.node}, outside 0..${spec.terminals.length - 1}`);
-      if (!(Number.isInteger(e.vl) && e.vl >= 0 && e.vl < 255)) throw new C104ConfigError(`c104 system: control block ${e.vl} of endpoint ${e.node} is outside 0..254 (a T9000 has at most 255)`);
+      if (!(Number.isInteger(e.vl) && e.vl >= 0 && e.vl < MAX_VLS)) throw new C104ConfigError(`c104 system: control block ${e.vl} of endpoint ${e.node} is outside 0..${MAX_VLS - 1} (a T9000 here has at most ${MAX_VLS}: docs/t9000.md#control-blocks)`);
       if (blocks[e.node]![e.vl]) throw new C104ConfigError(`c104 system: control block ${e.vl} of endpoint ${e.node} is in two channels`);
       blocks[e.node]![e.vl] = { link: e.vl % t.links.length, header: spec.terminals[f.node]!.label, peerVl: f.vl };
     }

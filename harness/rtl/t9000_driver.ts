@@ -4,7 +4,8 @@
  * workload schedules, through the simulator's stimulus (like CubeDriver for
  * Buzzard): a send writes the message bytes into the endpoint's send area,
  * appends (address, length) to the virtual link's send queue and raises
- * `vlc.sendPosted{v}`; a receive raises `vlc.recvPosted{v}`.
+ * word v of `vlc.sendPosted`; a receive raises word v of `vlc.recvPosted`
+ * (the control blocks are memories: rtl/t9000/vlc.ts), then `vlc.touch(v)`.
  *
  * Channels: the driver is told which (endpoint, virtual link) pairs are the
  * two ends of one virtual link, so a message sent on one end is known to be
@@ -173,7 +174,7 @@ export class T9000Driver {
     const enqueue = (sim: Simulator): boolean => {
       const vlc = ep.vlc;
       const n = (this.posted.get(k) ?? 0) + 1;
-      const done = sim.peek(vlc.sDone[vl]!);
+      const done = sim.peekMem(vlc.sDone, vl);
       const Q = ep.cfg.sendQueueDepth;
       if (n - 1 - done >= Q) {
         if (!this.holdWhenFull) throw new RangeError(`t9000 driver: node ${node} virtual link ${vl} has ${Q} sends queued (sendQueueDepth); cannot queue message ${msg.id}`);
@@ -182,7 +183,8 @@ export class T9000Driver {
       if (addr === undefined && this.holdWhenFull) msg.addr = this.alloc(node, data.length);
       if (addr === undefined) for (let j = 0; j < data.length; j++) sim.pokeMem(ep.nodeMem.mem, msg.addr + j, data[j]!);
       sim.pokeMem(vlc.sendQ, vl * Q + ((n - 1) % Q), msg.addr * 65536 + data.length);
-      sim.poke(vlc.sendPosted[vl]!, n % 2 ** 24);
+      sim.pokeMem(vlc.sendPosted, vl, n % 2 ** 24);
+      vlc.touch(vl);
       this.posted.set(k, n);
       return true;
     };
@@ -206,7 +208,8 @@ export class T9000Driver {
     this.sim.schedule(cycle, (sim) => {
       const n = (this.recvPosted.get(k) ?? 0) + 1;
       this.recvPosted.set(k, n);
-      sim.poke(vlc.recvPosted[vl]!, n % 2 ** 24);
+      sim.pokeMem(vlc.recvPosted, vl, n % 2 ** 24);
+      vlc.touch(vl);
     });
   }
 

@@ -171,18 +171,20 @@ export class T9000Recorder implements Observer {
         }
       });
       const vlc = ep.vlc;
-      sh.forEach((w, v) => {
-        const sd = s[vlc.sDone[v]!.i]!;
+      // Only the VLs the control visited this cycle can have completed anything (rtl/t9000/vlc.ts, work list).
+      for (const v of vlc.visited()) {
+        const w = sh[v]!;
+        const sd = vlc.sDone.data[v]!;
         while (w.sDone !== sd) {
           w.sDone = (w.sDone + 1) % 2 ** 24;
           this.driver.onSendDone(node, v, t);
         }
-        const rd = s[vlc.rDone[v]!.i]!;
+        const rd = vlc.rDone.data[v]!;
         while (w.rDone !== rd) {
           w.rDone = (w.rDone + 1) % 2 ** 24;
           this.deliver(sim, ep, node, v, w, t);
         }
-      });
+      }
     });
   }
 
@@ -201,8 +203,8 @@ export class T9000Recorder implements Observer {
         pv.dataHdrs = s[ep.rx[k]!.dataHdrs.i]!;
       });
       this.shadow[node]!.forEach((w, v) => {
-        w.sDone = s[ep.vlc.sDone[v]!.i]!;
-        w.rDone = s[ep.vlc.rDone[v]!.i]!;
+        w.sDone = ep.vlc.sDone.data[v]!;
+        w.rDone = ep.vlc.rDone.data[v]!;
       });
     });
   }
@@ -210,8 +212,8 @@ export class T9000Recorder implements Observer {
   private deliver(sim: Simulator, ep: T9000Endpoint, node: number, v: number, w: VlShadow, t: number): void {
     const src = this.driver.peerOf({ node, vl: v });
     const m = this.srcMsg(src.node, src.vl, w.delivered++);
-    const len = sim.peek(ep.vlc.rLastLen[v]!);
-    const start = sim.peek(ep.vlc.rLastStart[v]!);
+    const len = sim.peekMem(ep.vlc.rLastLen, v);
+    const start = sim.peekMem(ep.vlc.rLastStart, v);
     const cfg = ep.cfg;
     const bytes: number[] = [];
     for (let j = 0; j < len; j++) {

@@ -22,10 +22,23 @@ export interface VlcbConfig {
   /**
    * `addressing: 'node'` only (required there): the far end's control block
    * index, sent out of band as the packet's side-band tag (rtl/lib/side_band.ts)
-   * with every data packet and ack of this VL. 0..254.
+   * with every data packet and ack of this VL. 0..MAX_VLS-1.
    */
   peerVl?: number;
 }
+
+/**
+ * Width of a virtual link number on the endpoint's internal paths (queue
+ * entries' VL, the receive port's VL, the round-robin pointers): control
+ * blocks live in memories (docs/t9000.md#control-blocks), so their number is
+ * bounded by this width, not by registers. 12 bits: up to 4,095 control
+ * blocks (seed 004's Table 3.1 workload needs ~1,088 partners per endpoint).
+ */
+export const VL_BITS = 12;
+/** Most control blocks an endpoint may have (VL numbers 0..MAX_VLS-1). */
+export const MAX_VLS = 2 ** VL_BITS - 1;
+/** Node memory address width (docs/t9000.md#memory): 1 MiB, room for the receive areas of MAX_VLS control blocks. */
+export const MEM_ADDR_BITS = 20;
 
 export type MessageMode = 'stream' | 'handshake';
 export type Addressing = 'virtual-link' | 'node';
@@ -36,7 +49,7 @@ export type EndpointFault = 'none' | 'no-stop-and-wait' | 'eom-completes';
 export interface T9000Config {
   /** Physical DS-links, 1..4; seed 004 §3.1.1.2: a T9000 has four. */
   links: number;
-  /** Virtual link control blocks, 1..255 of them; VL i is labelled i. */
+  /** Virtual link control blocks, 1..MAX_VLS (4,095) of them; VL i is labelled i (docs/t9000.md#control-blocks). */
   virtualLinks: readonly VlcbConfig[];
   /** Routing header bytes s, 1 or 2; seed 004 §4.1.4.1: s = 1 in Chapter 4. */
   headerBytes: 1 | 2;
@@ -68,7 +81,7 @@ export interface T9000Config {
   sendQueueDepth: number;
   /** 32-byte packet slots in each virtual link's receive area, 2..256 (docs/t9000.md#receive-area). */
   rxSlots: number;
-  /** Bytes of the send area (message sources), 64..65536 minus the receive areas. */
+  /** Bytes of the send area (message sources, addressed with 16 bits), 64..65536, and the receive areas after it within 2^MEM_ADDR_BITS. */
   sendAreaBytes: number;
   /** Fault injection for negative controls; 'none' by default. */
   fault: EndpointFault;
@@ -118,15 +131,15 @@ export function t9000Config(p: Partial<T9000Config> & { virtualLinks: readonly V
   const c = { ...T9000_DEFAULTS, ...p };
   const links = int('links', c.links, 1, 4);
   const headerBytes = pick('headerBytes', c.headerBytes, [1, 2] as const);
-  if (!Array.isArray(c.virtualLinks) || c.virtualLinks.length < 1 || c.virtualLinks.length > 255) {
-    throw new RangeError(`t9000.virtualLinks: ${Array.isArray(c.virtualLinks) ? c.virtualLinks.length : String(c.virtualLinks)} control blocks is outside 1..255`);
+  if (!Array.isArray(c.virtualLinks) || c.virtualLinks.length < 1 || c.virtualLinks.length > MAX_VLS) {
+    throw new RangeError(`t9000.virtualLinks: ${Array.isArray(c.virtualLinks) ? c.virtualLinks.length : String(c.virtualLinks)} control blocks is outside 1..${MAX_VLS}`);
   }
   const maxHeader = 2 ** (8 * headerBytes) - 1;
   const addressing = pick('addressing', c.addressing, ADDRESSINGS);
   const virtualLinks = c.virtualLinks.map((v, i) => ({
     link: int(`virtualLinks[${i}].link`, v.link, 0, links - 1),
     header: int(`virtualLinks[${i}].header`, v.header, 0, maxHeader),
-    ...(addressing === 'node' ? { peerVl: int(`virtualLinks[${i}].peerVl`, v.peerVl, 0, 254) } : {}),
+    ...(addressing === 'node' ? { peerVl: int(`virtualLinks[${i}].peerVl`, v.peerVl, 0, MAX_VLS - 1) } : {}),
   }));
   const rxSlots = int('rxSlots', c.rxSlots, 2, 256);
   const rxBytes = virtualLinks.length * rxSlots * 32;
@@ -144,7 +157,7 @@ export function t9000Config(p: Partial<T9000Config> & { virtualLinks: readonly V
     messageOverheadCycles: int('messageOverheadCycles', c.messageOverheadCycles, 0, 1_000_000),
     sendQueueDepth: int('sendQueueDepth', c.sendQueueDepth, 1, 1024),
     rxSlots,
-    sendAreaBytes: int('sendAreaBytes', c.sendAreaBytes, 64, 65536 - rxBytes),
+    sendAreaBytes: int('sendAreaBytes', c.sendAreaBytes, 64, Math.min(65536, 2 ** MEM_ADDR_BITS - rxBytes)),
     fault: pick('fault', c.fault, ['none', 'no-stop-and-wait', 'eom-completes'] as const),
   });
 }
@@ -159,16 +172,18 @@ export function memoryBytes(c: Readonly<T9000Config>): number {
 
 /**
  * A queue entry handed from the virtual link control to a transmit port
- * (32 bits): isAck(1) vl(8) last(1) len(6) addr(16). Arithmetic, not bit
- * operators, so the value stays a non-negative number.
+ * (32 bits): isAck(1) at bit 31, last(1) at 22, len(6) at 16, addr(16) at 0
+ * (a send-area address). The entry's virtual link travels beside it on a
+ * VL_BITS-wide signal (ackVl/dataVl), since more than 255 control blocks do
+ * not fit the word. Arithmetic, not bit operators, so the value stays a
+ * non-negative number.
  */
-export function packEntry(e: { ack: boolean; vl: number; last: boolean; len: number; addr: number }): number {
-  return (e.ack ? 2 ** 31 : 0) + e.vl * 2 ** 23 + (e.last ? 2 ** 22 : 0) + e.len * 2 ** 16 + e.addr;
+export function packEntry(e: { ack: boolean; last: boolean; len: number; addr: number }): number {
+  return (e.ack ? 2 ** 31 : 0) + (e.last ? 2 ** 22 : 0) + e.len * 2 ** 16 + e.addr;
 }
-export function unpackEntry(x: number): { ack: boolean; vl: number; last: boolean; len: number; addr: number } {
+export function unpackEntry(x: number): { ack: boolean; last: boolean; len: number; addr: number } {
   return {
     ack: x >= 2 ** 31,
-    vl: Math.floor(x / 2 ** 23) % 256,
     last: Math.floor(x / 2 ** 22) % 2 === 1,
     len: Math.floor(x / 2 ** 16) % 64,
     addr: x % 2 ** 16,

@@ -61,8 +61,10 @@ export class T9000Endpoint extends Module {
       attachCore(this, { txValid: tx.txValid, txChar: tx.txChar, txReady: tx.txReady, rxValid: rx.rxValid, rxChar: rx.rxChar, rxPop: rx.rxPop }, ln);
       this.connect(vp.ackPush, tx.ackPush);
       this.connect(vp.ackEntry, tx.ackEntry);
+      this.connect(vp.ackVl, tx.ackVl);
       this.connect(vp.dataPush, tx.dataPush);
       this.connect(vp.dataEntry, tx.dataEntry);
+      this.connect(vp.dataVl, tx.dataVl);
       this.connect(tx.rdAddr, mem.rdAddr[k]!);
       this.connect(mem.rdData[k]!, tx.rdData);
       this.connect(tx.txDone, vp.txDone);

@@ -5,13 +5,14 @@
  * receive port (the write lands at the clock edge). The harness writes
  * message bytes with `sim.pokeMem` and reads delivered bytes with `peekMem`.
  *
- * Ports (P = ports, A = 16):
+ * Ports (P = ports, A = MEM_ADDR_BITS = 20, config.ts):
  *   rdAddr{k}[A] in, rdData{k}[8] out (combinational)
  *   wrEn{k} in, wrAddr{k}[A] in, wrData{k}[8] in
  */
 import { Module, type Memory, type Signal } from '../kernel/module.ts';
+import { MEM_ADDR_BITS } from './config.ts';
 
-export const ADDR_BITS = 16;
+export const ADDR_BITS = MEM_ADDR_BITS;
 
 export class NodeMemory extends Module {
   readonly mem: Memory;
@@ -23,7 +24,7 @@ export class NodeMemory extends Module {
 
   constructor(parent: Module | null, name: string, bytes: number, ports: number) {
     super(parent, name);
-    if (!(Number.isInteger(bytes) && bytes >= 1 && bytes <= 2 ** ADDR_BITS)) throw new RangeError(`t9000.memory: ${bytes} bytes is outside 1..65536`);
+    if (!(Number.isInteger(bytes) && bytes >= 1 && bytes <= 2 ** ADDR_BITS)) throw new RangeError(`t9000.memory: ${bytes} bytes is outside 1..${2 ** ADDR_BITS}`);
     const mem = (this.mem = this.memory('mem', 8, bytes, { writePorts: ports }));
     const rdAddr = (this.rdAddr = this.inputs('rdAddr', ports, ADDR_BITS));
     const rdData = (this.rdData = this.outputs('rdData', ports, 8));

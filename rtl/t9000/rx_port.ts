@@ -25,18 +25,18 @@
  *   link     rxValid, rxChar[9] (in), rxPop (out, = rxValid)
  *   events   evHdr (a data packet's header has arrived), evAck (an ack),
  *            evEnd (a data packet ended), evEom (…with EOM), evLen[6] (its
- *            data bytes), rxVl[8] (register: the virtual link named by the
- *            header, register), curVl[8] (the VL events of this cycle are
+ *            data bytes), rxVl[VL_BITS] (register: the virtual link named by the
+ *            header, register), curVl[VL_BITS] (the VL events of this cycle are
  *            about: the header being completed, else rxVl); all
  *            combinational, valid in the cycle the character is popped
- *   lookup   rxBase[16] (in): where the packet's first byte goes, for curVl;
+ *   lookup   rxBase[20] (in): where the packet's first byte goes, for curVl;
  *            sendOutstanding (in): curVl has a packet awaiting its ack
  *   memory   wrEn, wrAddr[16], wrData[8]
  * Observation registers: st (HDR, FIRST, DATA), dataHdrs / acksIn (counts).
  */
 import { Module, type Signal } from '../kernel/module.ts';
 import { isData, CHAR_EOM, CHAR_EOP } from '../dslink/chars.ts';
-import type { T9000Config } from './config.ts';
+import { VL_BITS, type T9000Config } from './config.ts';
 import { ADDR_BITS } from './node_memory.ts';
 import type { SideBandLane } from '../lib/side_band.ts';
 
@@ -80,8 +80,8 @@ export class RxPort extends Module {
     const evEnd = (this.evEnd = this.output('evEnd'));
     const evEom = (this.evEom = this.output('evEom'));
     const evLen = (this.evLen = this.output('evLen', 6));
-    const rxVl = (this.rxVl = this.reg('rxVl', 8));
-    const curVl = (this.curVl = this.output('curVl', 8));
+    const rxVl = (this.rxVl = this.reg('rxVl', VL_BITS));
+    const curVl = (this.curVl = this.output('curVl', VL_BITS));
     const rxBase = (this.rxBase = this.input('rxBase', ADDR_BITS));
     const sendOutstanding = (this.sendOutstanding = this.input('sendOutstanding'));
     const hdrDone = this.wire('hdrDone');

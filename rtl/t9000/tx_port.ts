@@ -13,11 +13,12 @@
  * cycle.
  *
  * Ports:
- *   queue in    ackPush, ackEntry[32], dataPush, dataEntry[32] (config.ts packEntry)
+ *   queue in    ackPush, ackEntry[32], ackVl[VL_BITS], dataPush, dataEntry[32],
+ *               dataVl[VL_BITS] (config.ts packEntry; the VL beside the entry)
  *   link        txValid, txChar[9] (out, combinational), txReady (in): rtl/dslink/chars.ts
- *   memory      rdAddr[16] (register), rdData[8] (in)
+ *   memory      rdAddr[20] (register), rdData[8] (in)
  *   done        txDone (register: 1 for the cycle after a data packet's last
- *               character was taken), txDoneVl[8]
+ *               character was taken), txDoneVl[VL_BITS]
  * Observation registers: st (IDLE, WAIT, HDR, DATA, END), vl, isAck,
  *   dataPkts / acksSent (counts of packets whose first header character was taken).
  *
@@ -35,7 +36,7 @@
 import { Module, type Signal } from '../kernel/module.ts';
 import { Fifo } from '../lib/fifo.ts';
 import { CHAR_EOM, CHAR_EOP } from '../dslink/chars.ts';
-import { unpackEntry, type T9000Config } from './config.ts';
+import { unpackEntry, VL_BITS, type T9000Config } from './config.ts';
 import { ADDR_BITS } from './node_memory.ts';
 import type { SideBandLane } from '../lib/side_band.ts';
 
@@ -49,8 +50,10 @@ const END = 4;
 export class TxPort extends Module {
   readonly ackPush: Signal;
   readonly ackEntry: Signal;
+  readonly ackVl: Signal;
   readonly dataPush: Signal;
   readonly dataEntry: Signal;
+  readonly dataVl: Signal;
   readonly txValid: Signal;
   readonly txChar: Signal;
   readonly txReady: Signal;
@@ -65,6 +68,9 @@ export class TxPort extends Module {
   readonly acksSent: Signal;
   readonly ackQ: Fifo | null;
   readonly dataQ: Fifo;
+  /** The VL of each queued entry, in step with ackQ / dataQ. */
+  readonly ackVlQ: Fifo | null;
+  readonly dataVlQ: Fifo;
 
   constructor(parent: Module, name: string, cfg: Readonly<T9000Config>, lane: SideBandLane | null = null) {
     super(parent, name);
@@ -80,21 +86,25 @@ export class TxPort extends Module {
     const pri = cfg.ackPriority;
     const ackQ = (this.ackQ = pri ? new Fifo(this, 'ackQ', { width: 32, depth: V }) : null);
     const dataQ = (this.dataQ = new Fifo(this, 'dataQ', { width: 32, depth: pri ? V : 2 * V }));
+    const ackVlQ = (this.ackVlQ = pri ? new Fifo(this, 'ackVlQ', { width: VL_BITS, depth: V }) : null);
+    const dataVlQ = (this.dataVlQ = new Fifo(this, 'dataVlQ', { width: VL_BITS, depth: pri ? V : 2 * V }));
 
     const ackPush = (this.ackPush = this.input('ackPush'));
     const ackEntry = (this.ackEntry = this.input('ackEntry', 32));
+    const ackVl = (this.ackVl = this.input('ackVl', VL_BITS));
     const dataPush = (this.dataPush = this.input('dataPush'));
     const dataEntry = (this.dataEntry = this.input('dataEntry', 32));
+    const dataVl = (this.dataVl = this.input('dataVl', VL_BITS));
     const txValid = (this.txValid = this.output('txValid'));
     const txChar = (this.txChar = this.output('txChar', 9));
     const txReady = (this.txReady = this.input('txReady'));
     const rdAddr = (this.rdAddr = this.reg('rdAddr', ADDR_BITS));
     const rdData = (this.rdData = this.input('rdData', 8));
     const txDone = (this.txDone = this.reg('txDone'));
-    const txDoneVl = (this.txDoneVl = this.reg('txDoneVl', 8));
+    const txDoneVl = (this.txDoneVl = this.reg('txDoneVl', VL_BITS));
     const st = (this.st = this.reg('st', 3, IDLE, { enum: TX_STATES }));
     const cnt = this.reg('cnt', 20);
-    const vl = (this.vl = this.reg('vl', 8));
+    const vl = (this.vl = this.reg('vl', VL_BITS));
     const isAck = (this.isAck = this.reg('isAck'));
     const last = this.reg('last');
     const left = this.reg('left', 6);
@@ -106,27 +116,39 @@ export class TxPort extends Module {
     // packetiser offers the entry's first header character in the same cycle.
     const ackEmpty = ackQ ? this.wire('ackEmpty') : null;
     const ackDout = ackQ ? this.wire('ackDout', 32) : null;
+    const ackDoutVl = ackQ ? this.wire('ackDoutVl', VL_BITS) : null;
     const dataEmpty = this.wire('dataEmpty');
     const dataDout = this.wire('dataDout', 32);
+    const dataDoutVl = this.wire('dataDoutVl', VL_BITS);
     const popAck = this.wire('popAck');
     const popData = this.wire('popData');
     const ackQPush = this.wire('ackQPush');
     const dataQPush = this.wire('dataQPush');
     const dataQDin = this.wire('dataQDin', 32);
+    const dataQVlDin = this.wire('dataQVlDin', VL_BITS);
     const start = this.wire('start');
     const startEntry = this.wire('startEntry', 32);
+    const startVl = this.wire('startVl', VL_BITS);
     if (ackQ) {
       this.connect(ackQ.empty, ackEmpty!);
       this.connect(ackQ.dout, ackDout!);
       this.connect(ackQPush, ackQ.push);
       this.connect(ackEntry, ackQ.din);
       this.connect(popAck, ackQ.pop);
+      this.connect(ackVlQ!.dout, ackDoutVl!);
+      this.connect(ackQPush, ackVlQ!.push);
+      this.connect(ackVl, ackVlQ!.din);
+      this.connect(popAck, ackVlQ!.pop);
     }
     this.connect(dataQ.empty, dataEmpty);
     this.connect(dataQ.dout, dataDout);
     this.connect(dataQPush, dataQ.push);
     this.connect(dataQDin, dataQ.din);
     this.connect(popData, dataQ.pop);
+    this.connect(dataVlQ.dout, dataDoutVl);
+    this.connect(dataQPush, dataVlQ.push);
+    this.connect(dataQVlDin, dataVlQ.din);
+    this.connect(popData, dataVlQ.pop);
 
     // The head of the queue an idle packetiser serves next (registers and queue
     // outputs only, so txValid never depends combinationally on this cycle's
@@ -136,6 +158,7 @@ export class TxPort extends Module {
     const headGo = this.wire('headGo');
     const headAck = this.wire('headAck');
     const headEntry = this.wire('headEntry', 32);
+    const headVl = this.wire('headVl', VL_BITS);
     const startNow = this.wire('startNow');
     this.comb(
       () => {
@@ -143,15 +166,17 @@ export class TxPort extends Module {
         let go = 0;
         let fromAck = 0;
         let entry = 0;
+        let v = 0;
         if (s[st.i]! === IDLE) {
-          if (ackEmpty && s[ackEmpty.i]! === 0) [go, fromAck, entry] = [1, 1, s[ackDout!.i]!];
-          else if (s[dataEmpty.i]! === 0) [go, entry] = [1, s[dataDout.i]!];
+          if (ackEmpty && s[ackEmpty.i]! === 0) [go, fromAck, entry, v] = [1, 1, s[ackDout!.i]!, s[ackDoutVl!.i]!];
+          else if (s[dataEmpty.i]! === 0) [go, entry, v] = [1, s[dataDout.i]!, s[dataDoutVl.i]!];
         }
         s[headGo.i] = go;
         s[headAck.i] = fromAck;
         s[headEntry.i] = entry;
+        s[headVl.i] = v;
       },
-      { writes: [headGo, headAck, headEntry], reads: [st, dataEmpty, dataDout, ...(ackQ ? [ackEmpty!, ackDout!] : [])], name: 'head' },
+      { writes: [headGo, headAck, headEntry, headVl], reads: [st, dataEmpty, dataDout, dataDoutVl, ...(ackQ ? [ackEmpty!, ackDout!, ackDoutVl!] : [])], name: 'head' },
     );
     this.comb(
       () => {
@@ -163,41 +188,48 @@ export class TxPort extends Module {
         let aq = 0;
         let dq = 0;
         let ddin = 0;
+        let dvl = 0;
         if (pri) {
           aq = aPush ? 1 : 0;
           dq = dPush ? 1 : 0;
           ddin = s[dataEntry.i]!;
+          dvl = s[dataVl.i]!;
         } else {
           if (aPush && dPush) this.fail('ack and data pushed in one cycle into the shared queue (ackPriority off)');
           dq = aPush || dPush ? 1 : 0;
           ddin = aPush ? s[ackEntry.i]! : s[dataEntry.i]!;
+          dvl = aPush ? s[ackVl.i]! : s[dataVl.i]!;
         }
         let pa = 0;
         let pd = 0;
         let go = 0;
         let entry = 0;
+        let v = 0;
         if (hg) {
           go = 1;
           entry = s[headEntry.i]!;
+          v = s[headVl.i]!;
           if (s[headAck.i]! !== 0) pa = 1;
           else pd = 1;
         } else if (idle) {
           // bypass: an entry pushed into empty queues is loaded directly (acks first)
-          if (aq) [aq, go, entry] = [0, 1, s[ackEntry.i]!];
-          else if (dq) [dq, go, entry] = [0, 1, ddin];
+          if (aq) [aq, go, entry, v] = [0, 1, s[ackEntry.i]!, s[ackVl.i]!];
+          else if (dq) [dq, go, entry, v] = [0, 1, ddin, dvl];
         }
         s[popAck.i] = pa;
         s[popData.i] = pd;
         s[ackQPush.i] = aq;
         s[dataQPush.i] = dq;
         s[dataQDin.i] = ddin;
+        s[dataQVlDin.i] = dvl;
         s[start.i] = go;
         s[startEntry.i] = entry;
+        s[startVl.i] = v;
         s[startNow.i] = go;
       },
       {
-        writes: [popAck, popData, ackQPush, dataQPush, dataQDin, start, startEntry, startNow],
-        reads: [st, ackPush, ackEntry, dataPush, dataEntry, headGo, headAck, headEntry],
+        writes: [popAck, popData, ackQPush, dataQPush, dataQDin, dataQVlDin, start, startEntry, startVl, startNow],
+        reads: [st, ackPush, ackEntry, ackVl, dataPush, dataEntry, dataVl, headGo, headAck, headEntry, headVl],
         name: 'pick',
       },
     );
@@ -214,7 +246,7 @@ export class TxPort extends Module {
         if (q === IDLE) {
           const e = s[startEntry.i]!;
           if (s[start.i]! !== 0 && waitOf(e) === 0) {
-            const h = headers[Math.floor(e / 2 ** 23) % 256] ?? 0;
+            const h = headers[s[startVl.i]!] ?? 0;
             ch = S === 2 ? (h >>> 8) & 0xff : h & 0xff;
           } else v = 0;
         } else if (q === HDR) {
@@ -226,7 +258,7 @@ export class TxPort extends Module {
         s[txValid.i] = v;
         s[txChar.i] = ch;
       },
-      { writes: [txValid, txChar], reads: [st, vl, cnt, rdData, isAck, last, start, startEntry], name: 'char' },
+      { writes: [txValid, txChar], reads: [st, vl, cnt, rdData, isAck, last, start, startEntry, startVl], name: 'char' },
     );
 
     /** After the last header character: data, or the end marker. */
@@ -240,8 +272,9 @@ export class TxPort extends Module {
           if (s[start.i]! === 0) return;
           const raw = s[startEntry.i]!;
           const e = unpackEntry(raw);
-          if (e.vl >= V) this.fail(`queue entry names virtual link ${e.vl}, outside 0..${V - 1}`);
-          s[vl.n] = e.vl;
+          const ev = s[startVl.i]!;
+          if (ev >= V) this.fail(`queue entry names virtual link ${ev}, outside 0..${V - 1}`);
+          s[vl.n] = ev;
           s[isAck.n] = e.ack ? 1 : 0;
           s[last.n] = e.last ? 1 : 0;
           s[left.n] = e.len;
@@ -256,7 +289,7 @@ export class TxPort extends Module {
           s[st.n] = HDR;
           if (s[startNow.i]! === 0 || s[txReady.i]! === 0) return;
           // the first header character went with the start
-          tagOut(e.vl);
+          tagOut(ev);
           if (e.ack) s[acksSent.n] = (s[acksSent.i]! + 1) % 2 ** 24;
           else s[dataPkts.n] = (s[dataPkts.i]! + 1) % 2 ** 24;
           if (S === 1) s[st.n] = afterHeader(s, e.ack, e.len);
@@ -295,7 +328,7 @@ export class TxPort extends Module {
           }
         }
       },
-      { reads: [start, startEntry, startNow, txReady, txDone, st, cnt, vl, isAck, last, left, rdAddr, dataPkts, acksSent], name: 'packetiser' },
+      { reads: [start, startEntry, startVl, startNow, txReady, txDone, st, cnt, vl, isAck, last, left, rdAddr, dataPkts, acksSent], name: 'packetiser' },
     );
   }
 }

@@ -26,14 +26,32 @@
  * that link's transmit queues; with ackPriority off at most one of the two.
  *
  * Ports (per link k): from RxPort k evHdr/evAck/evEnd/evEom/evLen/rxVl and to
- * it rxBase; from TxPort k txDone/txDoneVl and to it ackPush/ackEntry,
- * dataPush/dataEntry. Harness-facing registers per VL v: sendPosted{v},
- * recvPosted{v} (poked by the process driver), sDone{v}, rDone{v} (messages
- * completed), rLastStart{v}/rLastLen{v} (slot sequence number and length of
- * the last delivered message), sAckWait{v}, rDefer{v}.
+ * it rxBase; from TxPort k txDone/txDoneVl and to it ackPush/ackEntry/ackVl,
+ * dataPush/dataEntry/dataVl.
+ *
+ * Control blocks in memory (docs/t9000.md#control-blocks; spec §2: "a
+ * descriptor in memory per virtual link"): every field of the control blocks
+ * is a kernel memory with one word per VL (the receive slots' fields one word
+ * per VL and slot), so an endpoint may have up to MAX_VLS of them. A cycle's
+ * writes to a field are staged and land at the clock edge, the last one per
+ * word winning, as a register's next value would. Harness-facing memories
+ * (word v = VL v): sendPosted, recvPosted (poked by the process driver, which
+ * then calls `touch(v)`), sDone, rDone (messages completed), rLastStart /
+ * rLastLen (slot sequence number and length of the last delivered message),
+ * sAckWait, rDefer.
+ *
+ * Work list (speed, not behaviour): only the VLs with something to do are
+ * visited in a cycle: those whose control block is not idle, those named by
+ * this cycle's link events, and those the driver touched. The list is a
+ * cache of the memories: rebuilt from them by a full scan whenever the cycle
+ * does not follow the last one seen (reset, restore, fast-forward), so a
+ * poke into these memories from outside must be followed by `touch(v)`.
+ * A VL's block is idle when no send is queued or in progress, no ack is
+ * owed or deferred, no completed message waits, and no received packet is
+ * unretired; visiting an idle block changes nothing.
  */
 import { Module, type Memory, type Signal } from '../kernel/module.ts';
-import { packEntry, rxAreaBase, type T9000Config } from './config.ts';
+import { packEntry, rxAreaBase, VL_BITS, type T9000Config } from './config.ts';
 import { ADDR_BITS } from './node_memory.ts';
 
 const C24 = 2 ** 24;
@@ -51,21 +69,65 @@ export interface VlcLinkPorts {
   txDoneVl: Signal;
   ackPush: Signal;
   ackEntry: Signal;
+  ackVl: Signal;
   dataPush: Signal;
   dataEntry: Signal;
+  dataVl: Signal;
+}
+
+/**
+ * One field of every control block: a kernel memory of one word per block,
+ * with this cycle's writes staged (the last per word wins) and written to the
+ * memory in `flush`, once per word and only if it changed.
+ */
+class BlockField {
+  readonly mem: Memory;
+  readonly data: Float64Array;
+  private readonly next: Float64Array;
+  private readonly staged: Uint8Array;
+  private readonly list: Int32Array;
+  private n = 0;
+  constructor(owner: Module, name: string, width: number, depth: number) {
+    // At most one write per word and cycle (flush), so `depth` write ports always suffice.
+    this.mem = owner.memory(name, width, depth, { writePorts: depth });
+    this.data = this.mem.data;
+    this.next = new Float64Array(depth);
+    this.staged = new Uint8Array(depth);
+    this.list = new Int32Array(depth);
+  }
+  set(v: number, x: number): void {
+    if (this.staged[v] === 0) {
+      this.staged[v] = 1;
+      this.list[this.n++] = v;
+    }
+    this.next[v] = x;
+  }
+  flush(): void {
+    const { data, next, staged, list, mem } = this;
+    for (let i = 0; i < this.n; i++) {
+      const v = list[i]!;
+      staged[v] = 0;
+      if (next[v] !== data[v]) mem.write(v, next[v]!);
+    }
+    this.n = 0;
+  }
 }
 
 export class VirtualLinkControl extends Module {
   readonly link: VlcLinkPorts[] = [];
   readonly sendQ: Memory;
-  readonly sendPosted: Signal[];
-  readonly recvPosted: Signal[];
-  readonly sDone: Signal[];
-  readonly rDone: Signal[];
-  readonly rLastStart: Signal[];
-  readonly rLastLen: Signal[];
-  readonly sAckWait: Signal[];
-  readonly rDefer: Signal[];
+  readonly sendPosted: Memory;
+  readonly recvPosted: Memory;
+  readonly sDone: Memory;
+  readonly rDone: Memory;
+  readonly rLastStart: Memory;
+  readonly rLastLen: Memory;
+  readonly sAckWait: Memory;
+  readonly rDefer: Memory;
+  /** Mark VL v as having work (the driver calls it after poking sendPosted/recvPosted). */
+  readonly touch: (v: number) => void;
+  /** The VLs visited in the latest cycle (a superset of those whose control block changed), ascending. */
+  readonly visited: () => number[];
 
   constructor(parent: Module, name: string, cfg: Readonly<T9000Config>) {
     super(parent, name);
@@ -84,39 +146,52 @@ export class VirtualLinkControl extends Module {
 
     this.sendQ = this.memory('sendQ', 32, V * Q);
     const sendQ = this.sendQ;
-    this.sendPosted = this.regs('sendPosted', V, 24);
-    this.recvPosted = this.regs('recvPosted', V, 24);
-    const sStarted = this.regs('sStarted', V, 24);
-    this.sDone = this.regs('sDone', V, 24);
-    const sBusy = this.regs('sBusy', V, 1);
-    const sNeedEnq = this.regs('sNeedEnq', V, 1);
-    this.sAckWait = this.regs('sAckWait', V, 8);
-    const sTxWait = this.regs('sTxWait', V, 8);
-    const sLastPkt = this.regs('sLastPkt', V, 1);
-    const sAddr = this.regs('sAddr', V, ADDR_BITS);
-    const sLeft = this.regs('sLeft', V, 16);
-    const sHold = this.regs('sHold', V, 20);
-    this.rDone = this.regs('rDone', V, 24);
-    this.rDefer = this.regs('rDefer', V, 1);
-    const rAckReq = this.regs('rAckReq', V, 1);
-    const rEomWait = this.regs('rEomWait', V, 1);
-    const rInMsg = this.regs('rInMsg', V, 1);
-    const rSeq = this.regs('rSeq', V, 16); // sequence number the next data header of v gets (its slot: rSeq mod rxSlots)
+    const fields: BlockField[] = [];
+    const mk = (nm: string, width: number, depth = V): BlockField => {
+      const f = new BlockField(this, nm, width, depth);
+      fields.push(f);
+      return f;
+    };
+    const sendPosted = mk('sendPosted', 24);
+    const recvPosted = mk('recvPosted', 24);
+    const sStarted = mk('sStarted', 24);
+    const sDone = mk('sDone', 24);
+    const sBusy = mk('sBusy', 1);
+    const sNeedEnq = mk('sNeedEnq', 1);
+    const sAckWait = mk('sAckWait', 8);
+    const sTxWait = mk('sTxWait', 8);
+    const sLastPkt = mk('sLastPkt', 1);
+    const sAddr = mk('sAddr', ADDR_BITS);
+    const sLeft = mk('sLeft', 16);
+    const sHold = mk('sHold', 20);
+    const rDone = mk('rDone', 24);
+    const rDefer = mk('rDefer', 1);
+    const rAckReq = mk('rAckReq', 1);
+    const rEomWait = mk('rEomWait', 1);
+    const rInMsg = mk('rInMsg', 1);
+    const rSeq = mk('rSeq', 16); // sequence number the next data header of v gets (its slot: rSeq mod rxSlots)
     // Several packets of one VL in flight over a hunt group (docs/t9000.md#receive-area):
     // rHead = oldest packet not yet retired; per slot, whether its packet has ended, with EOM, and its length.
-    const rHead = this.regs('rHead', V, 16);
-    const rPktEnd = this.regs('rPktEnd', V * SL, 1);
-    const rPktEom = this.regs('rPktEom', V * SL, 1);
-    const rPktLen = this.regs('rPktLen', V * SL, 6);
-    const rDeferSeq = this.regs('rDeferSeq', V, 16); // the packet whose ack rDefer holds back
+    const rHead = mk('rHead', 16);
+    const rPktEnd = mk('rPktEnd', 1, V * SL);
+    const rPktEom = mk('rPktEom', 1, V * SL);
+    const rPktLen = mk('rPktLen', 6, V * SL);
+    const rDeferSeq = mk('rDeferSeq', 16); // the packet whose ack rDefer holds back
+    const rMsgStart = mk('rMsgStart', 16);
+    const rMsgLen = mk('rMsgLen', 16);
+    const rLastStart = mk('rLastStart', 16);
+    const rLastLen = mk('rLastLen', 16);
+    this.sendPosted = sendPosted.mem;
+    this.recvPosted = recvPosted.mem;
+    this.sDone = sDone.mem;
+    this.rDone = rDone.mem;
+    this.rLastStart = rLastStart.mem;
+    this.rLastLen = rLastLen.mem;
+    this.sAckWait = sAckWait.mem;
+    this.rDefer = rDefer.mem;
     const lnkSeq = this.regs('lnkSeq', L, 16); // sequence number of the packet arriving on link k
-    const rMsgStart = this.regs('rMsgStart', V, 16);
-    const rMsgLen = this.regs('rMsgLen', V, 16);
-    this.rLastStart = this.regs('rLastStart', V, 16);
-    this.rLastLen = this.regs('rLastLen', V, 16);
-    const { sendPosted, recvPosted, sDone, rDone, rLastStart, rLastLen, sAckWait, rDefer } = this;
-    const rrAck = this.regs('rrAck', L, 8);
-    const rrData = this.regs('rrData', L, 8);
+    const rrAck = this.regs('rrAck', L, VL_BITS);
+    const rrData = this.regs('rrData', L, VL_BITS);
 
     for (let k = 0; k < L; k++) {
       this.link.push({
@@ -125,26 +200,82 @@ export class VirtualLinkControl extends Module {
         evEnd: this.input(`evEnd${k}`),
         evEom: this.input(`evEom${k}`),
         evLen: this.input(`evLen${k}`, 6),
-        rxVl: this.input(`rxVl${k}`, 8),
+        rxVl: this.input(`rxVl${k}`, VL_BITS),
         rxBase: this.output(`rxBase${k}`, ADDR_BITS),
         sendOutstanding: this.output(`sendOutstanding${k}`),
         txDone: this.input(`txDone${k}`),
-        txDoneVl: this.input(`txDoneVl${k}`, 8),
+        txDoneVl: this.input(`txDoneVl${k}`, VL_BITS),
         ackPush: this.output(`ackPush${k}`),
         ackEntry: this.output(`ackEntry${k}`, 32),
+        ackVl: this.output(`ackVl${k}`, VL_BITS),
         dataPush: this.output(`dataPush${k}`),
         dataEntry: this.output(`dataEntry${k}`, 32),
+        dataVl: this.output(`dataVl${k}`, VL_BITS),
       });
     }
     const ports = this.link;
     // Picks per link: VL index + 1, or 0 (wires read by the seq process).
-    const ackPick = Array.from({ length: L }, (_, k) => this.wire(`ackPick${k}`, 9));
-    const dataPick = Array.from({ length: L }, (_, k) => this.wire(`dataPick${k}`, 9));
+    const ackPick = Array.from({ length: L }, (_, k) => this.wire(`ackPick${k}`, VL_BITS + 1));
+    const dataPick = Array.from({ length: L }, (_, k) => this.wire(`dataPick${k}`, VL_BITS + 1));
+
+    // ------------------------------------------------------------------
+    // The work list (see the header): act[v] = v is on it.
+    const act = new Uint8Array(V);
+    const work = new Int32Array(V);
+    let nWork = 0;
+    let lastCycle = -2;
+    const touch = (v: number): void => {
+      if (act[v] === 0) {
+        act[v] = 1;
+        work[nWork++] = v;
+      }
+    };
+    this.touch = (v: number): void => {
+      if (!(Number.isInteger(v) && v >= 0 && v < V)) throw new RangeError(`vlc.touch: virtual link ${v} is outside 0..${V - 1}`);
+      touch(v);
+    };
+    const idle = (v: number): boolean =>
+      sendPosted.data[v] === sStarted.data[v] &&
+      sBusy.data[v] === 0 &&
+      sNeedEnq.data[v] === 0 &&
+      sAckWait.data[v] === 0 &&
+      sTxWait.data[v] === 0 &&
+      sHold.data[v] === 0 &&
+      rAckReq.data[v] === 0 &&
+      rDefer.data[v] === 0 &&
+      rEomWait.data[v] === 0 &&
+      rSeq.data[v] === rHead.data[v];
+    /** Bring the work list up to this cycle: rebuilt after a jump, pruned of idle blocks on a new cycle, plus this cycle's link events. */
+    const prepare = (): void => {
+      const s = this.s;
+      const c = this.cycleRef.cycle;
+      if (c !== lastCycle && c !== lastCycle + 1) {
+        act.fill(0);
+        nWork = 0;
+        for (let v = 0; v < V; v++) if (!idle(v)) touch(v);
+      } else if (c !== lastCycle) {
+        let n = 0;
+        for (let i = 0; i < nWork; i++) {
+          const v = work[i]!;
+          if (idle(v)) act[v] = 0;
+          else work[n++] = v;
+        }
+        nWork = n;
+      }
+      lastCycle = c;
+      for (let k = 0; k < L; k++) {
+        const pt = ports[k]!;
+        if (s[pt.evAck.i]! !== 0 || s[pt.evHdr.i]! !== 0 || s[pt.evEnd.i]! !== 0) touch(s[pt.rxVl.i]!);
+        if (s[pt.txDone.i]! !== 0) touch(s[pt.txDoneVl.i]!);
+      }
+    };
+    this.visited = (): number[] => Array.from(work.subarray(0, nWork)).sort((a, b) => a - b);
 
     // ------------------------------------------------------------------
     // This cycle's view, shared by the comb and seq processes (plain scratch
-    // arrays rebuilt from registers and port inputs every time; both
-    // processes see the same inputs in one cycle, so they agree).
+    // arrays rebuilt from the memories and port inputs every time, for the VLs
+    // on the work list; both processes see the same inputs in one cycle, so
+    // they agree).
     const ackArr = new Int32Array(V); // acks arriving for v
     const txArr = new Int32Array(V); // data packets of v fully handed to the link
     const hdrArr = new Int32Array(V); // data packet headers arriving for v
@@ -157,26 +288,29 @@ export class VirtualLinkControl extends Module {
     const NEWMSG = 2;
     const M16 = 2 ** 16;
     /** Receives posted for v and not yet used by a delivered message. */
-    const postedAhead = (v: number): number => (this.s[recvPosted[v]!.i]! - this.s[rDone[v]!.i]! + C24) % C24;
+    const postedAhead = (v: number): number => (recvPosted.data[v]! - rDone.data[v]! + C24) % C24;
     /**
      * A receive is surely posted for the message of a data packet with `before`
      * unretired packets of v ahead of it: each of those may end its message, and a
      * completed message may be waiting for its receive (rEomWait). With nothing
      * ahead this is the one-link rule "a receive is waiting".
      */
-    const recvReadyFor = (v: number, before: number): boolean => postedAhead(v) > s0(rEomWait[v]!) + before;
-    const s0 = (r: Signal): number => this.s[r.i]!;
-    const unretired = (v: number): number => (s0(rSeq[v]!) - s0(rHead[v]!) + M16) % M16;
+    const recvReadyFor = (v: number, before: number): boolean => postedAhead(v) > rEomWait.data[v]! + before;
+    const unretired = (v: number): number => (rSeq.data[v]! - rHead.data[v]! + M16) % M16;
     /** The deferred ack of v may go: its packet has retired (its message is the one waiting or done), or enough receives are posted. */
     const deferReady = (v: number): boolean => {
-      const d = (s0(rDeferSeq[v]!) - s0(rHead[v]!) + M16) % M16;
+      const d = (rDeferSeq.data[v]! - rHead.data[v]! + M16) % M16;
       return d >= M16 / 2 ? postedAhead(v) > 0 : recvReadyFor(v, d);
     };
     const view = (): void => {
       const s = this.s;
-      ackArr.fill(0);
-      txArr.fill(0);
-      hdrArr.fill(0);
+      prepare();
+      for (let i = 0; i < nWork; i++) {
+        const v = work[i]!;
+        ackArr[v] = 0;
+        txArr[v] = 0;
+        hdrArr[v] = 0;
+      }
       for (let k = 0; k < L; k++) {
         const pt = ports[k]!;
         const v = s[pt.rxVl.i]!;
@@ -184,38 +318,44 @@ export class VirtualLinkControl extends Module {
         if (s[pt.evHdr.i]! !== 0) hdrArr[v]! += 1;
         if (s[pt.txDone.i]! !== 0) txArr[s[pt.txDoneVl.i]!]! += 1;
       }
-      for (let v = 0; v < V; v++) {
-        ackWant[v] = s[rAckReq[v]!.i]! !== 0 || (hdrArr[v]! > 0 && recvReadyFor(v, unretired(v))) || (s[rDefer[v]!.i]! !== 0 && deferReady(v)) ? 1 : 0;
+      for (let i = 0; i < nWork; i++) {
+        const v = work[i]!;
+        ackWant[v] = rAckReq.data[v]! !== 0 || (hdrArr[v]! > 0 && recvReadyFor(v, unretired(v))) || (rDefer.data[v]! !== 0 && deferReady(v)) ? 1 : 0;
         candKind[v] = NONE;
-        const queued = s[sendPosted[v]!.i]! !== s[sStarted[v]!.i]! && s[sHold[v]!.i]! === 0;
-        const aw = s[sAckWait[v]!.i]! - ackArr[v]!;
-        if (s[sBusy[v]!.i]! === 0) {
+        const queued = sendPosted.data[v]! !== sStarted.data[v]! && sHold.data[v]! === 0;
+        const aw = sAckWait.data[v]! - ackArr[v]!;
+        if (sBusy.data[v]! === 0) {
           if (queued) candKind[v] = NEWMSG;
-        } else if (s[sNeedEnq[v]!.i]! !== 0) candKind[v] = CONT;
-        else if (s[sLastPkt[v]!.i]! === 0) {
+        } else if (sNeedEnq.data[v]! !== 0) candKind[v] = CONT;
+        else if (sLastPkt.data[v]! === 0) {
           // stop-and-wait: the next packet once the ack is in (the fault: once this packet has left)
-          if (s[sLeft[v]!.i]! > 0 && (noStopAndWait ? txArr[v]! > 0 : aw === 0 && ackArr[v]! > 0)) candKind[v] = CONT;
+          if (sLeft.data[v]! > 0 && (noStopAndWait ? txArr[v]! > 0 : aw === 0 && ackArr[v]! > 0)) candKind[v] = CONT;
         } else if (!handshake && aw === 0 && ackArr[v]! > 0 && queued) candKind[v] = NEWMSG; // the send completes now; the next one starts at once
         if (candKind[v] === CONT) {
-          candAddr[v] = s[sAddr[v]!.i]!;
-          candLeft[v] = s[sLeft[v]!.i]!;
+          candAddr[v] = sAddr.data[v]!;
+          candLeft[v] = sLeft.data[v]!;
         } else if (candKind[v] === NEWMSG) {
-          const e = sendQ.data[v * Q + (s[sStarted[v]!.i]! % Q)]!;
+          const e = sendQ.data[v * Q + (sStarted.data[v]! % Q)]!;
           candAddr[v] = Math.floor(e / 65536);
           candLeft[v] = e % 65536;
         }
       }
     };
-    /** First VL at or after `from` (cyclically) on link k for which `want` holds. */
+    /** First VL at or after `from` (cyclically) on link k for which `want` holds (only VLs on the work list can). */
     const scan = (k: number, from: number, want: (v: number) => boolean): number => {
-      for (let j = 0; j < V; j++) {
-        const v = (from + j) % V;
-        if (vlLink[v] === k && want(v)) return v;
+      let best = -1;
+      let bestD = V;
+      for (let i = 0; i < nWork; i++) {
+        const v = work[i]!;
+        if (vlLink[v] !== k || !want(v)) continue;
+        const d = (v - from + V) % V;
+        if (d < bestD) [best, bestD] = [v, d];
       }
-      return -1;
+      return best;
     };
     const wantsAck = (v: number): boolean => ackWant[v] !== 0;
     const wantsData = (v: number): boolean => candKind[v] !== NONE;
+    const memories = fields.map((f) => f.mem);
 
     this.comb(
       () => {
@@ -228,18 +368,16 @@ export class VirtualLinkControl extends Module {
           s[ackPick[k]!.i] = a + 1;
           s[dataPick[k]!.i] = d + 1;
           s[pt.ackPush.i] = a >= 0 ? 1 : 0;
-          s[pt.ackEntry.i] = a >= 0 ? packEntry({ ack: true, vl: a, last: false, len: 0, addr: 0 }) : 0;
+          s[pt.ackEntry.i] = a >= 0 ? packEntry({ ack: true, last: false, len: 0, addr: 0 }) : 0;
+          s[pt.ackVl.i] = a >= 0 ? a : 0;
           s[pt.dataPush.i] = d >= 0 ? 1 : 0;
-          s[pt.dataEntry.i] = d >= 0 ? packEntry({ ack: false, vl: d, last: candLeft[d]! <= P, len: Math.min(candLeft[d]!, P), addr: candAddr[d]! }) : 0;
+          s[pt.dataEntry.i] = d >= 0 ? packEntry({ ack: false, last: candLeft[d]! <= P, len: Math.min(candLeft[d]!, P), addr: candAddr[d]! }) : 0;
+          s[pt.dataVl.i] = d >= 0 ? d : 0;
         }
       },
       {
-        writes: [...ackPick, ...dataPick, ...ports.flatMap((p) => [p.ackPush, p.ackEntry, p.dataPush, p.dataEntry])],
-        reads: [
-          ...rrAck, ...rrData, ...rAckReq, ...rDefer, ...rDeferSeq, ...rEomWait, ...rSeq, ...rHead, ...recvPosted, ...rDone, ...sendPosted, ...sStarted, ...sHold, ...sBusy, ...sNeedEnq,
-          ...sLastPkt, ...sLeft, ...sAddr, ...sAckWait, sendQ,
-          ...ports.flatMap((p) => [p.rxVl, p.evAck, p.evHdr, p.txDone, p.txDoneVl]),
-        ],
+        writes: [...ackPick, ...dataPick, ...ports.flatMap((p) => [p.ackPush, p.ackEntry, p.ackVl, p.dataPush, p.dataEntry, p.dataVl])],
+        reads: [...rrAck, ...rrData, ...memories, sendQ, ...ports.flatMap((p) => [p.rxVl, p.evAck, p.evHdr, p.evEnd, p.txDone, p.txDoneVl])],
         name: 'pick',
       },
     );
@@ -248,11 +386,11 @@ export class VirtualLinkControl extends Module {
         const s = this.s;
         for (let k = 0; k < L; k++) {
           const v = s[ports[k]!.rxVl.i]!;
-          s[ports[k]!.rxBase.i] = v < V ? rxBase0[v]! + 32 * (s[rSeq[v]!.i]! % SL) : 0;
-          s[ports[k]!.sendOutstanding.i] = v < V && s[sAckWait[v]!.i]! > 0 ? 1 : 0;
+          s[ports[k]!.rxBase.i] = v < V ? rxBase0[v]! + 32 * (rSeq.data[v]! % SL) : 0;
+          s[ports[k]!.sendOutstanding.i] = v < V && sAckWait.data[v]! > 0 ? 1 : 0;
         }
       },
-      { writes: ports.flatMap((p) => [p.rxBase, p.sendOutstanding]), reads: [...ports.map((p) => p.rxVl), ...rSeq, ...sAckWait], name: 'rxLookup' },
+      { writes: ports.flatMap((p) => [p.rxBase, p.sendOutstanding]), reads: [...ports.map((p) => p.rxVl), rSeq.mem, sAckWait.mem], name: 'rxLookup' },
     );
 
     const rxSeen = new Int32Array(V);
@@ -268,9 +406,12 @@ export class VirtualLinkControl extends Module {
       () => {
         const s = this.s;
         view();
-        rxSeen.fill(0);
-        pickedAck.fill(0);
-        pickedData.fill(0);
+        for (let i = 0; i < nWork; i++) {
+          const v = work[i]!;
+          rxSeen[v] = 0;
+          pickedAck[v] = 0;
+          pickedData[v] = 0;
+        }
         for (let k = 0; k < L; k++) {
           const a = s[ackPick[k]!.i]! - 1;
           if (a >= 0) {
@@ -295,13 +436,13 @@ export class VirtualLinkControl extends Module {
           let q = s[lnkSeq[k]!.i]!;
           if (hdr) {
             if (rxSeen[v]++ > 0) this.fail(`two data headers for virtual link ${v} in one cycle (one outstanding packet per VL)`);
-            q = s[rSeq[v]!.i]!;
+            q = rSeq.data[v]!;
             if (unretired(v) + 1 > SL) this.fail(`virtual link ${v}: more packets in flight than rxSlots (${SL}); docs/t9000.md#receive-area`);
             if (!recvReadyFor(v, unretired(v))) {
-              s[rDefer[v]!.n] = 1; // ack deferred until a receive is posted for its message
-              s[rDeferSeq[v]!.n] = q;
+              rDefer.set(v, 1); // ack deferred until a receive is posted for its message
+              rDeferSeq.set(v, q);
             }
-            s[rSeq[v]!.n] = (q + 1) % M16;
+            rSeq.set(v, (q + 1) % M16);
             hdrNow[v] = 1;
             s[lnkSeq[k]!.n] = q;
           }
@@ -309,95 +450,97 @@ export class VirtualLinkControl extends Module {
             // the fault: the rule before issue 10, a message completes at its EOM even if
             // earlier packets are still arriving (their late ends are then dropped)
             if (eomCompletes && s[pt.evEom.i]! !== 0) {
-              for (let p = s[rHead[v]!.i]!; p !== q; p = (p + 1) % M16) {
+              for (let p = rHead.data[v]!; p !== q; p = (p + 1) % M16) {
                 const j = v * SL + (p % SL);
                 if (endNow[j] === 0) touched[nTouched++] = j;
                 endNow[j] = 1;
                 eomNow[j] = lenNow[j] = 0;
               }
             }
-            if ((q - s[rHead[v]!.i]! + M16) % M16 >= M16 / 2) continue; // retired already (only under the fault)
+            if ((q - rHead.data[v]! + M16) % M16 >= M16 / 2) continue; // retired already (only under the fault)
             const j = v * SL + (q % SL);
             if (endNow[j] === 0) touched[nTouched++] = j;
             endNow[j] = 1;
             eomNow[j] = s[pt.evEom.i]!;
             lenNow[j] = s[pt.evLen.i]!;
-            s[rPktEnd[j]!.n] = 1;
-            s[rPktEom[j]!.n] = eomNow[j]!;
-            s[rPktLen[j]!.n] = lenNow[j]!;
+            rPktEnd.set(j, 1);
+            rPktEom.set(j, eomNow[j]!);
+            rPktLen.set(j, lenNow[j]!);
           }
         }
-        for (let v = 0; v < V; v++) {
-          let head = s[rHead[v]!.i]!;
-          const seqEnd = (s[rSeq[v]!.i]! + hdrNow[v]!) % M16; // one past the newest header, this cycle's included
+        for (let i = 0; i < nWork; i++) {
+          const v = work[i]!;
+          let head = rHead.data[v]!;
+          const seqEnd = (rSeq.data[v]! + hdrNow[v]!) % M16; // one past the newest header, this cycle's included
           if (head === seqEnd) continue;
           const posted = postedAhead(v) > 0;
-          let inMsg = s[rInMsg[v]!.i]! !== 0;
-          let start = s[rMsgStart[v]!.i]!;
-          let msgLen = s[rMsgLen[v]!.i]!;
+          let inMsg = rInMsg.data[v]! !== 0;
+          let start = rMsgStart.data[v]!;
+          let msgLen = rMsgLen.data[v]!;
           for (;;) {
             const j = v * SL + (head % SL);
-            const ended = endNow[j]! !== 0 || s[rPktEnd[j]!.i]! !== 0;
+            const ended = endNow[j]! !== 0 || rPktEnd.data[j]! !== 0;
             if (!ended || head === seqEnd) break;
-            const eom = endNow[j]! !== 0 ? eomNow[j]! : s[rPktEom[j]!.i]!;
-            if (eom !== 0 && s[rEomWait[v]!.i]! !== 0) break; // one completed message waits for its receive at a time
+            const eom = endNow[j]! !== 0 ? eomNow[j]! : rPktEom.data[j]!;
+            if (eom !== 0 && rEomWait.data[v]! !== 0) break; // one completed message waits for its receive at a time
             if (!inMsg) {
               inMsg = true;
               start = head;
               msgLen = 0;
             }
-            msgLen += endNow[j]! !== 0 ? lenNow[j]! : s[rPktLen[j]!.i]!;
-            s[rPktEnd[j]!.n] = 0;
+            msgLen += endNow[j]! !== 0 ? lenNow[j]! : rPktLen.data[j]!;
+            rPktEnd.set(j, 0);
             head = (head + 1) % M16;
             if (eom !== 0) {
               inMsg = false;
-              s[rLastLen[v]!.n] = msgLen;
+              rLastLen.set(v, msgLen);
               if (posted) {
-                s[rDone[v]!.n] = (s[rDone[v]!.i]! + 1) % C24;
-                s[rLastStart[v]!.n] = start;
-              } else s[rEomWait[v]!.n] = 1; // delivered when the receive is posted
+                rDone.set(v, (rDone.data[v]! + 1) % C24);
+                rLastStart.set(v, start);
+              } else rEomWait.set(v, 1); // delivered when the receive is posted
               msgLen = 0;
               break; // at most one message completes per VL per cycle
             }
           }
-          s[rHead[v]!.n] = head;
-          s[rInMsg[v]!.n] = inMsg ? 1 : 0;
-          s[rMsgStart[v]!.n] = start;
-          s[rMsgLen[v]!.n] = msgLen;
+          rHead.set(v, head);
+          rInMsg.set(v, inMsg ? 1 : 0);
+          rMsgStart.set(v, start);
+          rMsgLen.set(v, msgLen);
         }
         for (let i = 0; i < nTouched; i++) endNow[touched[i]!] = 0;
         nTouched = 0;
-        hdrNow.fill(0);
-        for (let v = 0; v < V; v++) {
+        for (let i = 0; i < nWork; i++) {
+          const v = work[i]!;
+          hdrNow[v] = 0;
           // acks
           if (ackWant[v]) {
-            s[rAckReq[v]!.n] = pickedAck[v] ? 0 : 1;
-            s[rDefer[v]!.n] = 0;
+            rAckReq.set(v, pickedAck[v] ? 0 : 1);
+            rDefer.set(v, 0);
           }
-          const rWaiting = s[recvPosted[v]!.i]! !== s[rDone[v]!.i]!;
-          if (rWaiting && s[rEomWait[v]!.i]! !== 0) {
-            s[rEomWait[v]!.n] = 0;
-            s[rDone[v]!.n] = (s[rDone[v]!.i]! + 1) % C24;
-            s[rLastStart[v]!.n] = s[rMsgStart[v]!.i]!;
+          const rWaiting = recvPosted.data[v]! !== rDone.data[v]!;
+          if (rWaiting && rEomWait.data[v]! !== 0) {
+            rEomWait.set(v, 0);
+            rDone.set(v, (rDone.data[v]! + 1) % C24);
+            rLastStart.set(v, rMsgStart.data[v]!);
           }
           // send side
-          let aw = s[sAckWait[v]!.i]!;
+          let aw = sAckWait.data[v]!;
           if (ackArr[v]! > aw) this.fail(`ack for virtual link ${v}, which has no packet outstanding`);
           aw -= ackArr[v]!;
-          let txw = s[sTxWait[v]!.i]! - txArr[v]!;
-          let busy = s[sBusy[v]!.i]! !== 0;
-          let last = s[sLastPkt[v]!.i]! !== 0;
-          const hold = s[sHold[v]!.i]!;
-          if (hold > 0) s[sHold[v]!.n] = hold - 1;
+          let txw = sTxWait.data[v]! - txArr[v]!;
+          let busy = sBusy.data[v]! !== 0;
+          let last = sLastPkt.data[v]! !== 0;
+          const hold = sHold.data[v]!;
+          if (hold > 0) sHold.set(v, hold - 1);
           const kind = candKind[v]!;
           // a send completes when its last packet's ack is in (handshake: and the packet has left)
-          if (busy && last && aw === 0 && s[sNeedEnq[v]!.i]! === 0 && (!handshake || txw === 0) && (ackArr[v]! > 0 || txArr[v]! > 0)) {
+          if (busy && last && aw === 0 && sNeedEnq.data[v]! === 0 && (!handshake || txw === 0) && (ackArr[v]! > 0 || txArr[v]! > 0)) {
             busy = false;
-            s[sDone[v]!.n] = (s[sDone[v]!.i]! + 1) % C24;
-            if (handshake) s[sHold[v]!.n] = overhead;
+            sDone.set(v, (sDone.data[v]! + 1) % C24);
+            if (handshake) sHold.set(v, overhead);
           }
           if (kind === NEWMSG) {
-            s[sStarted[v]!.n] = (s[sStarted[v]!.i]! + 1) % C24;
+            sStarted.set(v, (sStarted.data[v]! + 1) % C24);
             busy = true;
             last = false;
           }
@@ -413,16 +556,17 @@ export class VirtualLinkControl extends Module {
             txw += 1;
             need = false;
           }
-          s[sBusy[v]!.n] = busy ? 1 : 0;
-          s[sAckWait[v]!.n] = aw;
-          s[sTxWait[v]!.n] = txw;
-          s[sNeedEnq[v]!.n] = need ? 1 : 0;
+          sBusy.set(v, busy ? 1 : 0);
+          sAckWait.set(v, aw);
+          sTxWait.set(v, txw);
+          sNeedEnq.set(v, need ? 1 : 0);
           if (kind !== NONE) {
-            s[sAddr[v]!.n] = addr;
-            s[sLeft[v]!.n] = left;
-            s[sLastPkt[v]!.n] = last ? 1 : 0;
+            sAddr.set(v, addr);
+            sLeft.set(v, left);
+            sLastPkt.set(v, last ? 1 : 0);
           }
         }
+        for (const f of fields) f.flush();
       },
       { name: 'control' },
     );

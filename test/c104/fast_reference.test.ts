@@ -5,8 +5,9 @@
  * machine's guarded reads) equals the reference mode ('plain': every
  * process every cycle), run in lockstep on random small networks under
  * random messages with held sends, under both T9000 addressings
- * (docs/t9000.md#addressing): every wire (the D/S wires included) and
- * every register at every cycle, the event trace and the delivered bytes.
+ * (docs/t9000.md#addressing): every wire (the D/S wires included), every
+ * register and every word of the T9000 control-block memories at every
+ * cycle, the event trace and the delivered bytes.
  *
  * The fast run puts idle link directions on NULL trains computed on demand
  * (rtl/dslink/null_train.ts) and leaves them when traffic comes; the test
@@ -27,6 +28,7 @@ import { makeC104System, nodeChannels, type C104System } from '../../harness/rtl
 import { channelPairs } from '../../harness/rtl/c104_thesis_workload.ts';
 import type { ChannelEnd } from '../../harness/rtl/t9000_driver.ts';
 import type { C104Pipeline } from '../../rtl/c104/config.ts';
+import { blockMemories, firstBlockDiff } from './system_check.ts';
 
 interface Case {
   net: 'pair-c104' | 'chain-2' | 'mesh-2x1' | 'mesh-2x2';
@@ -84,6 +86,9 @@ function lockstep(c: Case, perturb?: (fast: C104System) => void): string | undef
   const ref = build(c, 'plain');
   const fast = build(c, 'activity');
   const names = ref.sim.net.signals;
+  // The T9000 control blocks are memories (docs/t9000.md#control-blocks): compared word by word too.
+  const rb = blockMemories(ref.sim);
+  const fb = blockMemories(fast.sim);
   for (let cyc = 0; cyc < c.cycles; cyc++) {
     if (perturb && cyc === 2700) perturb(fast);
     ref.sim.step(1);
@@ -96,6 +101,8 @@ function lockstep(c: Case, perturb?: (fast: C104System) => void): string | undef
         return `cycle ${ref.sim.cycle}: slot ${k} (${sig?.path ?? '?'}) reference ${a[k]} fast ${b[k]}`;
       }
     }
+    const m = firstBlockDiff(rb, fb);
+    if (m) return `cycle ${ref.sim.cycle}: ${m}`;
   }
   const ev = (s: C104System): string => JSON.stringify(s.rec.events);
   if (ev(ref) !== ev(fast)) return 'event traces differ';

@@ -64,6 +64,15 @@ describe('T9000 + C104 meshes (real DS-links, hunt groups of 4)', () => {
 });
 
 describe('c104-transit experiment (seed 004 §4.1.5)', () => {
+  it('verdict rules: [140, 170] ns and 1 % hold at their bounds, a control just outside each fails', async () => {
+    const { deltaHolds, equalThroughputHolds } = await import('../../harness/experiments/c104-transit.ts');
+    expect(deltaHolds([140, 150, 170])).toBe(true);
+    expect(deltaHolds([139.9, 150])).toBe(false);
+    expect(deltaHolds([150, 170.1])).toBe(false);
+    expect(equalThroughputHolds([0.9901, 1, 1.0099])).toBe(true);
+    expect(equalThroughputHolds([0.9899])).toBe(false);
+    expect(equalThroughputHolds([1.0101])).toBe(false);
+  });
   it('runs direct and C104 points byte-exact; the C104 path is slower; the report holds the seed table beside', async () => {
     const { c104Transit } = await import('../../harness/experiments/c104-transit.ts');
     const q = c104Transit.params({ quick: true, sizes: [0, 5] });

@@ -6,6 +6,7 @@
 import { expect } from 'vitest';
 import type { C104System } from '../../harness/rtl/c104_system.ts';
 import type { ChannelEnd } from '../../harness/rtl/t9000_driver.ts';
+import type { Memory, Simulator } from '../../rtl/kernel/index.ts';
 
 export /** Send `msgs` (channel index, direction, length) with receives posted; run until all delivered or `max` cycles. */
 function run(sys: C104System, channels: [ChannelEnd, ChannelEnd][], msgs: { ch: number; back: boolean; len: number }[], max: number): boolean {
@@ -41,3 +42,18 @@ export function checkDeliveries(sys: C104System): void {
   expect(sys.rec.anomalies).toEqual([]);
 }
 
+
+/** The T9000 control-block memories of a simulation (docs/t9000.md#control-blocks), in design order. */
+export function blockMemories(sim: Simulator): Memory[] {
+  return sim.net.memories.filter((m) => m.path.includes('.vlc.'));
+}
+
+/** The first word where two runs' control-block memories differ (`path[word] reference x fast y`), or undefined. */
+export function firstBlockDiff(ref: readonly Memory[], fast: readonly Memory[]): string | undefined {
+  for (let j = 0; j < ref.length; j++) {
+    const x = ref[j]!.data;
+    const y = fast[j]!.data;
+    for (let w = 0; w < x.length; w++) if (x[w] !== y[w]) return `${ref[j]!.path}[${w}] reference ${x[w]} fast ${y[w]}`;
+  }
+  return undefined;
+}

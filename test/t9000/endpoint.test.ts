@@ -267,7 +267,7 @@ describe('T9000 config', () => {
     expect(() => t9000Config({ virtualLinks: [{ link: 0, header: 256 }] })).toThrow('t9000.virtualLinks[0].header: 256 is outside 0..255');
     expect(() => t9000Config({ virtualLinks: vls, headerBytes: 3 as 1 })).toThrow(/t9000.headerBytes: 3 is not one of 1, 2/);
     expect(() => t9000Config({ virtualLinks: vls, messageMode: 'burst' as 'stream' })).toThrow(/t9000.messageMode/);
-    expect(() => t9000Config({ virtualLinks: [] })).toThrow(/t9000.virtualLinks: 0 control blocks is outside 1..255/);
+    expect(() => t9000Config({ virtualLinks: [] })).toThrow(/t9000.virtualLinks: 0 control blocks is outside 1..4095/);
     expect(() => t9000Config({ virtualLinks: vls, packetBytes: 33 })).toThrow('t9000.packetBytes: 33 is outside 1..32');
   });
 });
