@@ -19,10 +19,11 @@ import { scheduleWorkload } from '../rtl/run_workload.ts';
 import { hops } from '../workloads/index.ts';
 import { idealLinkUtilisation } from '../models/buzzard.ts';
 import { UsageError, type CommandSpec, type ParsedOptions } from '../cli/args.ts';
-import { formatRate, Progress } from '../cli/progress.ts';
-import { Interrupt, INTERRUPTED, outputFile, writeText, yieldToEvents } from '../cli/output-path.ts';
+import { INTERRUPTED, outputFile, writeText } from '../cli/output-path.ts';
+import { interruptedLine, runChunked, simulatedLine } from '../cli/run-loop.ts';
 import { checkGlobs } from '../cli/signals.ts';
-import { plural } from '../cli/text.ts';
+import { plural, quantityRow } from '../cli/text.ts';
+import { mean } from '../compare/stats.ts';
 import { planVcd, startVcdOutput, type VcdOutput } from '../cli/vcd-output.ts';
 import { PATTERNS } from '../batch/patterns.ts';
 import { csvPathFor, formatSummary, linksCsv } from '../batch/report.ts';
@@ -87,10 +88,6 @@ const spec: CommandSpec = {
   ],
 };
 
-function mean(xs: number[]): number {
-  return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN;
-}
-
 async function run(opts: ParsedOptions): Promise<number> {
   const cycles = opts.cycles as number;
   const { cfg, source } = resolveCube('buzzard', opts);
@@ -138,35 +135,29 @@ async function run(opts: ParsedOptions): Promise<number> {
   let vcd: VcdOutput | undefined;
   let vcdOut: VcdOutput | undefined;
 
-  const progress = new Progress({ label: 'buzzard', total: cycles, quiet });
-  const interrupt = new Interrupt();
-  const t1 = performance.now();
-  const chunk = 2000;
-  let ran = 0;
   let atFrom: Float64Array | undefined;
-  // Stop at every boundary that matters: the warm-up end, the VCD window's start and end.
-  const marks = [win.warmup, ...(vcdPlan ? [vcdFrom, vcdTo] : [])];
-  try {
-    while (ran < cycles && !interrupt.requested) {
+  const run = await runChunked({
+    label: 'buzzard',
+    total: cycles,
+    quiet,
+    chunk: 2000,
+    // Stop at every boundary that matters: the warm-up end, the VCD window's start and end.
+    marks: [win.warmup, ...(vcdPlan ? [vcdFrom, vcdTo] : [])],
+    step: (k) => sim.step(k),
+    before: (ran) => {
       if (ran === win.warmup) atFrom = linkCounters(sim, cube);
       if (vcdPlan && !vcdOut && ran === vcdFrom && vcdFrom < cycles) {
         vcdOut = vcd = startVcdOutput(sim, vcdPlan, { signals: globs, stateStrings: !opts['no-vcd-strings'], comment: `icemu buzzard: node ${vcdNode} of a ${n}-cube, cycles ${vcdFrom}..${vcdTo}` }, view);
       }
-      const next = Math.min(cycles, ran + chunk, ...marks.filter((m) => m > ran));
-      sim.step(next - ran);
-      ran = next;
+    },
+    after: (ran) => {
       if (vcd && ran >= vcdTo) {
         vcd.close();
         vcd = undefined;
       }
-      progress.update(ran);
-      await yieldToEvents();
-    }
-  } finally {
-    interrupt.dispose();
-    progress.finish();
-  }
-  const secs = (performance.now() - t1) / 1000;
+    },
+  });
+  const ran = run.done;
   if (trace) {
     console.log(chalk.bold(`\nNode ${traceNode}, cycles ${opts['trace-from']}..${(opts['trace-from'] as number) + traceLines - 1}:`));
     for (const l of trace.lines) console.log(l);
@@ -205,7 +196,7 @@ async function run(opts: ParsedOptions): Promise<number> {
   const lastGen = w.messages.length ? w.messages[w.messages.length - 1]!.t : 0;
   const perHop = cfg.strictFraming ? 33 : 31;
 
-  const row = (label: string, cyc: number, note = ''): string => `  ${label.padEnd(34)}${Number.isFinite(cyc) ? cyc.toFixed(1).padStart(10) : '       n/a'}${Number.isFinite(cyc) && cpt !== 1 ? (cyc / cpt).toFixed(1).padStart(10) : ''}  ${note}`;
+  const row = (label: string, cyc: number, note = ''): string => quantityRow(34, label, cyc, note, cpt !== 1 ? (c) => (c / cpt).toFixed(1).padStart(10) : undefined);
   console.log('');
   console.log(chalk.bold(`  ${'quantity'.padEnd(34)}${'cycles'.padStart(10)}${cpt !== 1 ? 'ticks'.padStart(10) : ''}`));
   console.log(row('mean message time, first packet', mean(firstTimes), `(${plural(firstTimes.length, 'message')})`));
@@ -233,10 +224,10 @@ async function run(opts: ParsedOptions): Promise<number> {
   console.log('');
   if (atFrom) for (const l of formatSummary(summary)) console.log(l);
   else console.log(chalk.yellow(`  no measurement window: the run stopped before the warm-up ended (cycle ${win.warmup})`));
-  if (interrupt.requested) console.log(chalk.yellow(`Interrupted at cycle ${ran.toLocaleString('en-US')} of ${cycles.toLocaleString('en-US')}: the figures above are partial.`));
-  console.log(`Simulated ${ran.toLocaleString('en-US')} cycles in ${secs.toFixed(1)} s (${formatRate(ran / Math.max(secs, 1e-9))})`);
+  if (run.interrupted) console.log(interruptedLine(run, cycles));
+  console.log(simulatedLine(run));
   if (jsonTarget) {
-    const doc = { format: 'icemu-buzzard-run/1', config: cfg, configSource: source, workload: { ...choice.workload.params, name: w.name, seed: w.seed, unit: w.unit, messages: w.messages.length }, cycles: ran, requestedCycles: cycles, interrupted: interrupt.requested, cyclesPerTick: cpt, summary };
+    const doc = { format: 'icemu-buzzard-run/1', config: cfg, configSource: source, workload: { ...choice.workload.params, name: w.name, seed: w.seed, unit: w.unit, messages: w.messages.length }, cycles: ran, requestedCycles: cycles, interrupted: run.interrupted, cyclesPerTick: cpt, summary };
     writeText(jsonTarget, JSON.stringify(toJson(doc), null, 1) + '\n', 'json');
     if (csvTarget) writeText(csvTarget, linksCsv(summary), 'json');
     console.log(`Summary: ${jsonTarget.path}${csvTarget ? `, per-link CSV ${csvTarget.path}` : ''}`);
@@ -247,7 +238,7 @@ async function run(opts: ParsedOptions): Promise<number> {
   }
   if (vcdOut) console.log(`Waveform of node ${vcdNode}, cycles ${vcdFrom}..${Math.min(vcdTo, ran)}: ${vcdOut.path} (${vcdOut.openHint()})`);
   else if (vcdPlan) console.log(`No waveform: the run stopped before cycle ${vcdFrom} (--vcd-from)`);
-  return interrupt.requested ? INTERRUPTED : 0;
+  return run.interrupted ? INTERRUPTED : 0;
 }
 
 export const buzzardCommand = { spec, run };

@@ -32,8 +32,9 @@ import { T9000PacketSource } from '../rtl/c104_packet_source.ts';
 import type { ChannelEnd } from '../rtl/t9000_driver.ts';
 import { writeTrace } from '../../traces/events/vocabulary.ts';
 import { UsageError, type CommandSpec, type ParsedOptions } from '../cli/args.ts';
-import { formatRate, Progress } from '../cli/progress.ts';
-import { Interrupt, INTERRUPTED, outputFile, writeText, yieldToEvents } from '../cli/output-path.ts';
+import { INTERRUPTED, outputFile, writeText } from '../cli/output-path.ts';
+import { interruptedLine, runChunked, simulatedLine } from '../cli/run-loop.ts';
+import { quantityRow } from '../cli/text.ts';
 import { applyOptionsFile } from '../cli/options-file.ts';
 import { planVcd, startVcdOutput, type VcdOutput } from '../cli/vcd-output.ts';
 import { patternWorkload, PATTERNS, type PatternName } from '../batch/patterns.ts';
@@ -390,28 +391,23 @@ async function run(cmdOpts: ParsedOptions, positional: string[] = [], given: Rea
     ? startVcdOutput(sys.sim, vcdPlan, { signals: [`net.${netSpec.switches[0]!.name}.**`], stateStrings: true, comment: `icemu c104 ${preset}: switch ${netSpec.switches[0]!.name}, cycles 0..${vcdCycles}` })
     : undefined;
   let vcd = vcdOut;
-  const progress = new Progress({ label: 'c104', total: cycles, quiet });
-  const interrupt = new Interrupt();
-  const t1 = performance.now();
-  let done = 0;
-  try {
-    while (done < cycles && sys.rec.deliveries.length < sent && !interrupt.requested) {
-      const k = Math.min(2000, cycles - done, vcd && done < vcdCycles ? vcdCycles - done : 2000);
-      sys.sim.step(k);
-      done += k;
+  const run = await runChunked({
+    label: 'c104',
+    total: cycles,
+    quiet,
+    chunk: 2000,
+    marks: vcd ? [vcdCycles] : [],
+    step: (k) => sys.sim.step(k),
+    after: (done) => {
       if (vcd && done >= vcdCycles) {
         vcd.close();
         vcd = undefined;
       }
-      progress.update(done);
-      await yieldToEvents();
-    }
-  } finally {
-    interrupt.dispose();
-    progress.finish();
-  }
+    },
+    finished: () => sys.rec.deliveries.length >= sent,
+  });
   vcd?.close();
-  const secs = (performance.now() - t1) / 1000;
+  const done = run.done;
 
   const queued = new Map(sys.driver.messages.map((m) => [m.id, m.cycle]));
   const complete = sys.rec.events.filter((e) => e.kind === 'message-complete');
@@ -431,7 +427,7 @@ async function run(cmdOpts: ParsedOptions, positional: string[] = [], given: Rea
   const hop: number[] = [];
   for (const l of heads.values()) for (let k = 1; k < l.length; k++) hop.push(l[k]! - l[k - 1]!);
   const means = { messageTime: mean(times), switchTransit: mean(transit), perHopHead: mean(hop) };
-  const row = (label: string, v: number, note = ''): string => `  ${label.padEnd(40)}${Number.isFinite(v) ? v.toFixed(1).padStart(10) : '       n/a'}${Number.isFinite(v) ? (v * 10).toFixed(0).padStart(10) : ''}  ${note}`;
+  const row = (label: string, v: number, note = ''): string => quantityRow(40, label, v, note, (c) => (c * 10).toFixed(0).padStart(10));
   console.log('');
   console.log(chalk.bold(`  ${'quantity'.padEnd(40)}${'cycles'.padStart(10)}${'ns'.padStart(10)}`));
   console.log(row('mean message time (queued to complete)', means.messageTime, `(${times.length} messages)`));
@@ -455,11 +451,11 @@ async function run(cmdOpts: ParsedOptions, positional: string[] = [], given: Rea
   const links = meter.stats();
   const linkFigures = linkSummary(links);
   console.log(`${formatLinkSummary(links.length, linkFigures)}, cycles ${linkFrom}..${Math.min(linkTo, done) - 1}`);
-  console.log(`Simulated ${done.toLocaleString('en-US')} cycles in ${secs.toFixed(1)} s (${formatRate(done / Math.max(secs, 1e-9))})`);
+  console.log(simulatedLine(run));
   if (jsonTarget) {
     const options = Object.fromEntries(spec.options.filter((o) => !['config', 'events', 'vcd', 'json', 'quiet'].includes(o.name)).map((o) => [o.name, opts[o.name] ?? null]));
     if (plan && patterned) Object.assign(options, { rate: plan.rate, hotspot: opts.pattern === 'hotspot' ? plan.hotspot : null });
-    const doc = { format: 'icemu-c104-run/1', preset, network: what, options, configFile: opts.config ?? null, virtualLinks: channels.length, cycles: done, requestedCycles: cycles, interrupted: interrupt.requested, messages: { sent, delivered: sys.rec.deliveries.length, byteExact, held: sys.driver.heldCount }, ...(traced ? { workload: { file: plan!.file, cyclesPerTick: plan!.cyclesPerTick, startCycle: START } } : {}), means, window: summary ?? null, links: { from: linkFrom, to: Math.min(linkTo, done), summary: linkFigures, perLink: links } };
+    const doc = { format: 'icemu-c104-run/1', preset, network: what, options, configFile: opts.config ?? null, virtualLinks: channels.length, cycles: done, requestedCycles: cycles, interrupted: run.interrupted, messages: { sent, delivered: sys.rec.deliveries.length, byteExact, held: sys.driver.heldCount }, ...(traced ? { workload: { file: plan!.file, cyclesPerTick: plan!.cyclesPerTick, startCycle: START } } : {}), means, window: summary ?? null, links: { from: linkFrom, to: Math.min(linkTo, done), summary: linkFigures, perLink: links } };
     writeText(jsonTarget, JSON.stringify(toJson(doc), null, 1) + '\n', 'json');
     if (csvTarget) writeText(csvTarget, c104LinksCsv(links), 'json');
     console.log(`Summary: ${jsonTarget.path}${csvTarget ? `, per-link CSV ${csvTarget.path}` : ''}`);
@@ -470,9 +466,9 @@ async function run(cmdOpts: ParsedOptions, positional: string[] = [], given: Rea
     writeTrace(eventsTarget, sys.rec.header, all, '--events');
     console.log(`Events: ${eventsTarget.path} (${all.length} events; switch events carry the switch-level packet number in 'unit', and their T9000 message and packet)`);
   }
-  if (interrupt.requested) console.log(chalk.yellow(`Interrupted at cycle ${done.toLocaleString('en-US')} of ${cycles.toLocaleString('en-US')}: the figures above are partial.`));
+  if (run.interrupted) console.log(interruptedLine(run, cycles));
   if (vcdOut) console.log(`Waveform of switch ${netSpec.switches[0]!.name}, cycles 0..${Math.min(vcdCycles, done)}: ${vcdOut.path} (${vcdOut.openHint()})`);
-  if (interrupt.requested) return INTERRUPTED;
+  if (run.interrupted) return INTERRUPTED;
   if (patterned) return 0;
   return sys.rec.deliveries.length === sent && byteExact === sent ? 0 : 1;
 }

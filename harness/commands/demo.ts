@@ -9,8 +9,8 @@ import { ContentionDemo, DEFAULT_CONTENTION } from '../../rtl/demo/contention.ts
 import { ARBITER_POLICIES, type ArbiterPolicy } from '../../rtl/lib/arbiter.ts';
 import { bitString, LineTracer } from '../../traces/text/line_trace.ts';
 import { UsageError, type CommandSpec, type ParsedOptions } from '../cli/args.ts';
-import { formatRate, Progress } from '../cli/progress.ts';
-import { Interrupt, INTERRUPTED, yieldToEvents } from '../cli/output-path.ts';
+import { INTERRUPTED } from '../cli/output-path.ts';
+import { interruptedLine, runChunked, simulatedLine } from '../cli/run-loop.ts';
 import { planVcd, startVcdOutput } from '../cli/vcd-output.ts';
 import { checkGlobs } from '../cli/signals.ts';
 
@@ -98,24 +98,8 @@ async function run(opts: ParsedOptions): Promise<number> {
     ? startVcdOutput(sim, vcdPlan, { signals: globs.length ? globs : undefined, stateStrings: !opts['no-vcd-strings'], comment: `icemu demo, policy ${policy}, latency ${cfg.latency}, seed ${cfg.seed}` }, view)
     : undefined;
 
-  const progress = new Progress({ label: 'demo', total: cycles, quiet: opts.quiet as boolean });
-  const interrupt = new Interrupt();
-  const t0 = performance.now();
-  const chunk = 10_000;
-  let done = 0;
-  try {
-    while (done < cycles && !interrupt.requested) {
-      const k = Math.min(chunk, cycles - done);
-      sim.step(k);
-      done += k;
-      progress.update(done);
-      await yieldToEvents();
-    }
-  } finally {
-    interrupt.dispose();
-    progress.finish();
-  }
-  const secs = (performance.now() - t0) / 1000;
+  const run = await runChunked({ label: 'demo', total: cycles, quiet: opts.quiet as boolean, chunk: 10_000, step: (k) => sim.step(k) });
+  const done = run.done;
   vcd?.close();
 
   console.log('');
@@ -134,10 +118,10 @@ async function run(opts: ParsedOptions): Promise<number> {
   console.log(
     `FIFO: ${total} pushed, ${sim.peek(design.consumer.taken)} popped, ${sim.peek(design.fifo.count)} left; arbiter held back (FIFO nearly full) ${blockedCycles} of ${done} cycles`,
   );
-  if (interrupt.requested) console.log(chalk.yellow(`Interrupted at cycle ${done.toLocaleString('en-US')} of ${cycles.toLocaleString('en-US')}: the summary above is partial.`));
-  console.log(`Simulated ${done.toLocaleString('en-US')} cycles in ${secs.toFixed(3)} s (${formatRate(done / Math.max(secs, 1e-9))}, ${mode} mode)`);
+  if (run.interrupted) console.log(interruptedLine(run, cycles, 'the summary above is partial'));
+  console.log(simulatedLine(run, 3, `${mode} mode`));
   if (vcd) console.log(`Waveform: ${vcd.path} (open with: ${vcd.openHint()})`);
-  return interrupt.requested ? INTERRUPTED : 0;
+  return run.interrupted ? INTERRUPTED : 0;
 }
 
 export const demoCommand = { spec, run };

@@ -21,7 +21,7 @@ const spec: CommandSpec = {
   usage: 'icemu repl [preset | config.json] [options]',
   description: [
     'Opens an interactive debugger over a running Buzzard RTL cube (every unit of every node;',
-    'presets dslink-pair, pair-c104, chain, mesh, ring-deadlock: T9000s over DS-links and C104s),',
+    'presets dslink-pair(-node), pair-c104(-node), chain, mesh, ring-deadlock: T9000s over DS-links and C104s),',
     'in the habits of gdb and vvp: step/run/continue, break on signal conditions or trace events,',
     'watch, print (hex, binary, decoded), cam/queues/links/deadlock views, ASCII waves, VCD,',
     'send/receive/load/poke stimulus, checkpoints and back (reverse step). Type help inside.',

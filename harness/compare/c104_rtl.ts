@@ -8,8 +8,10 @@
  *
  * Node numbering: the TLM's node y·D + x; the RTL mesh labels endpoint
  * x·D + y (rtl/c104/labelling.ts), converted here.
- * Virtual links: the RTL opens one channel (a virtual link each way) per
- * unordered pair of nodes that talk, so messages from one node to another
+ * Virtual links: the RTL (node addressing, docs/t9000.md#addressing) opens
+ * one channel (a virtual link each way) per unordered pair of nodes that
+ * talk, ends numbered per node in first-use order (channelSlots, which the
+ * TLM's 'per-channel' link choice follows), so messages from one node to another
  * go one after another; the TLM gives every message its own virtual link.
  * Workloads for the loaded presets keep messages of one ordered pair apart
  * in time (harness/compare/c104.ts), so the two agree on that.
@@ -19,7 +21,7 @@ import { meshNetwork } from '../../rtl/c104/labelling.ts';
 import { makeC104System } from '../rtl/c104_system.ts';
 import type { ChannelEnd } from '../rtl/t9000_driver.ts';
 import { runC104, type C104Config } from '../tlm/t9000-c104/index.ts';
-import { timedMessagesProgram, type TimedMessage } from '../workloads/timed-messages.ts';
+import { channelSlots, timedMessagesProgram, type TimedMessage } from '../workloads/timed-messages.ts';
 
 /** Stamps of one message, ns from its send; NaN where a side has none. */
 export interface MessageTimes {
@@ -68,10 +70,10 @@ export interface RtlMeshOptions {
   readonly buffers?: 'stc104' | 'thesis';
   readonly maxCycles?: number;
   /**
-   * Tie every channel end to its node's link 0 (labels ≡ 0 mod links; the RTL's T9000 sends a
-   * virtual link on link `label mod links`): the link the TLM's hunt group takes when all are
-   * idle, so that at zero load both send every packet on the same link and each link's NULL
-   * train has the same history (docs/thesis-model.md#token-credit). Default: consecutive labels.
+   * Tie every channel end to its node's link 0 (control blocks ≡ 0 mod links; the RTL's T9000
+   * sends block v on link `v mod links`): the link the TLM's 'hunt-group' choice takes when all
+   * are idle (docs/thesis-model.md#t9000-links). Default: block = the end's number, as the TLM's
+   * 'per-channel' choice.
    */
   readonly link0?: boolean;
 }
@@ -81,21 +83,20 @@ export function runRtlMesh(messages: readonly TimedMessage[], o: RtlMeshOptions)
   const t0 = performance.now();
   const D = o.side;
   const toRtl = (n: number): number => (n % D) * D + ((n / D) | 0);
-  const N = D * D;
+  // Channel ends numbered per node in the order of first use (channelSlots, as the TLM's 'per-channel' links).
+  const slots = channelSlots(messages);
   const pairs = new Map<string, { a: number; b: number; la: number; lb: number }>();
-  const used = new Array<number>(N).fill(0);
-  for (const m of messages) {
-    const a = Math.min(m.src, m.dst);
-    const b = Math.max(m.src, m.dst);
-    if (!pairs.has(`${a},${b}`)) pairs.set(`${a},${b}`, { a, b, la: used[a]!++, lb: used[b]!++ });
-  }
+  messages.forEach((m, i) => {
+    const key = `${Math.min(m.src, m.dst)},${Math.max(m.src, m.dst)}`;
+    if (!pairs.has(key)) pairs.set(key, m.src <= m.dst ? { a: m.src, b: m.dst, la: slots[i]!.src, lb: slots[i]!.dst } : { a: m.dst, b: m.src, la: slots[i]!.dst, lb: slots[i]!.src });
+  });
   const cpuLinks = o.cpuLinks ?? 4;
   const stride = o.link0 ? cpuLinks : 1;
-  const labelsPerNode = Math.max(1, ...used) * stride;
-  const spec = meshNetwork({ w: D, h: D, routing: 'x-first', cpuLinks, labelsPerNode });
-  const end = (node: number, slot: number): ChannelEnd => ({ node: toRtl(node), vl: toRtl(node) * labelsPerNode + slot * stride });
+  // Addressing 'node' (docs/t9000.md#addressing): control block = end number · stride, on link block mod links.
+  const spec = meshNetwork({ w: D, h: D, routing: 'x-first', cpuLinks, labelsPerNode: 1 });
+  const end = (node: number, slot: number): ChannelEnd => ({ node: toRtl(node), vl: slot * stride });
   const chans: [ChannelEnd, ChannelEnd][] = [...pairs.values()].map((p) => [end(p.a, p.la), end(p.b, p.lb)]);
-  const sys = makeC104System(spec, chans, { c104: { timing: 'thesis', buffers: o.buffers ?? 'stc104' } });
+  const sys = makeC104System(spec, chans, { c104: { timing: 'thesis', buffers: o.buffers ?? 'stc104' }, t9000: { addressing: 'node' } });
   const order = messages.map((_, i) => i).sort((x, y) => messages[x]!.t - messages[y]!.t);
   const cycleOf = (i: number): number => RTL_START_CYCLES + Math.round(messages[i]!.t / NS_PER_CYCLE);
   const rtlIdToMsg: number[] = [];
@@ -135,9 +136,9 @@ export const STAMPS: readonly Stamp[] = ['injected', 'head', 'firstDelivered', '
 /**
  * Declared zero-load bounds of TLM (token-credit) − RTL per message, in
  * cycles (docs/thesis-model.md#token-credit): the token-credit mode follows
- * each link's NULL train, credit and FCTs token by token, so at zero load,
- * with the RTL's channels tied to link 0 (`link0`), every stamp is equal
- * (measured 0…0 on 7 paths × 10 sizes, 0–100 bytes).
+ * each link's NULL train, credit and FCTs token by token, and ties a
+ * channel to the RTL's link (t9000Links 'per-channel'), so at zero load
+ * every stamp is equal (measured 0…0 on 7 paths × 10 sizes, 0–100 bytes).
  */
 export const ZERO_LOAD_BOUNDS: Readonly<Record<Stamp, readonly [number, number]>> = Object.freeze({
   injected: [0, 0],

@@ -30,6 +30,7 @@ import { zeroLoadWorkload } from './zero_load_workload.ts';
 import { percentileSorted } from './stats.ts';
 import { CALIBRATED_PRESETS } from './calibrated.ts';
 import { C104_PRESETS } from './c104.ts';
+import { T9000_PRESETS } from './t9000.ts';
 
 export interface PresetOptions {
   /** Smaller workload (seconds instead of a minute). */
@@ -317,7 +318,7 @@ const ch5Moderate = ch5Preset({
   }),
 });
 
-export const PRESETS: readonly Preset[] = Object.freeze([zeroLoadPreset, ch5Light, ch5Moderate, ...CALIBRATED_PRESETS, ...C104_PRESETS]);
+export const PRESETS: readonly Preset[] = Object.freeze([zeroLoadPreset, ch5Light, ch5Moderate, ...CALIBRATED_PRESETS, ...C104_PRESETS, ...T9000_PRESETS]);
 export const PRESET_NAMES: readonly string[] = PRESETS.map((p) => p.name);
 
 export function findPreset(name: string): Preset | undefined {

@@ -13,8 +13,10 @@
  *  throughputPerMs  messages per ms from the spacing of completions.
  * Targets (issue 10): C104 − direct transit in [140, 170] ns at every m
  * (the seed's ≈150 ns per C104); equal throughput within 1 % for m ≥ 5.
- * The C104's routing delay comes from its timing preset (`thesis`, 4 cycles:
- * docs/c104.md#timing); no constant is fitted here. Links: the T9000 thesis
+ * The C104 is the seed's model of it (TRANSIT_C104: pipeline 'cut-through',
+ * routing delay 0; docs/c104.md#pipeline); no constant is fitted here. The
+ * cycle-by-cycle account of a header's way through the switch is in
+ * docs/c104.md#experiment-c104-transit. Links: the T9000 thesis
  * setting (T9000_THESIS_LINKS: transmit buffer 1 at the endpoints, each token
  * handed on after its last bit, docs/dslink.md#handover), on both paths,
  * because the seed's simulator has no receive latency.
@@ -25,7 +27,15 @@ import { chainNetwork } from '../../rtl/c104/labelling.ts';
 import type { T9000Driver } from '../rtl/t9000_driver.ts';
 import type { T9000Recorder } from '../rtl/t9000_events.ts';
 import type { Simulator } from '../../rtl/kernel/index.ts';
+import type { C104Options } from '../../rtl/c104/config.ts';
 import { defineExperiment, num, type SeedCheck } from './types.ts';
+
+/**
+ * The switch as seed 004's simulator models it (docs/c104.md#pipeline):
+ * cut-through pipeline, no routing delay beyond the header's arrival (spec
+ * §14 item 5: "default 0 cycles beyond receiving the header"). Nothing fitted.
+ */
+export const TRANSIT_C104: Readonly<C104Options> = Object.freeze({ pipeline: 'cut-through', routingDelay: 0 });
 
 /** Spec T-4.C104 as printed: m → [throughput direct, throughput C104, transit direct, transit C104]. */
 export const SEED_T4C104: Readonly<Record<number, readonly [number, number, number, number]>> = {
@@ -43,6 +53,8 @@ export interface TransitParams {
   readonly sizes: readonly number[];
   readonly messages: number;
   readonly warmup: number;
+  /** The C104's configuration on the C104 path (default TRANSIT_C104). */
+  readonly c104?: C104Options;
 }
 export interface TransitPoint {
   readonly m: number;
@@ -85,7 +97,7 @@ export function runTransitPoint(p: TransitPoint, q: TransitParams): TransitResul
     const pair = makeT9000Pair(1, t9000, { links: dsLinks(T9000_THESIS_LINKS), workload: { experiment: 'c104-transit', ...p } });
     return measure(pair.sim, pair.driver, pair.rec, q, p.m, { node: 0, vl: 0 }, { node: 1, vl: 0 });
   }
-  const sys = makeC104System(chainNetwork(1, 1), [[{ node: 0, vl: 0 }, { node: 1, vl: 1 }]], { t9000, dslink: T9000_THESIS_LINKS, workload: { experiment: 'c104-transit', ...p } });
+  const sys = makeC104System(chainNetwork(1, 1), [[{ node: 0, vl: 0 }, { node: 1, vl: 1 }]], { t9000, dslink: T9000_THESIS_LINKS, c104: q.c104 ?? TRANSIT_C104, workload: { experiment: 'c104-transit', ...p } });
   return measure(sys.sim, sys.driver, sys.rec, q, p.m, { node: 0, vl: 0 }, { node: 1, vl: 1 });
 }
 
@@ -93,7 +105,7 @@ export const c104Transit = defineExperiment<TransitPoint, TransitResult, Transit
   name: 'c104-transit',
   summary: 'seed 004 §4.1.5: transit and throughput of m-byte messages, direct vs through one C104 (RTL, DS-links, handshake mode)',
   source: 'seed 004 §4.1.5, unnumbered table "Direct vs C104" (spec c104-t9000.md T-4.C104, §16.2)',
-  method: 'RTL: two T9000-style endpoints on real DS-links, directly or through one C104 (thesis timing preset), one blocking send at a time',
+  method: "RTL: two T9000-style endpoints on real DS-links, directly or through one C104 (pipeline 'cut-through', routing delay 0), one blocking send at a time",
   options: ['sizes'],
   params(cli) {
     const sizes = cli.sizes ?? [0, 1, 2, 3, 4, 5, 6];
@@ -148,7 +160,7 @@ export const c104Transit = defineExperiment<TransitPoint, TransitResult, Transit
           columns: ['m', 'thr direct /ms', 'seed', 'thr C104 /ms', 'seed', 'transit direct ns', 'seed', 'transit C104 ns', 'seed', 'C104 − direct ns'],
           rows,
           digits: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
-          notes: ["Transit: first packet injected → message complete. The C104 uses the thesis timing preset (routing delay 4 cycles); links: the T9000 thesis setting (transmit buffer 1, rxHandover 'on-arrival'); nothing is fitted."],
+          notes: ["Transit: first packet injected → message complete. The C104: pipeline 'cut-through', routing delay 0 (docs/c104.md#pipeline); links: the T9000 thesis setting (transmit buffer 1, rxHandover 'on-arrival'); nothing is fitted."],
         },
       ],
       checks,

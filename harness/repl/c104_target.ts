@@ -3,6 +3,8 @@
  * and T9000-style endpoints joined by DS-links), presets
  *
  *   pair-c104  two T9000s through one C104 (seed 004 §4.1.5)
+ *   pair-c104-node  the same with addressing 'node' (docs/t9000.md#addressing):
+ *              one label per endpoint, two channels, side-band tags
  *   chain      two T9000s through a chain of two C104s
  *   mesh       a 2×2 mesh of T9000 + C104 nodes, x-first routing, hunt groups of 4
  *   ring-deadlock  4 C104s in a ring, cyclic labelling, 4-token buffers:
@@ -20,7 +22,7 @@ import type { DsLinkEnd } from '../../rtl/dslink/end.ts';
 import { chainNetwork, meshNetwork, ringNetwork } from '../../rtl/c104/labelling.ts';
 import type { NetworkSpec } from '../../rtl/c104/topology.ts';
 import { ROUTER_STATES } from '../../rtl/c104/input_router.ts';
-import { makeC104System, type C104System, type C104SystemOptions } from '../rtl/c104_system.ts';
+import { makeC104System, nodeChannels, type C104System, type C104SystemOptions } from '../rtl/c104_system.ts';
 import { describeC104Deadlock, findC104Deadlock } from '../rtl/c104_deadlock.ts';
 import { attachC104Events, c104Topology, switchTraceEvents } from '../rtl/c104_events.ts';
 import { T9000PacketSource } from '../rtl/c104_packet_source.ts';
@@ -46,6 +48,12 @@ interface C104Preset {
 
 const PRESETS: Record<string, C104Preset> = {
   'pair-c104': { description: 'two T9000s through one C104', spec: () => chainNetwork(1, 2) },
+  'pair-c104-node': {
+    description: "two T9000s through one C104, addressing 'node' (headers name the endpoint; VLs as side-band tags)",
+    spec: () => chainNetwork(1, 1),
+    channels: () => nodeChannels([[0, 1], [0, 1]], 2).channels,
+    options: { t9000: { addressing: 'node' } },
+  },
   chain: { description: 'two T9000s through a chain of two C104s', spec: () => chainNetwork(2, 2) },
   mesh: { description: '2x2 mesh of T9000 + C104 nodes, x-first routing, hunt groups of 4', spec: () => meshNetwork({ w: 2, h: 2, routing: 'x-first', labelsPerNode: 2 }) },
   'ring-deadlock': {

@@ -13,7 +13,10 @@
  *                the token registers (tok: D 0x41, FCT, NULL, EOP, ...);
  *                events: link-up, link-error (harness/rtl/dslink_events.ts);
  *                `send a|b <vl> <bytes>` (t9000_send.ts).
- *   pair-c104, chain, mesh   C104 networks with T9000 endpoints (c104_target.ts).
+ *   dslink-pair-node  the same with addressing 'node' (docs/t9000.md#addressing):
+ *                headers name the far endpoint, the virtual link travels as
+ *                a side-band tag (saved in checkpoints).
+ *   pair-c104, pair-c104-node, chain, mesh   C104 networks with T9000 endpoints (c104_target.ts).
  */
 import { Simulator, type Module } from '../../rtl/kernel/index.ts';
 import { T9000Driver } from '../rtl/t9000_driver.ts';
@@ -22,7 +25,8 @@ import type { BuzzardCube } from '../../rtl/buzzard/network.ts';
 import type { BuzzardConfig } from '../../rtl/buzzard/config.ts';
 import type { DsLinkEnd } from '../../rtl/dslink/end.ts';
 import { S_RUN } from '../../rtl/dslink/link_fsm.ts';
-import { buildT9000Pair, dsLinks, T9000_LINK_DEFAULTS } from '../rtl/t9000_pair.ts';
+import { attachSideBand, buildT9000Pair, dsLinks, T9000_LINK_DEFAULTS } from '../rtl/t9000_pair.ts';
+import type { T9000Config } from '../../rtl/t9000/config.ts';
 import { attachLinkEvents, type LinkEndRef } from '../rtl/dslink_events.ts';
 import { linkStatus } from '../rtl/dslink_status.ts';
 import type { TraceEvent } from '../../traces/events/vocabulary.ts';
@@ -70,23 +74,25 @@ export function buzzardTarget(name: string, cfg: BuzzardConfig, cube: BuzzardCub
 }
 
 export const NETWORK_PRESETS: Record<string, { description: string; open: () => Target }> = {
-  'dslink-pair': { description: 'two T9000-style endpoints (a, b) joined by one DS-link', open: openDsLinkPair },
+  'dslink-pair': { description: 'two T9000-style endpoints (a, b) joined by one DS-link', open: () => openDsLinkPair('dslink-pair', {}) },
+  'dslink-pair-node': { description: "the same with addressing 'node': headers name the far endpoint, the VL is a side-band tag", open: () => openDsLinkPair('dslink-pair-node', { addressing: 'node' }) },
   ...C104_PRESETS,
 };
 
-function openDsLinkPair(): Target {
+function openDsLinkPair(name: string, cfg: Partial<T9000Config>): Target {
   const vls = 2;
-  const { top, a, b } = buildT9000Pair(vls, {}, dsLinks());
+  const { top, a, b, sideBand } = buildT9000Pair(vls, cfg, dsLinks());
   const sim = new Simulator(top);
+  attachSideBand(sim, sideBand);
   const driver = new T9000Driver(sim, [a, b]);
   for (let i = 0; i < vls; i++) driver.channel({ node: 0, vl: i }, { node: 1, vl: i });
   driverState(sim, driver);
   const ends = [a.links[0] as DsLinkEnd, b.links[0] as DsLinkEnd];
   const refs: LinkEndRef[] = ends.map((end, node) => ({ end, node, port: 0 }));
   return {
-    name: 'dslink-pair',
-    title: `T9000 pair over one DS-link (endpoints a, b; ${vls} virtual links)`,
-    config: { system: 'dslink-pair', virtualLinks: vls, link: T9000_LINK_DEFAULTS },
+    name,
+    title: `T9000 pair over one DS-link (endpoints a, b; ${vls} virtual links${sideBand ? "; addressing 'node'" : ''})`,
+    config: { system: name, virtualLinks: vls, link: T9000_LINK_DEFAULTS, ...cfg },
     top,
     sim,
     nodes: 2,

@@ -137,6 +137,8 @@ export function attachC104Events(
   const N = 32;
   const names = switches.map((sw) => sw.name);
   const prevSt = new Int8Array(switches.length * N);
+  /** The router's current packet has had its head-arrives (a cut-through head arrives while the router is still in HEAD). */
+  const announced = new Uint8Array(switches.length * N);
   /** Packet held by each router (from head arrival to the end of its connection). */
   const held: (PacketId | null)[] = new Array<PacketId | null>(switches.length * N).fill(null);
   /** Shadow FIFO per output link with a switch behind it. */
@@ -151,6 +153,7 @@ export function attachC104Events(
     return p && p.kind === 'switch' ? p.sw * N + p.link : -1;
   };
   const states = flowStates(switches, opts, rec.events);
+  const cut = switches.map((sw) => sw.config.pipeline === 'cut-through');
   const every = net ? (opts.deadlockEvery ?? 0) : 0;
   let lastMove = sim.cycle;
   let lastCheck = sim.cycle;
@@ -178,7 +181,11 @@ export function attachC104Events(
           const st = sm.peek(sw.routers[k]!.st);
           const before = prevSt[v]!;
           if (every > 0 && (st !== before || sm.peek(sw.rxPop[k]!) === 1)) lastMove = t;
-          if (before === HEAD && st !== HEAD) {
+          if (st === HEAD && before !== HEAD) announced[v] = 0;
+          // A cut-through header is complete (and requested) in the cycle it is at the buffer head (docs/c104.md#pipeline).
+          const arrives = st === HEAD ? cut[s]! && sm.peek(sw.routers[k]!.req) !== 0 : before === HEAD;
+          if (arrives && announced[v] === 0) {
+            announced[v] = 1;
             const f = feeder(s, k);
             const id = f >= 0 ? (shadow.get(f)?.shift() ?? null) : source(s, k);
             if (!id) rec.unidentified++;

@@ -12,9 +12,12 @@
  * iteration's messages have arrived. A channel between two processes of one
  * processor is a memory copy (delivered at once, no network), as in the TLM
  * (docs/thesis-model.md#process-model). Every other channel is a virtual
- * link pair of its own, so an endpoint needs 8 labels: the RTL T9000 has at
- * most 255 virtual link control blocks (one-byte VL numbers), which caps
- * this at a 4×4 mesh (128 labels); an 8×8 mesh would need 512.
+ * link pair of its own. The T9000s use node addressing (docs/t9000.md#addressing:
+ * the header names the node, the control block travels as a side-band tag),
+ * so a node needs a control block per channel end (8), not a label each, and
+ * the seed's 8×8 mesh (N = 16) builds. Control blocks are the workload's
+ * channel end numbers (BoundaryExchangeProgram.channelEnds), block v on link
+ * v mod links, as the TLM's 'per-channel' link choice.
  *
  * Measured: application exchanges (process iterations) per ms, machine-wide,
  * over a window after a warm-up: each process's rate from its first to its
@@ -23,6 +26,7 @@
 import { meshNetwork } from '../../rtl/c104/labelling.ts';
 import { makeC104System } from './c104_system.ts';
 import type { ChannelEnd } from './t9000_driver.ts';
+import { BoundaryExchangeProgram } from '../workloads/boundary-exchange.ts';
 
 export interface RtlExchangeOptions {
   /** Torus side N (even); the mesh is (N/2)×(N/2). */
@@ -53,28 +57,23 @@ export function runRtlExchange(o: RtlExchangeOptions): RtlExchangeResult {
   if (!(Number.isInteger(N) && N >= 4 && N % 2 === 0)) throw new RangeError(`rtl exchange: N ${N} must be an even whole number ≥ 4`);
   const D = N / 2;
   const P = N * N;
-  const proc = (i: number, j: number): number => (((j % N) + N) % N) * N + (((i % N) + N) % N);
-  const rtlNode = (p: number): number => ((p % N) >> 1) * D + (((p / N) | 0) >> 1);
-  // Channel slot s of process p: 0 → (i+1, j), 1 → (i, j−1), 2 → (i−1, j), 3 → (i, j+1); the peer's slot is (s + 2) mod 4.
-  const peerOf = (p: number, s: number): number => {
-    const i = p % N;
-    const j = (p / N) | 0;
-    return s === 0 ? proc(i + 1, j) : s === 1 ? proc(i, j - 1) : s === 2 ? proc(i - 1, j) : proc(i, j + 1);
+  const prog = new BoundaryExchangeProgram({ N, bytes: o.bytes, periodNs: o.periodNs });
+  const peerOf = (p: number, s: number): number => prog.peerOf(p, s);
+  // The RTL labels endpoint x·D + y, the workload's node is y·D + x.
+  const rtlNode = (p: number): number => {
+    const n = prog.nodeOf(p);
+    return (n % D) * D + ((n / D) | 0);
   };
-  const slots = new Array<number>(D * D).fill(0);
-  const endOf = new Map<number, number>(); // p·4 + s → label slot on p's node (network channels only)
-  for (let p = 0; p < P; p++) {
-    for (let s = 0; s < 4; s++) if (rtlNode(p) !== rtlNode(peerOf(p, s))) endOf.set(p * 4 + s, slots[rtlNode(p)]!++);
-  }
-  const labelsPerNode = Math.max(...slots);
-  const spec = meshNetwork({ w: D, h: D, routing: 'x-first', cpuLinks: o.cpuLinks, labelsPerNode });
-  const end = (p: number, s: number): ChannelEnd => ({ node: rtlNode(p), vl: rtlNode(p) * labelsPerNode + endOf.get(p * 4 + s)! });
+  const ends = prog.channelEnds();
+  const spec = meshNetwork({ w: D, h: D, routing: 'x-first', cpuLinks: o.cpuLinks, labelsPerNode: 1 });
+  const end = (p: number, s: number): ChannelEnd => ({ node: rtlNode(p), vl: ends[p * 4 + s]! });
+  const isNet = (p: number, s: number): boolean => ends[p * 4 + s]! >= 0;
   const chans: [ChannelEnd, ChannelEnd][] = [];
   const byEnd = new Map<string, number>(); // "node:vl" → p·4 + s (the receiving process and slot)
   for (let p = 0; p < P; p++) {
     for (const s of [0, 3]) {
       const q = peerOf(p, s);
-      if (!endOf.has(p * 4 + s)) continue;
+      if (!isNet(p, s)) continue;
       const a = end(p, s);
       const b = end(q, (s + 2) % 4);
       chans.push([a, b]);
@@ -82,7 +81,7 @@ export function runRtlExchange(o: RtlExchangeOptions): RtlExchangeResult {
       byEnd.set(`${b.node}:${b.vl}`, q * 4 + ((s + 2) % 4));
     }
   }
-  const sys = makeC104System(spec, chans, { c104: { timing: 'thesis', inputBufferTokens: o.inputBufferTokens, outputBufferTokens: o.outputBufferTokens } });
+  const sys = makeC104System(spec, chans, { c104: { timing: 'thesis', inputBufferTokens: o.inputBufferTokens, outputBufferTokens: o.outputBufferTokens }, t9000: { addressing: 'node' } });
   const { driver, rec, sim } = sys;
   const data = Array.from({ length: o.bytes }, (_, k) => k & 0xff);
   const bufAddr = new Map<number, number>();
@@ -100,7 +99,7 @@ export function runRtlExchange(o: RtlExchangeOptions): RtlExchangeResult {
     cpuFree[node] = at;
     for (let s = 0; s < 4; s++) {
       const q = peerOf(p, s);
-      if (!endOf.has(p * 4 + s)) {
+      if (!isNet(p, s)) {
         got[q * 4 + ((s + 2) % 4)]!++;
         continue;
       }

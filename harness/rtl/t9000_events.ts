@@ -126,6 +126,7 @@ export class T9000Recorder implements Observer {
     const t = sim.cycle;
     if (t <= this.lastCycle) {
       this.anomalies.push(`time went back to cycle ${t}: shadow state is no longer valid`);
+      this.resync(sim);
     }
     this.lastCycle = t;
     const msgs = this.driver.messages;
@@ -181,6 +182,27 @@ export class T9000Recorder implements Observer {
           w.rDone = (w.rDone + 1) % 2 ** 24;
           this.deliver(sim, ep, node, v, w, t);
         }
+      });
+    });
+  }
+
+  /**
+   * After a restore to an earlier cycle: take the counters as they are now,
+   * emitting nothing, so the counters that went back are not followed round
+   * their whole 24-bit range (which hung the recorder).
+   */
+  private resync(sim: Simulator): void {
+    const s = sim.s;
+    this.driver.nodes.forEach((ep, node) => {
+      ep.tx.forEach((tx, k) => {
+        const pv = this.prev[node]![k]!;
+        pv.dataPkts = s[tx.dataPkts.i]!;
+        pv.acksIn = s[ep.rx[k]!.acksIn.i]!;
+        pv.dataHdrs = s[ep.rx[k]!.dataHdrs.i]!;
+      });
+      this.shadow[node]!.forEach((w, v) => {
+        w.sDone = s[ep.vlc.sDone[v]!.i]!;
+        w.rDone = s[ep.vlc.rDone[v]!.i]!;
       });
     });
   }

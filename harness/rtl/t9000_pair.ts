@@ -5,10 +5,16 @@
  * endpoint `a`, node 1 endpoint `b`; VL i of a and VL i of b are the two ends
  * of one virtual link (each header names the far VL, which has the same label).
  * The link end is the caller's (the real DsLinkEnd or a stand-in).
+ *
+ * With `addressing: 'node'` in the config (docs/t9000.md#addressing) every
+ * header names the far endpoint (a = node 0, b = node 1) and the virtual
+ * link travels as a side-band tag: one lane per link direction, a → b and
+ * b → a, saved with the simulator's snapshots (`attachSideBand`).
  */
 import { Module } from '../../rtl/kernel/module.ts';
 import { Simulator, type SimMode } from '../../rtl/kernel/index.ts';
 import { T9000Endpoint, type LinkEndFactory } from '../../rtl/t9000/endpoint.ts';
+import { SideBand, type SideBandOptions } from '../../rtl/lib/side_band.ts';
 import { joinLinks } from '../../rtl/dslink/ports.ts';
 import type { T9000Config, VlcbConfig } from '../../rtl/t9000/config.ts';
 import { DsLinkEnd } from '../../rtl/dslink/end.ts';
@@ -33,6 +39,13 @@ export const T9000_LINK_DEFAULTS: Readonly<Partial<DsLinkConfig>> = Object.freez
  */
 export const T9000_THESIS_LINKS: Readonly<Partial<DsLinkConfig>> = Object.freeze({ ...T9000_LINK_DEFAULTS, rxHandover: 'on-arrival' });
 
+/**
+ * The thesis links with the thesis's idle link (docs/dslink.md#run-idle): an
+ * idle transmitter in Run sends no NULLs (`runIdle: 'silent'`), as seed
+ * 004's simulator has no filler tokens. The setting of dslink-bandwidth.
+ */
+export const T9000_THESIS_IDLE_LINKS: Readonly<Partial<DsLinkConfig>> = Object.freeze({ ...T9000_THESIS_LINKS, runIdle: 'silent' });
+
 /** Link ends for a pair: the real DS-link with the T9000 settings. */
 export function dsLinks(cfg: Partial<DsLinkConfig> = T9000_LINK_DEFAULTS): LinkEndFactory {
   return (p, name) => new DsLinkEnd(p, name, cfg);
@@ -48,6 +61,7 @@ export function runUntilLinksUp(pair: T9000Pair, maxCycles = 100_000): number {
 
 export interface T9000Pair {
   top: Module;
+  sideBand: SideBand | null;
   sim: Simulator;
   a: T9000Endpoint;
   b: T9000Endpoint;
@@ -61,16 +75,34 @@ export interface T9000PairOptions {
   /** Overrides for endpoint b only. */
   cfgB?: Partial<T9000Config>;
   workload?: Record<string, unknown>;
+  /** Side-band options (addressing 'node'; fault injection for negative controls only). */
+  sideBand?: SideBandOptions;
 }
 
-/** The design only: endpoints `a` and `b` under a top module, joined by link 0. */
-export function buildT9000Pair(vls: number, cfg: Partial<T9000Config>, links: LinkEndFactory, cfgB: Partial<T9000Config> = {}): { top: Module; a: T9000Endpoint; b: T9000Endpoint } {
+/** Node numbers of the pair's endpoints under addressing 'node' (their node headers). */
+export const PAIR_NODES = Object.freeze({ a: 0, b: 1 });
+
+/**
+ * The design only: endpoints `a` and `b` under a top module, joined by link 0.
+ * Addressing 'node' (in `cfg`, or in `cfgB` too): VL i's header is the far
+ * node, its tag VL i of the far end; `sideBand` holds the two lanes.
+ */
+export function buildT9000Pair(vls: number, cfg: Partial<T9000Config>, links: LinkEndFactory, cfgB: Partial<T9000Config> = {}, sideBandOptions?: SideBandOptions): { top: Module; a: T9000Endpoint; b: T9000Endpoint; sideBand: SideBand | null } {
   const top = new Module(null, 'top');
-  const virtualLinks: VlcbConfig[] = Array.from({ length: vls }, (_, i) => ({ link: 0, header: i }));
-  const a = new T9000Endpoint(top, 'a', { links: 1, ...cfg, virtualLinks }, links);
-  const b = new T9000Endpoint(top, 'b', { links: 1, ...cfg, ...cfgB, virtualLinks }, links);
+  const node = (cfgB.addressing ?? cfg.addressing) === 'node';
+  const blocks = (far: number): VlcbConfig[] => Array.from({ length: vls }, (_, i) => (node ? { link: 0, header: far, peerVl: i } : { link: 0, header: i }));
+  const sideBand = node ? new SideBand(sideBandOptions) : null;
+  const lanes = (from: string, to: string) => (sideBand ? { tx: [sideBand.lane(`${from}->${to}`)], rx: [sideBand.lane(`${to}->${from}`)] } : null);
+  const nodeCfg = (self: number) => (node ? { addressing: 'node' as const, nodeHeader: self } : {});
+  const a = new T9000Endpoint(top, 'a', { links: 1, ...cfg, ...nodeCfg(PAIR_NODES.a), virtualLinks: blocks(PAIR_NODES.b) }, links, lanes('a', 'b'));
+  const b = new T9000Endpoint(top, 'b', { links: 1, ...cfg, ...cfgB, ...nodeCfg(PAIR_NODES.b), virtualLinks: blocks(PAIR_NODES.a) }, links, lanes('b', 'a'));
   joinLinks(top, a.links[0]!, b.links[0]!);
-  return { top, a, b };
+  return { top, a, b, sideBand };
+}
+
+/** Save the side-band lanes (addressing 'node') with the simulator's snapshots. */
+export function attachSideBand(sim: Simulator, sideBand: SideBand | null): void {
+  if (sideBand) sim.addStateProvider(sideBand.stateProvider());
 }
 
 /** A process driver (VL i of a ↔ VL i of b) and an event recorder on a simulator of the pair. */
@@ -82,8 +114,9 @@ export function attachT9000Pair(sim: Simulator, a: T9000Endpoint, b: T9000Endpoi
 }
 
 export function makeT9000Pair(vls: number, cfg: Partial<T9000Config>, opts: T9000PairOptions): T9000Pair {
-  const { top, a, b } = buildT9000Pair(vls, cfg, opts.links, opts.cfgB);
+  const { top, a, b, sideBand } = buildT9000Pair(vls, cfg, opts.links, opts.cfgB, opts.sideBand);
   const sim = new Simulator(top, { mode: opts.mode ?? 'activity' });
+  attachSideBand(sim, sideBand);
   const { driver, rec } = attachT9000Pair(sim, a, b, opts.workload);
-  return { top, sim, a, b, driver, rec };
+  return { top, sideBand, sim, a, b, driver, rec };
 }

@@ -50,19 +50,40 @@ export class BoundaryExchangeProgram implements ProcessProgram {
   }
 
   plan(p: number): IterationPlan {
+    const b = this.spec.bytes;
+    return { computeNs: this.spec.periodNs, sends: [0, 1, 2, 3].map((s) => ({ dest: this.peerOf(p, s), bytes: b })) };
+  }
+
+  /** Channel slot s of P(i, j): 0 → (i+1, j), 1 → (i, j−1), 2 → (i−1, j), 3 → (i, j+1); the peer's slot is (s + 2) mod 4. */
+  peerOf(p: number, s: number): number {
     const N = this.spec.N;
     const i = p % N;
     const j = (p / N) | 0;
-    const b = this.spec.bytes;
-    return {
-      computeNs: this.spec.periodNs,
-      sends: [
-        { dest: this.proc(i + 1, j), bytes: b },
-        { dest: this.proc(i, j - 1), bytes: b },
-        { dest: this.proc(i - 1, j), bytes: b },
-        { dest: this.proc(i, j + 1), bytes: b },
-      ],
-    };
+    return s === 0 ? this.proc(i + 1, j) : s === 1 ? this.proc(i, j - 1) : s === 2 ? this.proc(i - 1, j) : this.proc(i, j + 1);
+  }
+
+  private ends: Int32Array | null = null;
+
+  /**
+   * Channel end numbers per node (p·4 + s → number at p's node, −1 for a channel inside one
+   * processor): the network ends of each node numbered from 0 in process order, then slot order.
+   * The RTL exchange (harness/rtl/c104_exchange.ts) gives its control blocks these numbers and
+   * the TLM's 'per-channel' link choice follows them (docs/thesis-model.md#t9000-links).
+   */
+  channelEnds(): Int32Array {
+    if (this.ends) return this.ends;
+    const used = new Int32Array(this.side * this.side);
+    const ends = new Int32Array(this.processes * 4).fill(-1);
+    for (let p = 0; p < this.processes; p++) {
+      for (let s = 0; s < 4; s++) if (this.nodeOf(p) !== this.nodeOf(this.peerOf(p, s))) ends[p * 4 + s] = used[this.nodeOf(p)]!++;
+    }
+    return (this.ends = ends);
+  }
+
+  channelSlot(p: number, q: number): number {
+    const ends = this.channelEnds();
+    for (let s = 0; s < 4; s++) if (this.peerOf(p, s) === q && ends[p * 4 + s]! >= 0) return ends[p * 4 + s]!;
+    throw new RangeError(`exchange: processes ${p} and ${q} share no network channel`);
   }
 
   startNs(): number {

@@ -58,6 +58,15 @@ export interface ProcessProgram {
   startNs(p: number): number;
   /** Messages process p receives in iteration k (needed by 'loosely' and 'exchange'). */
   incoming(p: number, k: number): number;
+  /**
+   * Optional: the number of p's end of the channel between processes p and q
+   * at p's node (channel ends numbered per node from 0), as the RTL harness
+   * that runs this program numbers its virtual link control blocks; the TLM's
+   * 'per-channel' link choice sends on link slot mod links. Absent: ends are
+   * numbered per node in the order the channels are first used (a channel per
+   * unordered process pair).
+   */
+  channelSlot?(p: number, q: number): number;
 }
 
 /** A 32-bit seed for (seed, p, k): FNV-1a mixing, so each (p, k) has its own stream. */

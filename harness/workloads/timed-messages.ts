@@ -25,6 +25,36 @@ export interface TimedMessage {
 const FOREVER_NS = 1e15;
 const IDLE: IterationPlan = Object.freeze({ computeNs: FOREVER_NS, sends: Object.freeze([]) });
 
+/**
+ * The channel ends of a message list as the RTL cross-check opens them
+ * (harness/compare/c104_rtl.ts): one channel per unordered pair of nodes that
+ * talk, each end numbered per node from 0 in the order of the pair's first
+ * message (by send time, then index). Per message: its source's and its
+ * destination's end numbers.
+ */
+export function channelSlots(messages: readonly TimedMessage[]): { src: number; dst: number }[] {
+  const used = new Map<number, number>();
+  const pairs = new Map<string, Map<number, number>>();
+  const order = messages.map((_, i) => i).sort((x, y) => messages[x]!.t - messages[y]!.t || x - y);
+  const out: { src: number; dst: number }[] = new Array(messages.length);
+  for (const i of order) {
+    const m = messages[i]!;
+    const key = `${Math.min(m.src, m.dst)},${Math.max(m.src, m.dst)}`;
+    let ends = pairs.get(key);
+    if (!ends) {
+      ends = new Map();
+      for (const n of [m.src, m.dst]) {
+        const k = used.get(n) ?? 0;
+        ends.set(n, k);
+        used.set(n, k + 1);
+      }
+      pairs.set(key, ends);
+    }
+    out[i] = { src: ends.get(m.src)!, dst: ends.get(m.dst)! };
+  }
+  return out;
+}
+
 export function timedMessagesProgram(side: number, messages: readonly TimedMessage[]): ProcessProgram {
   const N = side * side;
   messages.forEach((m, i) => {
@@ -34,6 +64,8 @@ export function timedMessagesProgram(side: number, messages: readonly TimedMessa
     if (!(Number.isInteger(m.bytes) && m.bytes >= 0 && m.bytes <= 65535)) throw new RangeError(`timed messages: message ${i}: bytes ${m.bytes} is outside 0..65535`);
     if (!(Number.isFinite(m.t) && m.t >= 0)) throw new RangeError(`timed messages: message ${i}: time ${m.t} must be ≥ 0`);
   });
+  let cached: { src: number; dst: number }[] | null = null;
+  const slots = (): { src: number; dst: number }[] => (cached ??= channelSlots(messages));
   return {
     name: 'timed-messages',
     params: { side, messages: messages.length },
@@ -44,6 +76,7 @@ export function timedMessagesProgram(side: number, messages: readonly TimedMessa
     plan: (p, k) => (p % 2 === 0 && k === 0 ? { computeNs: 0, sends: [{ dest: p + 1, bytes: messages[p >> 1]!.bytes }] } : IDLE),
     startNs: (p) => (p % 2 === 0 ? messages[p >> 1]!.t : FOREVER_NS),
     incoming: () => 0,
+    channelSlot: (p) => (p % 2 === 0 ? slots()[p >> 1]!.src : slots()[p >> 1]!.dst),
   };
 }
 

@@ -16,10 +16,11 @@
  *   txValid{k} (out), txChar{k}[9] (out), txReady{k} (in) transmit side of link end k
  *   tag{k}[16] (in, only with option `tags`)               side-band packet tag for
  *                                                           'hops-first'/'oldest-first'
- * Output stage: per link a one-character register (ov{k}, oc{k}) between the
- * crossbar and the link end's transmit side, which drives txValid/txChar
- * (so the crossbar's data path never depends combinationally on the link
- * end). Children: in0..in31 (InputRouter), xbar (Crossbar, width 10: valid + char,
+ * Output stage (pipeline 'registered', the default): per link a one-character
+ * register (ov{k}, oc{k}) between the crossbar and the link end's transmit
+ * side, which drives txValid/txChar (so the crossbar's data path never
+ * depends combinationally on the link end). Pipeline 'cut-through': the
+ * crossbar drives the transmit side directly (docs/c104.md#pipeline). Children: in0..in31 (InputRouter), xbar (Crossbar, width 10: valid + char,
  * FIFO arbiters of latency 0), and `sel` (PolicySelector) for the thesis
  * policies. Readings: docs/c104.md#the-switch, docs/c104.md#arbitration.
  */
@@ -108,39 +109,15 @@ export class C104 extends Module {
       this.connect(xbar.gnt[k]!, r.gnt);
       this.connect(xbar.gidx[k]!, r.gidx);
       this.connect(xbar.fc[k]!, r.fc);
-      // Output stage k: one register between the crossbar and the link end's
-      // transmit side (docs/c104.md#the-switch). It takes a character when
-      // empty or being drained; the crossbar output is blocked while it is
-      // full and the link end cannot take its character.
-      const ov = this.reg(`ov${k}`, 1, 0);
-      const oc = this.reg(`oc${k}`, CHAR_BITS, 0);
-      this.connect(ov, txValid);
-      this.connect(oc, txChar);
+      // The output register (pipeline 'registered') is declared first, as it always was (signal order).
+      const out = config.pipeline === 'cut-through' ? null : { ov: this.reg(`ov${k}`, 1, 0), oc: this.reg(`oc${k}`, CHAR_BITS, 0) };
       const blocked = this.wire(`blocked${k}`);
       this.blocked.push(blocked);
       this.connect(blocked, xbar.blocked[k]!);
       const dout = this.wire(`xd${k}`, CHAR_BITS + 1);
       this.connect(xbar.dout[k]!, dout);
-      this.comb(
-        () => {
-          const s = this.s;
-          s[blocked.i] = s[ov.i] === 1 && s[txReady.i] === 0 ? 1 : 0;
-        },
-        { writes: [blocked], reads: [ov, txReady], name: `blk${k}` },
-      );
-      this.seq(
-        () => {
-          const s = this.s;
-          const d = s[dout.i]!;
-          if (d & XBAR_VALID && s[blocked.i] === 0) {
-            s[ov.n] = 1;
-            s[oc.n] = d & (XBAR_VALID - 1);
-          } else if (s[ov.i] === 1 && s[txReady.i] === 1) {
-            s[ov.n] = 0;
-          }
-        },
-        { reads: [dout, blocked, ov, txReady], name: `out${k}` },
-      );
+      if (out) this.registeredStage(k, out.ov, out.oc, dout, blocked);
+      else this.throughStage(k, dout, blocked);
       if (sel) {
         this.connect(r.req, sel.reqIn[k]!);
         this.connect(r.prio, sel.prio[k]!);
@@ -151,5 +128,66 @@ export class C104 extends Module {
         this.connect(r.req, xbar.req[k]!);
       }
     }
+  }
+
+  /**
+   * Output stage k, pipeline 'registered': one register between the crossbar
+   * and the link end's transmit side (docs/c104.md#the-switch). It takes a
+   * character when empty or being drained; the crossbar output is blocked
+   * while it is full and the link end cannot take its character.
+   */
+  private registeredStage(k: number, ov: Signal, oc: Signal, dout: Signal, blocked: Signal): void {
+    const txReady = this.txReady[k]!;
+    this.connect(ov, this.txValid[k]!);
+    this.connect(oc, this.txChar[k]!);
+    this.comb(
+      () => {
+        const s = this.s;
+        s[blocked.i] = s[ov.i] === 1 && s[txReady.i] === 0 ? 1 : 0;
+      },
+      { writes: [blocked], reads: [ov, txReady], name: `blk${k}` },
+    );
+    this.seq(
+      () => {
+        const s = this.s;
+        const d = s[dout.i]!;
+        if (d & XBAR_VALID && s[blocked.i] === 0) {
+          s[ov.n] = 1;
+          s[oc.n] = d & (XBAR_VALID - 1);
+        } else if (s[ov.i] === 1 && s[txReady.i] === 1) {
+          s[ov.n] = 0;
+        }
+      },
+      { reads: [dout, blocked, ov, txReady], name: `out${k}` },
+    );
+  }
+
+  /**
+   * Output stage k, pipeline 'cut-through' (docs/c104.md#pipeline): the
+   * crossbar drives the link end's transmit side directly, so a character
+   * leaves the input buffer and enters the output buffer at one clock edge;
+   * the output is blocked while that buffer is full. (The link end's txReady
+   * does not depend on its txValid: docs/c104.md#t9000-labels, integration note.)
+   */
+  private throughStage(k: number, dout: Signal, blocked: Signal): void {
+    const txValid = this.txValid[k]!;
+    const txChar = this.txChar[k]!;
+    const txReady = this.txReady[k]!;
+    this.comb(
+      () => {
+        const s = this.s;
+        s[blocked.i] = s[txReady.i] === 1 ? 0 : 1;
+      },
+      { writes: [blocked], reads: [txReady], name: `blk${k}` },
+    );
+    this.comb(
+      () => {
+        const s = this.s;
+        const d = s[dout.i]!;
+        s[txValid.i] = d & XBAR_VALID ? 1 : 0;
+        s[txChar.i] = d & (XBAR_VALID - 1);
+      },
+      { writes: [txValid, txChar], reads: [dout], name: `out${k}` },
+    );
   }
 }

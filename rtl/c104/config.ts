@@ -20,6 +20,20 @@ export type C104Policy = (typeof C104_POLICIES)[number];
 export const C104_TIMINGS = ['thesis', 'measured'] as const;
 export type C104Timing = (typeof C104_TIMINGS)[number];
 export const C104_BUFFERS = ['stc104', 'thesis'] as const;
+/**
+ * The switch's pipeline between input buffer and output buffer
+ * (docs/c104.md#pipeline):
+ *  - 'registered' (default): the header is taken into the router's
+ *    registers, looked up in a cycle of its own, requested, granted, sent
+ *    through the crossbar and an output register into the output buffer.
+ *  - 'cut-through': seed 004's model ("routed as soon as their routing
+ *    headers have arrived", §3.1.1.3): the last header byte is looked up
+ *    and requested in the cycle it is at the head of the input buffer, and
+ *    characters cross from the input buffer into the output buffer (the
+ *    link end's transmit buffer) in one clock edge, with no output register.
+ */
+export const C104_PIPELINES = ['registered', 'cut-through'] as const;
+export type C104Pipeline = (typeof C104_PIPELINES)[number];
 export type C104Buffers = (typeof C104_BUFFERS)[number];
 
 export interface C104Config {
@@ -29,6 +43,8 @@ export interface C104Config {
   ackPriority: boolean;
   /** Extra cycles between a header's last byte and the crossbar request, beyond the one-cycle lookup (docs/c104.md#timing). */
   routingDelay: number;
+  /** Stages between input and output buffer (docs/c104.md#pipeline); default 'registered'. */
+  pipeline: C104Pipeline;
   /** Which timing preset `routingDelay` came from (printed with results), or 'custom'. */
   timing: C104Timing | 'custom';
   /** Tokens of input buffering per link (the receive buffer of the link end): stc104 35, thesis 70 (V10; seed 004 §4.2.4). */
@@ -66,6 +82,7 @@ export const DEFAULT_C104: C104Config = {
   policy: 'fifo',
   ackPriority: false,
   routingDelay: ROUTING_DELAY_PRESETS.thesis,
+  pipeline: 'registered',
   timing: 'thesis',
   inputBufferTokens: BUFFER_PRESETS.stc104.input,
   outputBufferTokens: BUFFER_PRESETS.stc104.output,
@@ -94,6 +111,7 @@ export function makeC104Config(o: C104Options = {}): C104Config {
   const timing = oneOf('timing', o.timing ?? 'thesis', C104_TIMINGS);
   const buffers = oneOf('buffers', o.buffers ?? 'stc104', C104_BUFFERS);
   const policy = oneOf('policy', o.policy ?? 'fifo', C104_POLICIES);
+  const pipeline = oneOf('pipeline', o.pipeline ?? 'registered', C104_PIPELINES);
   if (o.ackPriority !== undefined && typeof o.ackPriority !== 'boolean') throw new C104ConfigError(`c104.ackPriority: ${String(o.ackPriority)} is not true or false`);
   if (policy === 'fixed-priority' && o.ackPriority) throw new C104ConfigError(`c104.ackPriority: not available with policy 'fixed-priority' (a negative control, not a C104 policy)`);
   const routingDelay = int('routingDelay', o.routingDelay ?? ROUTING_DELAY_PRESETS[timing], 0, 255);
@@ -110,6 +128,7 @@ export function makeC104Config(o: C104Options = {}): C104Config {
     policy,
     ackPriority: o.ackPriority ?? false,
     routingDelay,
+    pipeline,
     timing: customDelay ? 'custom' : timing,
     inputBufferTokens,
     outputBufferTokens,

@@ -23,12 +23,22 @@
  * States: 0 HEAD (taking header bytes), 1 ROUTE (lookup + routing delay,
  * and the ack look-ahead), 2 REQ (requesting), 3 CONN (connected).
  *
- * Timing: the header's last byte is taken at the edge of cycle t; the
- * request is visible from cycle t + 2 + routingDelay (one cycle ROUTE minimum:
- * the lookup); granted in the cycle it is visible if an output of the group is
- * free; the first character crosses the crossbar the cycle after the grant.
- * The input takes one character per cycle from its buffer while connected and
- * the output has room.
+ * Timing, pipeline 'registered': the header's last byte is taken at the edge
+ * of cycle t; the request is visible from cycle t + 2 + routingDelay (one
+ * cycle ROUTE minimum: the lookup); granted in the cycle it is visible if an
+ * output of the group is free; the first character crosses the crossbar the
+ * cycle after the grant. The input takes one character per cycle from its
+ * buffer while connected and the output has room.
+ *
+ * Pipeline 'cut-through' (docs/c104.md#pipeline; inputs of a table with
+ * place 'input' and no ack look-ahead): with routingDelay 0 the header is
+ * looked up and requested combinationally in the cycle t its last byte is at
+ * the head of the input buffer (a random header is drawn from the generator's
+ * next value); granted in t, the packet is connected at t's edge and its last
+ * header byte stays in the buffer, to cross the crossbar at t + 1 with the
+ * rest. Not granted in t, the byte is taken and the request stays up from the
+ * REQ state, so the arbiter sees one unbroken wait. With routingDelay d ≥ 1
+ * the byte is taken at t and the request is visible from t + d.
  */
 import { Module, type Signal } from '../kernel/module.ts';
 import { CHAR_BITS, isData, isEnd } from '../dslink/chars.ts';
@@ -82,6 +92,9 @@ export class InputRouter extends Module {
     const delay = cfg.routingDelay;
     const lookAhead = cfg.ackPriority;
     const fromNet = cfg.fromProcessor[link] ? 0 : 1;
+    const cut = cfg.pipeline === 'cut-through' && table.place === 'input' && !lookAhead;
+    // Cut-through with no routing delay: the request comes from the buffer head itself.
+    const cut0 = cut && delay === 0;
 
     const rxValid = (this.rxValid = this.input('rxValid'));
     const rxChar = (this.rxChar = this.input('rxChar', CHAR_BITS));
@@ -106,15 +119,50 @@ export class InputRouter extends Module {
     const rng = this.reg('rng', 32, rngState(cfg.seed, link));
     const packets = (this.packets = this.reg('packets', 32, 0));
 
-    // Requests (from registers only: the crossbar's grant and flow control depend on them).
-    this.comb(
-      () => {
-        const s = this.s;
-        s[req.i] = s[st.i] === REQ ? s[gm.i]! : 0;
-        s[prio.i] = s[pr.i]!;
-      },
-      { writes: [req, prio], reads: [st, gm, pr], name: 'request' },
-    );
+    /**
+     * The routing header if the character at the buffer head completes it
+     * (a random header: the generator's next value), else -1. The same
+     * arithmetic as the HEAD state's clock edge below.
+     */
+    const completing = (s: Float64Array): number => {
+      if (s[rxValid.i] !== 1 || s[nb.i]! + 1 < need) return -1;
+      const ch = s[rxChar.i]!;
+      if (!isData(ch)) return -1;
+      if (inRandom) return inRandom.lo + (xorshift32(s[rng.i]!) % (inRandom.hi - inRandom.lo + 1));
+      return need - h === s[nb.i]! ? ch : ((s[hdr.i]! << 8) | ch) & 0xffff;
+    };
+    if (cut0) {
+      // Requests: from the REQ state's registers, or (cut-through) from the
+      // header completing at the buffer head (docs/c104.md#pipeline).
+      this.comb(
+        () => {
+          const s = this.s;
+          const state = s[st.i]!;
+          let r = state === REQ ? s[gm.i]! : 0;
+          let p = s[pr.i]!;
+          if (state === HEAD) {
+            const g = lookupGroup(table, completing(s));
+            if (g >= 0) {
+              r = table.groupMask[g]!;
+              p = (fromNet << 16) | s[tag.i]!;
+            }
+          }
+          s[req.i] = r;
+          s[prio.i] = p;
+        },
+        { writes: [req, prio], reads: [st, gm, pr, rxValid, rxChar, nb, hdr, rng, tag], name: 'request' },
+      );
+    } else {
+      // Requests (from registers only: the crossbar's grant and flow control depend on them).
+      this.comb(
+        () => {
+          const s = this.s;
+          s[req.i] = s[st.i] === REQ ? s[gm.i]! : 0;
+          s[prio.i] = s[pr.i]!;
+        },
+        { writes: [req, prio], reads: [st, gm, pr], name: 'request' },
+      );
+    }
     // Data towards the crossbar and the pops from the receive buffer.
     this.comb(
       () => {
@@ -126,7 +174,8 @@ export class InputRouter extends Module {
         let rel = 0;
         let d = 0;
         if (state === HEAD) {
-          pop = v;
+          // Cut-through: a header granted at the buffer head stays there to cross next cycle.
+          pop = cut0 && s[gnt.i] === 1 ? 0 : v;
         } else if (state === CONN) {
           if (s[repN.i]! > 0) {
             d = XBAR_VALID | (s[rep.i]! & 0xff);
@@ -142,7 +191,7 @@ export class InputRouter extends Module {
         s[release.i] = rel;
         s[din.i] = d;
       },
-      { writes: [rxPop, release, din], reads: [st, rxValid, rxChar, repN, rep, fc], name: 'stream' },
+      { writes: [rxPop, release, din], reads: cut0 ? [st, rxValid, rxChar, repN, rep, fc, gnt] : [st, rxValid, rxChar, repN, rep, fc], name: 'stream' },
     );
 
     const bytesOf = (value: number): number => (h === 1 ? value : ((value >>> 8) & 0xff) | ((value & 0xff) << 8));
@@ -150,6 +199,18 @@ export class InputRouter extends Module {
       const x = xorshift32(this.s[rng.i]!);
       this.s[rng.n] = x;
       return lo + (x % (hi - lo + 1));
+    };
+
+    /** The clock edge of a grant: connected from the next cycle; the side-band tag follows the packet. */
+    const connect = (): void => {
+      const s = this.s;
+      s[st.n] = CONN;
+      s[packets.n] = s[packets.i]! + 1;
+      if (sideBand) {
+        const t = sideBand.in.shift();
+        if (t < 0) this.fail(`link ${link}: a packet connected with no side-band tag in flight on this input`);
+        sideBand.out[s[gidx.i]!]?.push(t);
+      }
     };
 
     this.seq(
@@ -164,11 +225,15 @@ export class InputRouter extends Module {
           let value = s[hdr.i]!;
           let r = s[rep.i]!;
           let n = s[repN.i]!;
+          // Cut-through, granted at the buffer head: the last byte stays in the buffer.
+          const through = cut0 && k + 1 === need && s[gnt.i] === 1;
           if (k >= need - h) {
             // A byte of the header the packet is routed on: keep it to send on.
             value = k === need - h ? ch : ((value << 8) | ch) & 0xffff;
-            r = r + ch * 2 ** (8 * n);
-            n++;
+            if (!through) {
+              r = r + ch * 2 ** (8 * n);
+              n++;
+            }
           }
           if (k + 1 < need) {
             s[nb.n] = k + 1;
@@ -189,9 +254,19 @@ export class InputRouter extends Module {
           s[rep.n] = r;
           s[repN.n] = n;
           s[gm.n] = table.groupMask[g]!;
-          s[cnt.n] = 0;
-          s[st.n] = ROUTE;
           s[pr.n] = fromNet << 16 | s[tag.i]!;
+          if (!cut) {
+            s[cnt.n] = 0;
+            s[st.n] = ROUTE;
+          } else if (through) {
+            connect();
+          } else if (delay <= 1) {
+            s[st.n] = REQ;
+          } else {
+            // ROUTE lasts delay - 1 cycles: the request is visible `delay` cycles after the header was at the head.
+            s[cnt.n] = 2;
+            s[st.n] = ROUTE;
+          }
           return;
         }
         if (state === ROUTE) {
@@ -209,13 +284,7 @@ export class InputRouter extends Module {
         }
         if (state === REQ) {
           if (s[gnt.i] !== 1) return;
-          s[st.n] = CONN;
-          s[packets.n] = s[packets.i]! + 1;
-          if (sideBand) {
-            const t = sideBand.in.shift();
-            if (t < 0) this.fail(`link ${link}: a packet connected with no side-band tag in flight on this input`);
-            sideBand.out[s[gidx.i]!]?.push(t);
-          }
+          connect();
           if (table.place === 'output') {
             const out = s[gidx.i]!;
             let r = s[rep.i]!;

@@ -162,27 +162,33 @@ export function ringNetwork(n: number, cyclic: boolean): NetworkSpec {
  * s C104s in a line with an endpoint at each end (seed 000 §3: the s switches
  * a packet passes through; s = 1 is the `pair-c104` set-up of seed 004
  * §4.1.5). Each endpoint owns `labelsPerEnd` labels (its virtual links).
+ * `links` (1..4): each endpoint and each hop has that many parallel links,
+ * a hunt group each way (seed 000 §4's multi-link messages, Eq 6).
  */
-export function chainNetwork(s: number, labelsPerEnd = 1): NetworkSpec {
+export function chainNetwork(s: number, labelsPerEnd = 1, links = 1): NetworkSpec {
   if (!Number.isInteger(s) || s < 1 || s > 64) throw new C104ConfigError(`chain: switches ${s} is outside 1..64`);
   const k = labelsPerEnd;
   if (!Number.isInteger(k) || k < 1 || k > 128) throw new C104ConfigError(`chain: labelsPerEnd ${k} is outside 1..128`);
+  if (!Number.isInteger(links) || links < 1 || links > 4) throw new C104ConfigError(`chain: links ${links} is outside 1..4 (a T9000 has 4)`);
+  // Links 0..l-1 face t0 (or the previous switch), l..2l-1 face t1 (or the next): one hunt group each way.
+  const back = Array.from({ length: links }, (_, i) => i);
+  const fwd = back.map((i) => links + i);
   const switches: SwitchTable[] = [];
   const cables: [LinkRef, LinkRef][] = [];
   for (let j = 0; j < s; j++) {
     const t = emptyTable(`c104_${j}`, 2 * k, 1);
     const connected = [...t.connected];
-    connected[0] = connected[1] = true;
-    switches.push({ ...t, connected, groups: [[0], [1]], intervals: [{ lo: 0, hi: k - 1, group: 0 }, { lo: k, hi: 2 * k - 1, group: 1 }] });
-    if (j > 0) cables.push([{ sw: j - 1, link: 1 }, { sw: j, link: 0 }]);
+    for (const i of [...back, ...fwd]) connected[i] = true;
+    switches.push({ ...t, connected, groups: [back, fwd], intervals: [{ lo: 0, hi: k - 1, group: 0 }, { lo: k, hi: 2 * k - 1, group: 1 }] });
+    if (j > 0) for (let i = 0; i < links; i++) cables.push([{ sw: j - 1, link: fwd[i]! }, { sw: j, link: back[i]! }]);
   }
   return {
     headerBytes: 1,
     switches,
     cables,
     terminals: [
-      { name: 't0', label: 0, labelCount: k, sw: 0, links: [0] },
-      { name: 't1', label: k, labelCount: k, sw: s - 1, links: [1] },
+      { name: 't0', label: 0, labelCount: k, sw: 0, links: back },
+      { name: 't1', label: k, labelCount: k, sw: s - 1, links: fwd },
     ],
   };
 }

@@ -12,6 +12,16 @@ import { RX_HANDOVERS, type RxHandover } from './rx_decoder.ts';
 
 export type LinkStartMode = 'always' | 'port';
 
+/**
+ * What a transmitter in Run sends when it has nothing else
+ * (docs/dslink.md#run-idle): 'nulls' (default, real hardware: NULLs, spec
+ * §16 V5), 'one-null' (one NULL after its last token, then the wires hold
+ * still) or 'silent' (the wires hold still at once). The last two are seed
+ * 004's simulator's idle link (no filler tokens), not hardware.
+ */
+export type RunIdle = 'nulls' | 'one-null' | 'silent';
+export const RUN_IDLES: readonly RunIdle[] = ['nulls', 'one-null', 'silent'];
+
 export interface DsLinkConfig {
   /** Bit rate in Mbit/s; one cycle = one bit (docs/dslink.md#bit-clock; seed 004 §3.1.1.2: 100). 1..1000. */
   bitRateMbps: number;
@@ -46,6 +56,16 @@ export interface DsLinkConfig {
    */
   rxHandover: RxHandover;
   /**
+   * What an idle transmitter sends in Run (docs/dslink.md#run-idle): 'nulls'
+   * (default, faithful), 'one-null' or 'silent' (the thesis's simulator's
+   * idle link). With 'one-null' or 'silent' a still link in Run is normal, so
+   * the disconnect timeout is off in Run (on in start-up, where NULLs still
+   * flow) and a NULL pair received in Run (the far end restarting) is the
+   * disconnect instead; 'silent' needs rxHandover 'on-arrival', since the
+   * last token before a gap would otherwise wait for the next one.
+   */
+  runIdle: RunIdle;
+  /**
    * Fault injection for negative controls only (docs/dslink.md#negative-controls):
    * false makes the receiver skip the parity check. Default true.
    */
@@ -66,6 +86,7 @@ export const DEFAULT_DSLINK: Readonly<DsLinkConfig> = {
   linkStart: 'always',
   autoStart: false,
   rxHandover: 'checked',
+  runIdle: 'nulls',
   checkParity: true,
   ignoreCredit: false,
 };
@@ -117,6 +138,10 @@ export function checkDsLinkConfig(partial: Partial<DsLinkConfig> = {}): DsLinkCo
   if (c.linkStart !== 'always' && c.linkStart !== 'port') throw new RangeError(`dslink.linkStart: '${String(c.linkStart)}' is not 'always' or 'port'`);
   bool('autoStart', c.autoStart);
   if (!RX_HANDOVERS.includes(c.rxHandover)) throw new RangeError(`dslink.rxHandover: '${String(c.rxHandover)}' is not one of ${RX_HANDOVERS.map((h) => `'${h}'`).join(', ')}`);
+  if (!RUN_IDLES.includes(c.runIdle)) throw new RangeError(`dslink.runIdle: '${String(c.runIdle)}' is not one of ${RUN_IDLES.map((h) => `'${h}'`).join(', ')}`);
+  if (c.runIdle === 'silent' && c.rxHandover !== 'on-arrival') {
+    throw new RangeError("dslink.runIdle: 'silent' needs rxHandover 'on-arrival' (a token is checked only when the next arrives: docs/dslink.md#run-idle)");
+  }
   bool('checkParity', c.checkParity);
   bool('ignoreCredit', c.ignoreCredit);
   const t = timing(c);

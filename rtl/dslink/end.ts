@@ -88,12 +88,13 @@ export class DsLinkEnd extends Module {
 
     const txBuf = (this.txBuf = new Fifo(this, 'txBuf', { width: CHAR_BITS, depth: cfg.txBufferTokens }));
     const rxBuf = (this.rxBuf = new Fifo(this, 'rxBuf', { width: CHAR_BITS, depth: cfg.rxBufferTokens }));
-    const tokens = (this.tokens = new DsTxTokens(this, 'tokens', { ignoreCredit: cfg.ignoreCredit }));
+    const tokens = (this.tokens = new DsTxTokens(this, 'tokens', { ignoreCredit: cfg.ignoreCredit, runIdle: cfg.runIdle }));
     const ser = (this.ser = new DsTxSerialiser(this, 'ser'));
     const deser = (this.deser = new DsRxDeserialiser(this, 'deser', { disconnectCycles: tm.disconnectCycles }));
-    const dec = (this.dec = new DsRxDecoder(this, 'dec', { checkParity: cfg.checkParity, handover: cfg.rxHandover }));
+    const quietRun = cfg.runIdle !== 'nulls';
+    const dec = (this.dec = new DsRxDecoder(this, 'dec', { checkParity: cfg.checkParity, handover: cfg.rxHandover, nullPairs: quietRun }));
     const credit = (this.credit = new DsCredit(this, 'credit', { rxDepth: cfg.rxBufferTokens, creditCap: cfg.creditCap }));
-    const fsm = (this.fsm = new DsLinkFsm(this, 'fsm', { timing: tm, txDepth: cfg.txBufferTokens, autoStart: cfg.autoStart }));
+    const fsm = (this.fsm = new DsLinkFsm(this, 'fsm', { timing: tm, txDepth: cfg.txBufferTokens, autoStart: cfg.autoStart, quietRun }));
 
     // wires
     this.connect(ser.data, dOut);
@@ -137,6 +138,7 @@ export class DsLinkEnd extends Module {
     this.connect(dec.gotFct, fsm.gotFct);
     this.connect(dec.gotChar, fsm.gotChar);
     this.connect(deser.disc, fsm.disc);
+    if (dec.nullPair && fsm.nullPair) this.connect(dec.nullPair, fsm.nullPair);
     this.connect(dec.errParity, fsm.errParity);
     this.connect(dec.errEscape, fsm.errEscape);
     this.connect(credit.errCredit, fsm.errCredit);

@@ -16,6 +16,12 @@
  * An unexpected FCT or character before Run goes straight to ErrorReset, as
  * in SpaceWire (a start-up failure, not a link error).
  *
+ * Run idle (config runIdle 'one-null'/'silent', docs/dslink.md#run-idle): a
+ * still link in Run is normal, so in Run the deserialiser's disconnect is
+ * ignored and a NULL pair from the decoder (`nullPair`: the far end is in
+ * start-up again) is the disconnect instead. Start-up states keep the
+ * disconnect timeout: NULLs still flow there.
+ *
  * Lost (counted in the error state, docs/dslink.md#errors): if the error came
  * in Run, lostTx = characters in the transmit buffer + a normal token of which
  * not every bit was sent; always, lostRx = a received character held for its
@@ -24,7 +30,7 @@
  *
  * Ports:
  *  inputs   linkStart; gotNull, gotFct, gotChar, disc, errParity, errEscape,
- *           errCredit, errOverrun; txCount (transmit buffer fill),
+ *           errCredit, errOverrun; nullPair (quiet run idle only); txCount (transmit buffer fill),
  *           normalOnWire, serLeft[4] (tx units), pendKind[2] (decoder)
  *  outputs (comb) txEnable, rxEnable, fctAllowed, run, creditClear,
  *           flushPop (pop the transmit buffer to flush it), txBlock (the
@@ -64,6 +70,7 @@ export class DsLinkFsm extends Module {
   readonly errEscape: Signal;
   readonly errCredit: Signal;
   readonly errOverrun: Signal;
+  readonly nullPair: Signal | null;
   readonly txCount: Signal;
   readonly normalOnWire: Signal;
   readonly serLeft: Signal;
@@ -87,7 +94,7 @@ export class DsLinkFsm extends Module {
   readonly overrun: Signal;
   readonly flushing: Signal;
 
-  constructor(parent: Module | null, name: string, opts: { timing: DsLinkTiming; txDepth: number; autoStart: boolean }) {
+  constructor(parent: Module | null, name: string, opts: { timing: DsLinkTiming; txDepth: number; autoStart: boolean; quietRun?: boolean }) {
     super(parent, name);
     const { resetCycles, waitCycles, connectCycles } = opts.timing;
     const txDepth = opts.txDepth;
@@ -101,6 +108,7 @@ export class DsLinkFsm extends Module {
     const errEscape = (this.errEscape = this.input('errEscape'));
     const errCredit = (this.errCredit = this.input('errCredit'));
     const errOverrun = (this.errOverrun = this.input('errOverrun'));
+    const nullPair = (this.nullPair = opts.quietRun ? this.input('nullPair') : null);
     const txCount = (this.txCount = this.input('txCount', bitsToHold(txDepth)));
     const normalOnWire = (this.normalOnWire = this.input('normalOnWire'));
     const serLeft = (this.serLeft = this.input('serLeft', 4));
@@ -176,7 +184,9 @@ export class DsLinkFsm extends Module {
           return;
         }
         // Receiver on: ErrorWait .. Run.
-        const kind = s[disc.i] === 1 ? 1 : s[errParity.i] === 1 ? 2 : s[errEscape.i] === 1 ? 3 : s[errCredit.i] === 1 ? 4 : 0;
+        // quiet run idle: in Run a still link is no disconnect, a NULL pair is
+        const lost = nullPair ? (st === S_RUN ? s[nullPair.i] === 1 : s[disc.i] === 1) : s[disc.i] === 1;
+        const kind = lost ? 1 : s[errParity.i] === 1 ? 2 : s[errEscape.i] === 1 ? 3 : s[errCredit.i] === 1 ? 4 : 0;
         if (kind) {
           s[fromRun.n] = st === S_RUN ? 1 : 0;
           s[overrun.n] = s[errOverrun.i]!;
@@ -218,7 +228,7 @@ export class DsLinkFsm extends Module {
         // state machine waits only for an error, so the received-token pulses
         // (every NULL, FCT, character) and the transmitter's bit count (every
         // cycle) wake it only in the states that read them.
-        reads: [state, timer, flushing, fromRun, overrun, errCount, lostTotal, linkStart, disc, errParity, errEscape, errCredit, errOverrun],
+        reads: [state, timer, flushing, fromRun, overrun, errCount, lostTotal, linkStart, disc, errParity, errEscape, errCredit, errOverrun, ...(nullPair ? [nullPair] : [])],
         readsWhen: [
           { when: state, is: [S_ERROR_WAIT, S_READY, S_STARTED, S_CONNECTING], reads: [gotNull, gotFct, gotChar] },
           { when: state, is: [S_ERROR_RESET, ...LINK_STATES.slice(S_ERR_BASE).map((_, k) => S_ERR_BASE + k)], reads: [txCount, normalOnWire, serLeft, pendKind] },

@@ -24,17 +24,23 @@
  * parity error, so the corruption is reported, never silent.
  *
  *
+ * NULL pairs (only with `nullPairs`, the link's runIdle 'one-null'/'silent',
+ * docs/dslink.md#run-idle): a pulse `nullPair` when a NULL is released
+ * straight after a NULL. A quiet transmitter in Run never sends two NULLs in
+ * a row, so in Run a pair means the far end has restarted.
+ *
  * Ports:
  *  inputs   enable; in: hdrV, hdrP, hdrF, tokV, tokCtl, tokPay[8], syncV
  *           (the deserialiser's token-level interface, rx_token_link.ts)
  *  outputs (registers, one-cycle pulses)
  *           gotNull, gotFct, gotChar, char[9] (the released character)
- *           errParity, errEscape
+ *           errParity, errEscape; nullPair (with `nullPairs` only)
  *  registers prevPar, esc, dead, pendKind (enum none/NULL/FCT/char), pendVal[9],
  *           tok[9] (enum TOKEN_NAMES: the last token released, for VCD/REPL),
  *           unchecked ('on-arrival': the last token released is a character
  *           whose parity check is still to come), suspectTotal[32] (characters
- *           released whose check failed, since the simulation began)
+ *           released whose check failed, since the simulation began),
+ *           lastNull (with `nullPairs` only: the last token released was a NULL)
  */
 import { Module, type ProcessDecl, type Signal } from '../kernel/module.ts';
 import type { DsNullTrain } from './null_train.ts';
@@ -69,11 +75,13 @@ export class DsRxDecoder extends Module {
   readonly tok: Signal;
   readonly unchecked: Signal;
   readonly suspectTotal: Signal;
+  readonly nullPair: Signal | null;
+  readonly lastNull: Signal | null;
   readonly decodeProc: ProcessDecl;
   /** The NULL train of the incoming direction (null_train.ts): while it is on demand, nothing to do here. */
   rxTrain: DsNullTrain | null = null;
 
-  constructor(parent: Module | null, name: string, opts: { checkParity: boolean; handover?: RxHandover }) {
+  constructor(parent: Module | null, name: string, opts: { checkParity: boolean; handover?: RxHandover; nullPairs?: boolean }) {
     super(parent, name);
     const enable = (this.enable = this.input('enable'));
     const { hdrV, hdrP, hdrF, tokV, tokCtl, tokPay, syncV } = (this.in = declareRxTokenLink((n, w) => this.input(n, w)));
@@ -91,10 +99,16 @@ export class DsRxDecoder extends Module {
     const tok = (this.tok = this.reg('tok', TOK_BITS, TOK_NONE, { enum: TOKEN_NAMES }));
     const unchecked = (this.unchecked = this.reg('unchecked'));
     const suspectTotal = (this.suspectTotal = this.reg('suspectTotal', 32));
+    const nullPair = (this.nullPair = opts.nullPairs ? this.reg('nullPair') : null);
+    const lastNull = (this.lastNull = opts.nullPairs ? this.reg('lastNull') : null);
     const checkParity = opts.checkParity;
     const onArrival = opts.handover === 'on-arrival';
     /** Release a token now: a pulse on its output and its code on `tok`. */
     const release = (s: Float64Array, k: number, v: number): void => {
+      if (nullPair && lastNull && k !== PEND_NONE) {
+        if (k === PEND_NULL && s[lastNull.i] === 1) s[nullPair.n] = 1;
+        s[lastNull.n] = k === PEND_NULL ? 1 : 0;
+      }
       if (k === PEND_NULL) {
         s[gotNull.n] = 1;
         s[tok.n] = TOK_NULL;
@@ -127,6 +141,7 @@ export class DsRxDecoder extends Module {
         s[gotChar.n] = 0;
         s[errParity.n] = 0;
         s[errEscape.n] = 0;
+        if (nullPair) s[nullPair.n] = 0;
         if (s[enable.i] !== 1) {
           s[prevPar.n] = 0;
           s[esc.n] = 0;
@@ -135,6 +150,7 @@ export class DsRxDecoder extends Module {
           s[pendVal.n] = 0;
           s[tok.n] = TOK_NONE;
           s[unchecked.n] = 0;
+          if (lastNull) s[lastNull.n] = 0;
           return;
         }
         if (s[dead.i] === 1) return;

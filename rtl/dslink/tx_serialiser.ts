@@ -21,6 +21,9 @@
  *           more        left > 0: `take` reads it instead of `left`, so it
  *                       is evaluated twice a token, not every cycle
  *           busy        a token is on the wire
+ * No token (tokLen 0, only with config runIdle 'one-null'/'silent',
+ * docs/dslink.md#run-idle): the wires hold their values (no transition, so
+ * the receiver sees no bit) and `take` stays 1 until a token comes.
  * Disabled: the wires go to 0 at the next edge and stay there (SpaceWire
  * "silence"; the far end sees a disconnect).
  */
@@ -80,6 +83,11 @@ export class DsTxSerialiser extends Module {
         const l = st[left.i]!;
         let bit: number;
         let nl: number;
+        if (l === 0 && st[tokLen.i] === 0) {
+          // nothing to send: hold the wires (docs/dslink.md#run-idle)
+          st[busy.n] = 0;
+          return;
+        }
         if (l === 0) {
           const bits = st[tokBits.i]!;
           bit = bits & 1;

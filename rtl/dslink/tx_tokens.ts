@@ -8,7 +8,10 @@
  *           sent since the link started, and the credit unit owes one (fctOwed)
  *   normal  Run, the transmit buffer holds a character and there is credit
  *           (or `ignoreCredit`, a negative-control fault)
- *   NULL    otherwise
+ *   NULL    otherwise, except in Run with config runIdle 'silent' (never)
+ *           or 'one-null' (only straight after an FCT or a normal token)
+ *   none    tokLen 0: nothing to send, the serialiser holds the wires still
+ *           (runIdle 'one-null'/'silent' only, docs/dslink.md#run-idle)
  * The token is presented combinationally (tokBits, tokLen) to the serialiser;
  * sendFct / sendNormal (comb) say which one is taken at this edge, for the
  * credit unit and the transmit buffer's pop.
@@ -21,15 +24,16 @@
  *           fctOwed      from the credit unit
  *           creditOk     from the credit unit: credit > 0
  *           txEmpty, txChar[9]   the transmit buffer's state and head
- *  outputs  tokBits[10], tokLen[4]   the chosen token
+ *  outputs  tokBits[10], tokLen[4]   the chosen token (tokLen 0: none)
  *           sendFct, sendNormal      (comb) an FCT / a normal token is taken now
  *  registers prevPar     parity of the last token's data/control bits
  *           nullSent     a NULL has been taken since the transmitter was enabled
  *           tok[9]       code of the token on the wire (enum: TOKEN_NAMES), for
- *                        VCD string twins and the REPL
+ *                        VCD string twins and the REPL; '-' while none
  *           normalOnWire the token on the wire is a normal character
  */
 import { Module, type Signal } from '../kernel/module.ts';
+import type { RunIdle } from './config.ts';
 import { CTL_FCT, LEN_CTL, LEN_DATA, LEN_NULL, TOKEN_NAMES, TOK_BITS, TOK_FCT, TOK_NONE, TOK_NULL, charCtl, nullBits, parity, tokenBits } from './tokens.ts';
 
 export class DsTxTokens extends Module {
@@ -50,7 +54,7 @@ export class DsTxTokens extends Module {
   readonly tok: Signal;
   readonly normalOnWire: Signal;
 
-  constructor(parent: Module | null, name: string, opts: { ignoreCredit: boolean }) {
+  constructor(parent: Module | null, name: string, opts: { ignoreCredit: boolean; runIdle?: RunIdle }) {
     super(parent, name);
     const enable = (this.enable = this.input('enable'));
     const fctAllowed = (this.fctAllowed = this.input('fctAllowed'));
@@ -69,12 +73,19 @@ export class DsTxTokens extends Module {
     const tok = (this.tok = this.reg('tok', TOK_BITS, TOK_NONE, { enum: TOKEN_NAMES }));
     const normalOnWire = (this.normalOnWire = this.reg('normalOnWire'));
     const ignoreCredit = opts.ignoreCredit;
+    const runIdle = opts.runIdle ?? 'nulls';
+    const quiet = runIdle !== 'nulls';
+    const silent = runIdle === 'silent';
 
-    // 0 = NULL, 1 = FCT, 2 = normal
+    // 0 = NULL, 1 = FCT, 2 = normal, 3 = none (docs/dslink.md#run-idle)
     const choose = (): number => {
       const s = this.s;
       if (s[fctAllowed.i] === 1 && s[nullSent.i] === 1 && s[fctOwed.i] === 1) return 1;
       if (s[run.i] === 1 && s[txEmpty.i] === 0 && (ignoreCredit || s[creditOk.i] === 1)) return 2;
+      if (quiet && s[run.i] === 1) {
+        const last = s[tok.i]!;
+        if (silent || last === TOK_NULL || last === TOK_NONE) return 3;
+      }
       return 0;
     };
 
@@ -91,6 +102,9 @@ export class DsTxTokens extends Module {
           const c = charCtl(ch);
           s[tokBits.i] = c < 0 ? tokenBits(0, ch, pp) : tokenBits(1, c, pp);
           s[tokLen.i] = c < 0 ? LEN_DATA : LEN_CTL;
+        } else if (k === 3) {
+          s[tokBits.i] = 0;
+          s[tokLen.i] = 0;
         } else {
           s[tokBits.i] = nullBits(pp);
           s[tokLen.i] = LEN_NULL;
@@ -99,7 +113,7 @@ export class DsTxTokens extends Module {
         s[sendFct.i] = t && k === 1 ? 1 : 0;
         s[sendNormal.i] = t && k === 2 ? 1 : 0;
       },
-      { writes: [tokBits, tokLen, sendFct, sendNormal], reads: [fctAllowed, nullSent, fctOwed, run, txEmpty, creditOk, prevPar, txChar, take], name: 'choose' },
+      { writes: [tokBits, tokLen, sendFct, sendNormal], reads: [fctAllowed, nullSent, fctOwed, run, txEmpty, creditOk, prevPar, txChar, take, ...(quiet ? [tok] : [])], name: 'choose' },
     );
 
     this.seq(
@@ -124,6 +138,9 @@ export class DsTxTokens extends Module {
           s[prevPar.n] = parity(c < 0 ? ch : c);
           s[tok.n] = ch;
           s[normalOnWire.n] = 1;
+        } else if (k === 3) {
+          s[tok.n] = TOK_NONE;
+          s[normalOnWire.n] = 0;
         } else {
           s[prevPar.n] = 0;
           s[nullSent.n] = 1;
@@ -131,7 +148,7 @@ export class DsTxTokens extends Module {
           s[normalOnWire.n] = 0;
         }
       },
-      { reads: [enable, take, fctAllowed, nullSent, fctOwed, run, txEmpty, creditOk, prevPar, txChar], name: 'advance' },
+      { reads: [enable, take, fctAllowed, nullSent, fctOwed, run, txEmpty, creditOk, prevPar, txChar, ...(quiet ? [tok] : [])], name: 'advance' },
     );
   }
 }

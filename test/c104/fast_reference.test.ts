@@ -26,6 +26,7 @@ import { DsNullTrain } from '../../rtl/dslink/null_train.ts';
 import { makeC104System, nodeChannels, type C104System } from '../../harness/rtl/c104_system.ts';
 import { channelPairs } from '../../harness/rtl/c104_thesis_workload.ts';
 import type { ChannelEnd } from '../../harness/rtl/t9000_driver.ts';
+import type { C104Pipeline } from '../../rtl/c104/config.ts';
 
 interface Case {
   net: 'pair-c104' | 'chain-2' | 'mesh-2x1' | 'mesh-2x2';
@@ -33,6 +34,8 @@ interface Case {
   cycles: number;
   /** T9000 addressing (docs/t9000.md#addressing); default 'virtual-link'. */
   addressing?: 'virtual-link' | 'node';
+  /** The switches' pipeline (docs/c104.md#pipeline); default 'registered'. */
+  pipeline?: C104Pipeline;
 }
 
 function specOf(c: Case, labels: number): NetworkSpec {
@@ -49,7 +52,7 @@ function build(c: Case, mode: 'plain' | 'activity'): C104System {
   const spec = specOf(c, node ? 1 : labels);
   const next = spec.terminals.map((t) => t.label);
   const channels: [ChannelEnd, ChannelEnd][] = node ? nodeChannels(pairs, T).channels : pairs.map(([a, b]) => [{ node: a, vl: next[a]!++ }, { node: b, vl: next[b]!++ }]);
-  const sys = makeC104System(spec, channels, { mode, t9000: node ? { addressing: 'node' } : {} });
+  const sys = makeC104System(spec, channels, { mode, t9000: node ? { addressing: 'node' } : {}, c104: c.pipeline ? { pipeline: c.pipeline, routingDelay: 0 } : undefined });
   sys.driver.holdWhenFull = true;
   const endOf = new Map<string, ChannelEnd>();
   for (const [a, b] of channels) {
@@ -127,6 +130,15 @@ describe('C104 system: fast mode = reference mode, every value at every cycle', 
     fc.assert(
       fc.property(caseArb, (c) => {
         expect(lockstep({ ...c, addressing: 'node' })).toBeUndefined();
+      }),
+      { numRuns: 2 },
+    );
+  }, 300_000);
+
+  it("pipeline 'cut-through' (the header requested from the buffer head, no output register)", () => {
+    fc.assert(
+      fc.property(caseArb, (c) => {
+        expect(lockstep({ ...c, pipeline: 'cut-through' })).toBeUndefined();
       }),
       { numRuns: 2 },
     );

@@ -15,6 +15,7 @@ import { describeC104Deadlock, findC104Deadlock } from '../../harness/rtl/c104_d
 import { attachC104Events } from '../../harness/rtl/c104_events.ts';
 import { traceRoute } from '../../rtl/c104/channel_deps.ts';
 import { NetBench, idOf } from './net_bench.ts';
+import { C104_PIPELINES } from '../../rtl/c104/config.ts';
 
 /** Attach the event recorder with the bench's endpoint links as identity source. */
 function record(b: NetBench) {
@@ -83,8 +84,8 @@ describe('C104 mesh networks (link stand-ins)', () => {
   for (const routing of ['x-first', 'two-phase'] as MeshRouting[]) {
     it(`${routing}: random traffic on random meshes is delivered exactly once, byte-exact, in order per virtual link, and drains`, () => {
       fc.assert(
-        fc.property(fc.integer({ min: 1, max: routing === 'x-first' ? 6 : 3 }), fc.integer({ min: 2, max: routing === 'x-first' ? 6 : 3 }), msgs, fc.integer({ min: 2, max: 40 }), (w, h, ms, buf) => {
-          const b = new NetBench(meshNetwork({ w, h, routing }), { inputBufferTokens: buf, outputBufferTokens: buf });
+        fc.property(fc.integer({ min: 1, max: routing === 'x-first' ? 6 : 3 }), fc.integer({ min: 2, max: routing === 'x-first' ? 6 : 3 }), msgs, fc.integer({ min: 2, max: 40 }), fc.constantFrom(...C104_PIPELINES), (w, h, ms, buf, pipeline) => {
+          const b = new NetBench(meshNetwork({ w, h, routing }), { inputBufferTokens: buf, outputBufferTokens: buf, pipeline });
           sendAll(b, ms);
           // The detector never reports on a deadlock-free network, also mid-run.
           for (let c = 0; c < 40 && !b.drained(); c++) {
@@ -95,7 +96,7 @@ describe('C104 mesh networks (link stand-ins)', () => {
           checkDelivery(b);
           expect(findC104Deadlock(b.sim, b.top.switches, b.net)).toBeNull();
         }),
-        { numRuns: 3 },
+        { numRuns: 4 },
       );
     });
   }
@@ -126,8 +127,8 @@ describe('C104 mesh networks (link stand-ins)', () => {
 });
 
 describe('C104 events (shared vocabulary)', () => {
-  it('x-first: each packet\'s head-arrives follow the path its interval tables trace; grant precedes packet-forwarded by one cycle', () => {
-    const b = new NetBench(meshNetwork({ w: 4, h: 3, routing: 'x-first' }), { inputBufferTokens: 6, outputBufferTokens: 6 });
+  for (const pipeline of C104_PIPELINES) it(`x-first: each packet's head-arrives follow the path its interval tables trace; grant precedes packet-forwarded by one cycle (${pipeline})`, () => {
+    const b = new NetBench(meshNetwork({ w: 4, h: 3, routing: 'x-first' }), { inputBufferTokens: 6, outputBufferTokens: 6, pipeline });
     const rec = record(b);
     sendAll(b, Array.from({ length: 60 }, (_, k) => ({ src: (k * 5) % 12, dst: (k * 7 + 3) % 12, len: (k * 3) % 20, eom: false })));
     expect(runToEnd(b, 3000, 100000)).toBe(true);

@@ -9,7 +9,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CHAR_EOM, CHAR_EOP } from '../../rtl/dslink/chars.ts';
-import { makeC104Config, type C104Options } from '../../rtl/c104/config.ts';
+import { C104_PIPELINES, makeC104Config, type C104Options } from '../../rtl/c104/config.ts';
 import { compileTable, emptyTable, type SwitchTable } from '../../rtl/c104/interval_table.ts';
 import { SwitchBench, packetsOf, type Grant } from './switch_bench.ts';
 
@@ -46,13 +46,33 @@ describe('C104 switch: forwarding', () => {
     expect(b.out[20]).toEqual([5, CHAR_EOM]);
   });
 
-  it('2-byte headers are read high byte first', () => {
-    const t = { ...emptyTable('sw', 300, 2), connected: new Array<boolean>(32).fill(true), groups: [[0], [9]], intervals: [{ lo: 0, hi: 255, group: 0 }, { lo: 256, hi: 299, group: 1 }] };
-    const b = bench({}, t);
-    b.send(2, [1, 7, 0xaa, CHAR_EOP]);
-    b.run(200);
-    expect(b.out[9]).toEqual([1, 7, 0xaa, CHAR_EOP]);
+  it('cut-through (docs/c104.md#pipeline): requested and granted in the cycle the header is at the buffer head, in the output buffer one edge later; 3 cycles ahead of registered', () => {
+    const at = (opts: C104Options): { grant: number; first: number } => {
+      const b = bench(opts);
+      b.send(3, [5, 0x11, CHAR_EOP]);
+      expect(b.run(200)).toBe(true);
+      expect(b.out[20]).toEqual([5, 0x11, CHAR_EOP]);
+      return { grant: b.grants[0]!.cycle, first: b.outAt[20]![0]! };
+    };
+    const reg = at({});
+    const cut = at({ pipeline: 'cut-through' });
+    // The header is in the input buffer from cycle 1: requested and granted in 1, crosses at the edge of 2,
+    // is in the output buffer (the stand-in's transmit FIFO) in 3 and taken by the far end then.
+    expect(cut).toEqual({ grant: 1, first: 3 });
+    expect(reg.first - cut.first).toBe(3); // the lookup cycle, the take-before-request cycle, the output register
+    // The routing delay counts from the cycle the header is at the head.
+    for (const d of [1, 2, 5]) expect(at({ pipeline: 'cut-through', routingDelay: d })).toEqual({ grant: 1 + d, first: 3 + d });
   });
+
+  for (const pipeline of C104_PIPELINES) {
+    it(`2-byte headers are read high byte first (${pipeline})`, () => {
+      const t = { ...emptyTable('sw', 300, 2), connected: new Array<boolean>(32).fill(true), groups: [[0], [9]], intervals: [{ lo: 0, hi: 255, group: 0 }, { lo: 256, hi: 299, group: 1 }] };
+      const b = bench({ pipeline }, t);
+      b.send(2, [1, 7, 0xaa, CHAR_EOP]);
+      b.run(200);
+      expect(b.out[9]).toEqual([1, 7, 0xaa, CHAR_EOP]);
+    });
+  }
 
   it('a header past the last label stops the simulation naming the link', () => {
     const b = bench();
@@ -62,26 +82,26 @@ describe('C104 switch: forwarding', () => {
 });
 
 describe('C104 switch: header operations', () => {
-  for (const place of ['input', 'output'] as const) {
-    it(`header deletion (place ${place}) strips the first header and routes on the next`, () => {
+  for (const [place, pipeline] of [['input', 'registered'], ['output', 'registered'], ['input', 'cut-through'], ['output', 'cut-through']] as const) {
+    it(`header deletion (place ${place}, ${pipeline}) strips the first header and routes on the next`, () => {
       const t = groupedTable();
       const del = new Array<boolean>(32).fill(false);
       // Place input: link 2 deletes on arrival, so routing uses the second header.
       // Place output: the packet routes on its first header; link 8..11 (group 2) delete on the way out.
       if (place === 'input') del[2] = true;
       else for (const k of [8, 9, 10, 11]) del[k] = true;
-      const b = bench({}, { ...t, deleteHeader: del, place });
+      const b = bench({ pipeline }, { ...t, deleteHeader: del, place });
       b.send(2, [place === 'input' ? 7 : 2, 3, 0x44, CHAR_EOP]);
       b.run(200);
       if (place === 'input') expect(b.out[12]).toEqual([3, 0x44, CHAR_EOP]);
       else expect(b.out[8]).toEqual([3, 0x44, CHAR_EOP]);
     });
-    it(`random header generation (place ${place}) prefixes a header from the range`, () => {
+    it(`random header generation (place ${place}, ${pipeline}) prefixes a header from the range`, () => {
       const t = groupedTable();
       const rnd = new Array<{ lo: number; hi: number } | null>(32).fill(null);
       if (place === 'input') rnd[2] = { lo: 4, hi: 7 };
       else for (const k of [0, 1, 2, 3]) rnd[k] = { lo: 4, hi: 7 };
-      const b = bench({}, { ...t, randomHeader: rnd, place });
+      const b = bench({ pipeline }, { ...t, randomHeader: rnd, place });
       const n = 40;
       for (let k = 0; k < n; k++) b.send(place === 'input' ? 2 : 30, [place === 'input' ? 1 : 0, k, CHAR_EOP]);
       expect(b.run(20000)).toBe(true);
@@ -159,12 +179,12 @@ function runTraffic(b: SwitchBench, tr: Traffic): { sent: Map<number, number[]>;
 }
 
 describe('C104 switch: arbitration', () => {
-  it('FIFO order: an input is never overtaken by one that began waiting later (property, tie: lower index first)', () => {
+  for (const pipeline of C104_PIPELINES) it(`FIFO order: an input is never overtaken by one that began waiting later (property, tie: lower index first; ${pipeline})`, () => {
     let contended = 0;
     fc.assert(
       // Split groups (one link per label) make inputs queue; hunt groups make them queue on several links at once.
       fc.property(fc.oneof(traffic, hotTraffic), fc.boolean(), (tr, split) => {
-        const b = bench({}, groupedTable(split), tr.charCycles);
+        const b = bench({ pipeline }, groupedTable(split), tr.charCycles);
         const { ok } = runTraffic(b, tr);
         expect(ok).toBe(true);
         expect(fifoViolations(b)).toEqual([]);
@@ -186,22 +206,24 @@ describe('C104 switch: arbitration', () => {
       b.send(1, [0, 3, CHAR_EOP]);
       expect(b.run(2000)).toBe(true);
     };
-    const b = bench({ policy: 'fixed-priority' }, groupedTable(true));
-    scenario(b);
-    expect(b.grants.map((g) => g.input)).toEqual([30, 1, 20]);
-    expect(fifoViolations(b).length).toBeGreaterThan(0);
-    // The same scenario under FIFO has none.
-    const f = bench({}, groupedTable(true));
-    scenario(f);
-    expect(fifoViolations(f)).toEqual([]);
-    expect(f.grants.map((g) => g.input)).toEqual([30, 20, 1]);
+    for (const pipeline of C104_PIPELINES) {
+      const b = bench({ policy: 'fixed-priority', pipeline }, groupedTable(true));
+      scenario(b);
+      expect(b.grants.map((g) => g.input)).toEqual([30, 1, 20]);
+      expect(fifoViolations(b).length).toBeGreaterThan(0);
+      // The same scenario under FIFO has none.
+      const f = bench({ pipeline }, groupedTable(true));
+      scenario(f);
+      expect(fifoViolations(f)).toEqual([]);
+      expect(f.grants.map((g) => g.input)).toEqual([30, 20, 1]);
+    }
   });
 
-  it('hunt groups: a packet never waits while a link of its group is free (property); splitting the group is the negative control', () => {
+  for (const pipeline of C104_PIPELINES) it(`hunt groups: a packet never waits while a link of its group is free (property); splitting the group is the negative control (${pipeline})`, () => {
     let contended = 0;
     fc.assert(
       fc.property(fc.oneof(traffic, hotTraffic), (tr) => {
-        const b = bench({}, groupedTable(), tr.charCycles);
+        const b = bench({ pipeline }, groupedTable(), tr.charCycles);
         expect(runTraffic(b, tr).ok).toBe(true);
         expect(b.idleWaits).toEqual([]);
         contended += b.grants.filter((g) => g.cycle > g.since).length;
@@ -210,7 +232,7 @@ describe('C104 switch: arbitration', () => {
     );
     expect(contended).toBeGreaterThan(0);
     // Negative control: the bench still watches the 4 links of a group, but the table pins label g to link 4g.
-    const b = bench({}, groupedTable(true));
+    const b = bench({ pipeline }, groupedTable(true));
     const watched = groupedTable();
     b.watchMasks = watched.groups.map((g) => g.reduce((m, k) => m | (1 << k), 0) >>> 0);
     for (let k = 0; k < 4; k++) b.send(8 + k, [1, 1, 2, 3, 4, CHAR_EOP]);
@@ -265,10 +287,10 @@ describe('C104 switch: thesis policies (seed 004 §4.2.4)', () => {
 
 describe('C104 switch: random traffic', () => {
   for (const policy of ['fifo', 'random', 'net-first', 'hops-first', 'oldest-first'] as const) {
-    it(`every packet is delivered exactly once, byte-exact, in order per input and label (policy ${policy}, ack priority both ways)`, () => {
+    it(`every packet is delivered exactly once, byte-exact, in order per input and label (policy ${policy}, ack priority both ways, both pipelines)`, () => {
       fc.assert(
-        fc.property(traffic, fc.boolean(), (tr, ackPriority) => {
-          const b = bench({ policy, ackPriority, fromProcessor: Array.from({ length: 32 }, (_, k) => k % 2 === 0) }, groupedTable(), tr.charCycles, policy === 'hops-first' || policy === 'oldest-first');
+        fc.property(traffic, fc.boolean(), fc.constantFrom(...C104_PIPELINES), (tr, ackPriority, pipeline) => {
+          const b = bench({ policy, ackPriority, pipeline, fromProcessor: Array.from({ length: 32 }, (_, k) => k % 2 === 0) }, groupedTable(), tr.charCycles, policy === 'hops-first' || policy === 'oldest-first');
           const { sent, ok } = runTraffic(b, tr);
           expect(ok).toBe(true);
           const got = new Map<number, number[]>();
@@ -301,8 +323,8 @@ describe('C104 switch: random traffic', () => {
 describe('C104 switch: simulator modes', () => {
   it('activity-driven simulation gives the same outputs, grants and state hash as plain stepping (random traffic, every policy)', () => {
     fc.assert(
-      fc.property(fc.oneof(traffic, hotTraffic), fc.constantFrom('fifo', 'random', 'net-first', 'hops-first') as fc.Arbitrary<'fifo'>, fc.boolean(), (tr, policy, ackPriority) => {
-        const opts = { policy, ackPriority, fromProcessor: Array.from({ length: 32 }, (_, k) => k % 3 === 0) };
+      fc.property(fc.oneof(traffic, hotTraffic), fc.constantFrom('fifo', 'random', 'net-first', 'hops-first') as fc.Arbitrary<'fifo'>, fc.boolean(), fc.constantFrom(...C104_PIPELINES), (tr, policy, ackPriority, pipeline) => {
+        const opts = { policy, ackPriority, pipeline, fromProcessor: Array.from({ length: 32 }, (_, k) => k % 3 === 0) };
         const runs = (['plain', 'activity'] as const).map((mode) => {
           const b = new SwitchBench(compileTable(groupedTable()), makeC104Config({ routingDelay: 2, ...opts }), tr.charCycles, false, mode);
           runTraffic(b, tr);
@@ -325,6 +347,8 @@ describe('C104 switch configuration', () => {
     expect(() => makeC104Config({ routingDelay: -1 })).toThrow('c104.routingDelay: -1 is outside 0..255');
     expect(() => makeC104Config({ outputBufferTokens: 0 })).toThrow('c104.outputBufferTokens: 0 is outside 1..4096');
     expect(() => makeC104Config({ timing: 'fast' as 'thesis' })).toThrow("c104.timing: 'fast' is not one of thesis, measured");
+    expect(makeC104Config().pipeline).toBe('registered');
+    expect(() => makeC104Config({ pipeline: 'wave' as 'registered' })).toThrow("c104.pipeline: 'wave' is not one of registered, cut-through");
     expect(() => makeC104Config({ policy: 'fixed-priority', ackPriority: true })).toThrow(/c104.ackPriority: not available with policy 'fixed-priority'/);
   });
 });

@@ -172,6 +172,8 @@ export class SwitchBench {
   readonly tags: number[][] = Array.from({ length: C104_LINKS }, () => []);
   /** Characters that left on every link, in order. */
   readonly out: number[][] = Array.from({ length: C104_LINKS }, () => []);
+  /** Per link: the cycle each character of `out` was taken by the far end. */
+  readonly outAt: number[][] = Array.from({ length: C104_LINKS }, () => []);
   readonly grants: Grant[] = [];
   readonly idleWaits: IdleWait[] = [];
   /** Per input: the cycle its current request became visible (-1: not waiting). */
@@ -230,10 +232,12 @@ export class SwitchBench {
     }
     for (let i = 0; i < C104_LINKS; i++) {
       const r = sw.routers[i]!;
-      const waiting = sim.peek(r.st) === 2;
+      // Waiting = the request is visible (REQ state, or a cut-through header at the buffer head).
+      const req = sim.peek(r.req);
+      const waiting = req !== 0;
       if (waiting && this.since[i] === -1) {
         this.since[i] = t;
-        this.masks.set(`${i}@${t}`, sim.peek(r.gm));
+        this.masks.set(`${i}@${t}`, req);
       }
       if (!waiting) continue;
       if (sim.peek(xbar.gnt[i]!) === 1) {
@@ -241,7 +245,7 @@ export class SwitchBench {
         this.since[i] = -1;
         continue;
       }
-      const gm = this.watchMasks ? this.watchMasks[sim.peek(r.hdr)]! : sim.peek(r.gm);
+      const gm = this.watchMasks ? this.watchMasks[sim.peek(r.hdr)]! : req;
       for (let j = 0; j < C104_LINKS; j++) {
         if (((gm >>> j) & 1) === 0 || granted[j] === 1) continue;
         if (sim.peek(xbar.valid[j]!) === 0 && sim.peek(sw.blocked[j]!) === 0) {
@@ -266,6 +270,7 @@ export class SwitchBench {
       }
       if (gave[k]! >= 0) {
         this.out[k]!.push(gave[k]!);
+        this.outAt[k]!.push(t);
         this.nextSink[k] = t + this.charCycles;
       }
     }

@@ -119,7 +119,9 @@ describe('oliver-c104 experiment (seed 000)', () => {
     const points = oliverC104.points(q);
     // Eq 1 read with the end marker as 0.4 bytes (a 4-bit EOP): β = 200 ns, δ = 1 µs
     const eq1 = (s: number): number => Math.max(200 + 33.4 * 100, 400 + 240 + 2 * s * 1000);
-    const good = oliverC104.assemble(q, points, points.map((p) => ({ tpNs: eq1(p.s), intact: true })));
+    // Multi-channel points follow Eq 4 with the same β, δ: spacing max{T_flat, R(s)/c}/l.
+    const eq4 = (p: { s: number; c: number; l: number }): number => (p.c === 1 && p.l === 1 ? eq1(p.s) : Math.max(3540, 640 + 2 * p.s * 1000 / p.c) / p.l);
+    const good = oliverC104.assemble(q, points, points.map((p) => ({ tpNs: eq4(p), tmNs: 0, intact: true })));
     const data = good.data as { fittedBetaNs: number; fittedDeltaNs: number };
     expect(data.fittedBetaNs).toBeCloseTo(200, 6);
     expect(data.fittedDeltaNs).toBeCloseTo(1000, 6);
@@ -127,8 +129,27 @@ describe('oliver-c104 experiment (seed 000)', () => {
     expect(good.checks.find((c) => c.id === 'eq2-crossover')!.holds).toBe(true);
     // β = 200 ns is outside the thesis-timing bound [0, 100] ns: the β check fails
     expect(good.checks.find((c) => c.id === 'beta')!.holds).toBe(false);
-    const bent = oliverC104.assemble(q, points, points.map((p) => ({ tpNs: eq1(p.s) + (p.s === 7 ? 3000 : 0), intact: true })));
+    expect(good.checks.find((c) => c.id === 'eq4-channels')!.holds).toBe(true);
+    const bent = oliverC104.assemble(q, points, points.map((p) => ({ tpNs: eq4(p) + (p.s === 7 ? 3000 : 0), tmNs: 0, intact: true })));
     expect(bent.checks.find((c) => c.id === 'eq1-shape')!.holds).toBe(false);
+    // Control: one saturating multi-channel point (s = 2, c = 3: c* = 1.3) made 3 % slower fails Eq 4's check.
+    const slow = oliverC104.assemble(q, points, points.map((p) => ({ tpNs: eq4(p) * (p.s === 2 && p.c === 3 ? 1.03 : 1), tmNs: 0, intact: true })));
+    expect(slow.checks.find((c) => c.id === 'eq4-channels')!.holds).toBe(false);
+  });
+  it('Eq 4 rule: saturated within 2 % of T_flat/l exactly when c ≥ c*; ±10 % of c* is not judged; controls just outside', async () => {
+    const { eq4Agrees } = await import('../../harness/experiments/oliver-c104.ts');
+    // c = 2 ≥ c* = 1.5 (saturated expected): 1.0199 × T_flat/l holds, 1.0201 fails.
+    expect(eq4Agrees(2, 1.5, 3000 * 1.0199, 3000, 1)).toBe(true);
+    expect(eq4Agrees(2, 1.5, 3000 * 1.0201, 3000, 1)).toBe(false);
+    // Two links halve the saturated spacing.
+    expect(eq4Agrees(2, 1.5, 1500, 3000, 2)).toBe(true);
+    expect(eq4Agrees(2, 1.5, 3000, 3000, 2)).toBe(false);
+    // c = 1 < c* = 1.5 (not saturated expected): above the bound holds, at T_flat fails.
+    expect(eq4Agrees(1, 1.5, 3000 * 1.0201, 3000, 1)).toBe(true);
+    expect(eq4Agrees(1, 1.5, 3000, 3000, 1)).toBe(false);
+    // Within ±10 % of c*: not judged; just outside: judged.
+    expect(eq4Agrees(2, 2 / 1.0999, 3000, 3000, 1)).toBeNull();
+    expect(eq4Agrees(2, 2 / 1.1001, 3000, 3000, 1)).toBe(true);
   });
   it('β rule: [0, 100] ns holds, a control just outside each end fails', async () => {
     const { betaMeaningful } = await import('../../harness/experiments/oliver-c104.ts');
@@ -137,9 +158,15 @@ describe('oliver-c104 experiment (seed 000)', () => {
   });
   it('a measured point: two T9000s through one C104, full packets, byte-exact', async () => {
     const { runOliverPoint } = await import('../../harness/experiments/oliver-c104.ts');
-    const r = runOliverPoint({ s: 1 }, { quick: true, switches: [1], packets: 3 });
+    const q = { quick: true, switches: [1], packets: 3, multi: [], multiPackets: 4 };
+    const r = runOliverPoint({ s: 1, c: 1, l: 1 }, q);
     expect(r.intact).toBe(true);
     // Link-bound: at least a header token, 32 data tokens (10 bits each) and an EOP (4 bits) per packet: 334 cycles.
     expect(r.tpNs).toBeGreaterThanOrEqual(3340);
+    // Two channels on each of two links (a hunt group of 2 per hop): byte-exact, and the acks come twice as fast (at least 167 cycles apart on average).
+    const m = runOliverPoint({ s: 1, c: 2, l: 2 }, { ...q, multiPackets: 8 });
+    expect(m.intact).toBe(true);
+    expect(m.tpNs).toBeGreaterThanOrEqual(1670);
+    expect(m.tpNs).toBeLessThan(r.tpNs * 0.6);
   });
 });

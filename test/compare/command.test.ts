@@ -60,7 +60,7 @@ describe('icemu compare', () => {
       expect(msg.split('\n')).toHaveLength(1);
       expect(msg).toContain('zero-load, ch5-light, ch5-moderate');
     }
-    expect(() => call(['zero-lode'])).toThrow("icemu compare: unknown preset 'zero-lode' (presets: zero-load, ch5-light, ch5-moderate, calibrated-light, calibrated-moderate, calibrated-heavy, c104-zero-load, c104-light, c104-moderate)");
+    expect(() => call(['zero-lode'])).toThrow("icemu compare: unknown preset 'zero-lode' (presets: zero-load, ch5-light, ch5-moderate, calibrated-light, calibrated-moderate, calibrated-heavy, c104-zero-load, c104-light, c104-moderate, t9000-uni, t9000-bi)");
     expect(() => call(['zero-load', '--seed', '-1'])).toThrow(/--seed must be a whole number in 0\.\./);
   });
 

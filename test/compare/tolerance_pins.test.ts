@@ -82,6 +82,10 @@ PINS['c104-zero-load'] = [{ metric: 'missing', inside: [0], outside: [1] }, rang
 const means = (metric: MetricName, b: number): Pin => ({ metric, of: 'means', inside: [-b, b, 0], outside: [-b - 0.001, b + 0.001] });
 PINS['c104-light'] = [{ metric: 'missing', inside: [0], outside: [1] }, means('first', 0.03), means('last', 0.03), range('last', 'p50', -10, 10)];
 PINS['c104-moderate'] = [{ metric: 'missing', inside: [0], outside: [1] }, means('first', 0.05), means('last', 0.05), range('last', 'p50', -15, 15)];
+// T9000 pair presets (harness/compare/t9000.ts): RTL streams vs Eqs 4.1 / 4.2.
+PINS['t9000-uni'] = [{ metric: 'missing', inside: [0], outside: [1] }, means('last', 0.0064)];
+// (−0.0138 itself comes out as −0.01380000000000014 in the synthetic means, so the inside pin stops a hair short of it)
+PINS['t9000-bi'] = [{ metric: 'missing', inside: [0], outside: [1] }, { metric: 'last', of: 'means', inside: [-0.013799, 0], outside: [-0.0139, 0.0001] }];
 
 describe('preset tolerances pinned by negative controls just outside them', () => {
   for (const [name, pins] of Object.entries(PINS)) {

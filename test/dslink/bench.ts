@@ -7,15 +7,22 @@ import type { DsLinkConfig } from '../../rtl/dslink/config.ts';
 import type { DsLinkEnd } from '../../rtl/dslink/end.ts';
 import { DsLinkPair } from '../../rtl/dslink/pair.ts';
 
-/** Pushes `chars` in order into an end's transmit side whenever txReady. */
+/**
+ * Pushes `chars` in order into an end's transmit side whenever txReady and
+ * `pattern[cycle mod length]` (default: always), so a pattern makes gaps.
+ */
 export class CharSource extends Module {
   readonly idx: Signal;
-  constructor(parent: Module, name: string, end: DsLinkEnd, chars: readonly number[]) {
+  readonly cyc: Signal;
+  constructor(parent: Module, name: string, end: DsLinkEnd, chars: readonly number[], pattern: readonly boolean[] = [true]) {
     super(parent, name);
     const txValid = this.output('txValid');
     const txChar = this.output('txChar', 9);
     const txReady = this.input('txReady');
     const idx = (this.idx = this.reg('idx', 32));
+    const cyc = (this.cyc = this.reg('cyc', 32));
+    const n = pattern.length;
+    const always = pattern.every((x) => x);
     parent.connect(txValid, end.txValid);
     parent.connect(txChar, end.txChar);
     parent.connect(end.txReady, txReady);
@@ -23,18 +30,20 @@ export class CharSource extends Module {
       () => {
         const s = this.s;
         const k = s[idx.i]!;
-        s[txValid.i] = k < chars.length ? 1 : 0;
-        s[txChar.i] = k < chars.length ? chars[k]! : 0;
+        const on = k < chars.length && (always || pattern[s[cyc.i]! % n]);
+        s[txValid.i] = on ? 1 : 0;
+        s[txChar.i] = on ? chars[k]! : 0;
       },
-      { writes: [txValid, txChar], reads: [idx], name: 'out' },
+      { writes: [txValid, txChar], reads: [idx, cyc], name: 'out' },
     );
     this.seq(
       () => {
         const s = this.s;
         const k = s[idx.i]!;
-        if (k < chars.length && s[txReady.i] === 1) s[idx.n] = k + 1;
+        if (!always) s[cyc.n] = (s[cyc.i]! + 1) % 4294967296;
+        if (k < chars.length && s[txReady.i] === 1 && (always || pattern[s[cyc.i]! % n])) s[idx.n] = k + 1;
       },
-      { reads: [idx, txReady], name: 'next' },
+      { reads: [idx, txReady, cyc], name: 'next' },
     );
   }
 }
@@ -108,6 +117,9 @@ export interface BenchOptions {
   /** Characters a sends to b, and b to a. */
   aToB?: readonly number[];
   bToA?: readonly number[];
+  /** Push patterns of a's and b's sources (gaps in what the cores offer). */
+  pushA?: readonly boolean[];
+  pushB?: readonly boolean[];
   /** Pop patterns of a's and b's sinks. */
   popA?: readonly boolean[];
   popB?: readonly boolean[];
@@ -126,8 +138,8 @@ export class Bench extends Module {
     const pair = (this.pair = new DsLinkPair(this, 'link', { a, b, faults: opts.faults }));
     if (opts.startA !== undefined) new Starter(this, 'startA', pair.a, opts.startA);
     if (opts.startB !== undefined) new Starter(this, 'startB', pair.b, opts.startB);
-    this.srcA = new CharSource(this, 'srcA', pair.a, opts.aToB ?? []);
-    this.srcB = new CharSource(this, 'srcB', pair.b, opts.bToA ?? []);
+    this.srcA = new CharSource(this, 'srcA', pair.a, opts.aToB ?? [], opts.pushA);
+    this.srcB = new CharSource(this, 'srcB', pair.b, opts.bToA ?? [], opts.pushB);
     this.sinkA = new CharSink(this, 'sinkA', pair.a, opts.popA);
     this.sinkB = new CharSink(this, 'sinkB', pair.b, opts.popB);
   }

@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { makePair, realLinks, stubLinks, type Pair } from './pair.ts';
+import { bytesOf, deliveredExactlyOnceInOrder, makePair, opArb, realLinks, runOps, stubLinks, VLS, type Op, type Pair } from './pair.ts';
 import type { T9000Config } from '../../rtl/t9000/config.ts';
 import { t9000Config, MEASURED_TIMING } from '../../rtl/t9000/config.ts';
 import { readTrace, type TraceEvent } from '../../traces/events/vocabulary.ts';
@@ -20,64 +20,6 @@ import { Simulator } from '../../rtl/kernel/index.ts';
 import { T9000Endpoint } from '../../rtl/t9000/endpoint.ts';
 import { joinLinks } from '../../rtl/dslink/ports.ts';
 import { attachT9000Pair } from '../../harness/rtl/t9000_pair.ts';
-
-interface Op {
-  from: 0 | 1;
-  vl: number;
-  len: number;
-  sendAt: number;
-  recvAt: number;
-  seed: number;
-}
-
-const VLS = 3;
-const opArb = fc.record({
-  from: fc.constantFrom(0 as const, 1 as const),
-  vl: fc.integer({ min: 0, max: VLS - 1 }),
-  len: fc.oneof(fc.constantFrom(0, 1, 31, 32, 33, 64, 65), fc.integer({ min: 0, max: 100 })),
-  sendAt: fc.integer({ min: 0, max: 3000 }),
-  recvAt: fc.integer({ min: 0, max: 3000 }),
-  seed: fc.integer({ min: 0, max: 255 }),
-});
-
-function bytesOf(op: Op, k: number): number[] {
-  return Array.from({ length: op.len }, (_, j) => (op.seed + 7 * j + 13 * k) & 0xff);
-}
-
-/** Run a list of ops; returns the pair after the run and the data sent, per message id. */
-function runOps(ops: Op[], cfg: Partial<T9000Config> = {}, cycles = 40_000): { p: Pair; sent: number[][] } {
-  const p = makePair(VLS, { sendAreaBytes: 8192, rxSlots: 4, ...cfg }, { links: realLinks() });
-  const sent: number[][] = [];
-  // sends on one VL must be issued in time order to be in order: sort by sendAt (stable)
-  const order = ops.map((o, k) => ({ o, k })).sort((x, y) => x.o.sendAt - y.o.sendAt);
-  for (const { o, k } of order) {
-    const m = p.driver.send(o.from, o.vl, bytesOf(o, k), o.sendAt);
-    sent[m.id] = m.data;
-    p.driver.receive(1 - o.from, o.vl, o.recvAt);
-  }
-  p.sim.runUntil(() => p.rec.deliveries.length >= ops.length, cycles);
-  p.sim.step(200); // a little longer: a duplicate delivery would show
-  return { p, sent };
-}
-
-/** Exactly once, byte-exact, in order per virtual link (as the property states it). */
-function deliveredExactlyOnceInOrder(p: Pair, sent: number[][]): boolean {
-  const seen = new Set<number>();
-  const lastPerVl = new Map<string, number>();
-  for (const d of p.rec.deliveries) {
-    if (d.msg < 0 || seen.has(d.msg)) return false;
-    seen.add(d.msg);
-    const m = p.driver.messages[d.msg]!;
-    if (m.dest.node !== d.node || m.dest.vl !== d.vl) return false;
-    const want = sent[d.msg]!;
-    if (d.bytes.length !== want.length || d.bytes.some((b, j) => b !== want[j])) return false;
-    const key = `${d.node}:${d.vl}`;
-    const prev = lastPerVl.get(key) ?? -1;
-    if (m.seq !== prev + 1) return false;
-    lastPerVl.set(key, m.seq);
-  }
-  return seen.size === sent.length && p.rec.anomalies.length === 0;
-}
 
 /** Packet k+1 of a message is injected only after packet k's ack arrived (one outstanding per VL). */
 function stopAndWait(events: readonly TraceEvent[]): boolean {

@@ -2,9 +2,12 @@
  * The token-credit (RTL-calibrated) mode of the T9000/C104 TLM
  * (harness/tlm/t9000-c104/token-network.ts) held against the RTL C104 mesh
  * with T9000 endpoints and real DS-links, at zero load on a 4×4 mesh
- * (one message at a time, the RTL's channels tied to link 0): every stamp
+ * (one message at a time; both sides tie a channel to T9000 link
+ * `end number mod 4`, the TLM's t9000Links 'per-channel'): every stamp
  * equal (the declared bounds of harness/compare/c104_rtl.ts are 0…0), each
- * bound with a control 1 cycle outside.
+ * bound with a control 1 cycle outside; the TLM's 'hunt-group' link choice
+ * equals the RTL with every channel on link 0, and differs from the RTL's
+ * spread channels (a control).
  * The full set (7 paths × 10 sizes, about 40 s of RTL) runs with ICEMU_FULL=1.
  */
 import { describe, expect, it } from 'vitest';
@@ -30,8 +33,9 @@ const SIZES_QUICK = [0, 1, 32, 33, 65];
 
 describe('token-credit TLM vs RTL at zero load, 4×4 mesh', () => {
   const msgs = FULL ? zeroLoadMessages(PAIRS_FULL, SIZES_FULL) : zeroLoadMessages(PAIRS_QUICK, SIZES_QUICK);
-  const rtl = runRtlMesh(msgs, { side: 4, link0: true });
+  const rtl = runRtlMesh(msgs, { side: 4 });
   const tlm = runTlmMesh(msgs, { side: 4, ...TOKEN_CREDIT_PRESET });
+  const hunt = runTlmMesh(msgs, { side: 4, ...TOKEN_CREDIT_PRESET, t9000Links: 'hunt-group' });
 
   it('both sides deliver every message', () => {
     expect(rtl.complete).toBe(true);
@@ -70,9 +74,13 @@ describe('token-credit TLM vs RTL at zero load, 4×4 mesh', () => {
     expect(zeroLoadDeviations(rtl.times, tlm.times, ZERO_LOAD_BOUNDS, -below - 1).some((d) => !d.pass)).toBe(true);
   });
 
-  it('control: the RTL with consecutive labels (channels spread over the links) is not matched exactly', () => {
-    const spread = runRtlMesh(msgs, { side: 4 });
-    expect(zeroLoadDeviations(spread.times, tlm.times).every((d) => d.pass)).toBe(false);
+  it("the 'hunt-group' link choice equals the RTL with every channel on link 0 (the link it takes when all are idle)", () => {
+    const link0 = runRtlMesh(msgs, { side: 4, link0: true });
+    for (const d of zeroLoadDeviations(link0.times, hunt.times)) expect([d.stamp, d.min, d.max]).toEqual([d.stamp, 0, 0]);
+  });
+
+  it("control: the 'hunt-group' link choice against the RTL's spread channels is not matched exactly", () => {
+    expect(zeroLoadDeviations(rtl.times, hunt.times).every((d) => d.pass)).toBe(false);
   });
 }, 300_000);
 
@@ -82,6 +90,7 @@ describe('token-credit mode: configuration and delivery', () => {
     expect(() => resolveC104Config({ ...TOKEN_CREDIT_PRESET, mode: 'throttled' })).toThrow(/c104\.mode: the token-credit link model supports only "full"/);
     expect(() => resolveC104Config({ ...TOKEN_CREDIT_PRESET, crossbarPolicy: 'random' })).toThrow(/c104\.crossbarPolicy/);
     expect(() => resolveC104Config({ ...TOKEN_CREDIT_PRESET, inputBufferTokens: 7 })).toThrow(/c104\.inputBufferTokens/);
+    expect(() => resolveC104Config({ t9000Links: 'per-channel' })).toThrow(/c104\.t9000Links: 'per-channel' is modelled by the token-credit link model only/);
   });
 
   it('a loaded synthetic run delivers and acknowledges every message and is deterministic', () => {

@@ -31,6 +31,28 @@ export const ROUTINGS: readonly Routing[] = ['xy', 'yx', 'two-phase'];
  */
 export type LinkModel = 'packet' | 'token-credit';
 
+/**
+ * Which T9000 link a packet leaves on (docs/thesis-model.md#t9000-links).
+ * 'hunt-group': any idle link of the node (the CPU link as a fat link,
+ * §3.2, §4.2.2), a message's later packets on its first packet's link.
+ * 'per-channel': each channel (virtual link pair) is tied to link
+ * `slot mod cpuLinkWidth`, slot = the channel end's number at its node, and
+ * every link has its own ack and data queues (§3.1.1.1: "data and
+ * acknowledgement packets are queued separately at each link"); the RTL's
+ * rule (harness/rtl/c104_system.ts: block v on link v mod links).
+ */
+export type T9000Links = 'hunt-group' | 'per-channel';
+
+/**
+ * Virtual links (docs/thesis-model.md#virtual-links). 'per-message': every
+ * message has its own (the thesis's "finite number of virtual channels per
+ * process", §5.3.2). 'per-channel': one virtual link per channel (ordered
+ * process pair), messages on it one after another: the next message's first
+ * packet waits for the previous message's last ack (§3.1.1.1's stop-and-wait
+ * per virtual link; the RTL's T9000, harness/rtl/c104_system.ts).
+ */
+export type VirtualLinks = 'per-message' | 'per-channel';
+
 /** Saturation control of the non-blocking workload (§5.3.2, Fig. 5.4). */
 export type SaturationControl = 'per-process' | 't9000-queue';
 
@@ -71,6 +93,9 @@ export interface C104Config {
   readonly outputBufferTokens: number;
   /** §4.2.2 CPU link width (hunt group of DS-links between T9000 and C104), default 4. */
   readonly cpuLinkWidth: number;
+  /** Link choice of a T9000's outgoing packets (token-credit mode only offers 'per-channel'). */
+  readonly t9000Links: T9000Links;
+  readonly virtualLinks: VirtualLinks;
   /** §4.2.4 crossbar policy, real C104: FIFO. */
   readonly crossbarPolicy: CrossbarPolicy;
   /** §4.2.4 ack prioritisation inside the C104 (real C104: off). */
@@ -105,6 +130,8 @@ export const TOKEN_CREDIT_PRESET: Partial<C104Config> = Object.freeze({
   inputBufferTokens: 35,
   outputBufferTokens: 35,
   routingDelayNs: 40,
+  t9000Links: 'per-channel',
+  virtualLinks: 'per-channel',
 });
 
 export const C104_DEFAULTS: C104Config = {
@@ -120,6 +147,8 @@ export const C104_DEFAULTS: C104Config = {
   inputBufferTokens: 70,
   outputBufferTokens: 1,
   cpuLinkWidth: 4,
+  t9000Links: 'hunt-group',
+  virtualLinks: 'per-message',
   crossbarPolicy: 'fifo',
   c104AckPriority: false,
   t9000AckPriority: true,
@@ -163,6 +192,9 @@ export function resolveC104Config(c: Partial<C104Config> = {}): C104Config {
   else integerIn(S, 'inputBufferTokens', r.inputBufferTokens, 8, 4096, 'tokens; at least one FCT');
   integerIn(S, 'outputBufferTokens', r.outputBufferTokens, 1, 4096, 'tokens');
   integerIn(S, 'cpuLinkWidth', r.cpuLinkWidth, 1, 24);
+  const tl = oneOf(S, 't9000Links', r.t9000Links, ['hunt-group', 'per-channel'] as const);
+  oneOf(S, 'virtualLinks', r.virtualLinks, ['per-message', 'per-channel'] as const);
+  if (tl === 'per-channel' && lm !== 'token-credit') throw new RangeError(`${S}.t9000Links: 'per-channel' is modelled by the token-credit link model only (got linkModel ${JSON.stringify(lm)})`);
   oneOf(S, 'crossbarPolicy', r.crossbarPolicy, CROSSBAR_POLICIES);
   bool(S, 'c104AckPriority', r.c104AckPriority);
   bool(S, 't9000AckPriority', r.t9000AckPriority);

@@ -20,6 +20,8 @@ export class Packet {
   msg = 0;
   /** Packet index within its message. */
   index = 0;
+  /** t9000Links 'per-channel': the number of the sending node's channel end this packet leaves by (−1: none). */
+  chan = -1;
   /** Current length in tokens (header(s) + data + terminator) and its serialisation time. */
   tokens = 0;
   ns = 0;

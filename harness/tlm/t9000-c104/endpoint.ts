@@ -74,6 +74,13 @@ export class Endpoints implements EndpointSink {
   private readonly ackNs: number;
   /** Header time + routing delay: a packet routed at once starts its first internal link this long after its injection. */
   private readonly hopNs: number;
+  /** t9000Links 'per-channel' without the program's own numbering: per node, partner process pair (p·P + q) → channel end number, in first-use order. */
+  private readonly perChannel: boolean;
+  private readonly slotOf: Map<number, number>[];
+  private readonly slotsUsed: Int32Array;
+  /** virtualLinks 'per-channel': per ordered process pair (p·P + q), messages waiting behind the one on its virtual link (absent: link idle). */
+  private readonly vlQueue = new Map<number, number[]>();
+  private readonly vlPerChannel: boolean;
 
   constructor(
     private readonly c: C104Config,
@@ -100,6 +107,30 @@ export class Endpoints implements EndpointSink {
     this.ackTokens = c.headerBytes + 1;
     this.ackNs = packetNs(c, c.headerBytes);
     this.hopNs = c.headerBytes * c.nsPerDataToken + c.routingDelayNs;
+    this.perChannel = c.t9000Links === 'per-channel';
+    this.slotOf = this.perChannel && !program.channelSlot ? Array.from({ length: N }, () => new Map()) : [];
+    this.slotsUsed = new Int32Array(this.slotOf.length);
+    this.vlPerChannel = c.virtualLinks === 'per-channel';
+  }
+
+  /**
+   * The number of p's end of the channel (p, q) at p's node: the program's numbering, or first-use
+   * order per node, both ends numbered when the channel is first used (docs/thesis-model.md#t9000-links).
+   */
+  private channelSlot(p: number, q: number): number {
+    const prog = this.program;
+    if (!this.perChannel || prog.nodeOf(p) === prog.nodeOf(q)) return -1;
+    if (prog.channelSlot) return prog.channelSlot(p, q);
+    const key = p * this.P + q;
+    const node = prog.nodeOf(p);
+    let s = this.slotOf[node]!.get(key);
+    if (s === undefined) {
+      s = this.slotsUsed[node]!++;
+      this.slotOf[node]!.set(key, s);
+      const far = prog.nodeOf(q);
+      this.slotOf[far]!.set(q * this.P + p, this.slotsUsed[far]!++);
+    }
+    return s;
   }
 
   start(now: number): void {
@@ -252,7 +283,22 @@ export class Endpoints implements EndpointSink {
     m.created = now;
     this.outstanding[p]!++;
     if (this.ctx.events) this.ctx.events.push({ t: now, kind: 'message-queued', msg: id, node: m.srcNode });
+    if (this.vlPerChannel && m.srcNode !== m.dstNode) {
+      // One virtual link per channel: behind the message already on it (docs/thesis-model.md#virtual-links).
+      const key = p * this.P + dest;
+      const q = this.vlQueue.get(key);
+      if (q) return void q.push(id);
+      this.vlQueue.set(key, []);
+    }
     this.sendPacket(id, 0, now);
+  }
+
+  /** The message on channel (p, q)'s virtual link completed: the next one waiting starts. */
+  private vlNext(p: number, q: number, now: number): void {
+    const key = p * this.P + q;
+    const list = this.vlQueue.get(key)!;
+    if (list.length === 0) this.vlQueue.delete(key);
+    else this.sendPacket(list.shift()!, 0, now);
   }
 
   private sendPacket(id: number, index: number, now: number): void {
@@ -264,6 +310,7 @@ export class Endpoints implements EndpointSink {
     pk.dst = m.dstNode;
     pk.msg = id;
     pk.index = index;
+    pk.chan = this.channelSlot(m.srcProc, m.dstProc);
     pk.tokens = dataPacketTokens(this.c, Math.max(0, bytes));
     pk.ns = packetNs(this.c, this.c.headerBytes + Math.max(0, bytes));
     pk.created = now;
@@ -278,6 +325,7 @@ export class Endpoints implements EndpointSink {
     a.dst = m.srcNode;
     a.msg = id;
     a.index = index;
+    a.chan = this.channelSlot(m.dstProc, m.srcProc);
     a.tokens = this.ackTokens;
     a.ns = this.ackNs;
     a.created = now;
@@ -357,6 +405,7 @@ export class Endpoints implements EndpointSink {
     }
     mc[C.messagesComplete]!++;
     const p = m.srcProc;
+    if (this.vlPerChannel && m.srcNode !== m.dstNode) this.vlNext(p, m.dstProc, now);
     this.outstanding[p]!--;
     if (m.delivered === m.packets) this.free(id);
     const mode = this.program.mode;

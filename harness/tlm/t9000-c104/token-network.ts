@@ -31,9 +31,11 @@
  * - the T9000 endpoint: ack and data queues (acks first with ack priority),
  *   a transmit port per link that copies a packet's tokens into its link's
  *   transmit buffer (56 tokens) and takes the next packet when the last
- *   one's terminator has left; a message's first packet takes any idle link
- *   of the node (a hunt group, §4.2.2), its later packets the same link (the
- *   RTL ties a virtual link to one link); the receiver takes every token at
+ *   one's terminator has left. With t9000Links 'per-channel' (the RTL's
+ *   rule) every link has its own ack and data queues and a packet joins those
+ *   of link `chan mod links`, its channel's; with 'hunt-group' a message's
+ *   first packet takes any idle link of the node (§4.2.2), its later packets
+ *   the same link (docs/thesis-model.md#t9000-links); the receiver takes every token at
  *   once; the header is "in" (ack generated) when it is taken, and the
  *   packet is delivered when its terminator is taken (the RTL recorder's
  *   stamps, docs/t9000.md#events).
@@ -130,8 +132,14 @@ export class TokenNetwork implements Transport {
   private readonly portStart: Float64Array;
   private readonly ackQ: IntFifo[];
   private readonly dataQ: IntFifo[];
-  /** Per transmit port: later packets of messages whose first packet it sent (a message keeps its link, as the RTL's virtual link does). */
+  /**
+   * Per transmit port: its own data queue: 'hunt-group': later packets of messages whose first
+   * packet it sent (a message keeps its link); 'per-channel': every data packet of its channels.
+   */
   private readonly pinQ: IntFifo[];
+  /** Per transmit port: its own ack queue ('per-channel'). */
+  private readonly portAckQ: IntFifo[];
+  private readonly perChannel: boolean;
   /** Message (src·msg key) → the port its first packet took. */
   private readonly msgPort = new Map<number, number>();
 
@@ -184,6 +192,8 @@ export class TokenNetwork implements Transport {
     this.ackQ = Array.from({ length: N }, () => new IntFifo());
     this.dataQ = Array.from({ length: N }, () => new IntFifo());
     this.pinQ = Array.from({ length: N * W }, () => new IntFifo());
+    this.portAckQ = Array.from({ length: N * W }, () => new IntFifo());
+    this.perChannel = c.t9000Links === 'per-channel';
     const ep = k.endpointBufferTokens;
     const set = (d: number, kind: number, node: number, txCap: number, rxDepth: number): void => {
       this.kind[d] = kind;
@@ -224,6 +234,11 @@ export class TokenNetwork implements Transport {
   }
 
   inject(p: Packet, now: number): void {
+    if (this.perChannel) {
+      const port = p.src * this.W + (p.chan % this.W);
+      (p.kind === ACK && this.c.t9000AckPriority ? this.portAckQ : this.pinQ)[port]!.push(p.id);
+      return this.serveT9000(p.src, now);
+    }
     const pinned = p.kind === ACK || p.index === 0 ? undefined : this.msgPort.get(this.msgKey(p));
     if (pinned !== undefined) this.pinQ[pinned]!.push(p.id);
     else if (p.kind === ACK && this.c.t9000AckPriority) this.ackQ[p.src]!.push(p.id);
@@ -293,9 +308,9 @@ export class TokenNetwork implements Transport {
 
   /**
    * Idle transmit ports of the node take the next packet: acks first with ack priority (§3.1.1.1),
-   * then a later packet of a message the port carries, then the data queue. A message's first
-   * packet takes any idle link (the node's links as a hunt group), its later packets that link:
-   * the RTL ties a virtual link to one link (docs/thesis-model.md#token-credit).
+   * then a data packet of the port's own queue, then the node's data queue ('hunt-group': a
+   * message's first packet takes any idle link, its later packets that link; 'per-channel': the
+   * node queues stay empty, every packet is in its link's queues), docs/thesis-model.md#t9000-links.
    */
   private serveT9000(n: number, now: number): void {
     const acks = this.ackQ[n]!;
@@ -304,10 +319,11 @@ export class TokenNetwork implements Transport {
       const port = n * this.W + j;
       if (this.portPkt[port]! >= 0) continue;
       const pins = this.pinQ[port]!;
-      const id = acks.length > 0 ? acks.shift() : pins.length > 0 ? pins.shift() : data.length > 0 ? data.shift() : -1;
+      const own = this.portAckQ[port]!;
+      const id = own.length > 0 ? own.shift() : acks.length > 0 ? acks.shift() : pins.length > 0 ? pins.shift() : data.length > 0 ? data.shift() : -1;
       if (id < 0) continue;
       const p = this.ctx.pool.all[id]!;
-      if (p.kind !== ACK && p.index === 0) this.msgPort.set(this.msgKey(p), port);
+      if (!this.perChannel && p.kind !== ACK && p.index === 0) this.msgPort.set(this.msgKey(p), port);
       this.portPkt[port] = id;
       this.portNext[port] = 0;
       this.portStart[port] = now + this.txStartNs;
