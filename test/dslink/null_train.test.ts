@@ -172,5 +172,13 @@ describe('DS-link NULL trains on demand = bit by bit', () => {
     expect(pair.a.ser.txTrain).toBeNull();
     expect(pair.b.ser.txTrain).toBeNull();
   });
+
+  it("a link whose idle transmitters hold their wires (runIdle 'one-null') has no trains; the default one has one per direction", () => {
+    const quiet = new DsLinkPair(null, 'q', { a: { runIdle: 'one-null' }, b: { runIdle: 'one-null' } });
+    expect(quiet.a.ser.txTrain).toBeNull();
+    const plain = new DsLinkPair(null, 'p');
+    expect(plain.a.ser.txTrain?.rx).toBe(plain.b);
+    expect(plain.b.ser.txTrain?.rx).toBe(plain.a);
+  });
 });
 
