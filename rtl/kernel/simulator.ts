@@ -232,6 +232,9 @@ export class Simulator {
   setMode(mode: SimMode): void {
     if (mode !== 'activity' && mode !== 'plain') throw new SimError('bad-argument', `setMode: '${String(mode)}' is not 'activity' or 'plain'`);
     if (mode === this._mode) return;
+    // On-demand values (serial lines) are brought up to date while the fast
+    // mode still computes them; the reference mode then carries them on.
+    if (this._mode === 'activity') this.materialize();
     this._mode = mode;
     this._fastForward = mode === 'activity' && this.wantFastForward;
     if (mode === 'plain') this.counters.stopAll(true);
