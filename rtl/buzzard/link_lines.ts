@@ -334,3 +334,52 @@ export class Waker {
     this.pending = v;
   }
 }
+
+/**
+ * What a receiving link end (a PBU's input controller, the node input port)
+ * keeps: the tap it reads, the first cycle not yet applied, the bit it waits
+ * for, and its wake-ups; a post or connection on the tap that may show the
+ * awaited bit asks for a wake-up there (lineChanged).
+ */
+export abstract class ReceiverEnd implements LineUnit, LineReceiver {
+  readonly waker: Waker;
+  /** The tap of the crossbar output that feeds this end (set by the node or cube). */
+  src: LinkTap | null = null;
+  /** The first cycle whose edge is not applied yet. */
+  protected done = 0;
+  /** The bit the controller waits for (-1: none). */
+  protected awaiting = -1;
+
+  constructor(
+    protected readonly m: Module,
+    protected readonly links: LinkSet,
+  ) {
+    this.waker = new Waker(m, links);
+    links.units.push(this);
+  }
+
+  abstract catchUp(now: number): void;
+  abstract shifting(): boolean;
+
+  lineChanged(from: number): void {
+    if (this.awaiting < 0 || !this.links.fast) return;
+    this.waker.at(this.src!.nextWith(Math.max(from, this.done), this.awaiting));
+  }
+
+  resetLines(now: number): void {
+    this.done = now;
+    this.awaiting = -1;
+    this.waker.reset();
+  }
+
+  save(): unknown {
+    return { done: this.done, awaiting: this.awaiting, wake: this.waker.state };
+  }
+
+  restore(v: unknown): void {
+    const st = v as { done: number; awaiting: number; wake: number };
+    this.done = st.done;
+    this.awaiting = st.awaiting;
+    this.waker.state = st.wake;
+  }
+}

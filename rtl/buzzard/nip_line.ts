@@ -15,7 +15,7 @@
  */
 import type { Module, Signal } from '../kernel/module.ts';
 import { SimError } from '../kernel/errors.ts';
-import { Waker, type LineReceiver, type LineUnit, type LinkSet, type LinkTap } from './link_lines.ts';
+import { ReceiverEnd, type LinkSet } from './link_lines.ts';
 
 export interface NipStates {
   IDLE: number;
@@ -33,22 +33,15 @@ export interface NipRegs {
   inBit: Signal;
 }
 
-export class NipLine implements LineUnit, LineReceiver {
-  readonly waker: Waker;
-  /** Crossbar output O_0's tap (set by the node). */
-  src: LinkTap | null = null;
-  private done = 0;
-  /** The bit the controller waits for (-1: none). */
-  private awaiting = -1;
-
+/** The node input port's end; its tap is crossbar output O_0's (set by the node). */
+export class NipLine extends ReceiverEnd {
   constructor(
-    private readonly m: Module,
-    private readonly links: LinkSet,
+    m: Module,
+    links: LinkSet,
     private readonly r: NipRegs,
     private readonly st: NipStates,
   ) {
-    this.waker = new Waker(m, links);
-    links.units.push(this);
+    super(m, links);
   }
 
   /**
@@ -113,25 +106,4 @@ export class NipLine implements LineUnit, LineReceiver {
     else if (this.awaiting >= 0) this.waker.at(this.src!.nextWith(from, this.awaiting));
   }
 
-  lineChanged(from: number): void {
-    if (this.awaiting < 0 || !this.links.fast) return;
-    this.waker.at(this.src!.nextWith(Math.max(from, this.done), this.awaiting));
-  }
-
-  resetLines(now: number): void {
-    this.done = now;
-    this.awaiting = -1;
-    this.waker.reset();
-  }
-
-  save(): unknown {
-    return { done: this.done, awaiting: this.awaiting, wake: this.waker.state };
-  }
-
-  restore(v: unknown): void {
-    const st = v as { done: number; awaiting: number; wake: number };
-    this.done = st.done;
-    this.awaiting = st.awaiting;
-    this.waker.state = st.wake;
-  }
 }

@@ -22,7 +22,7 @@
  */
 import type { Module, Signal } from '../kernel/module.ts';
 import { SimError } from '../kernel/errors.ts';
-import { SenderLine, Waker, type LineReceiver, type LineUnit, type LinkSet, type LinkTap } from './link_lines.ts';
+import { ReceiverEnd, SenderLine, type LinkSet, type LinkTap } from './link_lines.ts';
 
 export interface PbuRegs {
   inBit: Signal;
@@ -61,28 +61,23 @@ export interface PbuConsts {
   strict: boolean;
 }
 
-export class PbuLine implements LineUnit, LineReceiver {
+/** Both ends of a PBU: it receives from the neighbour's O_i (its tap set by the cube) and sends on its own line. */
+export class PbuLine extends ReceiverEnd {
   readonly sender: SenderLine;
-  readonly waker: Waker;
-  /** The tap of the crossbar output that feeds this PBU's link (the neighbour's O_i; set by the cube). */
-  src: LinkTap | null = null;
-  private done = 0;
-  private awaiting = -1;
   private readonly headMod: number;
 
   constructor(
-    private readonly m: Module,
+    m: Module,
     name: string,
-    private readonly links: LinkSet,
+    links: LinkSet,
     /** This node's crossbar output taps (O_0..O_n). */
     private readonly taps: readonly LinkTap[],
     private readonly r: PbuRegs,
     private readonly k: PbuConsts,
   ) {
+    super(m, links);
     this.sender = new SenderLine(name);
-    this.waker = new Waker(m, links);
     this.headMod = 2 ** k.headLen;
-    links.units.push(this);
     links.lines.push(this.sender);
   }
 
@@ -200,25 +195,4 @@ export class PbuLine implements LineUnit, LineReceiver {
     this.waker.at(t);
   }
 
-  lineChanged(from: number): void {
-    if (this.awaiting < 0 || !this.links.fast) return;
-    this.waker.at(this.src!.nextWith(Math.max(from, this.done), this.awaiting));
-  }
-
-  resetLines(now: number): void {
-    this.done = now;
-    this.awaiting = -1;
-    this.waker.reset();
-  }
-
-  save(): unknown {
-    return { done: this.done, awaiting: this.awaiting, wake: this.waker.state };
-  }
-
-  restore(v: unknown): void {
-    const st = v as { done: number; awaiting: number; wake: number };
-    this.done = st.done;
-    this.awaiting = st.awaiting;
-    this.waker.state = st.wake;
-  }
 }
