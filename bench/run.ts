@@ -67,8 +67,10 @@ for (const mode of ['plain', 'activity'] as const) {
 }
 
 // T9000 endpoint pair streaming 32-byte messages over the real DS-link (issue 9 "Use")
-import { t9000PairBenchCase } from './t9000.ts';
+import { dslinkIdleBenchCase, t9000PairBenchCase } from './t9000.ts';
 cases.push(t9000PairBenchCase());
+// A bare DS-link pair, idle (issue 10): NULL trains on demand, and the bit-by-bit reference beside it.
+cases.push(dslinkIdleBenchCase('activity'), dslinkIdleBenchCase('plain'));
 
 // The Buzzard RTL n-cube (issue 8): heaviest chapter-5 load (512 B mean,
 // 1024 ticks mean gap, 1 tick = 4.5 cycles), moderate load (5120 ticks, the

@@ -5,7 +5,8 @@
  * One cycle is one link bit time per direction, so link bits simulated per
  * wall second = 2 × cycles/s.
  */
-import type { Module, Simulator } from '../rtl/kernel/index.ts';
+import { Module as ModuleCtor, type Module, type Simulator } from '../rtl/kernel/index.ts';
+import { DsLinkPair } from '../rtl/dslink/pair.ts';
 import { attachT9000Pair, buildT9000Pair, dsLinks } from '../harness/rtl/t9000_pair.ts';
 import type { T9000Endpoint } from '../rtl/t9000/endpoint.ts';
 
@@ -41,5 +42,31 @@ export function t9000PairBenchCase(): PairBenchCase {
       sim.runUntil((x) => x.peek(a.links[0]!.running) === 1 && x.peek(b.links[0]!.running) === 1, 100_000);
     },
     note: 'T9000 pair on one DS-link, both directions streaming 32-byte messages (Eq 4.2 load); link bits/s = 2 x cycles/s',
+  };
+}
+
+/**
+ * A bare DS-link pair (rtl/dslink/pair.ts) with idle cores, timed once both
+ * ends run: NULLs both ways, nothing else. In the fast mode each direction
+ * is a NULL train on demand (rtl/dslink/null_train.ts); `mode: 'plain'` is
+ * the bit-by-bit reference beside it.
+ */
+export function dslinkIdleBenchCase(mode: 'activity' | 'plain'): Omit<PairBenchCase, 'mode' | 'prepare'> & { mode: 'activity' | 'plain'; prepare: (sim: Simulator) => void } {
+  return {
+    name: `dslink/pair/idle/${mode}`,
+    build: () => {
+      const top = new ModuleCtor(null, 'top');
+      const pair = new DsLinkPair(top, 'link');
+      for (const e of [pair.a, pair.b]) {
+        top.tie(e.txValid, 0);
+        top.tie(e.txChar, 0);
+        top.tie(e.rxPop, 0);
+      }
+      return top;
+    },
+    mode,
+    chunk: 5000,
+    prepare: (sim) => sim.step(2000), // start-up: both ends reach Run by cycle ~1,300
+    note: `a bare DS-link pair, links up, no traffic (NULLs both ways), ${mode === 'plain' ? "reference mode ('plain', bit by bit)" : 'fast mode (NULL trains on demand)'}`,
   };
 }

@@ -12,7 +12,7 @@
  * than token passing with the buffer split equally.
  */
 import { predicateCheck, rangeCheck } from './c104-verdicts.ts';
-import { exchangeRate, PACKET_43, type ExchangeRate } from './c104-table43.ts';
+import { exchangeRate, PACKET_43, THESIS_T9000, type ExchangeRate } from './c104-table43.ts';
 import { TOKEN_CREDIT_PRESET } from '../tlm/t9000-c104/index.ts';
 import { defineExperiment, type ExperimentCliValues, type SeedCheck } from './types.ts';
 
@@ -59,7 +59,7 @@ export const c104BufferSplit = defineExperiment<SplitPoint, ExchangeRate, SplitP
   options: [],
   params: (cli: ExperimentCliValues) => ({ quick: cli.quick, inputs: cli.quick ? [8, 100, 198] : [8, 17, 34, 50, 67, 100, 134, 166, 183, 192, 198] }),
   points: (q) => [...q.inputs.map((input) => ({ input })), { input: 0 }],
-  runPoint: (p) => exchangeRate(8, 4, p.input === 0 ? PACKET_43 : { ...TOKEN_CREDIT_PRESET, inputBufferTokens: p.input, outputBufferTokens: TOTAL - p.input }),
+  runPoint: (p) => exchangeRate(8, 4, p.input === 0 ? PACKET_43 : { ...TOKEN_CREDIT_PRESET, ...THESIS_T9000, inputBufferTokens: p.input, outputBufferTokens: TOTAL - p.input }),
   assemble(q, pts, res) {
     const byInput = new Map<number, ExchangeRate>();
     pts.forEach((p, k) => {

@@ -38,10 +38,10 @@ function runPoint(p: BufPoint): BufResult {
 }
 
 /** Step response: rates within one whole-packet band differ by less than `within`; the first step up is larger than `step`. */
-export function stepRule(byBuffer: ReadonlyMap<number, number>, within = 0.01, step = 0.02): { flat: boolean; rises: boolean; worstInBand: number; firstStep: number } {
+export function stepRule(byBuffer: ReadonlyMap<number, number>, within = 0.01, step = 0.02, packetTokens = PACKET_TOKENS): { flat: boolean; rises: boolean; worstInBand: number; firstStep: number } {
   const bands = new Map<number, number[]>();
   for (const [b, r] of byBuffer) {
-    const k = Math.floor(b / PACKET_TOKENS);
+    const k = Math.floor(b / packetTokens);
     bands.set(k, [...(bands.get(k) ?? []), r]);
   }
   let worst = 0;

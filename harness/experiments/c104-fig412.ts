@@ -10,7 +10,7 @@
  * removed from the token model.
  */
 import { predicateCheck } from './c104-verdicts.ts';
-import { exchangeRate, type ExchangeRate } from './c104-table43.ts';
+import { exchangeRate, THESIS_T9000, type ExchangeRate } from './c104-table43.ts';
 import { TOKEN_CREDIT_PRESET } from '../tlm/t9000-c104/index.ts';
 import { defineExperiment, type SeedCheck } from './types.ts';
 
@@ -26,7 +26,7 @@ export const VANISH = 0.02;
 function config(p: Fig412Point) {
   if (p.model === 'packet') return { linkModel: 'packet' as const, inputBufferTokens: p.total };
   const input = p.model === 'token-balanced' ? p.total / 2 : p.total - 2;
-  return { ...TOKEN_CREDIT_PRESET, inputBufferTokens: input, outputBufferTokens: p.total - input };
+  return { ...TOKEN_CREDIT_PRESET, ...THESIS_T9000, inputBufferTokens: input, outputBufferTokens: p.total - input };
 }
 
 export function fig412Checks(rate: (model: Fig412Model, total: 70 | 140) => number | undefined): SeedCheck[] {

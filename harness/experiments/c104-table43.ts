@@ -22,8 +22,17 @@ export const TABLE_4_3: Readonly<Record<number, readonly [number, number, number
 /** §4.2.3: the token model's FCT overhead correction. */
 export const FCT_ADJUSTMENT = 1.05;
 
-/** The token-passing buffers of Table 4.3 (198 input + 2 output bytes) in the token-credit TLM. */
-export const TOKEN_43: Partial<C104Config> = { ...TOKEN_CREDIT_PRESET, inputBufferTokens: 198, outputBufferTokens: 2 };
+/**
+ * The thesis's T9000 layer (docs/thesis-model.md#t9000-links, #virtual-links): a message on any
+ * idle link, a virtual link per message, as the packet model has it. The seed's token- and
+ * packet-passing models share their T9000 layer and differ at the link level only, so the
+ * token side of a token-vs-packet comparison takes this layer instead of the RTL's.
+ */
+export const THESIS_T9000: Partial<C104Config> = { t9000Links: 'hunt-group', virtualLinks: 'per-message' };
+/** The token-passing buffers of Table 4.3 (198 input + 2 output bytes) in the token-credit TLM, with the RTL's T9000 layer (the RTL's stand-in). */
+export const TOKEN_43_RTL: Partial<C104Config> = { ...TOKEN_CREDIT_PRESET, inputBufferTokens: 198, outputBufferTokens: 2 };
+/** The same with the thesis's T9000 layer, for the comparison with packet passing. */
+export const TOKEN_43: Partial<C104Config> = { ...TOKEN_43_RTL, ...THESIS_T9000 };
 /** The packet-passing buffer of Table 4.3 (200 bytes, all on the input). */
 export const PACKET_43: Partial<C104Config> = { linkModel: 'packet', inputBufferTokens: 200 };
 

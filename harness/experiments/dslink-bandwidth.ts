@@ -10,7 +10,7 @@
  * (dslink-bandwidth-run.ts). Verdict rules: dslink-bandwidth-rules.ts.
  */
 import { LinkStub } from '../rtl/link_standin.ts';
-import { dsLinks, T9000_THESIS_IDLE_LINKS } from '../rtl/t9000_pair.ts';
+import { dsLinks, T9000_THESIS_SIM_LINKS } from '../rtl/t9000_pair.ts';
 import { TABLE_4_1, TABLE_4_2, deviationPercent, dslinkBandwidth, dslinkPacketPassingBandwidth } from '../models/dslink.ts';
 import { runBandwidthPoint, STAGGER_CYCLES, type BandwidthPoint, type BandwidthResult, type Direction, type Start } from './dslink-bandwidth-run.ts';
 import { boundaryDrops, deviationStats, lockstepBelowBy, withinMaxDeviation } from './dslink-bandwidth-rules.ts';
@@ -54,7 +54,7 @@ export const dslinkBandwidthExperiment = defineExperiment<BandwidthPoint, Bandwi
   points: (q) => q.sizes.flatMap((m) => DIRS.flatMap((direction) => STARTS.map((start) => ({ m, direction, start })))),
   cost: (p) => (p.direction === 'bi' ? 2 : 1),
   runPoint: (p, q) =>
-    runBandwidthPoint(p, { windowCycles: q.windowCycles, warmup: q.warmup, links: q.link === 'dslink' ? dsLinks(T9000_THESIS_IDLE_LINKS) : (parent, name) => new LinkStub(parent, name) }),
+    runBandwidthPoint(p, { windowCycles: q.windowCycles, warmup: q.warmup, links: q.link === 'dslink' ? dsLinks(T9000_THESIS_SIM_LINKS) : (parent, name) => new LinkStub(parent, name) }),
   assemble: (q, points, results) => {
     const get = (m: number, d: Direction, s: Start): BandwidthResult => results[points.findIndex((p) => p.m === m && p.direction === d && p.start === s)]!;
     const dev = (m: number, d: Direction, s: Start): number => deviationPercent(get(m, d, s).mbps, predicted(m, d));
@@ -89,7 +89,7 @@ export const dslinkBandwidthExperiment = defineExperiment<BandwidthPoint, Bandwi
         notes: [
           q.link === 'standin'
             ? 'link: the stand-in link end (harness/rtl/link_standin.ts: no FCT/NULL tokens), so the FCT-free Eq 4.3 is the fair comparison'
-            : "link: rtl/dslink DsLinkEnd (tokens, parity, FCT credit, start-up; processes start once both ends run), T9000_THESIS_IDLE_LINKS: transmit buffer 1 character, rxHandover 'on-arrival' (the thesis's simulator has no receive latency: docs/dslink.md#handover), runIdle 'silent' (no NULLs on an idle link in Run, as the thesis's simulator: docs/dslink.md#run-idle)",
+            : "link: rtl/dslink DsLinkEnd (tokens, parity, FCT credit, start-up; processes start once both ends run), T9000_THESIS_SIM_LINKS: transmit buffer 1 character, rxHandover 'on-arrival' (the thesis's simulator has no receive latency: docs/dslink.md#handover), runIdle 'silent' (no NULLs on an idle link in Run, as the thesis's simulator: docs/dslink.md#run-idle), flowThrough (no decoder register, empty buffers passed through: docs/dslink.md#flow-through)",
         ],
       },
       {

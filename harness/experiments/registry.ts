@@ -18,6 +18,7 @@ import { c104BoundaryExchange } from './c104-boundary-exchange.ts';
 import { c104TokenVsPacket } from './c104-token-vs-packet.ts';
 import { c104BufferSplit } from './c104-buffer-split.ts';
 import { c104Fig412 } from './c104-fig412.ts';
+import { c104TwoPhase } from './c104-two-phase.ts';
 import { dslinkBandwidthExperiment } from './dslink-bandwidth.ts';
 import { c104Transit } from './c104-transit.ts';
 import { oliverC104 } from './oliver-c104.ts';
@@ -51,6 +52,7 @@ export const EXPERIMENTS: readonly AnyExperiment[] = [
   c104TokenVsPacket,
   c104BufferSplit,
   c104Fig412,
+  c104TwoPhase,
   dslinkBandwidthExperiment,
   c104Transit,
   oliverC104,

@@ -42,9 +42,18 @@ export const T9000_THESIS_LINKS: Readonly<Partial<DsLinkConfig>> = Object.freeze
 /**
  * The thesis links with the thesis's idle link (docs/dslink.md#run-idle): an
  * idle transmitter in Run sends no NULLs (`runIdle: 'silent'`), as seed
- * 004's simulator has no filler tokens. The setting of dslink-bandwidth.
+ * 004's simulator has no filler tokens.
  */
 export const T9000_THESIS_IDLE_LINKS: Readonly<Partial<DsLinkConfig>> = Object.freeze({ ...T9000_THESIS_LINKS, runIdle: 'silent' });
+
+/**
+ * The link of seed 004's simulator as near as registered wires allow
+ * (docs/dslink.md#flow-through): the idle links above with flow-through (no
+ * decoder register, no buffer stage on an empty buffer), so a turnaround
+ * costs one register (the deserialiser's) instead of four. The setting of
+ * dslink-bandwidth and of the t9000-uni / t9000-bi compare presets.
+ */
+export const T9000_THESIS_SIM_LINKS: Readonly<Partial<DsLinkConfig>> = Object.freeze({ ...T9000_THESIS_IDLE_LINKS, flowThrough: true });
 
 /** Link ends for a pair: the real DS-link with the T9000 settings. */
 export function dsLinks(cfg: Partial<DsLinkConfig> = T9000_LINK_DEFAULTS): LinkEndFactory {

@@ -24,7 +24,7 @@
  *   config.delivery = 'per-link' every PBU (input) has its own ejection
  *   channel instead (see config.ts).
  *
- * Arbitration: one arbiter per crossbar output. Requesters of O_j at node x
+ * Arbitration (crossbar.ts): one arbiter per crossbar output. Requesters of O_j at node x
  * are slot j (O_0 has no slot) and PBUs i ≠ j of x with a packet for O_j.
  * Round-robin (docs/readings.md A10 is a tree of toggling 2-input arbiters; a
  * rotating pointer over [slot j, PBU 1..n] is the packet-level equivalent):
@@ -84,9 +84,9 @@ import { resolveTlmConfig, type TlmConfig, type Transport } from './config.ts';
 import { EventQueue } from './event-queue.ts';
 import { grantWorm, headWorm, release, slotFree, tryWorm } from './wormhole.ts';
 import { tlmResult } from './result.ts';
-import { arbitrateTree, nipFree, pbuFree } from './node-ports.ts';
+import { nipFree, pbuFree } from './node-ports.ts';
 import { grantPacket, headPacket, tryPacket, txEnd } from './packet.ts';
-import { ARB, ctz, EV_ARRIVE, EV_GRANT, EV_HEAD, EV_LEG, EV_OFREE, EV_PBUFREE, EV_RELEASE, EV_SLOTFREE, EV_TXEND, IDLE } from './internal.ts';
+import { ctz, EV_ARRIVE, EV_GRANT, EV_HEAD, EV_LEG, EV_OFREE, EV_PBUFREE, EV_RELEASE, EV_SLOTFREE, EV_TXEND } from './internal.ts';
 
 export type { MessageTimes, StuckPbu, TlmDeadlock, TlmResources, TlmResult, TlmStats } from './types.ts';
 
@@ -529,83 +529,6 @@ export class BuzzardTlm {
     this.sTail[s] = m;
     this.sCount[s]++;
     this.markDirty(src * this.n1 + dim);
-  }
-
-  // ------------------------------------------------------------ arbitration
-
-  /**
-   * Round-robin choice among the requesters of output qo (A10): 0 = the
-   * source slot of that link, i = PBU i; the winner takes the output (state
-   * ARB). A contrary head in the slot is passed over when `contrOK` is false
-   * (§7 / A8). Shared by the packet and wormhole transports; in wormhole runs
-   * no PBU is ever marked busy and contrary packets are always allowed.
-   * Returns the winner, or -1 when nobody is eligible.
-   */
-  arbitrate(qo: number, contrOK: boolean): number {
-    const n = this.n;
-    const n1 = this.n1;
-    const x = this.oNode[qo]!;
-    const o = this.oPort[qo]!;
-    const ej = this.oEj[qo]!;
-    if (this.tree && ej < 0) return arbitrateTree(this, qo, contrOK);
-    const start = ej >= 0 ? ej - x * n + 1 : this.oRR[qo]!;
-    const tries = ej >= 0 ? 1 : n1;
-    let win = -1;
-    for (let c = 0; c < tries; c++) {
-      let idx = start + c;
-      if (idx >= n1) idx -= n1;
-      if (this.eligible(x, o, idx, contrOK)) {
-        win = idx;
-        break;
-      }
-    }
-    if (win < 0) return -1;
-    this.oRR[qo] = win + 1 === n1 ? 0 : win + 1;
-    this.oState[qo] = ARB;
-    this.oWin[qo] = win;
-    return win;
-  }
-
-  /**
-   * Whether requester idx (0 = the source slot of link o, i = PBU i) of node
-   * x's output o may win it now; shared by the round-robin and tree
-   * arbiters. May mark another output for arbitration (prefersOther).
-   */
-  eligible(x: number, o: number, idx: number, contrOK: boolean): boolean {
-    const n = this.n;
-    if (idx === 0) {
-      if (o === 0) return false;
-      const s = x * n + o - 1;
-      const hm = this.sHead[s]!;
-      if (this.sBusy[s] || hm < 0) return false;
-      return !this.mContr[hm] || contrOK;
-    }
-    if (idx === o) return false;
-    const p = x * n + idx - 1;
-    if (this.pBusy[p] || this.pReady[p * this.n1 + o] === 0) return false;
-    return !(this.rotate && this.prefersOther(x, p, o));
-  }
-
-  /**
-   * pbuOutputOrder 'rotate': PBU p goes to the outputs it has packets for in
-   * round-robin order after the one it used last. True when an output before
-   * o in that order could take one of its packets now (idle, a free buffer
-   * behind it); that output is marked for arbitration and o passes p over.
-   */
-  prefersOther(x: number, p: number, o: number): boolean {
-    const n1 = this.n1;
-    const last = this.pLast[p]!;
-    for (let j = 1; j <= n1; j++) {
-      const o2 = (last + j) % n1;
-      if (o2 === o) return false;
-      if (this.pReady[p * n1 + o2] === 0) continue;
-      const q2 = this.outIdx(x, p, o2);
-      if (this.oState[q2] !== IDLE) continue;
-      if (o2 > 0 && this.pFree[(x ^ (1 << (o2 - 1))) * this.n + o2 - 1] === 0) continue;
-      this.markDirty(q2);
-      return true;
-    }
-    return false;
   }
 
 }

@@ -17,6 +17,7 @@
  * input port (plus config.storeTicks).
  */
 import type { BuzzardTlm } from './buzzard-tlm.ts';
+import { arbitrate } from './crossbar.ts';
 import { BUSY, EV_GRANT, EV_HEAD, EV_OFREE, EV_PBUFREE, EV_TXEND, IDLE } from './internal.ts';
 
 /** Payload bytes of packet k of message m. */
@@ -56,7 +57,7 @@ export function tryPacket(sim: BuzzardTlm, qo: number): void {
     // §7 / A8: refuse a contrary packet iff free ≤ 1 and every occupied buffer is contrary.
     if (sim.rule) contrOK = free >= 2 || sim.B - free - sim.pContr[pdown]! >= 1;
   }
-  const win = sim.arbitrate(qo, contrOK);
+  const win = arbitrate(sim, qo, contrOK);
   if (win < 0) return;
   let msg: number;
   let pkt: number;

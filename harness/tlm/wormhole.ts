@@ -5,6 +5,7 @@
  * source slot frees at τ_1 (or at delivery, config.wormholeSlotFree).
  */
 import type { BuzzardTlm } from './buzzard-tlm.ts';
+import { arbitrate } from './crossbar.ts';
 import { BUSY, EV_GRANT, EV_HEAD, EV_RELEASE, EV_SLOTFREE, IDLE } from './internal.ts';
 
 export function tryWorm(sim: BuzzardTlm, qo: number): void {
@@ -13,7 +14,7 @@ export function tryWorm(sim: BuzzardTlm, qo: number): void {
   const n1 = sim.n1;
   const x = sim.oNode[qo]!;
   const o = sim.oPort[qo]!;
-  const win = sim.arbitrate(qo, true);
+  const win = arbitrate(sim, qo, true);
   if (win < 0) return;
   let msg: number;
   if (win === 0) {

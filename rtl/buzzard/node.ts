@@ -27,6 +27,7 @@ import { PacketBufferUnit } from './packet_buffer_unit.ts';
 import { ControlUnit } from './control_unit.ts';
 import { CpuStandIn } from './cpu_stand_in.ts';
 import { NodeMemory } from './node_memory.ts';
+import { LinkTap, type LinkSet } from './link_lines.ts';
 
 /**
  * Builds and wires whatever drives the node interface side of `nop`, `nip`
@@ -38,6 +39,12 @@ export type NodeDriverFactory = (node: BuzzardNode) => void;
 
 export interface BuzzardNodeOptions {
   driver?: NodeDriverFactory;
+  /**
+   * The cube's serial lines (link_lines.ts; docs/kernel.md "Buzzard links on
+   * serial lines"): the senders post their fields, the receivers read the
+   * crossbar outputs' taps. Without it every link bit is a process run.
+   */
+  links?: LinkSet;
 }
 
 export class BuzzardNode extends Module {
@@ -59,6 +66,8 @@ export class BuzzardNode extends Module {
   readonly txBlock: Signal[] = [];
   readonly rxBit: Signal[] = [];
   readonly rxBlock: Signal[] = [];
+  /** What crossbar outputs O_0..O_n carry, cycle by cycle (serial lines only). */
+  readonly taps: LinkTap[] = [];
 
   constructor(parent: Module | null, name: string, config: Partial<BuzzardConfig>, address: number, options: BuzzardNodeOptions = {}) {
     super(parent, name);
@@ -71,15 +80,29 @@ export class BuzzardNode extends Module {
 
     this.ram = new BufferRam(this, 'ram', cfg);
     this.xbar = nodeCrossbar(this, cfg);
-    this.nop = new NodeOutputPort(this, 'nop', cfg);
-    this.nip = new NodeInputPort(this, 'nip', cfg);
+    const links = options.links;
+    if (links) {
+      for (let j = 0; j <= n; j++) {
+        const tap = new LinkTap(`${name}.xbar.O${j}`);
+        this.taps.push(tap);
+        links.taps.push(tap);
+        links.wires.push({ dout: this.xbar.dout[j]!, busy: this.xbar.valid[j]!, src: this.xbar.src[j]!, din: this.xbar.din });
+      }
+    }
+    const taps = links ? this.taps : undefined;
+    this.nop = new NodeOutputPort(this, 'nop', cfg, links, taps);
+    this.nip = new NodeInputPort(this, 'nip', cfg, links);
+    if (this.nip.line) {
+      this.nip.line.src = this.taps[0]!;
+      this.taps[0]!.receiver = this.nip.line;
+    }
     this.atu = new ArrivalTrackingUnit(this, 'atu', cfg, { cpuReadBytes: 4 });
     this.pbus = [];
     this.fcus = [];
     const x = this.xbar;
     const ram = this.ram;
     for (let i = 1; i <= n; i++) {
-      const pbu = new PacketBufferUnit(this, `pbu${i}`, cfg, i, address);
+      const pbu = new PacketBufferUnit(this, `pbu${i}`, cfg, i, address, links, taps);
       const fcu = new FlowControlUnit(this, `fcu${i}`);
       this.pbus.push(pbu);
       this.fcus.push(fcu);

@@ -11,8 +11,11 @@
  * word is pushed, with its last-word flag in bit 16, into a 17-bit FIFO
  * (DESIGN.md: the flag keeps packet boundaries for the control unit).
  *
- * Parts: the lib ShiftRegister `isr` (16 bits, MSB first, sin = inBit) is the
- * seed's input shift register; the lib Fifo `fifo` (17 bits × cfg.fifoDepth,
+ * Parts: the register `isr` (16 bits, MSB first, shifted in from inBit in
+ * states PRE and WORD) is the seed's input shift register (serial in,
+ * parallel out; a plain register of the controller rather than the lib
+ * ShiftRegister, so that on serial lines it can move without a process run,
+ * nip_line.ts); the lib Fifo `fifo` (17 bits × cfg.fifoDepth,
  * A14: 16 words) with its occupancy register `count` is the seed's FIFO and
  * FIFO counter ("shared by both sides"). The shift counter and the packet
  * word counter are plain registers `bits` and `words`: the seed's counts
@@ -57,8 +60,9 @@
  */
 import { Module, type Signal } from '../kernel/module.ts';
 import { Fifo } from '../lib/fifo.ts';
-import { ShiftRegister } from '../lib/shift_register.ts';
 import { type BuzzardConfig, geometry } from './config.ts';
+import type { LinkSet } from './link_lines.ts';
+import { NipLine } from './nip_line.ts';
 
 /** Controller states (register `state`). */
 export const INPUT_STATES = ['IDLE', 'START', 'PRE', 'YWAIT', 'Y1', 'WORD'] as const;
@@ -87,10 +91,12 @@ export class NodeInputPort extends Module {
   readonly state: Signal;
   readonly bits: Signal;
   readonly words: Signal;
-  readonly isr: ShiftRegister;
+  readonly isr: Signal;
   readonly fifo: Fifo;
+  /** The receiving end on a cube's serial lines (absent for the unit alone). */
+  readonly line: NipLine | null;
 
-  constructor(parent: Module | null, name: string, cfg: BuzzardConfig) {
+  constructor(parent: Module | null, name: string, cfg: BuzzardConfig, links?: LinkSet) {
     super(parent, name);
     this.cfg = cfg;
     const g = geometry(cfg);
@@ -112,20 +118,13 @@ export class NodeInputPort extends Module {
     const words = (this.words = this.reg('words', lb));
 
     // Serial in, parallel out: the seed's input shift register has no serial output.
-    const isr = (this.isr = new ShiftRegister(this, 'isr', { width: 16, serialOut: false }));
+    const isr = (this.isr = this.reg('isr', 16));
     const fifo = (this.fifo = new Fifo(this, 'fifo', { width: 17, depth }));
 
-    // Wiring to the children.
-    const isrShift = this.wire('isrShift');
-    const isrQ = this.wire('isrQ', 16);
+    // Wiring to the FIFO.
     const push = this.wire('push');
     const pushData = this.wire('pushData', 17);
     const head = this.wire('head', 17);
-    this.connect(inBit, isr.sin);
-    this.connect(isrShift, isr.shift);
-    this.tie(isr.load, 0);
-    this.tie(isr.pdin, 0);
-    this.connect(isr.pdout, isrQ);
     this.connect(push, fifo.push);
     this.connect(pushData, fifo.din);
     this.connect(pop, fifo.pop);
@@ -139,22 +138,24 @@ export class NodeInputPort extends Module {
     // changes twice per word instead of the bit counter's every cycle.
     const lastBit = this.reg('lastBit');
 
-    // Datapath control: shift in field bits; push a word at its last bit.
+    // On a cube's serial lines the controller wakes only at its events and
+    // the line bit comes from the crossbar output's tap (nip_line.ts).
+    const line = (this.line = links ? new NipLine(this, links, { state, bits, isr, inBit }, { IDLE, START, PRE, YWAIT, Y1, WORD }) : null);
+
+    // Datapath: push a word at its last bit.
     this.comb(
       () => {
         const s = this.s;
-        const st = s[state.i]!;
-        s[isrShift.i] = st === PRE || st === WORD ? 1 : 0;
         const last = s[lastBit.i] === 1;
         s[push.i] = last ? 1 : 0;
-        s[pushData.i] = last ? (((s[isrQ.i]! << 1) & 0xffff) | s[inBit.i]!) + (s[words.i] === 0 ? 65536 : 0) : 0;
+        s[pushData.i] = last ? (((s[isr.i]! << 1) & 0xffff) | (line ? line.bitNow() : s[inBit.i]!)) + (s[words.i] === 0 ? 65536 : 0) : 0;
       },
       {
-        writes: [isrShift, push, pushData],
-        reads: [state, lastBit, words],
+        writes: [push, pushData],
+        reads: [lastBit, words],
         // Exact sensitivity (docs/kernel.md): the shift register and the line
         // bit matter only in the last bit's cycle, not on every incoming bit.
-        readsWhen: [{ when: lastBit, is: [1], reads: [isrQ, inBit] }],
+        readsWhen: [{ when: lastBit, is: [1], reads: [isr, inBit] }],
         name: 'datapath',
       },
     );
@@ -181,12 +182,14 @@ export class NodeInputPort extends Module {
     );
 
     // Controller (§8.5 steps 1–5, counts per A5).
-    this.seq(
+    const proc = this.seq(
       () => {
         const s = this.s;
+        if (line) line.before(this.cycleRef.cycle);
         const st = s[state.i]!;
         const b = s[inBit.i]!;
         const k = s[bits.i]!;
+        if (st === PRE || st === WORD) s[isr.n] = ((s[isr.i]! << 1) | b) & 0xffff;
         switch (st) {
           case IDLE:
             if (b === 1) s[state.n] = START;
@@ -200,7 +203,7 @@ export class NodeInputPort extends Module {
           case PRE:
             s[bits.n] = k - 1;
             if (k === 1) {
-              s[words.n] = ((s[isrQ.i]! << 1) | b) & lMask;
+              s[words.n] = ((s[isr.i]! << 1) | b) & lMask;
               if (strict) s[state.n] = YWAIT;
               else {
                 s[state.n] = WORD;
@@ -233,8 +236,12 @@ export class NodeInputPort extends Module {
             this.fail(`bad state ${st}`);
         }
         s[lastBit.n] = s[state.n] === WORD && s[bits.n] === 1 ? 1 : 0;
+        if (line) line.after(this.cycleRef.cycle);
       },
-      { reads: [state, inBit, bits, words, isrQ], name: 'ctl' },
+      // On serial lines the bit, the bit counter and the shift register move
+      // between the controller's events without waking it.
+      { reads: line ? [state, words] : [state, inBit, bits, words, isr], writes: [state, bits, words, isr, lastBit], name: 'ctl' },
     );
+    if (line) line.waker.proc = proc;
   }
 }

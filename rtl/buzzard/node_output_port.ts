@@ -90,6 +90,8 @@
  */
 import { Module, type Signal } from '../kernel/module.ts';
 import { type BuzzardConfig, geometry } from './config.ts';
+import { SlotLine } from './slot_line.ts';
+import type { LinkSet, LinkTap } from './link_lines.ts';
 
 /** Slot controller states (register `state{j}`). */
 export const SLOT_STATES = ['IDLE', 'ARB', 'S1', 'S0', 'PRE', 'PY1', 'PY0', 'DEST', 'Y1', 'Y0', 'DATA'] as const;
@@ -148,7 +150,12 @@ export class NodeOutputPort extends Module {
   /** slots[j-1] is slot j. */
   readonly slots: readonly OutputSlot[];
 
-  constructor(parent: Module | null, name: string, cfg: BuzzardConfig) {
+  /**
+   * `links`/`taps` (a cube's serial lines, docs/kernel.md "Buzzard links on
+   * serial lines"): slot j posts its fields on a line carried by crossbar
+   * output taps[j]; without them every bit is a process run (the unit alone).
+   */
+  constructor(parent: Module | null, name: string, cfg: BuzzardConfig, links?: LinkSet, taps?: readonly LinkTap[]) {
     super(parent, name);
     this.cfg = cfg;
     const g = geometry(cfg);
@@ -196,6 +203,9 @@ export class NodeOutputPort extends Module {
       const idleR = this.reg(`idleR${j}`, 1, 1); // reset: IDLE with an empty prefetch
       // The last bit of the packet (the register part of the release below).
       const lastR = this.reg(`lastR${j}`, 1, 0);
+      // The refusal point (state PRE with cnt = 17), for the release below:
+      // the bit counter itself moves without a process run on serial lines.
+      const atRef = this.reg(`atRef${j}`, 1, 0);
       this.connect(xreqR, xreq);
       this.connect(xoutR, xout);
       this.connect(idleR, idle);
@@ -207,25 +217,26 @@ export class NodeOutputPort extends Module {
         s[xoutR.n] = st === S1 || st === PY1 || st === Y1 ? 1 : st === PRE || st === DEST || st === DATA ? s[sr.n]! >>> 31 : 0;
         s[idleR.n] = st === IDLE && s[pfAvail.n] === 0 ? 1 : 0;
         s[lastR.n] = st === DEST ? (c === 1 && s[words.n] === 0 ? 1 : 0) : st === DATA ? ((c === 1 || c === preEnd) && s[words.n] === 1 ? 1 : 0) : 0;
+        s[atRef.n] = st === PRE && c === preEnd ? 1 : 0;
       };
 
       // Release: during the last bit of the packet (lastR), or in the
       // refusal-point cycle of an aborted contrary packet (DESIGN.md, crossbar
       // timing). Kept apart from out{j}: it reads hold, which the crossbar
-      // derives from xreq while not connected. The bit counter matters only at
-      // the non-strict refusal point (state PRE), so it does not wake this
-      // process on every bit of a word (docs/kernel.md "Exact sensitivity").
+      // derives from xreq while not connected. The non-strict refusal point is
+      // the atRef register, not the bit counter, so neither a bit nor a
+      // counter that moves without a process run (serial lines) needs to wake
+      // it (docs/kernel.md "Exact sensitivity").
       this.comb(
         () => {
           const s = this.s;
-          const st = s[state.i]!;
           let r = s[lastR.i]!;
           if (r === 0 && s[hold.i] === 1 && Math.floor(s[hdr.i]! / 2 ** contraryBit) === 1) {
-            if (strict ? st === PY1 : st === PRE && s[cnt.i] === preEnd) r = 1;
+            if (strict ? s[state.i] === PY1 : s[atRef.i] === 1) r = 1;
           }
           s[xrelease.i] = r;
         },
-        { writes: [xrelease], reads: [state, lastR, hdr, hold], readsWhen: [{ when: state, is: [PRE], reads: [cnt] }], name: `rel${j}` },
+        { writes: [xrelease], reads: [state, lastR, hdr, hold, atRef], name: `rel${j}` },
       );
 
       // Per-cycle values shared by the slot's seq process and its step helpers.
@@ -298,9 +309,14 @@ export class NodeOutputPort extends Module {
       };
       const contrary = (): boolean => Math.floor(this.s[hdr.i]! / 2 ** contraryBit) === 1;
 
-      this.seq(
+      // On a cube's serial lines (slot_line.ts): the bit counter, the shift
+      // register and the line bit move between the slot's events without a
+      // process run, so they are not among its reads.
+      const line = links && taps ? new SlotLine(this, `${name}.slot${j}`, links, taps[j]!, { state, cnt, sr, xoutR, xrelease }, { ARB, S1, PY1, Y1, PRE, DEST, DATA }) : null;
+      const proc = this.seq(
         () => {
           const s = this.s;
+          if (line) line.before(this.cycleRef.cycle);
           const st = s[state.i]!;
           const hd = s[hold.i] === 1;
           load = s[pfLoad.i] === 1;
@@ -377,14 +393,16 @@ export class NodeOutputPort extends Module {
           s[pfAvail.n] = avNext ? 1 : 0;
           s[refill.n] = rfNext;
           outputs();
+          if (line) line.after(this.cycleRef.cycle);
         },
         {
-          reads: [state, hold, xgnt, pfLoad, pfData, pfCount, pfAvail, refill, pktDone, refused, pf, cnt, cntLoad, sr, hdr, words],
+          reads: line ? [state, hold, xgnt, pfLoad, pfData, pfCount, pfAvail, refill, pktDone, refused, pf, cntLoad, hdr, words] : [state, hold, xgnt, pfLoad, pfData, pfCount, pfAvail, refill, pktDone, refused, pf, cnt, cntLoad, sr, hdr, words],
           // Its own slot's registers only: the commit visits these, not all n slots' (docs/kernel.md "Commit").
-          writes: [pfAvail, refill, pktDone, refused, state, pf, cnt, cntLoad, sr, hdr, words, xreqR, xoutR, idleR, lastR],
+          writes: [pfAvail, refill, pktDone, refused, state, pf, cnt, cntLoad, sr, hdr, words, xreqR, xoutR, idleR, lastR, atRef],
           name: `slot${j}`,
         },
       );
+      if (line) line.waker.proc = proc;
     }
     this.slots = slots;
   }

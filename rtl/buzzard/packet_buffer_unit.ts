@@ -90,6 +90,8 @@ import { ramAddress, ramGeometry } from './buffer_ram.ts';
 import { checkConfig, geometry, type BuzzardConfig } from './config.ts';
 import { BROADCAST_TAG } from './framing.ts';
 import { nextBroadcastPort, nextPort } from './routing.ts';
+import type { LinkSet, LinkTap } from './link_lines.ts';
+import { PbuLine } from './pbu_line.ts';
 
 /** Input controller states (seed §5.4.2 input steps 1–10). */
 export const PBU_IN_STATES = [
@@ -186,7 +188,11 @@ export class PacketBufferUnit extends Module {
   /** The non-valid value of inAddr (input step 8): 2^RA, outside every RAM address. */
   readonly invalidAddr: number;
 
-  constructor(parent: Module | null, name: string, config: Partial<BuzzardConfig>, index: number, node: number) {
+  /** The link ends on a cube's serial lines (absent for the unit alone; docs/kernel.md "Buzzard links on serial lines"). */
+  readonly line: PbuLine | null;
+
+  /** `links`/`taps`: a cube's serial lines and this node's crossbar output taps (O_0..O_n). */
+  constructor(parent: Module | null, name: string, config: Partial<BuzzardConfig>, index: number, node: number, links?: LinkSet, taps?: readonly LinkTap[]) {
     super(parent, name);
     const cfg = (this.cfg = checkConfig(config));
     const g = geometry(cfg);
@@ -415,10 +421,28 @@ export class PacketBufferUnit extends Module {
     this.connect(txBit, xout);
     this.connect(txRel, xrelease);
 
+    // On a cube's serial lines (pbu_line.ts) the bit counters, shift
+    // registers and line bit move between the controllers' events without a
+    // process run, so they are not among its reads.
+    const line = (this.line =
+      links && taps
+        ? new PbuLine(
+            this,
+            `${name}.line`,
+            links,
+            taps,
+            { inBit, inState, inCnt, inShift, txPhase, txCnt, txShift, txBit, xrelease, outState, xgnt, xgidx },
+            { IN_WAIT, IN_SBIT, IN_PRE, IN_REF, IN_REFD, IN_PSYNC, IN_DEST, IN_SYNC, IN_WORD, T_S1, T_HEAD, T_PY1, T_Y1, T_WORD, OUT_IDLE, preBits, headLen, strict },
+          )
+        : null);
+    const silent = new Set([inBit, inCnt, inShift, txCnt, txBit]);
+    const guarded = new Set([rdata, rvalid, rsrc, rgnt, wgnt, hold]);
+
     // ---- the clocked part: input controller, output controller, framing
-    this.seq(
+    const proc = this.seq(
       () => {
         const s = this.s;
+        if (line) line.before(this.cycleRef.cycle);
         const bit = s[inBit.i]!;
         let freeDec = 0;
         let freeInc = 0;
@@ -725,8 +749,23 @@ export class PacketBufferUnit extends Module {
         const nc = s[txCnt.n]!;
         s[txBit.n] = lineBit(nph, nc, s[txShift.n]!);
         s[txRel.n] = nph === T_WORD && nc === 1 && s[outLen.n] === 0 && s[outDataValid.n] === 0 && s[rpend.n] === 0 ? 1 : 0;
+        if (line) line.after(this.cycleRef.cycle);
       },
-      { name: 'controllers' },
+      line
+        ? {
+            reads: [...this.signals.filter((x) => !silent.has(x) && !guarded.has(x)), ...this.memories],
+            // The RAM's read bus is shared by the node's PBUs: a word read for
+            // one must not wake the others (docs/kernel.md "Exact sensitivity").
+            readsWhen: [
+              { when: rpend, is: [1], reads: [rdata, rvalid, rsrc] },
+              { when: outState, is: [OUT_FETCH], reads: [rgnt] },
+              { when: wpend, is: [1], reads: [wgnt] },
+              { when: txPhase, is: [T_S1, T_PY1, T_Y1], reads: [hold] },
+            ],
+            name: 'controllers',
+          }
+        : { name: 'controllers' },
     );
+    if (line) line.waker.proc = proc;
   }
 }

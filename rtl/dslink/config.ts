@@ -66,6 +66,15 @@ export interface DsLinkConfig {
    */
   runIdle: RunIdle;
   /**
+   * Flow-through (docs/dslink.md#flow-through), the thesis's zero-latency
+   * link: false (default, faithful: every unit registers what it hands on)
+   * or true: the decoder hands a token on combinationally in the cycle the
+   * deserialiser reports its end, and each buffer passes a character
+   * straight through when it is empty (receive: decoder → core; transmit:
+   * core → token choice). Needs rxHandover 'on-arrival'.
+   */
+  flowThrough: boolean;
+  /**
    * Fault injection for negative controls only (docs/dslink.md#negative-controls):
    * false makes the receiver skip the parity check. Default true.
    */
@@ -87,6 +96,7 @@ export const DEFAULT_DSLINK: Readonly<DsLinkConfig> = {
   autoStart: false,
   rxHandover: 'checked',
   runIdle: 'nulls',
+  flowThrough: false,
   checkParity: true,
   ignoreCredit: false,
 };
@@ -141,6 +151,10 @@ export function checkDsLinkConfig(partial: Partial<DsLinkConfig> = {}): DsLinkCo
   if (!RUN_IDLES.includes(c.runIdle)) throw new RangeError(`dslink.runIdle: '${String(c.runIdle)}' is not one of ${RUN_IDLES.map((h) => `'${h}'`).join(', ')}`);
   if (c.runIdle === 'silent' && c.rxHandover !== 'on-arrival') {
     throw new RangeError("dslink.runIdle: 'silent' needs rxHandover 'on-arrival' (a token is checked only when the next arrives: docs/dslink.md#run-idle)");
+  }
+  bool('flowThrough', c.flowThrough);
+  if (c.flowThrough && c.rxHandover !== 'on-arrival') {
+    throw new RangeError("dslink.flowThrough: needs rxHandover 'on-arrival' (a token is handed on before its check: docs/dslink.md#flow-through)");
   }
   bool('checkParity', c.checkParity);
   bool('ignoreCredit', c.ignoreCredit);

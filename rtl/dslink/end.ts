@@ -19,6 +19,11 @@
  *   errCount[16] (output: link errors so far)
  * txReady is also 0 in a named error state and while the transmit buffer is
  * flushed after an error in Run (docs/dslink.md#errors).
+ *
+ * Flow-through (config flowThrough, docs/dslink.md#flow-through): the glue
+ * passes a character past an empty buffer in the same cycle, on both sides:
+ * the decoder's character to the core (rxValid, rxChar) and the core's
+ * character to the token choice (tokens.txEmpty, tokens.txChar).
  */
 import { Module, type Signal } from '../kernel/module.ts';
 import { bitsToHold } from '../lib/check.ts';
@@ -92,7 +97,8 @@ export class DsLinkEnd extends Module {
     const ser = (this.ser = new DsTxSerialiser(this, 'ser'));
     const deser = (this.deser = new DsRxDeserialiser(this, 'deser', { disconnectCycles: tm.disconnectCycles }));
     const quietRun = cfg.runIdle !== 'nulls';
-    const dec = (this.dec = new DsRxDecoder(this, 'dec', { checkParity: cfg.checkParity, handover: cfg.rxHandover, nullPairs: quietRun }));
+    const flow = cfg.flowThrough;
+    const dec = (this.dec = new DsRxDecoder(this, 'dec', { checkParity: cfg.checkParity, handover: cfg.rxHandover, nullPairs: quietRun, flow }));
     const credit = (this.credit = new DsCredit(this, 'credit', { rxDepth: cfg.rxBufferTokens, creditCap: cfg.creditCap }));
     const fsm = (this.fsm = new DsLinkFsm(this, 'fsm', { timing: tm, txDepth: cfg.txBufferTokens, autoStart: cfg.autoStart, quietRun }));
 
@@ -105,8 +111,10 @@ export class DsLinkEnd extends Module {
     this.connect(txChar, txBuf.din);
     this.connect(txPush, txBuf.push);
     this.connect(txPop, txBuf.pop);
-    this.connect(txBuf.empty, tokens.txEmpty);
-    this.connect(txBuf.dout, tokens.txChar);
+    if (!flow) {
+      this.connect(txBuf.empty, tokens.txEmpty);
+      this.connect(txBuf.dout, tokens.txChar);
+    }
     this.connect(ser.take, tokens.take);
     this.connect(tokens.tokBits, ser.tokBits);
     this.connect(tokens.tokLen, ser.tokLen);
@@ -122,8 +130,10 @@ export class DsLinkEnd extends Module {
     for (const [k] of RX_TOKEN_PORTS) this.connect(deser.out[k], dec.in[k]);
     this.connect(dec.char, rxBuf.din);
     this.connect(rxPush, rxBuf.push);
-    this.connect(rxPop, rxBuf.pop);
-    this.connect(rxBuf.dout, rxChar);
+    if (!flow) {
+      this.connect(rxPop, rxBuf.pop);
+      this.connect(rxBuf.dout, rxChar);
+    }
     // credit
     this.connect(fsm.creditClear, credit.clear);
     this.connect(dec.gotFct, credit.gotFct);
@@ -172,10 +182,38 @@ export class DsLinkEnd extends Module {
     const glue = (out: Signal, reads: Signal[], f: (s: Float64Array) => number): void =>
       this.comb(() => void (this.s[out.i] = f(this.s)), { writes: [out], reads, name: out.name });
     glue(txReady, [txFull, txBlock], (s) => (s[txFull.i] === 0 && s[txBlock.i] === 0 ? 1 : 0));
-    glue(txPush, [txFull, txBlock, txValid], (s) => (s[txFull.i] === 0 && s[txBlock.i] === 0 && s[txValid.i] === 1 ? 1 : 0));
-    glue(txPop, [sendNormal, flushPop], (s) => (s[sendNormal.i] === 1 || s[flushPop.i] === 1 ? 1 : 0));
-    glue(rxPush, [gotChar, rxAccept], (s) => (s[gotChar.i] === 1 && s[rxAccept.i] === 1 ? 1 : 0));
-    glue(rxValid, [rxEmpty], (s) => (s[rxEmpty.i] === 1 ? 0 : 1));
+    if (!flow) {
+      glue(txPush, [txFull, txBlock, txValid], (s) => (s[txFull.i] === 0 && s[txBlock.i] === 0 && s[txValid.i] === 1 ? 1 : 0));
+      glue(txPop, [sendNormal, flushPop], (s) => (s[sendNormal.i] === 1 || s[flushPop.i] === 1 ? 1 : 0));
+      glue(rxPush, [gotChar, rxAccept], (s) => (s[gotChar.i] === 1 && s[rxAccept.i] === 1 ? 1 : 0));
+      glue(rxValid, [rxEmpty], (s) => (s[rxEmpty.i] === 1 ? 0 : 1));
+    } else {
+      // Flow-through glue (docs/dslink.md#flow-through). Transmit: with the
+      // buffer empty, the core's character is the token choice's head and, when
+      // sent at once, is not pushed.
+      const txEmpty = w(txBuf.empty, 'txEmpty');
+      const txHead = w(txBuf.dout, 'txHead');
+      const offer = (s: Float64Array): boolean => s[txValid.i] === 1 && s[txBlock.i] === 0;
+      /** A glue wire of our own driving a unit's input (a process may write only its module's signals). */
+      const into = (input: Signal, nm: string): Signal => {
+        const x = this.wire(nm, input.width);
+        this.connect(x, input);
+        return x;
+      };
+      glue(into(tokens.txEmpty, 'tokEmpty'), [txEmpty, txValid, txBlock], (s) => (s[txEmpty.i] === 1 && !offer(s) ? 1 : 0));
+      glue(into(tokens.txChar, 'tokChar'), [txEmpty, txHead, txChar], (s) => (s[txEmpty.i] === 1 ? s[txChar.i]! : s[txHead.i]!));
+      glue(txPush, [txFull, txBlock, txValid, txEmpty, sendNormal], (s) => (s[txFull.i] === 0 && offer(s) && !(s[txEmpty.i] === 1 && s[sendNormal.i] === 1) ? 1 : 0));
+      glue(txPop, [sendNormal, flushPop, txEmpty], (s) => ((s[sendNormal.i] === 1 && s[txEmpty.i] === 0) || s[flushPop.i] === 1 ? 1 : 0));
+      // Receive: with the buffer empty, the decoder's character is offered to
+      // the core at once and, when popped at once, is not pushed.
+      const decChar = w(dec.char, 'decChar');
+      const rxHead = w(rxBuf.dout, 'rxHead');
+      const arriving = (s: Float64Array): boolean => s[gotChar.i] === 1 && s[rxAccept.i] === 1;
+      glue(rxValid, [rxEmpty, gotChar, rxAccept], (s) => (s[rxEmpty.i] === 0 || arriving(s) ? 1 : 0));
+      glue(rxChar, [rxEmpty, rxHead, decChar], (s) => (s[rxEmpty.i] === 1 ? s[decChar.i]! : s[rxHead.i]!));
+      glue(into(rxBuf.pop, 'rxBufPop'), [rxPop, rxEmpty], (s) => (s[rxPop.i] === 1 && s[rxEmpty.i] === 0 ? 1 : 0));
+      glue(rxPush, [gotChar, rxAccept, rxEmpty, rxPop], (s) => (arriving(s) && !(s[rxEmpty.i] === 1 && s[rxPop.i] === 1) ? 1 : 0));
+    }
 
     // NULL trains (null_train.ts): an enable change hands the values of
     // either direction through this end back before any process reads them.

@@ -85,13 +85,15 @@ export class DsNullTrain implements OnDemand {
       ...Object.values(d.out),
       d.disc, d.gotBit, d.xPrev, d.synced, d.hist, d.cnt, d.pBit, d.flag, d.acc, d.discCnt,
       dec.gotNull, dec.gotFct, dec.gotChar, dec.char, dec.errParity, dec.errEscape, dec.prevPar, dec.esc, dec.dead, dec.pendKind, dec.pendVal, dec.tok, dec.unchecked, dec.suspectTotal,
+      ...(dec.nullPair ? [dec.nullPair] : []),
+      ...(dec.lastNull ? [dec.lastNull] : []),
     ];
     const regs = [...txRegs, ...rxRegs];
     this.nTx = txRegs.length;
     this.regs = regs;
     this.cur = new Int32Array(regs.length);
     this.nxt = new Int32Array(regs.length);
-    const outsideRead = new Set<Signal>([d.disc, dec.gotFct, dec.gotChar, dec.char, dec.errParity, dec.errEscape]);
+    const outsideRead = new Set<Signal>([d.disc, dec.gotFct, dec.gotChar, dec.char, dec.errParity, dec.errEscape, ...(dec.nullPair ? [dec.nullPair] : [])]);
     this.constIdx = regs.flatMap((r, k) => (outsideRead.has(r) ? [k] : []));
     tx.ser.txTrain = this;
     rx.deser.rxTrain = this;

@@ -25,10 +25,15 @@ export function joinLinks(where: Module, a: DsLinkEndPorts, b: DsLinkEndPorts): 
  * Two DsLinkEnds joined wire to wire: each direction's NULL trains go on
  * demand in the fast mode (null_train.ts). Not for a stand-in end, nor
  * across a wire-fault injector (the injector reads the wires every cycle;
- * such a link stays bit by bit, docs/dslink.md#null-trains).
+ * such a link stays bit by bit, docs/dslink.md#null-trains), nor when
+ * either end's idle transmitter holds its wires (runIdle other than 'nulls').
  */
 export function linkNullTrains(a: Module, b: Module): void {
   if (!(a instanceof DsLinkEnd && b instanceof DsLinkEnd)) return;
+  // Flow-through makes the decoder's releases comb logic, outside what a train records: such a link stays bit by bit.
+  if (a.cfg.flowThrough || b.cfg.flowThrough) return;
+  // Only idle links that send NULLs have NULL trains (docs/dslink.md#run-idle: the quiet modes hold their wires instead).
+  if (a.cfg.runIdle !== 'nulls' || b.cfg.runIdle !== 'nulls') return;
   new DsNullTrain(a, b);
   new DsNullTrain(b, a);
 }

@@ -24,6 +24,13 @@
  * parity error, so the corruption is reported, never silent.
  *
  *
+ * Flow-through (`flow`, the link's config flowThrough, 'on-arrival' only,
+ * docs/dslink.md#flow-through): gotNull, gotFct, gotChar and char are
+ * combinational outputs, computed in the cycle the deserialiser reports the
+ * token's end (its tokV/syncV registers) from those and this decoder's
+ * escape state, instead of registers one cycle later. The checks stay
+ * registered: a parity or escape error is flagged as before.
+ *
  * NULL pairs (only with `nullPairs`, the link's runIdle 'one-null'/'silent',
  * docs/dslink.md#run-idle): a pulse `nullPair` when a NULL is released
  * straight after a NULL. A quiet transmitter in Run never sends two NULLs in
@@ -81,14 +88,17 @@ export class DsRxDecoder extends Module {
   /** The NULL train of the incoming direction (null_train.ts): while it is on demand, nothing to do here. */
   rxTrain: DsNullTrain | null = null;
 
-  constructor(parent: Module | null, name: string, opts: { checkParity: boolean; handover?: RxHandover; nullPairs?: boolean }) {
+  constructor(parent: Module | null, name: string, opts: { checkParity: boolean; handover?: RxHandover; nullPairs?: boolean; flow?: boolean }) {
     super(parent, name);
     const enable = (this.enable = this.input('enable'));
     const { hdrV, hdrP, hdrF, tokV, tokCtl, tokPay, syncV } = (this.in = declareRxTokenLink((n, w) => this.input(n, w)));
-    const gotNull = (this.gotNull = this.reg('gotNull'));
-    const gotFct = (this.gotFct = this.reg('gotFct'));
-    const gotChar = (this.gotChar = this.reg('gotChar'));
-    const char = (this.char = this.reg('char', 9));
+    const flow = opts.flow === true;
+    if (flow && opts.handover !== 'on-arrival') throw new RangeError(`${name}: flow-through needs handover 'on-arrival'`);
+    const out = (n: string, w = 1): Signal => (flow ? this.output(n, w) : this.reg(n, w));
+    const gotNull = (this.gotNull = out('gotNull'));
+    const gotFct = (this.gotFct = out('gotFct'));
+    const gotChar = (this.gotChar = out('gotChar'));
+    const char = (this.char = out('char', 9));
     const errParity = (this.errParity = this.reg('errParity'));
     const errEscape = (this.errEscape = this.reg('errEscape'));
     const prevPar = (this.prevPar = this.reg('prevPar'));
@@ -110,14 +120,16 @@ export class DsRxDecoder extends Module {
         s[lastNull.n] = k === PEND_NULL ? 1 : 0;
       }
       if (k === PEND_NULL) {
-        s[gotNull.n] = 1;
+        if (!flow) s[gotNull.n] = 1;
         s[tok.n] = TOK_NULL;
       } else if (k === PEND_FCT) {
-        s[gotFct.n] = 1;
+        if (!flow) s[gotFct.n] = 1;
         s[tok.n] = TOK_FCT;
       } else if (k === PEND_CHAR) {
-        s[gotChar.n] = 1;
-        s[char.n] = v;
+        if (!flow) {
+          s[gotChar.n] = 1;
+          s[char.n] = v;
+        }
         s[tok.n] = v;
       }
     };
@@ -131,14 +143,47 @@ export class DsRxDecoder extends Module {
         s[pendVal.n] = v;
       }
     };
+    if (flow) {
+      // What `arrive` releases at this token's end, combinationally (the decode process's rules).
+      this.comb(
+        () => {
+          const s = this.s;
+          let n = 0;
+          let f = 0;
+          let c = 0;
+          let v = 0;
+          if (s[enable.i] === 1 && s[dead.i] !== 1) {
+            if (s[syncV.i] === 1) n = 1;
+            else if (s[hdrV.i] !== 1 && s[tokV.i] === 1) {
+              const pay = s[tokPay.i]!;
+              const isEsc = s[esc.i] === 1;
+              if (s[tokCtl.i] === 1) {
+                const k = pay & 3;
+                if (isEsc) n = k === CTL_FCT ? 1 : 0;
+                else if (k === CTL_FCT) f = 1;
+                else if (k !== CTL_ESC) [c, v] = [1, ctlToken(k)];
+              } else if (!isEsc) [c, v] = [1, pay];
+            }
+          }
+          s[gotNull.i] = n;
+          s[gotFct.i] = f;
+          s[gotChar.i] = c;
+          s[char.i] = v;
+        },
+        { writes: [gotNull, gotFct, gotChar, char], reads: [enable, dead, syncV, hdrV, tokV, tokCtl, tokPay, esc], name: 'release' },
+      );
+    }
 
     this.decodeProc = this.seq(
       () => {
         if (this.rxTrain?.dormant) return;
         const s = this.s;
-        s[gotNull.n] = 0;
-        s[gotFct.n] = 0;
-        s[gotChar.n] = 0;
+        if (!flow) {
+          // With flow-through these three are the comb process's ('release').
+          s[gotNull.n] = 0;
+          s[gotFct.n] = 0;
+          s[gotChar.n] = 0;
+        }
         s[errParity.n] = 0;
         s[errEscape.n] = 0;
         if (nullPair) s[nullPair.n] = 0;

@@ -163,6 +163,8 @@ export class Simulator {
   private nTracked = 0;
 
   private readonly combFns: (() => void)[];
+  private readonly seqDispatch: (p: number) => void;
+  private readonly combDispatch: (p: number) => void;
   private readonly seqFns: (() => void)[];
   private readonly combDirty: DirtySet;
   private readonly seqDirty: DirtySet;
@@ -224,6 +226,8 @@ export class Simulator {
     for (const m of net.modules) m.onElaborated();
     this.combFns = net.comb.map((p) => p.fn);
     this.seqFns = net.seq.map((p) => p.fn);
+    this.seqDispatch = generatedDispatch(this.seqFns, net.seq);
+    this.combDispatch = generatedDispatch(this.combFns, net.comb);
     this.combDirty = new DirtySet(net.comb.length);
     this.seqDirty = new DirtySet(net.seq.length);
     this.ran = new Int32Array(net.seq.length);
@@ -265,6 +269,10 @@ export class Simulator {
   setMode(mode: SimMode): void {
     if (mode !== 'activity' && mode !== 'plain') throw new SimError('bad-argument', `setMode: '${String(mode)}' is not 'activity' or 'plain'`);
     if (mode === this._mode) return;
+    // On-demand values (serial lines) are brought up to date while the fast
+    // mode still computes them; the reference mode then carries them on.
+    // NULL trains hand their units back (thaw).
+    if (this._mode === 'activity') this.materialize();
     for (const p of this.onDemand) p.thaw?.();
     this.onDemandStale();
     this._mode = mode;
@@ -578,7 +586,7 @@ export class Simulator {
           bits ^= low;
           const p = (wi << 5) + (31 - Math.clz32(low));
           if (this.checks) this.runSeqChecked(p);
-          else fns[p]!();
+          else this.seqDispatch(p);
           ran[nRan++] = p;
         }
         sb ^= wlow;
@@ -598,7 +606,7 @@ export class Simulator {
     const a = ws[p]!;
     const b = ws[p + 1]!;
     for (let k = a; k < b; k++) old[k] = s[wl[k]!]!;
-    this.combFns[p]!();
+    this.combDispatch(p);
     if (this.forces.length > 0 && this.forcedProc[p]) this.applyForces(p);
     const mask = this.net.slotMask;
     for (let k = a; k < b; k++) {
@@ -1073,4 +1081,27 @@ function addReaders(set: DirtySet, start: Int32Array, list: Int32Array, slot: nu
     }
   }
   set.count += added;
+}
+
+/**
+ * Generated dispatch (docs/kernel.md "Dispatch"): one call site per unit
+ * class and process name (`new Function` writes a switch with a `fns[p]()`
+ * per class), so each site sees the closures of one source function and the
+ * engine can keep its call feedback monomorphic, where a single site for all
+ * processes goes megamorphic. Same functions, same order: nothing observable
+ * changes.
+ */
+function generatedDispatch(fns: (() => void)[], decls: readonly ProcessDecl[]): (p: number) => void {
+  const ids = new Map<string, number>();
+  const cls = new Int32Array(decls.length);
+  decls.forEach((d, k) => {
+    const key = `${d.module.constructor.name}.${d.name.replace(/[0-9]+/g, '#')}`;
+    let id = ids.get(key);
+    if (id === undefined) ids.set(key, (id = ids.size));
+    cls[k] = id;
+  });
+  let src = 'return function dispatch(p) { switch (cls[p]) {';
+  for (let c = 0; c < ids.size; c++) src += ` case ${c}: fns[p](); return;`;
+  src += ' } };';
+  return new Function('fns', 'cls', src)(fns, cls) as (p: number) => void;
 }

@@ -15,8 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { chainNetwork, meshNetwork } from '../../rtl/c104/labelling.ts';
 import { makeC104System, nodeChannels } from '../../harness/rtl/c104_system.ts';
 import { C104ConfigError } from '../../rtl/c104/interval_table.ts';
-import { decodeBits, dsDecode } from '../../rtl/dslink/tokens.ts';
-import { CHAR_EOM, CHAR_EOP } from '../../rtl/dslink/chars.ts';
+import { nodeHeaderPackets } from '../t9000/wire_packets.ts';
 import type { SideBandOptions } from '../../rtl/lib/side_band.ts';
 import { checkDeliveries, run } from './system_check.ts';
 
@@ -108,24 +107,7 @@ describe("addressing 'node': the wires carry the node header exactly", () => {
       sys.sim.step(2000); // the last acks leave
       checkDeliveries(sys);
       let packets = 0;
-      sys.endpoints.forEach((_ep, i) => {
-        const dec = decodeBits(dsDecode(wires[i]!.d, wires[i]!.s));
-        expect(dec.error).toBeNull();
-        const chars = dec.tokens.flatMap((t) => (t.kind === 'char' ? [t.ch] : []));
-        const dest = spec.terminals[1 - i]!.label;
-        let k = 0;
-        while (k < chars.length) {
-          const hdr = headerBytes === 1 ? chars[k]! : chars[k]! * 256 + chars[k + 1]!;
-          expect(hdr).toBe(dest);
-          k += headerBytes;
-          while (chars[k] !== CHAR_EOP && chars[k] !== CHAR_EOM) {
-            expect(chars[k]).toBeLessThan(256);
-            k++;
-          }
-          k++;
-          packets++;
-        }
-      });
+      sys.endpoints.forEach((_ep, i) => (packets += nodeHeaderPackets(wires[i]!, headerBytes, spec.terminals[1 - i]!.label)));
       const sent = sys.endpoints.reduce((n, ep) => n + ep.tx.reduce((m, tx) => m + sys.sim.peek(tx.dataPkts) + sys.sim.peek(tx.acksSent), 0), 0);
       expect(packets).toBe(sent);
       expect(packets).toBeGreaterThan(2 * msgs.length);

@@ -9,12 +9,13 @@ import { DsLinkPair } from '../../rtl/dslink/pair.ts';
 
 /**
  * Pushes `chars` in order into an end's transmit side whenever txReady and
- * `pattern[cycle mod length]` (default: always), so a pattern makes gaps.
+ * `pattern[cycle mod length]` (default: always), so a pattern makes gaps;
+ * with `at`, character k not before cycle at[k].
  */
 export class CharSource extends Module {
   readonly idx: Signal;
   readonly cyc: Signal;
-  constructor(parent: Module, name: string, end: DsLinkEnd, chars: readonly number[], pattern: readonly boolean[] = [true]) {
+  constructor(parent: Module, name: string, end: DsLinkEnd, chars: readonly number[], pattern: readonly boolean[] = [true], at?: readonly number[]) {
     super(parent, name);
     const txValid = this.output('txValid');
     const txChar = this.output('txChar', 9);
@@ -22,7 +23,8 @@ export class CharSource extends Module {
     const idx = (this.idx = this.reg('idx', 32));
     const cyc = (this.cyc = this.reg('cyc', 32));
     const n = pattern.length;
-    const always = pattern.every((x) => x);
+    const always = pattern.every((x) => x) && !at;
+    const due = (k: number, c: number): boolean => (at ? at[k]! <= c : true) && pattern[c % n]!;
     parent.connect(txValid, end.txValid);
     parent.connect(txChar, end.txChar);
     parent.connect(end.txReady, txReady);
@@ -30,7 +32,7 @@ export class CharSource extends Module {
       () => {
         const s = this.s;
         const k = s[idx.i]!;
-        const on = k < chars.length && (always || pattern[s[cyc.i]! % n]);
+        const on = k < chars.length && (always || due(k, s[cyc.i]!));
         s[txValid.i] = on ? 1 : 0;
         s[txChar.i] = on ? chars[k]! : 0;
       },
@@ -41,7 +43,7 @@ export class CharSource extends Module {
         const s = this.s;
         const k = s[idx.i]!;
         if (!always) s[cyc.n] = (s[cyc.i]! + 1) % 4294967296;
-        if (k < chars.length && s[txReady.i] === 1 && (always || pattern[s[cyc.i]! % n])) s[idx.n] = k + 1;
+        if (k < chars.length && s[txReady.i] === 1 && (always || due(k, s[cyc.i]!))) s[idx.n] = k + 1;
       },
       { reads: [idx, txReady, cyc], name: 'next' },
     );

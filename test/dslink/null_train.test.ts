@@ -17,53 +17,18 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { Module, Simulator } from '../../rtl/kernel/index.ts';
 import { startVcd } from '../../traces/vcd/index.ts';
 import { CHAR_EOP } from '../../rtl/dslink/chars.ts';
-import type { DsLinkEnd } from '../../rtl/dslink/end.ts';
 import { DsLinkPair } from '../../rtl/dslink/pair.ts';
 import { DsNullTrain } from '../../rtl/dslink/null_train.ts';
 import { Lockstep } from '../lib/lockstep_sim.ts';
-import { CharSink } from './bench.ts';
-
-/** Pushes chars[k] into an end once the cycle reaches at[k] (and txReady). */
-class TimedSource extends Module {
-  constructor(parent: Module, name: string, end: DsLinkEnd, sends: readonly { at: number; ch: number }[]) {
-    super(parent, name);
-    const txValid = this.output('txValid');
-    const txChar = this.output('txChar', 9);
-    const txReady = this.input('txReady');
-    const idx = this.reg('idx', 16);
-    const cyc = this.reg('cyc', 32);
-    parent.connect(txValid, end.txValid);
-    parent.connect(txChar, end.txChar);
-    parent.connect(end.txReady, txReady);
-    this.comb(
-      () => {
-        const s = this.s;
-        const k = s[idx.i]!;
-        const due = k < sends.length && sends[k]!.at <= s[cyc.i]!;
-        s[txValid.i] = due ? 1 : 0;
-        s[txChar.i] = due ? sends[k]!.ch : 0;
-      },
-      { writes: [txValid, txChar], reads: [idx, cyc], name: 'out' },
-    );
-    this.seq(
-      () => {
-        const s = this.s;
-        const k = s[idx.i]!;
-        s[cyc.n] = s[cyc.i]! + 1;
-        if (k < sends.length && sends[k]!.at <= s[cyc.i]! && s[txReady.i] === 1) s[idx.n] = k + 1;
-      },
-      { reads: [idx, cyc, txReady], name: 'next' },
-    );
-  }
-}
+import { CharSink, CharSource } from './bench.ts';
 
 class TrainBench extends Module {
   readonly pair: DsLinkPair;
   constructor(aToB: { at: number; ch: number }[], bToA: { at: number; ch: number }[], popB: boolean[], handover: 'checked' | 'on-arrival') {
     super(null, 'top');
     const pair = (this.pair = new DsLinkPair(this, 'link', { a: { rxHandover: handover }, b: { rxHandover: handover } }));
-    new TimedSource(this, 'srcA', pair.a, aToB);
-    new TimedSource(this, 'srcB', pair.b, bToA);
+    new CharSource(this, 'srcA', pair.a, aToB.map((x) => x.ch), [true], aToB.map((x) => x.at));
+    new CharSource(this, 'srcB', pair.b, bToA.map((x) => x.ch), [true], bToA.map((x) => x.at));
     new CharSink(this, 'sinkA', pair.a);
     new CharSink(this, 'sinkB', pair.b, popB);
   }
@@ -171,6 +136,14 @@ describe('DS-link NULL trains on demand = bit by bit', () => {
     const pair = new DsLinkPair(null, 'p', { faults: true });
     expect(pair.a.ser.txTrain).toBeNull();
     expect(pair.b.ser.txTrain).toBeNull();
+  });
+
+  it("a link whose idle transmitters hold their wires (runIdle 'one-null') has no trains; the default one has one per direction", () => {
+    const quiet = new DsLinkPair(null, 'q', { a: { runIdle: 'one-null' }, b: { runIdle: 'one-null' } });
+    expect(quiet.a.ser.txTrain).toBeNull();
+    const plain = new DsLinkPair(null, 'p');
+    expect(plain.a.ser.txTrain?.rx).toBe(plain.b);
+    expect(plain.b.ser.txTrain?.rx).toBe(plain.a);
   });
 });
 

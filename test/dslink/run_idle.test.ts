@@ -19,17 +19,15 @@
  *    back to Run;
  *  - config: 'silent' without rxHandover 'on-arrival' is refused.
  */
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkDsLinkConfig, type DsLinkConfig, type RunIdle } from '../../rtl/dslink/config.ts';
 import { S_ERR_BASE, S_RUN } from '../../rtl/dslink/link_fsm.ts';
 import { attachLinkEvents } from '../../harness/rtl/dslink_events.ts';
 import { dsLinks, makeT9000Pair, runUntilLinksUp, T9000_THESIS_LINKS } from '../../harness/rtl/t9000_pair.ts';
-import { Lockstep } from '../lib/lockstep_sim.ts';
-import { Bench, makeBench } from './bench.ts';
+import { makeBench, type Bench } from './bench.ts';
+import { assertExactDelivery, assertModesAgree } from './properties.ts';
 
 const idle = (runIdle: RunIdle): Partial<DsLinkConfig> => ({ rxHandover: 'on-arrival', runIdle });
-const charArb = fc.oneof(fc.integer({ min: 0, max: 255 }), fc.constantFrom(0x100, 0x101));
 
 /** Wire transitions on a → b over `cycles` cycles, from now. */
 function transitions(sim: ReturnType<typeof makeBench>['sim'], bench: Bench, cycles: number): number {
@@ -80,50 +78,9 @@ describe('DS-link run idle: the wires', () => {
 });
 
 describe('DS-link run idle: delivery', () => {
-  it('random characters both ways with gaps and stalls arrive exactly (both kernel modes)', () => {
-    fc.assert(
-      fc.property(
-        fc.array(charArb, { maxLength: 80 }),
-        fc.array(charArb, { maxLength: 40 }),
-        fc.array(fc.boolean(), { minLength: 1, maxLength: 40 }),
-        fc.array(fc.boolean(), { minLength: 1, maxLength: 11 }),
-        fc.constantFrom<RunIdle>('one-null', 'silent'),
-        fc.constantFrom('plain' as const, 'activity' as const),
-        (aToB, bToA, push, pop, runIdle, mode) => {
-          const pushA = push.some((x) => x) ? push : [true, ...push];
-          const popB = pop.some((x) => x) ? pop : [true, ...pop];
-          const cfg = idle(runIdle);
-          const { bench, sim } = makeBench({ a: cfg, b: cfg, aToB, bToA, pushA, pushB: pushA.slice().reverse(), popB }, mode);
-          sim.runUntil(() => bench.sinkB.got.length === aToB.length && bench.sinkA.got.length === bToA.length, 4000 + 2000 * (aToB.length + bToA.length));
-          expect(bench.sinkB.got.map((g) => g.ch)).toEqual(aToB);
-          expect(bench.sinkA.got.map((g) => g.ch)).toEqual(bToA);
-          expect(sim.peek(bench.pair.a.errCount) + sim.peek(bench.pair.b.errCount)).toBe(0);
-        },
-      ),
-      { numRuns: 30 },
-    );
-  });
+  it('random characters both ways with gaps and stalls arrive exactly (both kernel modes)', () => assertExactDelivery([idle('one-null'), idle('silent')], 30));
 
-  it('plain and activity modes agree on every register and wire at every cycle (gaps, a fault, a restart)', () => {
-    fc.assert(
-      fc.property(
-        fc.array(charArb, { maxLength: 40 }),
-        fc.array(fc.boolean(), { minLength: 1, maxLength: 30 }),
-        fc.constantFrom<RunIdle>('one-null', 'silent'),
-        fc.integer({ min: 700, max: 1400 }),
-        (aToB, push, runIdle, flipAt) => {
-          const pushA = push.some((x) => x) ? push : [true];
-          const cfg = { ...idle(runIdle), resetNs: 500, waitNs: 1000 };
-          const ls = new Lockstep(() => new Bench({ faults: true, aToB, pushA, a: cfg, b: cfg }));
-          for (let c = 0; c < 3000; c++) {
-            if (c === flipAt) ls.poke((u) => u.pair.ab!.flipD, 1);
-            ls.step();
-          }
-        },
-      ),
-      { numRuns: 6 },
-    );
-  });
+  it('plain and activity modes agree on every register and wire at every cycle (gaps, a fault, a restart)', () => assertModesAgree([idle('one-null'), idle('silent')], 6));
 });
 
 /**

@@ -7,8 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import { boundaryDrops, deviationStats, lockstepBelowBy, withinMaxDeviation } from '../../harness/experiments/dslink-bandwidth-rules.ts';
 import { runBandwidthPoint } from '../../harness/experiments/dslink-bandwidth-run.ts';
-import { dslinkPacketPassingBandwidth, TABLE_4_1 } from '../../harness/models/dslink.ts';
+import { deviationPercent, dslinkBandwidth, dslinkPacketPassingBandwidth, TABLE_4_1 } from '../../harness/models/dslink.ts';
 import { LinkStub } from '../../harness/rtl/link_standin.ts';
+import { dsLinks, T9000_THESIS_LINKS, T9000_THESIS_SIM_LINKS } from '../../harness/rtl/t9000_pair.ts';
 import type { Module } from '../../rtl/kernel/module.ts';
 import { check, checkPlots, checkStructure, icemuExperiment, readResult, removeDir, tempDir } from './helpers.ts';
 
@@ -63,6 +64,17 @@ describe('dslink-bandwidth point runner on the FCT-free stand-in link', () => {
     expect(stag.mbps).toBeCloseTo(eq, 6);
     expect(lock.mbps).toBeLessThan(eq * 0.999);
     expect(lock.mbps).toBeGreaterThan(eq * 0.98);
+  });
+});
+
+describe('dslink-bandwidth lock-step bi on T9000_THESIS_SIM_LINKS (Table 4.1, a CI-size subset; full size: dslink-bandwidth.full.test.ts)', () => {
+  const SIZES = [4, 5, 8, 16, 24, 32, 33, 64, 65, 128];
+  const devs = (links: typeof T9000_THESIS_LINKS) =>
+    SIZES.map((m) => deviationPercent(runBandwidthPoint({ m, direction: 'bi', start: 'lockstep' }, { windowCycles: 6000, warmup: 5, links: dsLinks(links) }).mbps, dslinkBandwidth({ m, direction: 'bi' })));
+  it('every size in [−1.38 %, 0] of Eq 4.2; control: links with NULLs (T9000_THESIS_LINKS) fall outside', () => {
+    const sim = devs(T9000_THESIS_SIM_LINKS);
+    expect(lockstepBelowBy(sim, TABLE_4_1.lockstep.bi.max), sim.map((d) => d.toFixed(2)).join(' ')).toBe(true);
+    expect(lockstepBelowBy(devs(T9000_THESIS_LINKS), TABLE_4_1.lockstep.bi.max)).toBe(false);
   });
 });
 

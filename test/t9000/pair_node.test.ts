@@ -15,11 +15,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CHAR_EOM, CHAR_EOP } from '../../rtl/dslink/chars.ts';
-import { decodeBits, dsDecode } from '../../rtl/dslink/tokens.ts';
 import type { T9000Config } from '../../rtl/t9000/config.ts';
 import { PAIR_NODES } from '../../harness/rtl/t9000_pair.ts';
 import { bytesOf, deliveredExactlyOnceInOrder, makePair, opArb, realLinks, runOps, type Op } from './pair.ts';
+import { nodeHeaderPackets } from './wire_packets.ts';
 
 const NODE: Partial<T9000Config> = { addressing: 'node' };
 
@@ -70,24 +69,7 @@ describe("T9000 pair with addressing 'node'", () => {
       p.sim.step(2000);
       expect(p.rec.deliveries).toHaveLength(ops.length);
       let packets = 0;
-      ends.forEach((_e, i) => {
-        const dec = decodeBits(dsDecode(wires[i]!.d, wires[i]!.s));
-        expect(dec.error).toBeNull();
-        const chars = dec.tokens.flatMap((t) => (t.kind === 'char' ? [t.ch] : []));
-        const dest = i === 0 ? PAIR_NODES.b : PAIR_NODES.a;
-        let k = 0;
-        while (k < chars.length) {
-          const hdr = headerBytes === 1 ? chars[k]! : chars[k]! * 256 + chars[k + 1]!;
-          expect(hdr).toBe(dest);
-          k += headerBytes;
-          while (chars[k] !== CHAR_EOP && chars[k] !== CHAR_EOM) {
-            expect(chars[k]).toBeLessThan(256);
-            k++;
-          }
-          k++;
-          packets++;
-        }
-      });
+      ends.forEach((_e, i) => (packets += nodeHeaderPackets(wires[i]!, headerBytes, i === 0 ? PAIR_NODES.b : PAIR_NODES.a)));
       const sent = [p.a, p.b].reduce((n, ep) => n + p.sim.peek(ep.tx[0]!.dataPkts) + p.sim.peek(ep.tx[0]!.acksSent), 0);
       expect(packets).toBe(sent);
       expect(packets).toBeGreaterThan(2 * ops.length);
