@@ -21,6 +21,10 @@
 import { CounterSet, type CounterState } from './counters.ts';
 import { DirtySet } from './dirty_set.ts';
 import { WakeQueue } from './wake_queue.ts';
+import { OnDemandValues, type OnDemand } from './on_demand.ts';
+import { generatedDispatch } from './dispatch.ts';
+
+export type { OnDemand } from './on_demand.ts';
 import { elaborate, type Netlist } from './elaborate.ts';
 import { ElaborationError, SimError } from './errors.ts';
 import { Memory, Module, type ProcessDecl, Signal } from './module.ts';
@@ -89,37 +93,6 @@ export interface Snapshot {
   readonly onDemand: unknown[];
 }
 
-/**
- * A slot whose value is computed on demand (docs/kernel.md "On-demand
- * values"), e.g. the bit on a serial line at the current cycle: written into
- * the state vector before observers and in peek / values / hashes / save.
- */
-export interface OnDemand {
-  materialize(cycle: number, s: Float64Array): void;
-  /**
-   * The first cycle after `cycle` at which the value may differ (Infinity:
-   * constant from now on). Fast-forward does not skip past it. Without it,
-   * a quiescent design is never skipped while this provider exists.
-   */
-  nextChange?(cycle: number): number;
-  save?(): unknown;
-  restore?(v: unknown): void;
-  /**
-   * Slots (current-value slots of registers) this provider writes. A poke of
-   * one of them first calls `thaw`, so the poked value is not overwritten.
-   */
-  slots?: readonly number[];
-  /**
-   * Hand the values back to the processes: write the current values into
-   * the state vector for good and stop providing them. Called before a poke
-   * of one of `slots` and before a mode switch (the reference mode runs
-   * every process every cycle, so nothing may be held on demand there).
-   */
-  thaw?(): void;
-  /** Simulator.reset: forget everything (the state vector is back at reset values). */
-  reset?(): void;
-}
-
 /** Extra state (e.g. a workload RNG) saved and restored with the design. */
 export interface StateProvider {
   save(): unknown;
@@ -144,15 +117,8 @@ export class Simulator {
   private readonly counters: CounterSet;
   /** Timed wake-ups: a binary min-heap of (cycle, seq process), parallel arrays. */
   private readonly wakes = new WakeQueue();
-  private readonly onDemand: OnDemand[] = [];
-  /** Provider owning a slot (OnDemand.slots), for thaw-before-poke. */
-  private readonly onDemandSlot = new Map<number, OnDemand>();
-  /** The on-demand values are in the state vector for the current state (cleared when the state moves on). */
-  private onDemandFresh = false;
-  /** The same for the providers without `slots` (and the counters' ramps are always written). */
-  private eagerFresh = false;
-  /** Providers without `slots`: written before every observer and peek. */
-  private readonly onDemandEager: OnDemand[] = [];
+  /** Values computed on demand (serial lines, NULL trains): on_demand.ts. */
+  private readonly onDemand = new OnDemandValues();
   /** Some observer reads the slots of providers with `slots` directly. */
   private observersNeedOwned = false;
   /** Between the commit and the end of a cycle: the state vector holds the next cycle's values. */
@@ -273,8 +239,7 @@ export class Simulator {
     // mode still computes them; the reference mode then carries them on.
     // NULL trains hand their units back (thaw).
     if (this._mode === 'activity') this.materialize();
-    for (const p of this.onDemand) p.thaw?.();
-    this.onDemandStale();
+    this.onDemand.thawAll();
     this._mode = mode;
     this._fastForward = mode === 'activity' && this.wantFastForward;
     if (mode === 'plain') this.counters.stopAll(true);
@@ -311,8 +276,7 @@ export class Simulator {
     this.counters.stopAll(false);
     this.wakes.clear();
     this.clearTracked();
-    for (const p of this.onDemand) p.reset?.();
-    this.onDemandStale();
+    this.onDemand.resetAll();
     this.clock.cycle = 0;
     this.settleAll();
     this.seqDirty.fill();
@@ -330,7 +294,7 @@ export class Simulator {
     let left = n;
     while (left > 0) {
       if (this.fastForward && this.noPendingWork()) {
-        const next = Math.min(this.stimuli.length ? this.stimuli[0]!.cycle : Infinity, this.wakes.next, this.onDemand.length ? this.nextOnDemandChange() : Infinity);
+        const next = Math.min(this.stimuli.length ? this.stimuli[0]!.cycle : Infinity, this.wakes.next, this.onDemand.size ? this.onDemand.nextChange(this.clock.cycle) : Infinity);
         const target = Math.min(this.clock.cycle + left, next);
         const skip = target - this.clock.cycle;
         if (skip > 0) {
@@ -447,10 +411,7 @@ export class Simulator {
 
   /** Register a provider of on-demand slot values (e.g. a serial line's bit). */
   addOnDemand(p: OnDemand): void {
-    this.onDemand.push(p);
-    for (const x of p.slots ?? []) this.onDemandSlot.set(x, p);
-    if (!p.slots) this.onDemandEager.push(p);
-    this.onDemandStale();
+    this.onDemand.add(p);
   }
 
   /**
@@ -462,39 +423,16 @@ export class Simulator {
     return this.clock.cycle + (this.postCommit ? 1 : 0);
   }
 
-  private nextOnDemandChange(): number {
-    let t = Infinity;
-    const c = this.clock.cycle;
-    for (const p of this.onDemand) t = Math.min(t, p.nextChange ? p.nextChange(c) : c + 1);
-    // A value changing at cycle t must be seen by observers at t: skip to t - 1 at most.
-    return t - 1;
-  }
-
   /** Write every on-demand value (counters, serial lines) into the state vector for the current cycle. */
   private materialize(): void {
     this.counters.materialize();
-    // Once per state: observers peek many signals per cycle, and a large
-    // design has many providers (one per DS-link direction).
-    if (this.onDemandFresh) return;
-    this.onDemandFresh = true;
-    this.eagerFresh = true;
-    const od = this.onDemand;
-    for (let k = 0; k < od.length; k++) od[k]!.materialize(this.clock.cycle, this.s);
+    this.onDemand.materializeAll(this.clock.cycle, this.s);
   }
 
   /** What a reader of `slot` (or of no owned slot, -1) needs: its owner, or the providers without slots. */
   private materializeFor(slot: number): void {
     this.counters.materialize();
-    if (this.onDemandFresh) return;
-    const owner = slot >= 0 ? this.onDemandSlot.get(slot) : undefined;
-    if (owner) {
-      owner.materialize(this.clock.cycle, this.s);
-      return;
-    }
-    if (this.eagerFresh) return;
-    this.eagerFresh = true;
-    const od = this.onDemandEager;
-    for (let k = 0; k < od.length; k++) od[k]!.materialize(this.clock.cycle, this.s);
+    this.onDemand.materializeFor(slot, this.clock.cycle, this.s);
   }
 
   /** Before observers: everything, unless every observer reads owned slots only through peek. */
@@ -505,8 +443,7 @@ export class Simulator {
 
   /** The on-demand values moved on (a new cycle, a poke, a restore). */
   private onDemandStale(): void {
-    this.onDemandFresh = false;
-    this.eagerFresh = false;
+    this.onDemand.stale();
   }
 
   private settle(): void {
@@ -885,8 +822,7 @@ export class Simulator {
       throw new SimError('bad-poke', `poke ${sig.path}: value ${value} does not fit ${sig.width} bits (allowed 0..${sig.mask})`, this.clock.cycle);
     }
     const slot = sig.i;
-    this.onDemandSlot.get(slot)?.thaw?.();
-    this.onDemandStale();
+    this.onDemand.thawSlot(slot);
     const driver = this.net.slotDriver[slot];
     if (driver === 'tie') throw new SimError('bad-poke', `poke ${sig.path}: the net is tied to a constant`, this.clock.cycle);
     if (driver === 'reg') this.s[slot + this.net.nRegs] = value;
@@ -996,7 +932,7 @@ export class Simulator {
       extras: this.providers.map((p) => p.save()),
       counters: this.counters.save(),
       wakes: this.wakes.save(),
-      onDemand: this.onDemand.map((p) => p.save?.()),
+      onDemand: this.onDemand.save(),
     };
   }
 
@@ -1023,8 +959,7 @@ export class Simulator {
     this.counters.restore(snap.counters);
     this.clearTracked();
     this.wakes.restore(snap.wakes);
-    this.onDemand.forEach((p, k) => p.restore?.(snap.onDemand[k]));
-    this.onDemandStale();
+    this.onDemand.restore(snap.onDemand);
   }
 
   /**
@@ -1081,27 +1016,4 @@ function addReaders(set: DirtySet, start: Int32Array, list: Int32Array, slot: nu
     }
   }
   set.count += added;
-}
-
-/**
- * Generated dispatch (docs/kernel.md "Dispatch"): one call site per unit
- * class and process name (`new Function` writes a switch with a `fns[p]()`
- * per class), so each site sees the closures of one source function and the
- * engine can keep its call feedback monomorphic, where a single site for all
- * processes goes megamorphic. Same functions, same order: nothing observable
- * changes.
- */
-function generatedDispatch(fns: (() => void)[], decls: readonly ProcessDecl[]): (p: number) => void {
-  const ids = new Map<string, number>();
-  const cls = new Int32Array(decls.length);
-  decls.forEach((d, k) => {
-    const key = `${d.module.constructor.name}.${d.name.replace(/[0-9]+/g, '#')}`;
-    let id = ids.get(key);
-    if (id === undefined) ids.set(key, (id = ids.size));
-    cls[k] = id;
-  });
-  let src = 'return function dispatch(p) { switch (cls[p]) {';
-  for (let c = 0; c < ids.size; c++) src += ` case ${c}: fns[p](); return;`;
-  src += ' } };';
-  return new Function('fns', 'cls', src)(fns, cls) as (p: number) => void;
 }
