@@ -6,10 +6,12 @@
  * ×1.05 FCT adjustment of the token column and the residual
  * (adjusted − packet)/packet (seed: 2.00–3.34%, "within about 3%").
  *
- * Token column: the T9000/C104 TLM in its token-credit mode, which is
- * calibrated on the RTL and held against it by c104-boundary-exchange (the
- * RTL itself cannot run the 8×8 exchange: c104_exchange.ts); packet column:
- * the TLM's packet passing. Compute period 1 µs (c104-table43.ts).
+ * Token column: the T9000/C104 TLM in its token-credit mode, whose link
+ * level is calibrated on the RTL and held against it by
+ * c104-boundary-exchange, here with the thesis's T9000 layer (THESIS_T9000:
+ * the seed's two models differ at the link level only); packet column: the
+ * TLM's packet passing. Compute period 1 µs (c104-table43.ts). The ×1.05 is
+ * the seed's fixed reading (docs/thesis-model.md#table-43).
  */
 import { predicateCheck, rangeCheck } from './c104-verdicts.ts';
 import { exchangeRate, FCT_ADJUSTMENT, PACKET_43, residualPct, TABLE_4_3, TOKEN_43, type ExchangeRate } from './c104-table43.ts';
