@@ -12,10 +12,10 @@
  * (negative control).
  *
  * buzzard-fig5.13 the same way (exp(2048), 29 points; session 17 ran its
- * shards one at a time at load 12–14: the ten 32-byte RTL points took
- * 1156 s + 883 s and held, mean last within 0.19%, mean first within 3.4%;
- * the 64-byte shards did not finish in that session, so this case has not
- * yet run to the end: docs/buzzard-ch5.md#rtl-runs).
+ * shards one at a time at load 12–14: 14 of its RTL points in 1156 s +
+ * 883 s + 830 s held, mean last within 0.19%, mean first within 3.4%; the
+ * last shard was not run in that session, so this case has not yet run to
+ * the end: docs/buzzard-ch5.md#rtl-runs).
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { icemuExperiment, readResult, removeDir, tempDir } from './helpers.ts';
