@@ -102,7 +102,13 @@ export function runRtlMesh(messages: readonly TimedMessage[], o: RtlMeshOptions)
   // Phase-1 labels are N + the intermediate's label (rtl/c104/labelling.ts); switch i is endpoint i's.
   const inter = o.intermediates;
   const spec = inter
-    ? { ...base, switches: base.switches.map((t, i) => ({ ...t, randomHeader: t.randomHeader.map((r, l) => (l < cpuLinks ? { lo: D * D + toRtl(inter[fromRtl(i)]!), hi: D * D + toRtl(inter[fromRtl(i)]!) } : r)) })) }
+    ? {
+        ...base,
+        switches: base.switches.map((t, i) => {
+          const phase1 = D * D + toRtl(inter[fromRtl(i)]!);
+          return { ...t, randomHeader: t.randomHeader.map((r, l) => (l < cpuLinks ? { lo: phase1, hi: phase1 } : r)) };
+        }),
+      }
     : base;
   const end = (node: number, slot: number): ChannelEnd => ({ node: toRtl(node), vl: slot * stride });
   const chans: [ChannelEnd, ChannelEnd][] = [...pairs.values()].map((p) => [end(p.a, p.la), end(p.b, p.lb)]);

@@ -23,7 +23,7 @@
  * over a window after a warm-up: each process's rate from its first to its
  * last iteration end in the window, summed.
  */
-import { meshNetwork } from '../../rtl/c104/labelling.ts';
+import { meshLabel, meshNetwork } from '../../rtl/c104/labelling.ts';
 import { makeC104System } from './c104_system.ts';
 import type { ChannelEnd } from './t9000_driver.ts';
 import { BoundaryExchangeProgram } from '../workloads/boundary-exchange.ts';
@@ -59,10 +59,10 @@ export function runRtlExchange(o: RtlExchangeOptions): RtlExchangeResult {
   const P = N * N;
   const prog = new BoundaryExchangeProgram({ N, bytes: o.bytes, periodNs: o.periodNs });
   const peerOf = (p: number, s: number): number => prog.peerOf(p, s);
-  // The RTL labels endpoint x·D + y, the workload's node is y·D + x.
+  // The workload's node is y·D + x; the RTL endpoint is its mesh label (x-first: x·D + y).
   const rtlNode = (p: number): number => {
     const n = prog.nodeOf(p);
-    return (n % D) * D + ((n / D) | 0);
+    return meshLabel({ w: D, h: D, routing: 'x-first' }, n % D, (n / D) | 0);
   };
   const ends = prog.channelEnds();
   const spec = meshNetwork({ w: D, h: D, routing: 'x-first', cpuLinks: o.cpuLinks, labelsPerNode: 1 });

@@ -128,6 +128,10 @@ function bool(field: string, v: unknown): boolean {
   return v;
 }
 
+function oneOf(field: string, v: unknown, list: readonly string[]): void {
+  if (!list.includes(v as string)) throw new RangeError(`dslink.${field}: '${String(v)}' is not one of ${list.map((h) => `'${h}'`).join(', ')}`);
+}
+
 const KNOWN = new Set(Object.keys(DEFAULT_DSLINK));
 
 /** Fill defaults and validate; throws a RangeError naming the first bad field. */
@@ -147,8 +151,8 @@ export function checkDsLinkConfig(partial: Partial<DsLinkConfig> = {}): DsLinkCo
   num('disconnectNs', c.disconnectNs, 20, 1e6);
   if (c.linkStart !== 'always' && c.linkStart !== 'port') throw new RangeError(`dslink.linkStart: '${String(c.linkStart)}' is not 'always' or 'port'`);
   bool('autoStart', c.autoStart);
-  if (!RX_HANDOVERS.includes(c.rxHandover)) throw new RangeError(`dslink.rxHandover: '${String(c.rxHandover)}' is not one of ${RX_HANDOVERS.map((h) => `'${h}'`).join(', ')}`);
-  if (!RUN_IDLES.includes(c.runIdle)) throw new RangeError(`dslink.runIdle: '${String(c.runIdle)}' is not one of ${RUN_IDLES.map((h) => `'${h}'`).join(', ')}`);
+  oneOf('rxHandover', c.rxHandover, RX_HANDOVERS);
+  oneOf('runIdle', c.runIdle, RUN_IDLES);
   if (c.runIdle === 'silent' && c.rxHandover !== 'on-arrival') {
     throw new RangeError("dslink.runIdle: 'silent' needs rxHandover 'on-arrival' (a token is checked only when the next arrives: docs/dslink.md#run-idle)");
   }

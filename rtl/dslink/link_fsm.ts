@@ -185,7 +185,7 @@ export class DsLinkFsm extends Module {
         }
         // Receiver on: ErrorWait .. Run.
         // quiet run idle: in Run a still link is no disconnect, a NULL pair is
-        const lost = nullPair ? (st === S_RUN ? s[nullPair.i] === 1 : s[disc.i] === 1) : s[disc.i] === 1;
+        const lost = nullPair && st === S_RUN ? s[nullPair.i] === 1 : s[disc.i] === 1;
         const kind = lost ? 1 : s[errParity.i] === 1 ? 2 : s[errEscape.i] === 1 ? 3 : s[errCredit.i] === 1 ? 4 : 0;
         if (kind) {
           s[fromRun.n] = st === S_RUN ? 1 : 0;
