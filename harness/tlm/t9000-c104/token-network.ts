@@ -106,6 +106,8 @@ export class TokenNetwork implements Transport {
   /** Internal link planes (two-phase: phase 1 and phase 2 on separate links, §2.2.2) and output groups per node. */
   private readonly planes: number;
   private readonly gpn: number;
+  /** Two-phase: the first loopback direction (node n's pair at loopBase + 2n, loopBase + 2n + 1). */
+  private readonly loopBase: number;
   private readonly twoPhase: boolean;
   /** Per direction: its next normal token starts a packet (headStarts). */
   private readonly txHead: Uint8Array;
@@ -183,7 +185,7 @@ export class TokenNetwork implements Transport {
     const planes = (this.planes = this.twoPhase ? 2 : 1);
     // Two-phase: one more output group per node, the loopback to the header-deleting input.
     const gpn = (this.gpn = 4 * planes + (this.twoPhase ? 2 : 1));
-    const loopBase = 2 * N * W + 4 * N * planes;
+    const loopBase = (this.loopBase = 2 * N * W + 4 * N * planes);
     const Dn = loopBase + (this.twoPhase ? 2 * N : 0);
     this.txHead = new Uint8Array(Dn).fill(1);
     this.rxPfx = new Uint8Array(Dn);
@@ -573,7 +575,7 @@ export class TokenNetwork implements Transport {
           if (this.outConn[d]! < 0) out = d;
         }
       } else if (sub === 4 * this.planes + 1) {
-        const d = 2 * this.N * this.W + 4 * this.N * this.planes + 2 * node;
+        const d = this.loopBase + 2 * node;
         if (this.outConn[d]! < 0) out = d;
       } else {
         const d = 2 * this.N * this.W + node * 4 * this.planes + sub;
