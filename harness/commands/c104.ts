@@ -273,12 +273,12 @@ async function run(cmdOpts: ParsedOptions, positional: string[] = [], given: Rea
     if (preset === 'mesh') {
       const w = opts.width as number;
       const h = opts.height as number;
-      if (!nodeMode && w * h * vls > 255) throw new UsageError(`icemu c104: a ${w}x${h} mesh with ${vls} virtual links per node needs ${w * h * vls} virtual link labels; a T9000 has at most 255`);
+      if (!nodeMode && w * h * vls > 255) throw new UsageError(`icemu c104: a ${w}x${h} mesh with ${vls} virtual links per node needs ${w * h * vls} virtual link labels; virtual-link addressing allows at most 255 (--addressing node has no such limit)`);
       return { netSpec: meshNetwork({ w, h, routing, labelsPerNode: vls }), what: `${w}x${h} mesh of T9000 + C104 nodes, ${routing} routing, hunt groups of 4` };
     }
     const dim = opts.dim as number;
     if (nodeMode) return { netSpec: pumaNetwork(dim), what: `PUMA: ${1 << dim} C104s in a double ${dim}-cube, ${(1 << dim) * 4} processors` };
-    if ((1 << dim) * 4 > 255) throw new UsageError(`icemu c104: puma --dim ${dim} has ${(1 << dim) * 4} processors; with one virtual link label each a T9000 allows at most 255 (use --dim 5 or less)`);
+    if ((1 << dim) * 4 > 255) throw new UsageError(`icemu c104: puma --dim ${dim} has ${(1 << dim) * 4} processors; with one virtual link label each, virtual-link addressing allows at most 255 (use --dim 5 or less)`);
     if (vls > 1) throw new UsageError(`icemu c104: puma gives each processor one virtual link label; this workload needs ${vls} per processor (use a pattern whose pairs talk only to each other, e.g. bit-complement, or a mesh)`);
     return { netSpec: pumaNetwork(dim), what: `PUMA: ${1 << dim} C104s in a double ${dim}-cube, ${(1 << dim) * 4} processors` };
   };

@@ -104,7 +104,7 @@ export function makeC104System(spec: NetworkSpec, channels: readonly [ChannelEnd
   const net = checkNetwork(spec);
   if (o.t9000?.addressing === 'node') return makeNodeSystem(net, channels, o);
   const L = Math.max(...spec.terminals.map((t) => t.label + (t.labelCount ?? 1)));
-  if (L > 255) throw new C104ConfigError(`c104 system: ${L} labels, but a T9000 has at most 255 virtual link control blocks`);
+  if (L > 255) throw new C104ConfigError(`c104 system: ${L} labels, but virtual-link addressing allows at most 255 (labels in all; addressing 'node' has no such limit)`);
   const headerOf = spec.terminals.map(() => new Map<number, number>());
   const used = new Set<string>();
   for (const [a, b] of channels) {
