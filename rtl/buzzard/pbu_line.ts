@@ -75,7 +75,7 @@ export class PbuLine extends ReceiverEnd {
     private readonly r: PbuRegs,
     private readonly k: PbuConsts,
   ) {
-    super(m, links);
+    super(m, links, r.inBit);
     this.sender = new SenderLine(name);
     this.headMod = 2 ** k.headLen;
     links.lines.push(this.sender);
@@ -123,8 +123,8 @@ export class PbuLine extends ReceiverEnd {
         cnt = 1;
       }
       s[r.inCnt.i] = s[r.inCnt.n] = cnt;
-    } else if (this.links.checks && this.awaiting >= 0) {
-      for (let c = from; c < now; c++) if (this.src!.bitAt(c) === this.awaiting) this.missed(now, c);
+    } else {
+      this.checkAwaited(from, now);
     }
     // output framing
     const ph = s[r.txPhase.i]!;
@@ -140,14 +140,8 @@ export class PbuLine extends ReceiverEnd {
     }
   }
 
-  private missed(now: number, c: number): never {
+  protected missed(now: number, c: number): never {
     throw new SimError('unit-assertion', `${this.m.path}: serial line: the controllers missed an event at cycle ${c}`, now);
-  }
-
-  before(now: number): void {
-    this.links.check(now);
-    this.catchUp(now);
-    if (this.links.fast) this.m.s[this.r.inBit.i] = this.src!.bitAt(now);
   }
 
   after(now: number): void {
