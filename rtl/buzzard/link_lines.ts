@@ -353,6 +353,8 @@ export abstract class ReceiverEnd implements LineUnit, LineReceiver {
   constructor(
     protected readonly m: Module,
     protected readonly links: LinkSet,
+    /** The controller's line-bit register (inBit), written from the tap in the fast mode. */
+    private readonly inBit: Signal,
   ) {
     this.waker = new Waker(m, links);
     links.units.push(this);
@@ -360,6 +362,21 @@ export abstract class ReceiverEnd implements LineUnit, LineReceiver {
 
   abstract catchUp(now: number): void;
   abstract shifting(): boolean;
+  /** A skipped edge at cycle c was an event of the controller: a unit assertion. */
+  protected abstract missed(now: number, c: number): never;
+
+  /** Before the step of cycle `now`: catch up, and the line bit of cycle `now`. */
+  before(now: number): void {
+    this.links.check(now);
+    this.catchUp(now);
+    if (this.links.fast) this.m.s[this.inBit.i] = this.src!.bitAt(now);
+  }
+
+  /** With checks on, while waiting: no skipped cycle from..now-1 may have carried the awaited bit. */
+  protected checkAwaited(from: number, now: number): void {
+    if (!this.links.checks || this.awaiting < 0) return;
+    for (let c = from; c < now; c++) if (this.src!.bitAt(c) === this.awaiting) this.missed(now, c);
+  }
 
   lineChanged(from: number): void {
     if (this.awaiting < 0 || !this.links.fast) return;

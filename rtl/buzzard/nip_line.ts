@@ -41,7 +41,7 @@ export class NipLine extends ReceiverEnd {
     private readonly r: NipRegs,
     private readonly st: NipStates,
   ) {
-    super(m, links);
+    super(m, links, r.inBit);
   }
 
   /**
@@ -77,19 +77,13 @@ export class NipLine extends ReceiverEnd {
       s[bits.i] = s[bits.n] = k - n;
     } else if (x === st.YWAIT) {
       this.missed(now, from);
-    } else if (this.links.checks && this.awaiting >= 0) {
-      for (let c = from; c < now; c++) if (this.src!.bitAt(c) === this.awaiting) this.missed(now, c);
+    } else {
+      this.checkAwaited(from, now);
     }
   }
 
-  private missed(now: number, c: number): never {
+  protected missed(now: number, c: number): never {
     throw new SimError('unit-assertion', `${this.m.path}: serial line: the controller missed its event at cycle ${c}`, now);
-  }
-
-  before(now: number): void {
-    this.links.check(now);
-    this.catchUp(now);
-    if (this.links.fast) this.m.s[this.r.inBit.i] = this.src!.bitAt(now);
   }
 
   after(now: number): void {

@@ -432,7 +432,7 @@ export class PacketBufferUnit extends Module {
             links,
             taps,
             { inBit, inState, inCnt, inShift, txPhase, txCnt, txShift, txBit, xrelease, outState, xgnt, xgidx },
-            { IN_WAIT, IN_SBIT, IN_PRE, IN_REF, IN_REFD, IN_PSYNC, IN_DEST, IN_SYNC, IN_WORD, T_S1, T_HEAD, T_PY1, T_Y1, T_WORD, OUT_IDLE, preBits, headLen, strict },
+            { IN_WAIT, IN_SBIT, IN_PRE, IN_REF, IN_REFD, IN_PSYNC, IN_DEST, IN_SYNC, IN_WORD, T_S1, T_HEAD, T_PY1, T_Y1, T_WORD, OUT_IDLE, preBits, headLen, strict, lineBit },
           )
         : null);
     const silent = new Set([inBit, inCnt, inShift, txCnt, txBit]);

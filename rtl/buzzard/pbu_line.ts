@@ -39,7 +39,7 @@ export interface PbuRegs {
   xgidx: Signal;
 }
 
-/** State numbers (packet_buffer_unit.ts PBU_IN_STATES, PBU_TX_PHASES) and framing sizes. */
+/** State numbers (packet_buffer_unit.ts PBU_IN_STATES, PBU_TX_PHASES), framing sizes and the PBU's line bit. */
 export interface PbuConsts {
   IN_WAIT: number;
   IN_SBIT: number;
@@ -59,6 +59,8 @@ export interface PbuConsts {
   preBits: number;
   headLen: number;
   strict: boolean;
+  /** The line bit for phase ph with c bits left of shift register sh (packet_buffer_unit.ts lineBit). */
+  lineBit: (ph: number, c: number, sh: number) => number;
 }
 
 /** Both ends of a PBU: it receives from the neighbour's O_i (its tap set by the cube) and sends on its own line. */
@@ -75,7 +77,7 @@ export class PbuLine extends ReceiverEnd {
     private readonly r: PbuRegs,
     private readonly k: PbuConsts,
   ) {
-    super(m, links);
+    super(m, links, r.inBit);
     this.sender = new SenderLine(name);
     this.headMod = 2 ** k.headLen;
     links.lines.push(this.sender);
@@ -87,12 +89,6 @@ export class PbuLine extends ReceiverEnd {
     const ist = s[this.r.inState.i]!;
     const ph = s[this.r.txPhase.i]!;
     return ist === k.IN_PRE || ist === k.IN_REF || ist === k.IN_DEST || ist === k.IN_WORD || ist === k.IN_SYNC || ist === k.IN_PSYNC || ph === k.T_HEAD || ph === k.T_WORD;
-  }
-
-  /** The line bit for phase ph with tc bits left of shift register sh (packet_buffer_unit.ts lineBit). */
-  lineBit(ph: number, tc: number, sh: number): number {
-    const k = this.k;
-    return ph === k.T_S1 || ph === k.T_PY1 || ph === k.T_Y1 ? 1 : ph === k.T_HEAD || ph === k.T_WORD ? Math.floor(sh / 2 ** (tc - 1)) % 2 : 0;
   }
 
   catchUp(now: number): void {
@@ -123,8 +119,8 @@ export class PbuLine extends ReceiverEnd {
         cnt = 1;
       }
       s[r.inCnt.i] = s[r.inCnt.n] = cnt;
-    } else if (this.links.checks && this.awaiting >= 0) {
-      for (let c = from; c < now; c++) if (this.src!.bitAt(c) === this.awaiting) this.missed(now, c);
+    } else {
+      this.checkAwaited(from, now);
     }
     // output framing
     const ph = s[r.txPhase.i]!;
@@ -136,18 +132,12 @@ export class PbuLine extends ReceiverEnd {
       if (tc - n + 1 <= ev) this.missed(now, from + tc - ev);
       tc -= n;
       s[r.txCnt.i] = s[r.txCnt.n] = tc;
-      s[r.txBit.i] = s[r.txBit.n] = this.lineBit(ph, tc, s[r.txShift.i]!);
+      s[r.txBit.i] = s[r.txBit.n] = k.lineBit(ph, tc, s[r.txShift.i]!);
     }
   }
 
-  private missed(now: number, c: number): never {
+  protected missed(now: number, c: number): never {
     throw new SimError('unit-assertion', `${this.m.path}: serial line: the controllers missed an event at cycle ${c}`, now);
-  }
-
-  before(now: number): void {
-    this.links.check(now);
-    this.catchUp(now);
-    if (this.links.fast) this.m.s[this.r.inBit.i] = this.src!.bitAt(now);
   }
 
   after(now: number): void {
@@ -171,7 +161,7 @@ export class PbuLine extends ReceiverEnd {
         const n = nph === k.T_HEAD && k.strict && nc > 16 ? nc - 16 : nc; // to the strict post-preheader sync, or the field's end
         this.sender.send(from, Math.floor(nsh / 2 ** (nc - n)) % 2 ** n, n);
       } else {
-        this.sender.level(from, this.lineBit(nph, nc, nsh) as 0 | 1);
+        this.sender.level(from, k.lineBit(nph, nc, nsh) as 0 | 1);
       }
     }
     this.done = from;

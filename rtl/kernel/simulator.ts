@@ -508,7 +508,6 @@ export class Simulator {
     const set = this.seqDirty;
     const words = set.words;
     const summary = set.summary;
-    const fns = this.seqFns;
     const ran = this.ran;
     let nRan = 0;
     for (let sw = 0; sw < summary.length; sw++) {
