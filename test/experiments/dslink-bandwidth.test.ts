@@ -84,6 +84,18 @@ describe('dslink-bandwidth lock-step bi on T9000_THESIS_SIM_LINKS (Table 4.1, a 
   });
 });
 
+describe('dslink-bandwidth staggered bi on T9000_THESIS_SIM_LINKS: the start offset decides (docs/t9000.md#bandwidth-experiment)', () => {
+  // m = 33 (a full packet, then a 1-byte one) both ways; b's sender `stagger` cycles after a's
+  const dev = (stagger: number, m = 33) =>
+    deviationPercent(runBandwidthPoint({ m, direction: 'bi', start: 'staggered' }, { windowCycles: 6000, warmup: 5, links: dsLinks(T9000_THESIS_SIM_LINKS), staggerCycles: stagger }).mbps, dslinkBandwidth({ m, direction: 'bi' }));
+  it('up to 59 cycles the streams settle as in lock-step, within Table 4.1; from 60 (STAGGER_CYCLES) the half-duplex pattern, −42 %', () => {
+    for (const st of [0, 30, 59]) expect(Math.abs(dev(st))).toBeLessThanOrEqual(TABLE_4_1.staggered.bi.max);
+    for (const st of [60, 200]) expect(dev(st)).toBeLessThan(-40);
+    // a full-packet size is at Eq 4.2 either way
+    expect(Math.abs(dev(60, 32))).toBeLessThanOrEqual(TABLE_4_1.staggered.bi.max);
+  });
+});
+
 describe('icemu experiment dslink-bandwidth (real DS-link)', () => {
   it('runs a few sizes end to end: tables, checks with rules, Figs 4.2/4.3 whose polylines are the data', async () => {
     const dir = tempDir('dsbw');
