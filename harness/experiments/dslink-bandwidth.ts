@@ -89,7 +89,7 @@ export const dslinkBandwidthExperiment = defineExperiment<BandwidthPoint, Bandwi
         notes: [
           q.link === 'standin'
             ? 'link: the stand-in link end (harness/rtl/link_standin.ts: no FCT/NULL tokens), so the FCT-free Eq 4.3 is the fair comparison'
-            : "link: rtl/dslink DsLinkEnd (tokens, parity, FCT credit, start-up; processes start once both ends run), T9000_THESIS_SIM_LINKS: transmit buffer 1 character, rxHandover 'on-arrival' (the thesis's simulator has no receive latency: docs/dslink.md#handover), runIdle 'silent' (no NULLs on an idle link in Run, as the thesis's simulator: docs/dslink.md#run-idle), flowThrough (no decoder register, empty buffers passed through: docs/dslink.md#flow-through)",
+            : "link: rtl/dslink DsLinkEnd (tokens, parity, FCT credit, start-up; processes start once both ends run), T9000_THESIS_SIM_LINKS: transmit buffer 1 character, rxHandover 'on-arrival' (the thesis's simulator has no receive latency: docs/dslink.md#handover), runIdle 'silent' (no NULLs on an idle link in Run, as the thesis's simulator: docs/dslink.md#run-idle), flowThrough (deserialiser and decoder combinational, empty buffers passed through: a turnaround costs no cycle, docs/dslink.md#flow-through)",
         ],
       },
       {
