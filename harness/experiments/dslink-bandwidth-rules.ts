@@ -34,9 +34,23 @@ export function withinMaxDeviation(devs: readonly number[], bound: number): bool
   return devs.length > 0 && devs.every((d) => Math.abs(d) <= bound);
 }
 
-/** Table 4.1 lock-step bidirectional row: every deviation in [−bound, 0] (below Eq 4.2 by at most bound, never above). */
-export function lockstepBelowBy(devs: readonly number[], bound: number): boolean {
-  return devs.length > 0 && devs.every((d) => d <= 0 && d >= -bound);
+/**
+ * Table 4.1 lock-step bidirectional row: every deviation in [−bound, resolution]
+ * (below Eq 4.2 by at most bound, never above by more than the measurement
+ * resolves; 0 unless given: fctResolution).
+ */
+export function lockstepBelowBy(devs: readonly number[], bound: number, resolution = 0): boolean {
+  return devs.length > 0 && devs.every((d) => d <= resolution && d >= -bound);
+}
+
+/**
+ * What a measured window of `windowCycles` bit times resolves, in percent:
+ * one FCT (4 bit times). Eq 4.2 counts FCTs in eighths per message; a window
+ * of whole messages carries a whole number of them, so a link exactly at
+ * Eq 4.2 reads up to one FCT fast or slow (docs/t9000.md#bandwidth-experiment).
+ */
+export function fctResolution(windowCycles: number): number {
+  return (100 * 4) / windowCycles;
 }
 
 /** Fig. 4.2: at each boundary 32k → 32k+1 present in `sizes`, the bandwidth drops. */

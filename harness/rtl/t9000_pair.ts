@@ -47,10 +47,10 @@ export const T9000_THESIS_LINKS: Readonly<Partial<DsLinkConfig>> = Object.freeze
 export const T9000_THESIS_IDLE_LINKS: Readonly<Partial<DsLinkConfig>> = Object.freeze({ ...T9000_THESIS_LINKS, runIdle: 'silent' });
 
 /**
- * The link of seed 004's simulator as near as registered wires allow
- * (docs/dslink.md#flow-through): the idle links above with flow-through (no
- * decoder register, no buffer stage on an empty buffer), so a turnaround
- * costs one register (the deserialiser's) instead of four. The setting of
+ * The link of seed 004's simulator, no receive latency (docs/dslink.md#flow-through):
+ * the idle links above with flow-through (deserialiser outputs and decoder
+ * release combinational, no buffer stage on an empty buffer), so a
+ * turnaround costs no cycle instead of four. The setting of
  * dslink-bandwidth and of the t9000-uni / t9000-bi compare presets.
  */
 export const T9000_THESIS_SIM_LINKS: Readonly<Partial<DsLinkConfig>> = Object.freeze({ ...T9000_THESIS_IDLE_LINKS, flowThrough: true });

@@ -95,7 +95,7 @@ export class DsLinkEnd extends Module {
     const rxBuf = (this.rxBuf = new Fifo(this, 'rxBuf', { width: CHAR_BITS, depth: cfg.rxBufferTokens }));
     const tokens = (this.tokens = new DsTxTokens(this, 'tokens', { ignoreCredit: cfg.ignoreCredit, runIdle: cfg.runIdle }));
     const ser = (this.ser = new DsTxSerialiser(this, 'ser'));
-    const deser = (this.deser = new DsRxDeserialiser(this, 'deser', { disconnectCycles: tm.disconnectCycles }));
+    const deser = (this.deser = new DsRxDeserialiser(this, 'deser', { disconnectCycles: tm.disconnectCycles, flow: cfg.flowThrough }));
     const quietRun = cfg.runIdle !== 'nulls';
     const flow = cfg.flowThrough;
     const dec = (this.dec = new DsRxDecoder(this, 'dec', { checkParity: cfg.checkParity, handover: cfg.rxHandover, nullPairs: quietRun, flow }));

@@ -27,7 +27,8 @@
  * Flow-through (`flow`, the link's config flowThrough, 'on-arrival' only,
  * docs/dslink.md#flow-through): gotNull, gotFct, gotChar and char are
  * combinational outputs, computed in the cycle the deserialiser reports the
- * token's end (its tokV/syncV registers) from those and this decoder's
+ * token's end (its tokV/syncV outputs, themselves comb with flow-through:
+ * the cycle the token's last bit is on the wires) from those and this decoder's
  * escape state, instead of registers one cycle later. The checks stay
  * registered: a parity or escape error is flagged as before.
  *

@@ -16,11 +16,18 @@
  * This is the bit-by-bit reference mode of the receiver; tokens and their
  * parity/escape meaning are rx_decoder.ts's (docs/dslink.md#reference-mode).
  *
+ * Flow-through (`flow`, the link's config flowThrough, docs/dslink.md#flow-through):
+ * the token-level outputs are combinational, valid in the cycle the bit that
+ * completes them is on the wires (computed from the wires and the registers
+ * below by the same rules), instead of registers one cycle later. The
+ * registers, `disc` and `gotBit` are as in the default.
+ *
  * Ports:
  *  inputs   dIn, sIn    the wires;  enable (the link state machine)
  *  outputs (registers, one-cycle pulses unless noted)
  *           out: hdrV, hdrP, hdrF, tokV, tokCtl, tokPay[8], syncV
- *                              the token-level interface (rx_token_link.ts)
+ *                              the token-level interface (rx_token_link.ts;
+ *                              combinational with `flow`)
  *           disc               disconnect
  *           gotBit (level)     a bit has arrived since enable
  *  registers xPrev (D xor S last cycle, tracked even when disabled), synced,
@@ -53,13 +60,15 @@ export class DsRxDeserialiser extends Module {
   /** The NULL train of the incoming direction (null_train.ts): while it is on demand, nothing to do here. */
   rxTrain: DsNullTrain | null = null;
 
-  constructor(parent: Module | null, name: string, opts: { disconnectCycles: number }) {
+  constructor(parent: Module | null, name: string, opts: { disconnectCycles: number; flow?: boolean }) {
     super(parent, name);
     const discMax = opts.disconnectCycles;
+    const flow = opts.flow === true;
     const dIn = (this.dIn = this.input('dIn'));
     const sIn = (this.sIn = this.input('sIn'));
     const enable = (this.enable = this.input('enable'));
-    const { hdrV, hdrP, hdrF, tokV, tokCtl, tokPay, syncV } = (this.out = declareRxTokenLink((n, w) => this.reg(n, w)));
+    const out = (this.out = declareRxTokenLink((n, w) => (flow ? this.output(n, w) : this.reg(n, w))));
+    const { hdrV, hdrP, hdrF, tokV, tokCtl, tokPay, syncV } = out;
     const disc = (this.disc = this.reg('disc'));
     const gotBit = (this.gotBit = this.reg('gotBit'));
     const xPrev = (this.xPrev = this.reg('xPrev'));
@@ -70,7 +79,42 @@ export class DsRxDeserialiser extends Module {
     const flag = (this.flag = this.reg('flag'));
     const acc = (this.acc = this.reg('acc', 8));
     const discCnt = (this.discCnt = this.reg('discCnt', bitsToHold(discMax)));
-    const state = [hdrV, tokV, syncV, disc, gotBit, synced, hist, cnt, pBit, flag, acc, discCnt];
+    const state = [...(flow ? [] : [hdrV, tokV, syncV]), disc, gotBit, synced, hist, cnt, pBit, flag, acc, discCnt];
+    /**
+     * The token-level outputs of the bit on the wires now (x the clock, d its
+     * value), written to slot `at` of each: their next value (registers) or
+     * their value now (flow-through's comb process).
+     */
+    const emit = (s: Float64Array, at: (sig: Signal) => number, x: number, d: number): void => {
+      s[at(hdrV)] = 0;
+      s[at(tokV)] = 0;
+      s[at(syncV)] = 0;
+      if (s[enable.i] !== 1 || x === s[xPrev.i]) return;
+      if (s[synced.i] !== 1) {
+        if ((((s[hist.i]! >>> 1) | (d << 6)) & NULL_SYNC_MASK) === NULL_SYNC_BITS) s[at(syncV)] = 1;
+        return;
+      }
+      const c = s[cnt.i]!;
+      if (c === 1) {
+        s[at(hdrV)] = 1;
+        s[at(hdrP)] = s[pBit.i]!;
+        s[at(hdrF)] = d;
+      } else if (c >= 2 && c + 1 === (s[flag.i] === 1 ? 4 : 10)) {
+        s[at(tokV)] = 1;
+        s[at(tokCtl)] = s[flag.i]!;
+        s[at(tokPay)] = s[acc.i]! | (d << (c - 2));
+      }
+    };
+    if (flow) {
+      this.comb(
+        () => {
+          const s = this.s;
+          const d = s[dIn.i]!;
+          emit(s, (sig) => sig.i, d ^ s[sIn.i]!, d);
+        },
+        { writes: [hdrV, hdrP, hdrF, tokV, tokCtl, tokPay, syncV], reads: [dIn, sIn, enable, xPrev, synced, hist, cnt, pBit, flag, acc], name: 'frame' },
+      );
+    }
 
     this.bitsProc = this.seq(
       () => {
@@ -78,10 +122,8 @@ export class DsRxDeserialiser extends Module {
         const s = this.s;
         const d = s[dIn.i]!;
         const x = d ^ s[sIn.i]!;
+        if (!flow) emit(s, (sig) => sig.n, x, d);
         s[xPrev.n] = x;
-        s[hdrV.n] = 0;
-        s[tokV.n] = 0;
-        s[syncV.n] = 0;
         s[disc.n] = 0;
         if (s[enable.i] !== 1) {
           for (const r of state) s[r.n] = 0;
@@ -103,7 +145,6 @@ export class DsRxDeserialiser extends Module {
           if ((h & NULL_SYNC_MASK) === NULL_SYNC_BITS) {
             s[synced.n] = 1;
             s[cnt.n] = 0;
-            s[syncV.n] = 1;
           }
           return;
         }
@@ -112,25 +153,15 @@ export class DsRxDeserialiser extends Module {
           s[pBit.n] = d;
           s[cnt.n] = 1;
         } else if (c === 1) {
-          s[hdrV.n] = 1;
-          s[hdrP.n] = s[pBit.i]!;
-          s[hdrF.n] = d;
           s[flag.n] = d;
           s[acc.n] = 0;
           s[cnt.n] = 2;
+        } else if (c + 1 === (s[flag.i] === 1 ? 4 : 10)) {
+          s[cnt.n] = 0;
+          s[acc.n] = 0;
         } else {
-          const a = s[acc.i]! | (d << (c - 2));
-          const len = s[flag.i] === 1 ? 4 : 10;
-          if (c + 1 === len) {
-            s[tokV.n] = 1;
-            s[tokCtl.n] = s[flag.i]!;
-            s[tokPay.n] = a;
-            s[cnt.n] = 0;
-            s[acc.n] = 0;
-          } else {
-            s[acc.n] = a;
-            s[cnt.n] = c + 1;
-          }
+          s[acc.n] = s[acc.i]! | (d << (c - 2));
+          s[cnt.n] = c + 1;
         }
       },
       { name: 'bits' },

@@ -5,7 +5,7 @@
  * command end to end on a few sizes.
  */
 import { describe, expect, it } from 'vitest';
-import { boundaryDrops, deviationStats, lockstepBelowBy, withinMaxDeviation } from '../../harness/experiments/dslink-bandwidth-rules.ts';
+import { boundaryDrops, deviationStats, fctResolution, lockstepBelowBy, withinMaxDeviation } from '../../harness/experiments/dslink-bandwidth-rules.ts';
 import { runBandwidthPoint } from '../../harness/experiments/dslink-bandwidth-run.ts';
 import { deviationPercent, dslinkBandwidth, dslinkPacketPassingBandwidth, TABLE_4_1 } from '../../harness/models/dslink.ts';
 import { LinkStub } from '../../harness/rtl/link_standin.ts';
@@ -28,6 +28,12 @@ describe('dslink-bandwidth verdict rules, each with a control just outside its b
     expect(lockstepBelowBy([-1.38, -0.2, 0], b)).toBe(true);
     expect(lockstepBelowBy([-1.39, -0.2], b)).toBe(false);
     expect(lockstepBelowBy([-0.2, 0.01], b)).toBe(false);
+    // with the resolution of a 6,000-cycle window (one FCT: 0.067 %): just inside, just outside
+    const r = fctResolution(6000);
+    expect(r).toBeCloseTo(0.0667, 4);
+    expect(lockstepBelowBy([-0.2, 0.066], b, r)).toBe(true);
+    expect(lockstepBelowBy([-0.2, 0.068], b, r)).toBe(false);
+    expect(lockstepBelowBy([-1.39, 0], b, r)).toBe(false);
   });
   it('32-byte boundary drop: found at each 32k → 32k+1 pair present; a flat step fails', () => {
     const bw = (m: number) => (m === 33 ? 73.33 : m === 65 ? 74.82 : 76.42);
@@ -71,10 +77,22 @@ describe('dslink-bandwidth lock-step bi on T9000_THESIS_SIM_LINKS (Table 4.1, a 
   const SIZES = [4, 5, 8, 16, 24, 32, 33, 64, 65, 128];
   const devs = (links: typeof T9000_THESIS_LINKS) =>
     SIZES.map((m) => deviationPercent(runBandwidthPoint({ m, direction: 'bi', start: 'lockstep' }, { windowCycles: 6000, warmup: 5, links: dsLinks(links) }).mbps, dslinkBandwidth({ m, direction: 'bi' })));
-  it('every size in [−1.38 %, 0] of Eq 4.2; control: links with NULLs (T9000_THESIS_LINKS) fall outside', () => {
+  it('every size in [−1.38 %, +one FCT] of Eq 4.2; control: links with NULLs (T9000_THESIS_LINKS) fall outside', () => {
     const sim = devs(T9000_THESIS_SIM_LINKS);
-    expect(lockstepBelowBy(sim, TABLE_4_1.lockstep.bi.max), sim.map((d) => d.toFixed(2)).join(' ')).toBe(true);
-    expect(lockstepBelowBy(devs(T9000_THESIS_LINKS), TABLE_4_1.lockstep.bi.max)).toBe(false);
+    expect(lockstepBelowBy(sim, TABLE_4_1.lockstep.bi.max, fctResolution(6000)), sim.map((d) => d.toFixed(2)).join(' ')).toBe(true);
+    expect(lockstepBelowBy(devs(T9000_THESIS_LINKS), TABLE_4_1.lockstep.bi.max, fctResolution(6000))).toBe(false);
+  });
+});
+
+describe('dslink-bandwidth staggered bi on T9000_THESIS_SIM_LINKS: the start offset decides (docs/t9000.md#bandwidth-experiment)', () => {
+  // m = 33 (a full packet, then a 1-byte one) both ways; b's sender `stagger` cycles after a's
+  const dev = (stagger: number, m = 33) =>
+    deviationPercent(runBandwidthPoint({ m, direction: 'bi', start: 'staggered' }, { windowCycles: 6000, warmup: 5, links: dsLinks(T9000_THESIS_SIM_LINKS), staggerCycles: stagger }).mbps, dslinkBandwidth({ m, direction: 'bi' }));
+  it('up to 59 cycles the streams settle as in lock-step, within Table 4.1; from 60 (STAGGER_CYCLES) the half-duplex pattern, −42 %', () => {
+    for (const st of [0, 30, 59]) expect(Math.abs(dev(st))).toBeLessThanOrEqual(TABLE_4_1.staggered.bi.max);
+    for (const st of [60, 200]) expect(dev(st)).toBeLessThan(-40);
+    // a full-packet size is at Eq 4.2 either way
+    expect(Math.abs(dev(60, 32))).toBeLessThanOrEqual(TABLE_4_1.staggered.bi.max);
   });
 });
 
