@@ -60,9 +60,29 @@ function runPoint(p: VarPoint, q: StdParams): StdResult {
   return runStdSpec({ ...standardSetup(p.cUs, p.mode, q.seed), c: computeLaw(p.law, p.cUs) }, p.model, q);
 }
 
-/** Fig. 6.6 "falls as σ rises": rates in law order (σ = 0, 10%, 50%, exp.) never rise by more than 1%, and exp. ends below σ = 0. */
-export function fallsWithSigma(r: readonly number[]): boolean {
-  return r.every((x, i) => i === 0 || x <= r[i - 1]! * 1.01) && r[r.length - 1]! < r[0]!;
+/** A measured rate with its 95% confidence half-width. */
+export interface RateCI {
+  readonly rate: number;
+  readonly ci: number;
+}
+
+/** 95% half-width of the difference of two independent means: √(h₁² + h₂²). */
+export function diffCI(a: RateCI, b: RateCI): number {
+  return Math.hypot(a.ci, b.ci);
+}
+
+/**
+ * Fig. 6.6 "falls as σ rises": in law order (σ = 0, 10%, 50%, exp.) no rate
+ * is above the previous one by more than the 95% interval of their
+ * difference, and the exp. rate is below σ = 0's by more than that interval
+ * (each point carries its own ±1% interval, so a fixed 1% allowance was
+ * narrower than the difference of two points can resolve:
+ * docs/thesis-model.md#figs-6669).
+ */
+export function fallsWithSigma(r: readonly RateCI[]): boolean {
+  const first = r[0]!;
+  const last = r[r.length - 1]!;
+  return r.every((x, i) => i === 0 || x.rate - r[i - 1]!.rate <= diffCI(x, r[i - 1]!)) && first.rate - last.rate > diffCI(first, last);
 }
 
 /** Largest relative spread (max/min − 1) of a list of positive values. */
@@ -83,8 +103,9 @@ function assemble(q: StdParams, pts: readonly VarPoint[], res: readonly StdResul
   }));
   const checks: SeedCheck[] = [];
   const rates = (mode: SyncMode, c: number) => C_LAWS.map((l) => get(mode, l, 'full', c).throughput);
-  const fallsAt = cs.map((c) => ({ c, ok: fallsWithSigma(rates('loosely', c)), r: rates('loosely', c) }));
-  checks.push(predicateCheck('f6.6-falls', 'Fig. 6.6: loosely synchronous, throughput falls as σ rises', 'falls', fallsAt.map((x) => `c = ${x.c}: ${x.r.map((v) => v.toFixed(1)).join(' / ')} ${x.ok ? 'falls' : 'does not'}`).join('; '), 'holds if at every c each law\'s rate (σ = 0, 10%, 50%, exp.) is at most 1% above the previous one\'s and the exp. rate is below σ = 0\'s', fallsAt.every((x) => x.ok)));
+  const withCI = (c: number) => C_LAWS.map((l) => { const f = get('loosely', l, 'full', c); return { rate: f.throughput, ci: f.ciHalfWidth }; });
+  const fallsAt = cs.map((c) => ({ c, ok: fallsWithSigma(withCI(c)), r: withCI(c) }));
+  checks.push(predicateCheck('f6.6-falls', 'Fig. 6.6: loosely synchronous, throughput falls as σ rises', 'falls', fallsAt.map((x) => `c = ${x.c}: ${x.r.map((v) => `${v.rate.toFixed(2)}±${v.ci.toFixed(2)}`).join(' / ')} ${x.ok ? 'falls' : 'does not'}`).join('; '), 'holds if at every c no law\'s rate (σ = 0, 10%, 50%, exp.) is above the previous one\'s by more than the 95% interval of their difference, and the exp. rate is below σ = 0\'s by more than it', fallsAt.every((x) => x.ok)));
   const c0 = get('loosely', 'constant', 'full', light);
   const c10 = get('loosely', 'normal-10', 'full', light);
   const sameRate = Math.abs(c10.throughput / c0.throughput - 1);
