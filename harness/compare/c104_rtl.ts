@@ -17,7 +17,7 @@
  * in time (harness/compare/c104.ts), so the two agree on that.
  */
 import type { TraceEvent } from '../../traces/events/vocabulary.ts';
-import { meshNetwork } from '../../rtl/c104/labelling.ts';
+import { meshLabel, meshNetwork } from '../../rtl/c104/labelling.ts';
 import { makeC104System } from '../rtl/c104_system.ts';
 import type { ChannelEnd } from '../rtl/t9000_driver.ts';
 import { runC104, type C104Config } from '../tlm/t9000-c104/index.ts';
@@ -86,8 +86,9 @@ export interface RtlMeshOptions {
 export function runRtlMesh(messages: readonly TimedMessage[], o: RtlMeshOptions): SideRun {
   const t0 = performance.now();
   const D = o.side;
-  const toRtl = (n: number): number => (n % D) * D + ((n / D) | 0);
-  const fromRtl = toRtl; // the transpose is its own inverse
+  // TLM node y·D + x is the mesh's node (x, y); both routings here label it x·H + y, a transpose, its own inverse.
+  const toRtl = (n: number): number => meshLabel({ w: D, h: D, routing: o.routing ?? 'x-first' }, n % D, (n / D) | 0);
+  const fromRtl = toRtl;
   // Channel ends numbered per node in the order of first use (channelSlots, as the TLM's 'per-channel' links).
   const slots = channelSlots(messages);
   const pairs = new Map<string, { a: number; b: number; la: number; lb: number }>();

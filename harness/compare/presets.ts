@@ -27,7 +27,7 @@ import { DEFAULT_MAPPING, type TimeMapping } from './mapping.ts';
 import { runRtlWorkload, type RtlRun } from './rtl_run.ts';
 import { checkTolerances, type Tolerance, type ToleranceReport } from './tolerance.ts';
 import { zeroLoadWorkload } from './zero_load_workload.ts';
-import { percentileSorted } from './stats.ts';
+import { mean, percentileSorted } from './stats.ts';
 import { CALIBRATED_PRESETS } from './calibrated.ts';
 import { C104_PRESETS } from './c104.ts';
 import { T9000_PRESETS } from './t9000.ts';
@@ -148,10 +148,6 @@ const zeroLoadPreset: Preset = {
 };
 
 // ------------------------------------------------------------------ chapter 5, RTL vs TLM
-
-function mean(xs: readonly number[]): number {
-  return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN;
-}
 
 interface Ch5Spec {
   readonly name: string;

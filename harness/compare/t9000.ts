@@ -29,6 +29,7 @@ import { compareTraces, type MetricName } from './join.ts';
 import { DEFAULT_MAPPING } from './mapping.ts';
 import type { Explanation, Preset, PresetRun } from './presets.ts';
 import { checkTolerances, type Tolerance } from './tolerance.ts';
+import { intactBytes } from '../rtl/intact.ts';
 
 /** Sizes of the unidirectional stream: single packets, full packets, and a 4-byte last packet (100). Not 33, 65, 97: docs/t9000.md#bandwidth-experiment. */
 export const UNI_SIZES = Object.freeze([4, 8, 16, 32, 64, 100, 128]);
@@ -76,10 +77,7 @@ export function runT9000Stream(direction: DsDirection, sizes: readonly number[],
     return { node, ids: msgs.map((m) => m.id), sizes: msgs.map((m) => m.data.length) };
   });
   const byId = new Map(driver.messages.map((m) => [m.id, m] as const));
-  const intact = rec.deliveries.every((d) => {
-    const m = byId.get(d.msg);
-    return m !== undefined && d.bytes.length === m.data.length && d.bytes.every((b, j) => b === m.data[j]);
-  });
+  const intact = rec.deliveries.every((d) => intactBytes(d.bytes, byId.get(d.msg)?.data));
   return { streams, complete, events: rec.events, cycles: sim.cycle, intact, wallSeconds: (performance.now() - t0) / 1000 };
 }
 

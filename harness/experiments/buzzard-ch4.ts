@@ -33,7 +33,7 @@ export interface Ch4Params {
 }
 
 /** The constant-gap (bursty) figures of §4.4. */
-const BURSTY = ['4.24', '4.25', '4.26', '4.27'];
+export const BURSTY: readonly string[] = ['4.24', '4.25', '4.26', '4.27'];
 
 /**
  * Control workload for a bursty figure (id '<fig>e'): the same lengths and

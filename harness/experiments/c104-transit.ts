@@ -31,6 +31,7 @@ import type { T9000Recorder } from '../rtl/t9000_events.ts';
 import type { Simulator } from '../../rtl/kernel/index.ts';
 import type { C104Options } from '../../rtl/c104/config.ts';
 import { defineExperiment, num, type SeedCheck } from './types.ts';
+import { intactBytes } from '../rtl/intact.ts';
 
 /**
  * The switch as seed 004's simulator models it (docs/c104.md#pipeline):
@@ -98,7 +99,7 @@ function measure(sim: Simulator, driver: T9000Driver, rec: T9000Recorder, q: Tra
   return {
     transitNs: (10 * transit.reduce((a, b) => a + b, 0)) / transit.length,
     throughputPerMs: 1e6 / (10 * period),
-    intact: rec.deliveries.every((d) => d.bytes.length === m && d.bytes.every((b, j) => b === data[j])),
+    intact: rec.deliveries.every((d) => intactBytes(d.bytes, data)),
   };
 }
 

@@ -14,6 +14,7 @@
  */
 import type { LinkEndFactory } from '../../rtl/t9000/endpoint.ts';
 import { makeT9000Pair, runUntilLinksUp } from '../rtl/t9000_pair.ts';
+import { intactBytes } from '../rtl/intact.ts';
 
 export type Direction = 'uni' | 'bi';
 export type Start = 'lockstep' | 'staggered';
@@ -85,6 +86,6 @@ export function runBandwidthPoint(p: BandwidthPoint, o: BandwidthRunOptions): Ba
     const msgs = t.length - 1 - k0;
     perDirection.push((100 * 8 * p.m * msgs) / (t[t.length - 1]! - t[k0]!));
   }
-  const intact = rec.deliveries.every((d) => d.bytes.length === p.m && d.bytes.every((b, j) => b === data(d.node === 1 ? 1 : 2)[j]));
+  const intact = rec.deliveries.every((d) => intactBytes(d.bytes, data(d.node === 1 ? 1 : 2)));
   return { mbps: perDirection.reduce((a, b) => a + b, 0) / perDirection.length, perDirection, messages: count, cycles: sim.cycle, intact };
 }

@@ -21,6 +21,7 @@ import { scheduleWorkload } from '../rtl/run_workload.ts';
 import { littlefieldJigWorkload } from '../workloads/littlefield.ts';
 import { F_FITTED_VALUES, LITTLEFIELD_TABLE1, LITTLEFIELD_TABLE1_PRINTED, recomputeTable1 } from '../models/littlefield.ts';
 import { defineExperiment, num, type ReportTable, type SeedCheck } from './types.ts';
+import { intactBytes } from '../rtl/intact.ts';
 
 export interface NblParams {
   readonly quick: boolean;
@@ -58,7 +59,7 @@ export function runJig(p: NblPt, q: NblParams): NblRes {
   if (!r.reached) throw new Error(`nbl-testjig: L = ${p.L}, S = ${p.S} not complete within ${bound} cycles`);
   const intact = sched.every((m) => {
     const got = drv.received(m.receive);
-    return got.error === 0 && got.length === m.send.data.length && got.bytes.every((b, i) => b === m.send.data[i]);
+    return got.error === 0 && got.length === m.send.data.length && intactBytes(got.bytes, m.send.data);
   });
   return { cycles: sim.cycle, messages: w.messages.length, bytes, intact };
 }

@@ -40,6 +40,7 @@ import type { T9000Driver } from '../rtl/t9000_driver.ts';
 import type { T9000Recorder } from '../rtl/t9000_events.ts';
 import type { Simulator } from '../../rtl/kernel/index.ts';
 import { defineExperiment, num, type SeedCheck } from './types.ts';
+import { intactBytes } from '../rtl/intact.ts';
 
 const ALPHA = 100; // ns per byte on a link (seed 000 §2: 10 MBytes/s; one DS-link data token = 10 bits at 100 Mbit/s)
 const H = 1; // header bytes of the T9000 here (seed 000 assumes 3)
@@ -117,7 +118,7 @@ function measure(sim: Simulator, driver: T9000Driver, rec: T9000Recorder, q: Oli
   return {
     tpNs: (10 * rounds.reduce((a, b) => a + b, 0)) / rounds.length / k,
     tmNs: 10 * (Math.max(...acks) - first),
-    intact: rec.deliveries.length === k && rec.deliveries.every((d) => d.bytes.length === bytes) && [...Array(k).keys()].every((v) => rec.deliveries.some((d) => d.bytes.every((x, j) => x === data(v)[j]))),
+    intact: rec.deliveries.length === k && rec.deliveries.every((d) => d.bytes.length === bytes) && [...Array(k).keys()].every((v) => rec.deliveries.some((d) => intactBytes(d.bytes, data(v)))),
   };
 }
 

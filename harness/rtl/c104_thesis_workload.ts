@@ -12,6 +12,7 @@
  * Node numbering: the workload's y·D + x becomes the mesh's terminal
  * x·H + y (rtl/c104/labelling.ts meshNetwork).
  */
+import { meshLabel } from '../../rtl/c104/labelling.ts';
 import { SyntheticProgram } from '../workloads/thesis-synthetic.ts';
 
 /** One cycle is one DS-link bit time, 10 ns (docs/c104.md#timing). */
@@ -53,7 +54,7 @@ export function thesisWindowWorkload(o: ThesisWorkloadOptions): ThesisMessage[] 
     startPhase: 'random',
     seed: o.seed,
   });
-  const terminal = (node: number): number => (node % D) * D + Math.floor(node / D);
+  const terminal = (node: number): number => meshLabel({ w: D, h: D, routing: 'x-first' }, node % D, Math.floor(node / D));
   const out: ThesisMessage[] = [];
   for (let p = 0; p < D * D; p++) {
     let t = o.start + Math.round(prog.startNs(p) / NS_PER_CYCLE);

@@ -194,10 +194,7 @@ export function txEnd(sim: BuzzardTlm, arg: number): void {
       sim.pReady[p * n1 + nextCopy]++;
       sim.pBusy[p] = 0; // a broadcast copy is never released early (grantPacket)
       sim.pLast[p] = o;
-      for (let j = 1; j <= n1; j++) {
-        const o2 = (o + j) % n1;
-        if (sim.pReady[p * n1 + o2]! > 0) sim.markDirty(sim.outIdx(x, p, o2));
-      }
+      markReadyAfter(sim, x, p, o);
       if (o === 0) deliver(sim, msg, pkt, x);
       return;
     }
@@ -235,13 +232,19 @@ export function releaseSource(sim: BuzzardTlm, qo: number, p: number, b: number,
   if (!(tail && sim.nipPbuRel > 0 && !sim.bBc[b])) sim.pBusy[p] = 0; // else already released (nipFree)
   if (sim.rotate) {
     // pbuOutputOrder 'rotate': the PBU's other outputs first (port order after the one just used), this output last.
-    for (let j = 1; j <= n1; j++) {
-      const o2 = (o + j) % n1;
-      if (sim.pReady[p * n1 + o2]! > 0) sim.markDirty(sim.outIdx(x, p, o2));
-    }
+    markReadyAfter(sim, x, p, o);
     sim.markDirty(qo);
   } else for (let o2 = 0; o2 < n1; o2++) if (sim.pReady[p * n1 + o2]! > 0) sim.markDirty(sim.outIdx(x, p, o2));
   sim.markDirty((x ^ (1 << (win - 1))) * n1 + win);
+}
+
+/** Mark node x's PBU p's outputs that have a packet ready dirty, in port order after output o (o itself last). */
+function markReadyAfter(sim: BuzzardTlm, x: number, p: number, o: number): void {
+  const n1 = sim.n1;
+  for (let j = 1; j <= n1; j++) {
+    const o2 = (o + j) % n1;
+    if (sim.pReady[p * n1 + o2]! > 0) sim.markDirty(sim.outIdx(x, p, o2));
+  }
 }
 
 export function deliver(sim: BuzzardTlm, m: number, pkt: number, x: number): void {

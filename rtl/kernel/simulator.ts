@@ -21,6 +21,7 @@
 import { CounterSet, type CounterState } from './counters.ts';
 import { DirtySet } from './dirty_set.ts';
 import { WakeQueue } from './wake_queue.ts';
+import { stateHash } from './state_hash.ts';
 import { OnDemandValues, type OnDemand } from './on_demand.ts';
 import { generatedDispatch } from './dispatch.ts';
 
@@ -300,7 +301,7 @@ export class Simulator {
         if (skip > 0) {
           const from = this.clock.cycle;
           this.clock.cycle = target;
-          this.onDemandStale();
+          this.onDemand.stale(); // the on-demand values moved on
           this.skipped += skip;
           left -= skip;
           this.notifySkip(from, target);
@@ -364,7 +365,7 @@ export class Simulator {
     this.settle();
     this.postCommit = false;
     this.clock.cycle++;
-    this.onDemandStale();
+    this.onDemand.stale(); // the on-demand values moved on
     const obs = this.observers;
     if (obs.length) this.materializeForObservers();
     for (let k = 0; k < obs.length; k++) obs[k]!.onCycle?.(this);
@@ -439,11 +440,6 @@ export class Simulator {
   private materializeForObservers(): void {
     if (this.observersNeedOwned) this.materialize();
     else this.materializeFor(-1);
-  }
-
-  /** The on-demand values moved on (a new cycle, a poke, a restore). */
-  private onDemandStale(): void {
-    this.onDemand.stale();
   }
 
   private settle(): void {
@@ -968,22 +964,7 @@ export class Simulator {
   stateHash(): string {
     this.settleIfNeeded();
     this.materialize();
-    let h1 = 0x811c9dc5 ^ this.clock.cycle;
-    let h2 = 0x01000193 ^ Math.floor(this.clock.cycle / 0x100000000);
-    const mix = (v: number): void => {
-      const lo = v >>> 0;
-      const hi = Math.floor(v / 0x100000000) >>> 0;
-      h1 = Math.imul(h1 ^ lo, 0x01000193);
-      h1 = Math.imul(h1 ^ hi, 0x01000193);
-      h2 = Math.imul(h2 ^ lo, 0x5bd1e995);
-      h2 ^= h2 >>> 15;
-      h2 = Math.imul(h2 ^ hi, 0x5bd1e995);
-    };
-    const cur = this.net.nWires + this.net.nRegs;
-    for (let k = 0; k < cur; k++) mix(this.s[k]!);
-    for (const m of this.net.memories) for (let a = 0; a < m.depth; a++) mix(m.data[a]!);
-    for (const p of this.providers) if (p.hash) mix(p.hash() >>> 0);
-    return (h1 >>> 0).toString(16).padStart(8, '0') + (h2 >>> 0).toString(16).padStart(8, '0');
+    return stateHash(this.clock.cycle, this.s, this.net.nWires + this.net.nRegs, this.net.memories, this.providers);
   }
 
   /** Values of all current slots (for trace comparison in tests). */

@@ -24,6 +24,7 @@ import { attachEvents } from '../../harness/rtl/events.ts';
 import { messagePattern, scheduleWorkload } from '../../harness/rtl/run_workload.ts';
 import { buzzardCh5Workload } from '../../harness/workloads/index.ts';
 import { startVcd } from '../../traces/vcd/index.ts';
+import { fastReferenceDiff } from '../lib/lockstep_sim.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'icemu-fastref-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -79,7 +80,6 @@ function build(p: Params, mode: SimMode, run: number, perturb = false) {
 function compare(p: Params, run: number, perturb: boolean): string | null {
   const fast = build(p, 'activity', run, perturb);
   const ref = build(p, 'plain', run);
-  const names = fast.sim.net.slotSignal;
   /** Step one simulator; a unit assertion is part of the behaviour being compared. */
   const step = (sim: Simulator): string => {
     try {
@@ -100,11 +100,8 @@ function compare(p: Params, run: number, perturb: boolean): string | null {
         // hidden here while this returned null), so it fails the comparison too.
         if (ea) return `cycle ${c}: both modes stopped: ${ea}`;
       }
-      const a = fast.sim.values();
-      const b = ref.sim.values();
-      for (let k = 0; k < a.length; k++) {
-        if (a[k] !== b[k]) return `cycle ${c}: ${names[k]!.path} is ${a[k]} in the fast mode, ${b[k]} in the reference mode`;
-      }
+      const d = fastReferenceDiff(fast.sim, ref.sim, c);
+      if (d) return d;
     }
     if (!fast.rec.events.some((e) => e.kind === 'head-arrives')) return 'no packet moved: the workload did not exercise the links';
     if (fast.sim.stateHash() !== ref.sim.stateHash()) return 'state hashes (memories) differ at the end';

@@ -12,6 +12,7 @@ import { SenderLine } from '../../rtl/buzzard/link_lines.ts';
 import { CubeDriver } from '../../harness/rtl/cube_driver.ts';
 import { scheduleWorkload } from '../../harness/rtl/run_workload.ts';
 import { buzzardCh5Workload } from '../../harness/workloads/index.ts';
+import { fastReferenceDiff } from '../lib/lockstep_sim.ts';
 
 function build(n: number, mode: SimMode, serialLinks: boolean) {
   const cube = new BuzzardCube({ n }, 'cube', { serialLinks });
@@ -23,13 +24,11 @@ function build(n: number, mode: SimMode, serialLinks: boolean) {
 
 /** Step both in lock-step; the first register or wire that differs, or null. */
 function firstDiff(a: Simulator, b: Simulator, cycles: number): string | null {
-  const names = a.net.slotSignal;
   for (let c = 1; c <= cycles; c++) {
     a.step(1);
     b.step(1);
-    const x = a.values();
-    const y = b.values();
-    for (let k = 0; k < x.length; k++) if (x[k] !== y[k]) return `cycle ${c}: ${names[k]!.path} is ${x[k]} in the fast mode, ${y[k]} in the reference mode`;
+    const d = fastReferenceDiff(a, b, c);
+    if (d) return d;
   }
   return null;
 }

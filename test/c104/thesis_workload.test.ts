@@ -10,7 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import { thesisWindowWorkload } from '../../harness/rtl/c104_thesis_workload.ts';
 import { SyntheticProgram, standardSetup } from '../../harness/workloads/thesis-synthetic.ts';
-import { chainNetwork } from '../../rtl/c104/labelling.ts';
+import { chainNetwork, meshLabel } from '../../rtl/c104/labelling.ts';
 import { makeC104System } from '../../harness/rtl/c104_system.ts';
 
 describe('thesis windowed workload', () => {
@@ -44,7 +44,7 @@ describe('thesis windowed workload', () => {
     const prog = new SyntheticProgram({ ...standardSetup(1, 'async', base.seed), D: base.side, d: base.window });
     const D = base.side;
     for (let p = 0; p < D * D; p++) {
-      const term = (node: number): number => (node % D) * D + Math.floor(node / D);
+      const term = (node: number): number => meshLabel({ w: D, h: D, routing: 'x-first' }, node % D, Math.floor(node / D));
       const first = msgs.filter((m) => m.src === term(p))[0]!;
       expect(first.dst).toBe(term(prog.plan(p, 0).sends[0]!.dest));
       expect(first.t).toBe(base.start + Math.round(prog.startNs(p) / 10));

@@ -5,7 +5,7 @@
  * (docs/buzzard-ch4.md#full-run-figures).
  */
 import { describe, expect, it } from 'vitest';
-import { buzzardCh4, type Ch4Params, type Ch4Pt, type Ch4Res } from '../../harness/experiments/buzzard-ch4.ts';
+import { BURSTY, buzzardCh4, type Ch4Params, type Ch4Pt, type Ch4Res } from '../../harness/experiments/buzzard-ch4.ts';
 import { runPoints } from '../../harness/experiments/runner.ts';
 import type { Ch4Links, Ch4Routing, Ch4Transport } from '../../harness/tlm/ch4.ts';
 
@@ -85,7 +85,7 @@ describe('buzzard-ch4 verdict rules: controls just inside and just outside each 
   });
   it('bursty: CS has the largest constant/exponential-gap rise in ≥ 75% of cases, its median rise ≥ 0.1 above the next', () => {
     // rise per transport: constant-gap figure over its exponential-gap control ('<fig>e')
-    const bursty = ['4.24', '4.25', '4.26', '4.27'];
+    const bursty = BURSTY;
     const at = (dt: number, dc: number, cs: number, csLosesIn = 0): Mean => (f, t, r, l) => {
       if (!bursty.includes(f)) return 100; // the exponential-gap controls '<fig>e' and every other figure
       const idx = bursty.indexOf(f) * 4 + ['fixed/uni', 'fixed/bi', 'adaptive/uni', 'adaptive/bi'].indexOf(`${r}/${l}`);

@@ -61,14 +61,8 @@ export class Lockstep<T extends Module> {
   }
 
   compare(): void {
-    const vp = this.simP.values();
-    const va = this.simA.values();
-    for (let k = 0; k < vp.length; k++) {
-      if (vp[k] !== va[k]) {
-        const name = this.simP.net.slotSignal[k]!.path;
-        throw new Error(`cycle ${this.cycle}: ${name} is ${vp[k]} in plain mode but ${va[k]} in activity mode`);
-      }
-    }
+    const d = firstSlotDiff(this.simP, this.simA);
+    if (d) throw new Error(`cycle ${this.cycle}: ${d.path} is ${d.a} in plain mode but ${d.b} in activity mode`);
     this.simP.net.memories.forEach((m, k) => {
       const ma = this.simA.net.memories[k]!;
       for (let a = 0; a < m.depth; a++) {
@@ -76,6 +70,20 @@ export class Lockstep<T extends Module> {
       }
     });
   }
+}
+
+/** The first state-vector slot (register or wire) whose value differs between two simulators of one design, or null. */
+export function firstSlotDiff(a: Simulator, b: Simulator): { path: string; a: number; b: number } | null {
+  const x = a.values();
+  const y = b.values();
+  for (let k = 0; k < x.length; k++) if (x[k] !== y[k]) return { path: a.net.slotSignal[k]!.path, a: x[k]!, b: y[k]! };
+  return null;
+}
+
+/** firstSlotDiff of a fast-mode and a reference-mode run at `cycle`, as text, or null. */
+export function fastReferenceDiff(fast: Simulator, ref: Simulator, cycle: number): string | null {
+  const d = firstSlotDiff(fast, ref);
+  return d && `cycle ${cycle}: ${d.path} is ${d.a} in the fast mode, ${d.b} in the reference mode`;
 }
 
 /** A small seeded PRNG (mulberry32) for stimulus inside properties. */
