@@ -16,17 +16,17 @@
  * (`stateProvider`), so time travel keeps them in step with the wires.
  */
 import type { StateProvider } from '../kernel/simulator.ts';
+import { IntFifo } from './int_fifo.ts';
 
-/** A FIFO of tags (O(1) push and shift). */
+/** One lane: a FIFO of tags in packet order. */
 export class SideBandLane {
-  private q: number[] = [];
-  private head = 0;
+  private readonly q = new IntFifo();
   constructor(
     private readonly band: SideBand,
     readonly name: string,
   ) {}
   get length(): number {
-    return this.q.length - this.head;
+    return this.q.length;
   }
   push(tag: number): void {
     if (this.band.dropPush(tag)) return;
@@ -34,26 +34,19 @@ export class SideBandLane {
   }
   /** The oldest tag, or -1 when the lane is empty. */
   peek(): number {
-    return this.head < this.q.length ? this.q[this.head]! : -1;
+    return this.q.peek();
   }
   /** Take the oldest tag, or -1 when the lane is empty. */
   shift(): number {
-    if (this.head >= this.q.length) return -1;
-    const t = this.q[this.head++]!;
-    if (this.head > 64 && this.head * 2 > this.q.length) {
-      this.q = this.q.slice(this.head);
-      this.head = 0;
-    }
-    return t;
+    return this.q.shift();
   }
   /** @internal snapshot support */
   contents(): number[] {
-    return this.q.slice(this.head);
+    return this.q.contents();
   }
   /** @internal snapshot support */
   load(v: readonly number[]): void {
-    this.q = v.slice();
-    this.head = 0;
+    this.q.load(v);
   }
 }
 

@@ -8,7 +8,7 @@
  */
 import type { C104Config } from './config.ts';
 import { ACK, EV_DELIVER_HEAD, EV_TX_END, type EndpointSink, type Packet, type SimContext, type Transport } from './core.ts';
-import { IntFifo } from './fifo.ts';
+import { IntFifo } from '../../../rtl/lib/int_fifo.ts';
 
 export class DirectLink implements Transport {
   private readonly ackQ = [new IntFifo(), new IntFifo()];

@@ -26,7 +26,7 @@ import type { ProcessProgram, IterationPlan } from '../../workloads/process-prog
 import type { C104Config } from './config.ts';
 import { dataPacketTokens, packetNs } from './config.ts';
 import { ACK, DATA, ENDPOINT_EVENT_BASE, type EndpointSink, type Packet, type SimContext, type Transport } from './core.ts';
-import { IntFifo } from './fifo.ts';
+import { IntFifo } from '../../../rtl/lib/int_fifo.ts';
 import { C, type Metrics } from './metrics.ts';
 
 export const EV_COMPUTE_END = ENDPOINT_EVENT_BASE;

@@ -18,7 +18,7 @@
 import type { Rng } from '../../workloads/rng.ts';
 import type { C104Config } from './config.ts';
 import { EV_DELIVER_HEAD, EV_DELIVER_TAIL, EV_THROTTLE_ARRIVE, EV_THROTTLE_END, type EndpointSink, type Packet, type SimContext, type Transport } from './core.ts';
-import { IntFifo } from './fifo.ts';
+import { IntFifo } from '../../../rtl/lib/int_fifo.ts';
 import { dorDirection, pathLinks } from './topology.ts';
 
 export class IdealNetwork implements Transport {

@@ -25,7 +25,7 @@
 import type { Rng } from '../../workloads/rng.ts';
 import type { C104Config } from './config.ts';
 import { ACK, EV_DELIVER_HEAD, EV_DELIVER_TAIL, EV_ROUTE, EV_TX_END, type EndpointSink, type Packet, type SimContext, type Transport } from './core.ts';
-import { IntFifo } from './fifo.ts';
+import { IntFifo } from '../../../rtl/lib/int_fifo.ts';
 import { dorDirection, neighbour } from './topology.ts';
 
 const INJ = 0;

@@ -46,7 +46,7 @@
  */
 import type { C104Config } from './config.ts';
 import { ACK, EV_DELIVER_HEAD, EV_DELIVER_TAIL, type EndpointSink, type Packet, type SimContext, type Transport } from './core.ts';
-import { IntFifo } from './fifo.ts';
+import { IntFifo } from '../../../rtl/lib/int_fifo.ts';
 import { dorDirection, neighbour } from './topology.ts';
 import type { Rng } from '../../workloads/rng.ts';
 

@@ -1,4 +1,9 @@
-/** A FIFO of integers with O(1) amortised push and shift (array + head index, compacted when half used). */
+/**
+ * A FIFO of integers with O(1) amortised push and shift (array + head index,
+ * compacted when half used): a plain data structure, not a unit (rtl/lib/fifo.ts
+ * is the hardware FIFO). Used by the C104 TLMs' queues and by the side-band
+ * lanes (side_band.ts).
+ */
 export class IntFifo {
   private a: number[] = [];
   private h = 0;
@@ -24,5 +29,16 @@ export class IntFifo {
       this.h = 0;
     }
     return x;
+  }
+
+  /** The elements, oldest first (snapshots). */
+  contents(): number[] {
+    return this.a.slice(this.h);
+  }
+
+  /** Replace the contents (restoring a snapshot). */
+  load(v: readonly number[]): void {
+    this.a = v.slice();
+    this.h = 0;
   }
 }
