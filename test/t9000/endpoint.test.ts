@@ -215,6 +215,23 @@ describe('T9000 endpoint: modes and timing', () => {
     expect(meas).toBeGreaterThanOrEqual(330 + st - 54 + 6);
     expect(meas).toBeLessThanOrEqual(330 + st);
   });
+  it('ack delay and β hold every ack / data header back by exactly their cycles (0 by default, as in the thesis); the stream pays the ack delay once per packet', () => {
+    const times = (cfg: Partial<T9000Config>) => {
+      const p = makePair(1, cfg, { links: stubLinks({ txBuffer: 8 }) });
+      p.driver.receive(1, 0, 0);
+      p.driver.send(0, 0, [1, 2, 3, 4], 0);
+      p.sim.step(1000);
+      const t = (kind: string) => p.rec.events.find((e) => e.kind === kind)!.t;
+      return { ack: t('ack') - t('head-arrives'), inj: t('packet-injected') };
+    };
+    const base = times({});
+    for (const d of [1, 2, 7, 100]) {
+      expect(times({ ackDelayCycles: d }).ack, `ack delay ${d}`).toBe(base.ack + d);
+      expect(times({ packetStartupCycles: d }).inj, `β ${d}`).toBe(base.inj + d);
+    }
+    // one outstanding packet per VL: each 4-byte packet (54 cycles on the wire) waits for its delayed ack
+    expect(period({ ackDelayCycles: 100 })).toBeGreaterThan(period({}) + 50);
+  });
   it('two-byte headers cost 10 cycles more per packet', () => {
     expect(period({}, 8)).toBe(94);
     expect(period({ headerBytes: 2 }, 8)).toBe(104);
