@@ -12,6 +12,7 @@
  *    period and hides in the wire-bound one).
  */
 import { describe, expect, it } from 'vitest';
+import { T9000_THESIS_SIM_LINKS } from '../../harness/rtl/t9000_pair.ts';
 import { deltaHolds, equalThroughputHolds, HANDSHAKE_OVERHEAD_CYCLES, runTransitPoint, type TransitParams, type TransitResult } from '../../harness/experiments/c104-transit.ts';
 
 const Q: TransitParams = { quick: false, sizes: [], messages: 20, warmup: 2 };
@@ -38,6 +39,10 @@ describe('c104-transit on the RTL (seed 004 §4.1.5), m = 0..6', () => {
     const wait = (r: TransitResult) => round(r.handoverTransitNs - r.transitNs);
     expect(rows.map((r) => wait(r.d))).toEqual([6.7, 6.7, 18.9, 20, 20, 20, 20]);
     expect(rows.map((r) => wait(r.c))).toEqual([6.7, 6.7, 6.7, 6.7, 6.7, 11.7, 20]);
+  });
+
+  it('the wire transit is refused on flow-through links, whose pass-through takes the observer does not all see', () => {
+    expect(() => runTransitPoint({ m: 1, path: 'direct' }, { ...Q, dslink: T9000_THESIS_SIM_LINKS })).toThrow(/needs links without flowThrough/);
   });
 
   it('m = 5: C104/direct throughput 0.986 (outside 1 %), m = 6: 1.003; a handshake overhead of 4 or 7 cycles only widens the gap', () => {
