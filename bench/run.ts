@@ -37,6 +37,8 @@ interface Case {
   prepare?: (sim: Simulator, top: Module) => void;
   /** Target in cycles/s, if the issue sets one. */
   target?: number;
+  /** Link bits one cycle simulates (a DS-link pair: one per direction), for a bits/s figure. */
+  linkBitsPerCycle?: number;
   note: string;
 }
 
@@ -128,6 +130,8 @@ interface Result {
   c104?: Omit<C104MeshResult, 'cyclesPerSecond'> & { warmupCycles: number };
   target?: number;
   meetsTarget?: boolean;
+  /** Link bits simulated per wall second (cases with linkBitsPerCycle). */
+  linkBitsPerSecond?: number;
   note: string;
 }
 const results: Result[] = [];
@@ -144,13 +148,15 @@ suite.on('cycle', (ev: Benchmark.Event) => {
   const c = selected.find((x) => x.name === b.name)!;
   const cps = (b.hz ?? 0) * c.chunk;
   const r: Result = { name: c.name, cyclesPerSecond: Math.round(cps), rmePercent: Number(b.stats.rme.toFixed(2)), samples: b.stats.sample.length, note: c.note };
+  if (c.linkBitsPerCycle) r.linkBitsPerSecond = Math.round(cps * c.linkBitsPerCycle);
   if (c.target) {
     r.target = c.target;
     r.meetsTarget = cps >= c.target;
   }
   results.push(r);
   const tgt = c.target ? `  (target ${c.target.toLocaleString('en-US')}: ${r.meetsTarget ? 'met' : 'NOT met'})` : '';
-  console.log(`${c.name.padEnd(40)} ${Math.round(cps).toLocaleString('en-US').padStart(12)} cycles/s  ±${r.rmePercent}%${tgt}`);
+  const bits = r.linkBitsPerSecond ? `  ${r.linkBitsPerSecond.toLocaleString('en-US')} link bits/s` : '';
+  console.log(`${c.name.padEnd(40)} ${Math.round(cps).toLocaleString('en-US').padStart(12)} cycles/s  ±${r.rmePercent}%${bits}${tgt}`);
 });
 function writeReport(): void {
   mkdirSync('out', { recursive: true });

@@ -16,6 +16,7 @@ export interface PairBenchCase {
   mode: 'activity';
   chunk: number;
   prepare: (sim: Simulator, top: Module) => void;
+  linkBitsPerCycle?: number;
   note: string;
 }
 
@@ -41,6 +42,7 @@ export function t9000PairBenchCase(): PairBenchCase {
       driver.sendLoop(1, 1, n, 60, () => data, true, 2);
       sim.runUntil((x) => x.peek(a.links[0]!.running) === 1 && x.peek(b.links[0]!.running) === 1, 100_000);
     },
+    linkBitsPerCycle: 2,
     note: 'T9000 pair on one DS-link, both directions streaming 32-byte messages (Eq 4.2 load); link bits/s = 2 x cycles/s',
   };
 }

@@ -7,9 +7,14 @@
  * C104 path, t9000_pair.ts for the direct one).
  *
  * Measured per point, over the messages after a warm-up:
- *  transitNs        mean time from a message's first packet being injected
- *                   (its first header character taken by the link end) to
- *                   the message completing at the receiver, × 10 ns;
+ *  transitNs        the seed's "time elapsed between initial transmission of
+ *                   a message and final receipt by the destination": mean
+ *                   time from the first bit of the message's first header
+ *                   on the source's wires to the message completing at the
+ *                   receiver, × 10 ns;
+ *  handoverTransitNs  reported: from the first header character handed to
+ *                   the source's link end (packet-injected; on the direct
+ *                   path at m ≥ 2 it waits there behind the previous EOM);
  *  throughputPerMs  messages per ms from the spacing of completions.
  * Targets (issue 10): C104 − direct transit in [140, 170] ns at every m
  * (the seed's ≈150 ns per C104); equal throughput within 1 % for m ≥ 5.
@@ -32,6 +37,10 @@ import type { Simulator } from '../../rtl/kernel/index.ts';
 import type { C104Options } from '../../rtl/c104/config.ts';
 import { defineExperiment, num, type SeedCheck } from './types.ts';
 import { intactBytes } from '../rtl/intact.ts';
+import { DsLinkEnd } from '../../rtl/dslink/end.ts';
+import type { DsLinkEndPorts } from '../../rtl/dslink/ports.ts';
+import type { DsLinkConfig } from '../../rtl/dslink/config.ts';
+import { CHAR_EOM, CHAR_EOP } from '../../rtl/dslink/chars.ts';
 
 /**
  * The switch as seed 004's simulator models it (docs/c104.md#pipeline):
@@ -39,6 +48,15 @@ import { intactBytes } from '../rtl/intact.ts';
  * §14 item 5: "default 0 cycles beyond receiving the header"). Nothing fitted.
  */
 export const TRANSIT_C104: Readonly<C104Options> = Object.freeze({ pipeline: 'cut-through', routingDelay: 0 });
+
+/**
+ * The endpoints' handshake overhead per message (T9000Config.messageOverheadCycles): 0,
+ * nothing fitted. No value makes m = 5's throughputs equal: the overhead
+ * runs from the ack's arrival or the last packet's hand-over to the link
+ * end, so it adds to the C104 path's ack-bound period and hides in the direct
+ * path's wire-bound one (docs/c104.md#experiment-c104-transit, measured sweep).
+ */
+export const HANDSHAKE_OVERHEAD_CYCLES = 0;
 
 /** Spec T-4.C104 as printed: m → [throughput direct, throughput C104, transit direct, transit C104]. */
 export const SEED_T4C104: Readonly<Record<number, readonly [number, number, number, number]>> = {
@@ -67,21 +85,53 @@ export interface TransitParams {
   readonly warmup: number;
   /** The C104's configuration on the C104 path (default TRANSIT_C104). */
   readonly c104?: C104Options;
+  /** The endpoints' handshake overhead per message, cycles (T9000Config.messageOverheadCycles; default HANDSHAKE_OVERHEAD_CYCLES). */
+  readonly overheadCycles?: number;
+  /** Every DS-link end's configuration, both paths (default T9000_THESIS_IDLE_LINKS). */
+  readonly dslink?: Partial<DsLinkConfig>;
 }
 export interface TransitPoint {
   readonly m: number;
   readonly path: 'direct' | 'c104';
 }
 export interface TransitResult {
+  /** Seed 004's transit, "between initial transmission of a message and final receipt": the first header bit on the source's wires → message complete (mean, ns). */
   readonly transitNs: number;
+  /** Reported: from the first header character handed to the source's link end (the T9000 recorder's packet-injected) → message complete (mean, ns). */
+  readonly handoverTransitNs: number;
   readonly throughputPerMs: number;
   readonly intact: boolean;
 }
 
 const START = 2500; // after DS-link start-up
 
-function measure(sim: Simulator, driver: T9000Driver, rec: T9000Recorder, q: TransitParams, m: number, src: { node: number; vl: number }, dst: { node: number; vl: number }): TransitResult {
+/**
+ * Cycles in which the source link end's serialiser takes the first header
+ * character of each packet it sends (its first bit is on the wires from
+ * then): every normal character after an EOP/EOM, and the first one. The
+ * source sends nothing but its data packets (the far end sends the acks).
+ */
+function headerWireStarts(sim: Simulator, end: DsLinkEndPorts): number[] {
+  if (!(end instanceof DsLinkEnd)) throw new Error('c104-transit: the source link end is not a DS-link end');
+  // with flow-through a character offered to an idle link passes to the wire in the cycle it is offered, and this
+  // observer does not see every such take (measured: headers missed at m ≤ 3), so the wire transit is refused there
+  if (end.cfg.flowThrough) throw new RangeError('c104-transit: the wire transit needs links without flowThrough');
+  const starts: number[] = [];
+  let afterEnd = true;
+  sim.observe({
+    onCycle: (x) => {
+      if (x.peek(end.tokens.sendNormal) !== 1) return;
+      const ch = x.peek(end.tokens.txChar);
+      if (afterEnd) starts.push(x.cycle);
+      afterEnd = ch === CHAR_EOP || ch === CHAR_EOM;
+    },
+  });
+  return starts;
+}
+
+function measure(sim: Simulator, driver: T9000Driver, rec: T9000Recorder, q: TransitParams, m: number, src: { node: number; vl: number; end: DsLinkEndPorts }, dst: { node: number; vl: number }): TransitResult {
   const data = Array.from({ length: m }, (_, j) => (j * 29 + 5) & 0xff);
+  const wire = headerWireStarts(sim, src.end);
   driver.receiveLoop(dst.node, dst.vl, q.messages, START);
   driver.sendLoop(src.node, src.vl, q.messages, START, () => data, true, 1);
   const r = sim.runUntil(() => rec.deliveries.length >= q.messages, START + q.messages * 5000);
@@ -92,25 +142,34 @@ function measure(sim: Simulator, driver: T9000Driver, rec: T9000Recorder, q: Tra
     if (e.kind === 'packet-injected' && (e.packet ?? 0) === 0 && !injected.has(e.msg)) injected.set(e.msg, e.t);
     else if (e.kind === 'message-complete') complete.set(e.msg, e.t);
   }
+  // a message's first header starts on the wire at or after its hand-over (in that cycle with flow-through links);
+  // matched by time, since an observer can miss a header passed straight through in the cycle of a driver's stimulus
   const ids = [...complete.keys()].sort((a, b) => a - b).slice(q.warmup);
-  const transit = ids.map((id) => complete.get(id)! - injected.get(id)!);
+  const onWire = new Map<number, number>();
+  for (const id of ids) {
+    const t = wire.find((c) => c >= injected.get(id)! - 1);
+    if (t === undefined) throw new Error(`c104-transit: m = ${m}: message ${id}'s header was not seen on the wires`);
+    onWire.set(id, t);
+  }
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const ends = ids.map((id) => complete.get(id)!);
   const period = (ends[ends.length - 1]! - ends[0]!) / (ends.length - 1);
   return {
-    transitNs: (10 * transit.reduce((a, b) => a + b, 0)) / transit.length,
+    transitNs: 10 * mean(ids.map((id) => complete.get(id)! - onWire.get(id)!)),
+    handoverTransitNs: 10 * mean(ids.map((id) => complete.get(id)! - injected.get(id)!)),
     throughputPerMs: 1e6 / (10 * period),
     intact: rec.deliveries.every((d) => intactBytes(d.bytes, data)),
   };
 }
 
 export function runTransitPoint(p: TransitPoint, q: TransitParams): TransitResult {
-  const t9000 = { messageMode: 'handshake' as const, sendAreaBytes: 1024, rxSlots: 2 };
+  const t9000 = { messageMode: 'handshake' as const, sendAreaBytes: 1024, rxSlots: 2, messageOverheadCycles: q.overheadCycles ?? HANDSHAKE_OVERHEAD_CYCLES };
   if (p.path === 'direct') {
-    const pair = makeT9000Pair(1, t9000, { links: dsLinks(T9000_THESIS_IDLE_LINKS), workload: { experiment: 'c104-transit', ...p } });
-    return measure(pair.sim, pair.driver, pair.rec, q, p.m, { node: 0, vl: 0 }, { node: 1, vl: 0 });
+    const pair = makeT9000Pair(1, t9000, { links: dsLinks(q.dslink ?? T9000_THESIS_IDLE_LINKS), workload: { experiment: 'c104-transit', ...p } });
+    return measure(pair.sim, pair.driver, pair.rec, q, p.m, { node: 0, vl: 0, end: pair.a.links[0]! }, { node: 1, vl: 0 });
   }
-  const sys = makeC104System(chainNetwork(1, 1), [[{ node: 0, vl: 0 }, { node: 1, vl: 1 }]], { t9000, dslink: T9000_THESIS_IDLE_LINKS, c104: q.c104 ?? TRANSIT_C104, workload: { experiment: 'c104-transit', ...p } });
-  return measure(sys.sim, sys.driver, sys.rec, q, p.m, { node: 0, vl: 0 }, { node: 1, vl: 1 });
+  const sys = makeC104System(chainNetwork(1, 1), [[{ node: 0, vl: 0 }, { node: 1, vl: 1 }]], { t9000, dslink: q.dslink ?? T9000_THESIS_IDLE_LINKS, c104: q.c104 ?? TRANSIT_C104, workload: { experiment: 'c104-transit', ...p } });
+  return measure(sys.sim, sys.driver, sys.rec, q, p.m, { node: 0, vl: 0, end: sys.endpoints[0]!.links[0]! }, { node: 1, vl: 1 });
 }
 
 export const c104Transit = defineExperiment<TransitPoint, TransitResult, TransitParams>({
@@ -134,7 +193,7 @@ export const c104Transit = defineExperiment<TransitPoint, TransitResult, Transit
       const d = at(m, 'direct')!;
       const c = at(m, 'c104')!;
       const s = SEED_T4C104[m];
-      return [m, d.throughputPerMs, s?.[0] ?? null, c.throughputPerMs, s?.[1] ?? null, d.transitNs, s?.[2] ?? null, c.transitNs, s?.[3] ?? null, c.transitNs - d.transitNs];
+      return [m, d.throughputPerMs, s?.[0] ?? null, c.throughputPerMs, s?.[1] ?? null, d.transitNs, s?.[2] ?? null, c.transitNs, s?.[3] ?? null, c.transitNs - d.transitNs, c.handoverTransitNs - d.handoverTransitNs];
     });
     const deltas = q.sizes.map((m) => at(m, 'c104')!.transitNs - at(m, 'direct')!.transitNs);
     const big = q.sizes.filter((m) => m >= 5);
@@ -169,10 +228,13 @@ export const c104Transit = defineExperiment<TransitPoint, TransitResult, Transit
       tables: [
         {
           title: 'Direct vs C104 (seed 004 §4.1.5), handshake mode',
-          columns: ['m', 'thr direct /ms', 'seed', 'thr C104 /ms', 'seed', 'transit direct ns', 'seed', 'transit C104 ns', 'seed', 'C104 − direct ns'],
+          columns: ['m', 'thr direct /ms', 'seed', 'thr C104 /ms', 'seed', 'transit direct ns', 'seed', 'transit C104 ns', 'seed', 'C104 − direct ns', 'from hand-over (reported)'],
           rows,
-          digits: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
-          notes: ["Transit: first packet injected → message complete. The C104: pipeline 'cut-through', routing delay 0 (docs/c104.md#pipeline); links: the T9000 thesis setting with the thesis's idle link (transmit buffer 1, rxHandover 'on-arrival', runIdle 'silent': docs/dslink.md#run-idle); nothing is fitted."],
+          digits: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+          notes: [
+            "Transit (the seed's \"initial transmission … final receipt\"): the first header bit on the source's wires → message complete. The last column measures from the header's hand-over to the source's link end instead, where on the direct path at m ≥ 2 the next message waits behind the previous one's EOM (docs/c104.md#experiment-c104-transit).",
+            `The C104: pipeline 'cut-through', routing delay 0 (docs/c104.md#pipeline); links: the T9000 thesis setting with the thesis's idle link (transmit buffer 1, rxHandover 'on-arrival', runIdle 'silent': docs/dslink.md#run-idle); handshake overhead ${HANDSHAKE_OVERHEAD_CYCLES}; nothing is fitted.`,
+          ],
         },
       ],
       checks,

@@ -12,7 +12,7 @@
 import { LinkStub } from '../rtl/link_standin.ts';
 import { dsLinks, T9000_THESIS_SIM_LINKS } from '../rtl/t9000_pair.ts';
 import { TABLE_4_1, TABLE_4_2, deviationPercent, dslinkBandwidth, dslinkPacketPassingBandwidth } from '../models/dslink.ts';
-import { runBandwidthPoint, STAGGER_CYCLES, type BandwidthPoint, type BandwidthResult, type Direction, type Start } from './dslink-bandwidth-run.ts';
+import { LATE_STAGGER_CYCLES, runBandwidthPoint, STAGGER_CYCLES, type BandwidthPoint, type BandwidthResult, type Direction, type Start } from './dslink-bandwidth-run.ts';
 import { boundaryDrops, deviationStats, fctResolution, lockstepBelowBy, withinMaxDeviation } from './dslink-bandwidth-rules.ts';
 import type { Series } from './svg.ts';
 import { defineExperiment, num, type ReportPlot, type ReportTable, type SeedCheck } from './types.ts';
@@ -28,7 +28,7 @@ export interface DsBwParams {
 }
 
 const DIRS: readonly Direction[] = ['uni', 'bi'];
-const STARTS: readonly Start[] = ['lockstep', 'staggered'];
+const STARTS = ['lockstep', 'staggered'] as const;
 const QUICK_SIZES = [1, 2, 4, 8, 16, 31, 32, 33, 48, 64, 65, 96, 97, 128];
 
 function resolveParams(cli: { quick: boolean; sizes?: readonly number[] }): DsBwParams {
@@ -48,10 +48,10 @@ export const dslinkBandwidthExperiment = defineExperiment<BandwidthPoint, Bandwi
   name: 'dslink-bandwidth',
   summary: 'T9000 DS-link bandwidth against message size, uni/bi, lock-step/staggered (RTL endpoints), beside Eqs 4.1/4.2 and Table 4.1',
   source: 'seed 004 §4.1.4.1 Eqs 4.1, 4.2, Figs 4.2, 4.3, Table 4.1; §4.1.4.2 Eq 4.3, Table 4.2 (docs/sources.md, c104-t9000 §6, §10)',
-  method: `RTL: two T9000-style endpoints (rtl/t9000) joined by one link end each, clock by clock at 10 ns; senders repeat m-byte messages on their own virtual link with two sends queued, receivers repeat blocking receives; staggered = b's sender starts ${STAGGER_CYCLES} cycles later; bandwidth from delivery times after the warm-up`,
+  method: `RTL: two T9000-style endpoints (rtl/t9000) joined by one link end each, clock by clock at 10 ns; senders repeat m-byte messages on their own virtual link with two sends queued, receivers repeat blocking receives; staggered = b's sender starts ${STAGGER_CYCLES} cycles later (one bit time less than a header: docs/t9000.md#staggered-offset); late (bi only, a finding) = ${LATE_STAGGER_CYCLES} cycles later; bandwidth from delivery times after the warm-up`,
   options: ['sizes'],
   params: resolveParams,
-  points: (q) => q.sizes.flatMap((m) => DIRS.flatMap((direction) => STARTS.map((start) => ({ m, direction, start })))),
+  points: (q) => q.sizes.flatMap((m) => [...DIRS.flatMap((direction) => STARTS.map((start): BandwidthPoint => ({ m, direction, start }))), { m, direction: 'bi', start: 'late' }]),
   cost: (p) => (p.direction === 'bi' ? 2 : 1),
   runPoint: (p, q) =>
     runBandwidthPoint(p, { windowCycles: q.windowCycles, warmup: q.warmup, links: q.link === 'dslink' ? dsLinks(T9000_THESIS_SIM_LINKS) : (parent, name) => new LinkStub(parent, name) }),
@@ -75,17 +75,19 @@ export const dslinkBandwidthExperiment = defineExperiment<BandwidthPoint, Bandwi
       dev(m, 'bi', 'lockstep'),
       get(m, 'bi', 'staggered').mbps,
       dev(m, 'bi', 'staggered'),
+      get(m, 'bi', 'late').mbps,
+      dev(m, 'bi', 'late'),
       dslinkPacketPassingBandwidth({ m, direction: 'uni' }),
       dslinkPacketPassingBandwidth({ m, direction: 'bi' }),
     ]);
     const cases = DIRS.flatMap((d) => STARTS.map((s) => [d, s] as const));
-    const seedRow = (d: Direction, s: Start) => TABLE_4_1[s][d];
+    const seedRow = (d: Direction, s: Exclude<Start, 'late'>) => TABLE_4_1[s][d];
     const tables: ReportTable[] = [
       {
         title: 'Data bandwidth per direction, Mbit/s, and deviation from Eq 4.1 (uni) / Eq 4.2 (bi), %',
-        columns: ['m', 'Eq 4.1', 'uni lock', 'dev', 'uni stag', 'dev', 'Eq 4.2', 'bi lock', 'dev', 'bi stag', 'dev', 'Eq 4.3 uni', 'Eq 4.3 bi'],
+        columns: ['m', 'Eq 4.1', 'uni lock', 'dev', 'uni stag', 'dev', 'Eq 4.2', 'bi lock', 'dev', 'bi stag', 'dev', 'bi late', 'dev', 'Eq 4.3 uni', 'Eq 4.3 bi'],
         rows,
-        digits: [0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2],
+        digits: [0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2],
         notes: [
           q.link === 'standin'
             ? 'link: the stand-in link end (harness/rtl/link_standin.ts: no FCT/NULL tokens), so the FCT-free Eq 4.3 is the fair comparison'
@@ -95,11 +97,20 @@ export const dslinkBandwidthExperiment = defineExperiment<BandwidthPoint, Bandwi
       {
         title: `Table 4.1 layout: deviation from Eqs 4.1/4.2 for m ≥ ${TABLE_4_1.minBytes}, % (measured | seed)`,
         columns: ['case', 'max |dev|', 'seed max', 'avg |dev|', 'seed avg', 'signed min', 'signed max'],
-        rows: cases.map(([d, s]) => {
-          const st = stats(d, s);
-          return [`${s} ${d}`, st.maxAbs, seedRow(d, s).max, st.avgAbs, seedRow(d, s).avg, st.min, st.max];
-        }),
+        rows: [
+          ...cases.map(([d, s]) => {
+            const st = stats(d, s);
+            return [`${s} ${d}`, st.maxAbs, seedRow(d, s).max, st.avgAbs, seedRow(d, s).avg, st.min, st.max];
+          }),
+          (() => {
+            const st = stats('bi', 'late');
+            return [`late bi (${LATE_STAGGER_CYCLES} cycles; finding, not judged)`, st.maxAbs, null, st.avgAbs, null, st.min, st.max];
+          })(),
+        ],
         digits: [0, 2, 2, 2, 2, 2, 2],
+        notes: [
+          `late bi: b's sender ${LATE_STAGGER_CYCLES} cycles after a's. Seed 004's own endpoint rules give the half-duplex pattern there (harness/models/t9000-endpoint-rules.ts); its Fig. 4.3 shows no dip at any m, so its staggered runs were not in that regime and Table 4.1 is not a bound for this row (docs/t9000.md#staggered-offset).`,
+        ],
       },
       {
         title: `Table 4.2 layout: deviation from Eq 4.3 (no FCT cost) for m ≥ ${TABLE_4_1.minBytes}, % (measured | seed packet-passing)`,
@@ -186,13 +197,26 @@ export const dslinkBandwidthExperiment = defineExperiment<BandwidthPoint, Bandwi
     return {
       tables,
       checks,
-      plots: [fig('lockstep', 'fig4.2', 'Fig. 4.2: lock-step start, measured and predicted bandwidth'), fig('staggered', 'fig4.3', 'Fig. 4.3: staggered start, measured and predicted bandwidth')],
+      plots: [
+        fig('lockstep', 'fig4.2', 'Fig. 4.2: lock-step start, measured and predicted bandwidth'),
+        fig('staggered', 'fig4.3', `Fig. 4.3: staggered start (${STAGGER_CYCLES} cycles), measured and predicted bandwidth`),
+        {
+          id: 'late-stagger',
+          title: `Finding: bidirectional, b's sender ${LATE_STAGGER_CYCLES} cycles later (the half-duplex pattern of short last packets; not in the seed)`,
+          xLabel: 'message size m (bytes)',
+          yLabel: 'data bandwidth per direction (Mbit/s)',
+          series: [
+            { name: 'bi measured, late start', color: '#d62728', points: q.sizes.map((m) => [m, get(m, 'bi', 'late').mbps] as [number, number]) },
+            { name: 'Eq 4.2', color: '#d62728', dashed: true, points: q.sizes.map((m) => [m, predicted(m, 'bi')] as [number, number]) },
+          ] satisfies Series[],
+        },
+      ],
       notes: [
         'Deviation = (measured − predicted) / predicted. Table 4.1 excludes messages shorter than 4 bytes; so do the checks.',
-        `Staggered: endpoint b's sender starts ${STAGGER_CYCLES} cycles after a's. With one virtual link per direction, a staggered bidirectional stream whose messages end in a short packet (m = 33, 65, …) can fall into a half-duplex pattern: the short packet's ack waits behind the other side's full packet, which is never interleaved (docs/t9000.md#bandwidth-experiment).`,
+        `Staggered: endpoint b's sender starts ${STAGGER_CYCLES} cycles after a's, one bit time less than a header token: under the seed's own endpoint rules any stagger of a header or more makes messages ending in a short packet (m = 33, 65, …) fall into a half-duplex pattern (the short packet's ack waits behind the other side's full packet, which is never interleaved), and the seed's Fig. 4.3 shows no such dip, so its "short interval" was shorter (derived, docs/t9000.md#staggered-offset). On this zero-latency link the staggered streams then settle as in lock-step. The late row (${LATE_STAGGER_CYCLES} cycles) shows the pattern.`,
         q.quick ? '--quick: a subset of sizes and a shorter window.' : `Sizes ${q.sizes[0]}..${q.sizes[q.sizes.length - 1]}, ≥ ${q.windowCycles} cycles measured per point.`,
       ],
-      data: { deviations: Object.fromEntries(cases.map(([d, s]) => [`${s}-${d}`, series(d, s, dev)])) },
+      data: { deviations: { ...Object.fromEntries(cases.map(([d, s]) => [`${s}-${d}`, series(d, s, dev)])), 'late-bi': series('bi', 'late', dev) } },
     };
   },
 });

@@ -30,7 +30,8 @@
  * queue head in the cycle it sees it (an entry pushed into empty queues is
  * loaded directly and offered one cycle later: txValid depends on registers
  * and queue outputs only, never on this cycle's pushes); WAIT lasts
- * packetStartupCycles (data) or ackDelayCycles (acks); then one character
+ * packetStartupCycles (data) or ackDelayCycles (acks), so the first header
+ * character is offered exactly that many cycles later than with 0; then one character
  * per cycle as fast as the link takes them (txReady).
  */
 import { Module, type Signal } from '../kernel/module.ts';
@@ -280,9 +281,15 @@ export class TxPort extends Module {
           s[left.n] = e.len;
           s[rdAddr.n] = e.addr;
           const wait = waitOf(raw);
-          s[cnt.n] = wait;
-          if (wait > 0) {
+          if (wait > 1) {
+            // this cycle is the first of the wait: the header is offered `wait` cycles after the cycle it could have gone in
+            s[cnt.n] = wait - 1;
             s[st.n] = WAIT;
+            return;
+          }
+          if (wait === 1) {
+            s[cnt.n] = 0;
+            s[st.n] = HDR;
             return;
           }
           s[cnt.n] = 0;

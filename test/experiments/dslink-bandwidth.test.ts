@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { boundaryDrops, deviationStats, fctResolution, lockstepBelowBy, withinMaxDeviation } from '../../harness/experiments/dslink-bandwidth-rules.ts';
-import { runBandwidthPoint } from '../../harness/experiments/dslink-bandwidth-run.ts';
+import { LATE_STAGGER_CYCLES, runBandwidthPoint, STAGGER_CYCLES } from '../../harness/experiments/dslink-bandwidth-run.ts';
+import { HEADER_BITS, runEndpointRules } from '../../harness/models/t9000-endpoint-rules.ts';
 import { deviationPercent, dslinkBandwidth, dslinkPacketPassingBandwidth, TABLE_4_1 } from '../../harness/models/dslink.ts';
 import { LinkStub } from '../../harness/rtl/link_standin.ts';
 import { dsLinks, T9000_THESIS_LINKS, T9000_THESIS_SIM_LINKS } from '../../harness/rtl/t9000_pair.ts';
@@ -54,7 +55,7 @@ describe('dslink-bandwidth verdict rules, each with a control just outside its b
 
 describe('dslink-bandwidth point runner on the FCT-free stand-in link', () => {
   const links = (p: Module, n: string) => new LinkStub(p, n);
-  const run = (m: number, direction: 'uni' | 'bi', start: 'lockstep' | 'staggered') => runBandwidthPoint({ m, direction, start }, { windowCycles: 4000, warmup: 5, links });
+  const run = (m: number, direction: 'uni' | 'bi', start: 'lockstep' | 'staggered' | 'late') => runBandwidthPoint({ m, direction, start }, { windowCycles: 4000, warmup: 5, links });
   it('unidirectional single-packet messages run back to back: exactly Eq 4.3', () => {
     for (const m of [4, 16, 32]) {
       const r = run(m, 'uni', 'staggered');
@@ -62,9 +63,9 @@ describe('dslink-bandwidth point runner on the FCT-free stand-in link', () => {
       expect(r.mbps).toBeCloseTo(dslinkPacketPassingBandwidth({ m, direction: 'uni' }), 6);
     }
   });
-  it('bidirectional 32-byte messages: staggered reaches Eq 4.3; lock-step falls below it (the §4.1.4.1 artefact)', () => {
+  it('bidirectional 32-byte messages: a 60-cycle stagger (longer than this link\'s header-to-ack turnaround) reaches Eq 4.3; lock-step falls below it (the §4.1.4.1 artefact)', () => {
     const eq = dslinkPacketPassingBandwidth({ m: 32, direction: 'bi' });
-    const stag = run(32, 'bi', 'staggered');
+    const stag = run(32, 'bi', 'late');
     const lock = run(32, 'bi', 'lockstep');
     expect(stag.perDirection).toHaveLength(2);
     expect(stag.mbps).toBeCloseTo(eq, 6);
@@ -84,16 +85,52 @@ describe('dslink-bandwidth lock-step bi on T9000_THESIS_SIM_LINKS (Table 4.1, a 
   });
 });
 
-describe('dslink-bandwidth staggered bi on T9000_THESIS_SIM_LINKS: the start offset decides (docs/t9000.md#bandwidth-experiment)', () => {
+describe('dslink-bandwidth staggered bi on T9000_THESIS_SIM_LINKS: the start offset decides (docs/t9000.md#staggered-offset)', () => {
   // m = 33 (a full packet, then a 1-byte one) both ways; b's sender `stagger` cycles after a's
   const dev = (stagger: number, m = 33) =>
     deviationPercent(runBandwidthPoint({ m, direction: 'bi', start: 'staggered' }, { windowCycles: 6000, warmup: 5, links: dsLinks(T9000_THESIS_SIM_LINKS), staggerCycles: stagger }).mbps, dslinkBandwidth({ m, direction: 'bi' }));
-  it('up to 59 cycles the streams settle as in lock-step, within Table 4.1; from 60 (STAGGER_CYCLES) the half-duplex pattern, −42 %', () => {
-    for (const st of [0, 30, 59]) expect(Math.abs(dev(st))).toBeLessThanOrEqual(TABLE_4_1.staggered.bi.max);
-    for (const st of [60, 200]) expect(dev(st)).toBeLessThan(-40);
-    // a full-packet size is at Eq 4.2 either way
-    expect(Math.abs(dev(60, 32))).toBeLessThanOrEqual(TABLE_4_1.staggered.bi.max);
+  it('STAGGER_CYCLES is one bit time less than a header token (derived from the rules model, not from the RTL)', () => {
+    expect(STAGGER_CYCLES).toBe(HEADER_BITS - 1);
+    expect(STAGGER_CYCLES).toBe(9);
+    expect(LATE_STAGGER_CYCLES).toBe(60);
   });
+  it('up to 59 cycles the streams settle as in lock-step, within Table 4.1; from 60 (LATE_STAGGER_CYCLES, the finding) the half-duplex pattern, −42 %', () => {
+    for (const st of [0, STAGGER_CYCLES, 30, 59]) expect(Math.abs(dev(st))).toBeLessThanOrEqual(TABLE_4_1.staggered.bi.max);
+    for (const st of [LATE_STAGGER_CYCLES, 200]) expect(dev(st)).toBeLessThan(-40);
+    // a full-packet size is at Eq 4.2 either way
+    expect(Math.abs(dev(LATE_STAGGER_CYCLES, 32))).toBeLessThanOrEqual(TABLE_4_1.staggered.bi.max);
+  });
+  it("the 'late' start runs at LATE_STAGGER_CYCLES and 'staggered' at STAGGER_CYCLES", () => {
+    const run = (start: 'staggered' | 'late') => runBandwidthPoint({ m: 33, direction: 'bi', start }, { windowCycles: 6000, warmup: 5, links: dsLinks(T9000_THESIS_SIM_LINKS) }).mbps;
+    const eq = dslinkBandwidth({ m: 33, direction: 'bi' });
+    expect(deviationPercent(run('late'), eq)).toBeLessThan(-40);
+    expect(Math.abs(deviationPercent(run('staggered'), eq))).toBeLessThanOrEqual(TABLE_4_1.staggered.bi.max);
+  });
+});
+
+describe("seed 004's endpoint rules as a zero-latency packet model (harness/models/t9000-endpoint-rules.ts), against Eq 4.3 and the RTL", () => {
+  const dev = (m: number, d: 'uni' | 'bi', st: number) => deviationPercent(runEndpointRules(m, d, st, 60_000).mbps, dslinkPacketPassingBandwidth({ m, direction: d }));
+  it('single-packet and uni streams are exactly Eq 4.3 (the rules lose nothing there)', () => {
+    for (const m of [4, 32, 33, 100]) expect(Math.abs(dev(m, 'uni', 0))).toBeLessThan(1e-9);
+    for (const m of [4, 32, 64]) expect(Math.abs(dev(m, 'bi', 60))).toBeLessThan(1e-9);
+  });
+  it('bi m = 33: no dip for a stagger under one header (0..HEADER_BITS−1), −44.5 % from one header on (control: the edge at HEADER_BITS)', () => {
+    for (const st of [0, 5, HEADER_BITS - 1]) expect(Math.abs(dev(33, 'bi', st))).toBeLessThan(1e-9);
+    for (const st of [HEADER_BITS, LATE_STAGGER_CYCLES]) expect(dev(33, 'bi', st)).toBeCloseTo(-44.54, 1);
+  });
+  it('agrees with the RTL on which offsets dip: at STAGGER_CYCLES neither dips, at LATE_STAGGER_CYCLES both lose > 15 % at m = 33, 65, 97 and neither at 32, 64', () => {
+    const rtl = (m: number, start: 'staggered' | 'late') => deviationPercent(runBandwidthPoint({ m, direction: 'bi', start }, { windowCycles: 6000, warmup: 5, links: dsLinks(T9000_THESIS_SIM_LINKS) }).mbps, dslinkBandwidth({ m, direction: 'bi' }));
+    for (const m of [33, 65, 97]) {
+      expect(Math.abs(dev(m, 'bi', STAGGER_CYCLES))).toBeLessThan(1e-9);
+      expect(Math.abs(rtl(m, 'staggered'))).toBeLessThanOrEqual(TABLE_4_1.staggered.bi.max);
+      expect(dev(m, 'bi', LATE_STAGGER_CYCLES)).toBeLessThan(-15);
+      expect(rtl(m, 'late')).toBeLessThan(-15);
+    }
+    for (const m of [32, 64]) {
+      expect(Math.abs(dev(m, 'bi', LATE_STAGGER_CYCLES))).toBeLessThan(1e-9);
+      expect(Math.abs(rtl(m, 'late'))).toBeLessThanOrEqual(TABLE_4_1.staggered.bi.max);
+    }
+  }, 120_000);
 });
 
 describe('icemu experiment dslink-bandwidth (real DS-link)', () => {
@@ -109,7 +146,7 @@ describe('icemu experiment dslink-bandwidth (real DS-link)', () => {
       for (const id of ['staggered-uni', 'staggered-bi', 'lockstep-bi', 'boundary-drop']) expect(typeof check(res, id).holds).toBe('boolean');
       // on the real DS-link Eq 4.3 is reported, not judged
       expect(check(res, 'eq4_3-uni').holds).toBeNull();
-      expect(res.points).toHaveLength(3 * 2 * 2);
+      expect(res.points).toHaveLength(3 * (2 * 2 + 1));
       // single-packet unidirectional messages over the real DS-link: Eq 4.1, FCTs included, within Table 4.1
       const rows = res.report.tables[0]!.rows;
       for (const m of [4, 32]) {

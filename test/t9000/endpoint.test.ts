@@ -16,6 +16,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Module } from '../../rtl/kernel/module.ts';
+import { CHAR_EOM, CHAR_EOP } from '../../rtl/dslink/chars.ts';
+import { decodeBits, dsDecode } from '../../rtl/dslink/tokens.ts';
 import { Simulator } from '../../rtl/kernel/index.ts';
 import { T9000Endpoint } from '../../rtl/t9000/endpoint.ts';
 import { joinLinks } from '../../rtl/dslink/ports.ts';
@@ -185,6 +187,54 @@ describe('T9000 endpoint pair: acknowledgements', () => {
   });
 });
 
+describe('T9000 endpoint: packets on the wires', () => {
+  /** Four VLs a → b each sending one 100-byte message at once; a's wires read back as packets. */
+  function packetsOnWire(): { vlOf: number; bytes: number[]; end: number }[] {
+    const V = 4;
+    const p = makePair(V, { rxSlots: 4 }, { links: realLinks() });
+    const end = p.a.links[0]!;
+    const d: number[] = [];
+    const s: number[] = [];
+    p.sim.observe({ onCycle: (q) => (d.push(q.peek(end.dOut)), s.push(q.peek(end.sOut))) });
+    for (let v = 0; v < V; v++) {
+      p.driver.receive(1, v, 0);
+      // byte j of VL v's message: v in the top two bits, j mod 64 below, so a byte names its VL and place
+      p.driver.send(0, v, Array.from({ length: 100 }, (_, j) => (v << 6) | (j & 63)), 0);
+    }
+    p.sim.runUntil(() => p.rec.deliveries.length === V, 60_000);
+    expect(p.rec.deliveries).toHaveLength(V);
+    const dec = decodeBits(dsDecode(d, s));
+    expect(dec.error).toBeNull();
+    const chars = dec.tokens.flatMap((t) => (t.kind === 'char' ? [t.ch] : []));
+    const out: { vlOf: number; bytes: number[]; end: number }[] = [];
+    for (let k = 0; k < chars.length; ) {
+      const hdr = chars[k++]!;
+      const bytes: number[] = [];
+      while (chars[k] !== CHAR_EOP && chars[k] !== CHAR_EOM) bytes.push(chars[k++]!);
+      out.push({ vlOf: hdr, bytes, end: chars[k++]! });
+    }
+    return out;
+  }
+  it('a started packet is never interleaved with another on the same link: every packet is one header, one VL\'s consecutive bytes (≤ 32), EOP or EOM', () => {
+    const pk = packetsOnWire();
+    expect(pk).toHaveLength(4 * 4); // 100 bytes = 32 + 32 + 32 + 4
+    const next = new Map<number, number>();
+    for (const x of pk) {
+      expect(x.bytes.length).toBeGreaterThan(0);
+      expect(x.bytes.length).toBeLessThanOrEqual(32);
+      const v = x.bytes[0]! >> 6;
+      for (const [i, b] of x.bytes.entries()) {
+        expect(b >> 6, `packet with header ${x.vlOf}: byte ${i} from another VL`).toBe(v);
+        expect(b & 63).toBe(((next.get(v) ?? 0) + i) & 63);
+      }
+      next.set(v, (next.get(v) ?? 0) + x.bytes.length);
+      expect(x.end).toBe(next.get(v) === 100 ? CHAR_EOM : CHAR_EOP);
+    }
+    // the four VLs' packets do alternate on the link (so interleaving would have been possible)
+    expect(new Set(pk.slice(0, 4).map((x) => x.bytes[0]! >> 6)).size).toBeGreaterThan(1);
+  });
+});
+
 describe('T9000 endpoint: modes and timing', () => {
   function period(cfg: Partial<T9000Config>, m = 4, count = 20, txBuffer = 8): number {
     const p = makePair(1, cfg, { links: stubLinks({ txBuffer }) });
@@ -214,6 +264,23 @@ describe('T9000 endpoint: modes and timing', () => {
     // β may overlap the previous packet's characters still in the link's transmit buffer (≤ one 4-byte packet)
     expect(meas).toBeGreaterThanOrEqual(330 + st - 54 + 6);
     expect(meas).toBeLessThanOrEqual(330 + st);
+  });
+  it('ack delay and β hold every ack / data header back by exactly their cycles (0 by default, as in the thesis); the stream pays the ack delay once per packet', () => {
+    const times = (cfg: Partial<T9000Config>) => {
+      const p = makePair(1, cfg, { links: stubLinks({ txBuffer: 8 }) });
+      p.driver.receive(1, 0, 0);
+      p.driver.send(0, 0, [1, 2, 3, 4], 0);
+      p.sim.step(1000);
+      const t = (kind: string) => p.rec.events.find((e) => e.kind === kind)!.t;
+      return { ack: t('ack') - t('head-arrives'), inj: t('packet-injected') };
+    };
+    const base = times({});
+    for (const d of [1, 2, 7, 100]) {
+      expect(times({ ackDelayCycles: d }).ack, `ack delay ${d}`).toBe(base.ack + d);
+      expect(times({ packetStartupCycles: d }).inj, `β ${d}`).toBe(base.inj + d);
+    }
+    // one outstanding packet per VL: each 4-byte packet (54 cycles on the wire) waits for its delayed ack
+    expect(period({ ackDelayCycles: 100 })).toBeGreaterThan(period({}) + 50);
   });
   it('two-byte headers cost 10 cycles more per packet', () => {
     expect(period({}, 8)).toBe(94);
