@@ -36,6 +36,8 @@ export interface Ch5Params {
   readonly quick: boolean;
   /** Which model runs the points: 'tlm' (the seed-level TLM, default) or 'rtl' (RTL beside the calibrated and the seed-level TLM, buzzard-ch5-rtl.ts). */
   readonly model: Ch5Model;
+  /** RTL mode: a directory of earlier RTL-mode runs whose RTL results are reused (--rtl-reuse, buzzard-ch5-rtl-reuse.ts); absent: none. */
+  readonly rtlReuse?: string;
   /** Figs 5.14/5.15: loads of the buffer and packet-size sweeps (heaviest, middle, lightest). */
   readonly sweepRates: readonly number[];
   readonly bufferSweep: readonly number[];
