@@ -22,7 +22,8 @@ import { runRtlWorkload } from '../compare/rtl_run.ts';
 import { digest } from '../compare/extract.ts';
 import { runTlmCalibrated, CALIBRATED_CYCLES_PER_TICK } from '../tlm/calibrated.ts';
 import type { Workload } from '../workloads/types.ts';
-import { growth, isStable, growthText, tlmRes, TOLERANCE, type Ch5Params, type Ch5Pt, type Ch5Res } from './buzzard-ch5-common.ts';
+import type { MessageTimes } from '../tlm/types.ts';
+import { ci95Of, growth, isStable, growthText, tlmRes, TOLERANCE, type Ch5Params, type Ch5Pt, type Ch5Res } from './buzzard-ch5-common.ts';
 import { readRtlResults, rtlPointKey, rtlResultReusing } from './buzzard-ch5-rtl-reuse.ts';
 import { pct, type Report, type ReportTable, type SeedCheck } from './types.ts';
 
@@ -63,6 +64,8 @@ interface Times {
   readonly delivered: number;
   readonly makespan: number;
   readonly linkBusy: number;
+  /** Per message in id (generation) order, cycles from generation; NaN if undelivered. */
+  readonly perMessage: MessageTimes[];
 }
 
 /** One RTL run: per-message first / last from generation, in cycles. */
@@ -81,8 +84,10 @@ function rtlTimes(w: Workload, p: Ch5Pt): Times {
   let mf = 0;
   let ml = 0;
   let end = 0;
-  for (const m of d.messages.values()) {
+  const perMessage: MessageTimes[] = w.messages.map(() => ({ first: NaN, last: NaN }));
+  for (const [id, m] of d.messages) {
     if (m.gen === undefined || m.first === undefined || m.last === undefined) continue;
+    if (perMessage[id] !== undefined) perMessage[id] = { first: m.first - m.gen, last: m.last - m.gen };
     n++;
     sf += m.first - m.gen;
     sl += m.last - m.gen;
@@ -90,7 +95,7 @@ function rtlTimes(w: Workload, p: Ch5Pt): Times {
     ml = Math.max(ml, m.last - m.gen);
     end = Math.max(end, m.last);
   }
-  return { meanFirst: sf / n, meanLast: sl / n, meanLastMinusFirst: (sl - sf) / n, maxFirst: mf, maxLast: ml, delivered: n, makespan: end, linkBusy: run.linkBusyCycles };
+  return { meanFirst: sf / n, meanLast: sl / n, meanLastMinusFirst: (sl - sf) / n, maxFirst: mf, maxLast: ml, delivered: n, makespan: end, linkBusy: run.linkBusyCycles, perMessage };
 }
 
 /** The RTL's result in the shape of a TLM point (ticks), with the same stability rule. */
@@ -119,6 +124,7 @@ function rtlRes(w: Workload, half: Workload, halfMpn: number, p: Ch5Pt, idealU: 
     half: { messagesPerNode: halfMpn, meanFirst: t(h.meanFirst), meanLast: t(h.meanLast) },
     growth: g,
     stable: isStable(g) && s.delivered === w.messages.length,
+    ci95: ci95Of(s.perMessage, CPT),
     resources: { sourceWaitBySlot: [], meanSourceWait: NaN, meanInNetworkFirst: NaN, pbuFullFraction: [], linkBusyFraction: [] },
   };
 }
@@ -145,7 +151,8 @@ export function runCh5PointRtl(p: Ch5Pt, q: Ch5Params, seedLevel: (p: Ch5Pt, q: 
   const w = workload(p.meanBytes, p.meanGapTicks, mpn);
   const hw = workload(p.meanBytes, p.meanGapTicks, halfMpn);
   const over = { packetBytes: p.packetBytes - 4, buffersPerPbu: p.buffersPerPbu, recordEvents: false } as const;
-  const cal = tlmRes(runTlmCalibrated(w, p.transport, over).stats, runTlmCalibrated(hw, p.transport, over).stats, halfMpn, null, CPT);
+  const calRun = runTlmCalibrated(w, p.transport, over);
+  const cal = tlmRes(calRun.stats, runTlmCalibrated(hw, p.transport, over).stats, halfMpn, null, CPT, calRun.perMessage);
   const why = rtlWhyNot(p);
   const rtl = why ? null : rtlResultReusing(rtlPointKey(p, q, mpn, halfMpn), q.rtlReuse ?? null, rtlMpn, sl.idealU, () => rtlRes(w, hw, halfMpn, p, sl.idealU));
   return { rtl: rtl?.res ?? null, rtlReused: rtl?.reused ?? false, rtlWhyNot: why, calibrated: { ...cal, idealU: sl.idealU }, seedLevel: sl };

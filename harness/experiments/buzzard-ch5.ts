@@ -113,7 +113,7 @@ function runCh5Point(p: Ch5Pt, q: Ch5Params): Ch5Res {
     nipTicks += (m.bytes + hb * pk) * r.config.ticksPerByte + pk * r.config.arbitrationTicks;
   }
   const N = 2 ** w.cubeDegree;
-  return tlmRes(s, h, halfMpn, s.lastGeneration > 0 ? nipTicks / (N * s.lastGeneration) : null);
+  return tlmRes(s, h, halfMpn, s.lastGeneration > 0 ? nipTicks / (N * s.lastGeneration) : null, 1, r.perMessage);
 }
 
 function cost(p: Ch5Pt, q: Ch5Params): number {
