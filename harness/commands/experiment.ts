@@ -16,7 +16,7 @@ import { outputDir } from '../cli/output-path.ts';
 import { PointProgress } from '../cli/progress.ts';
 import { plural } from '../cli/text.ts';
 
-const EXPERIMENT_OPTIONS: readonly ExperimentOptionName[] = ['messages-per-node', 'seed', 'delivery', 'model', 'trials', 'sizes'];
+const EXPERIMENT_OPTIONS: readonly ExperimentOptionName[] = ['messages-per-node', 'seed', 'delivery', 'model', 'rtl-reuse', 'trials', 'sizes'];
 
 function listing(): string[] {
   const w = Math.max(...EXPERIMENTS.map((e) => e.name.length)) + 2;
@@ -61,6 +61,7 @@ const spec: CommandSpec = {
     { name: 'seed', type: 'int', min: 0, max: 2 ** 31 - 1, description: 'buzzard-fig5.*, buzzard-collisions: random seed of the workload (default 1)' },
     { name: 'delivery', type: 'string', arg: 'MODE', description: 'buzzard-fig5.*: per-link (the default: each link delivers on its own, docs/buzzard-ch5.md) or shared-port (one node input port per node), for both schemes, or wormhole=MODE,packet=MODE' },
     { name: 'model', type: 'string', arg: 'MODEL', description: 'buzzard-fig5.*: tlm (the seed-level TLM, default) or rtl (the RTL beside the RTL-calibrated and the seed-level TLM on the same workload; 16 / 8 messages per node by default, --quick 2 / 1; points the RTL cannot build, such as wormhole, use the calibrated TLM)' },
+    { name: 'rtl-reuse', type: 'string', arg: 'DIR', description: "buzzard-fig5.* with --model rtl: take a point's RTL result from an earlier RTL-mode run's shard or result files in DIR (same seed, messages per node, workload and build) instead of running the RTL again; the TLM columns always run" },
     { name: 'trials', type: 'int', min: 1, max: 100_000_000, description: 'buzzard-collisions: TLM message pairs per (n, routing) (default 100000; --quick 1500)' },
     { name: 'sizes', type: 'list', arg: 'S,S,...', description: "nbl-testjig: block sizes in doubles, increasing (default the seed's 60,120,300,600; --quick 6,12,30,60); dslink-bandwidth: message sizes in bytes, increasing (default 1..128)" },
     { name: 'quiet', short: 'q', type: 'flag', description: 'no progress line' },
@@ -104,6 +105,7 @@ function cliValues(exp: AnyExperiment, opts: ParsedOptions): ExperimentCliValues
     seed: opts.seed as number | undefined,
     delivery: opts.delivery as string | undefined,
     model: opts.model as string | undefined,
+    rtlReuse: opts['rtl-reuse'] as string | undefined,
     trials: opts.trials as number | undefined,
     sizes,
   };

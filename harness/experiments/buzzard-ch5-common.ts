@@ -5,7 +5,7 @@
  * assemblers (buzzard-ch5-times.ts, buzzard-ch5-tradeoff.ts).
  */
 import type { Delivery, Transport } from '../tlm/config.ts';
-import type { TlmStats } from '../tlm/types.ts';
+import type { MessageTimes, TlmStats } from '../tlm/types.ts';
 import type { MarkerShape } from './svg.ts';
 import type { SeedCheck } from './types.ts';
 
@@ -36,6 +36,8 @@ export interface Ch5Params {
   readonly quick: boolean;
   /** Which model runs the points: 'tlm' (the seed-level TLM, default) or 'rtl' (RTL beside the calibrated and the seed-level TLM, buzzard-ch5-rtl.ts). */
   readonly model: Ch5Model;
+  /** RTL mode: a directory of earlier RTL-mode runs whose RTL results are reused (--rtl-reuse, buzzard-ch5-rtl-reuse.ts); absent: none. */
+  readonly rtlReuse?: string;
   /** Figs 5.14/5.15: loads of the buffer and packet-size sweeps (heaviest, middle, lightest). */
   readonly sweepRates: readonly number[];
   readonly bufferSweep: readonly number[];
@@ -76,6 +78,8 @@ export interface Ch5Res {
   readonly growth: { readonly first: number | null; readonly last: number | null };
   /** STABILITY_RULE: false = "unstable (past saturation)". */
   readonly stable: boolean;
+  /** 95% half-widths of mean first and mean last by batch means (BATCH_MEANS_RULE), in the result's unit; null with too few messages. Absent in results stored before it existed. */
+  readonly ci95?: { readonly first: number | null; readonly last: number | null };
   /** Where messages waited (TLM resource report, harness/tlm/types.ts TlmResources), per dimension 1..n. */
   readonly resources: {
     readonly sourceWaitBySlot: readonly (number | null)[];
@@ -96,6 +100,39 @@ export interface Ch5Res {
 export const STABILITY_GROWTH = 0.2;
 export const STABILITY_RULE = `unstable (past saturation) if mean first or mean last grows by more than ${STABILITY_GROWTH * 100}% from the half-length run to the full run`;
 
+/** Batches of the batch-means interval, and Student's t(0.975) for their BATCHES − 1 degrees of freedom. */
+export const BATCHES = 10;
+const T975_9 = 2.262;
+export const BATCH_MEANS_RULE = `error bars: 95% interval of the mean by batch means (the delivered messages in generation order cut into ${BATCHES} equal batches; half-width t(0.975, ${BATCHES - 1}) · sd(batch means) / √${BATCHES}); messages are correlated within a batch, not across (an approximation); none with fewer than ${2 * BATCHES} messages`;
+
+/** Half-width of the 95% batch-means interval of the mean of xs (in order; NaN = undelivered, left out), or null. */
+export function batchMeansHalfWidth(xs: readonly number[]): number | null {
+  const v = xs.filter(Number.isFinite);
+  if (v.length < 2 * BATCHES) return null;
+  const means: number[] = [];
+  for (let b = 0; b < BATCHES; b++) {
+    const part = v.slice(Math.floor((b * v.length) / BATCHES), Math.floor(((b + 1) * v.length) / BATCHES));
+    means.push(part.reduce((a, x) => a + x, 0) / part.length);
+  }
+  const m = means.reduce((a, x) => a + x, 0) / BATCHES;
+  const sd = Math.sqrt(means.reduce((a, x) => a + (x - m) ** 2, 0) / (BATCHES - 1));
+  return (T975_9 * sd) / Math.sqrt(BATCHES);
+}
+
+/** ci95 of a result from its per-message times (message-id = generation order), scaled like the means. */
+export function ci95Of(perMessage: readonly MessageTimes[], scale = 1): { first: number | null; last: number | null } {
+  const hw = (f: 'first' | 'last'): number | null => {
+    const x = batchMeansHalfWidth(perMessage.map((m) => m[f]));
+    return x === null ? null : x / scale;
+  };
+  return { first: hw('first'), last: hw('last') };
+}
+
+/** A plot's error bar for a result's mean first or last (NaN: none). */
+export function ciOf(r: Ch5Res, f: 'meanFirst' | 'meanLast'): number {
+  return r.ci95?.[f === 'meanFirst' ? 'first' : 'last'] ?? NaN;
+}
+
 export function growth(full: number | null, half: number | null): number | null {
   return full === null || half === null || !(half > 0) || !Number.isFinite(full) || !Number.isFinite(half) ? null : full / half - 1;
 }
@@ -105,7 +142,7 @@ export function isStable(g: { readonly first: number | null; readonly last: numb
 }
 
 /** A point's result from a TLM run at full (s) and half (h) length; `scale` divides every time (cycles → ticks for the calibrated TLM). */
-export function tlmRes(s: TlmStats, h: TlmStats, halfMpn: number, nipLoad: number | null, scale = 1): Ch5Res {
+export function tlmRes(s: TlmStats, h: TlmStats, halfMpn: number, nipLoad: number | null, scale = 1, perMessage: readonly MessageTimes[] = []): Ch5Res {
   const g = { first: growth(s.meanFirst, h.meanFirst), last: growth(s.meanLast, h.meanLast) };
   const R = s.resources;
   const t = (x: number): number => x / scale;
@@ -128,6 +165,7 @@ export function tlmRes(s: TlmStats, h: TlmStats, halfMpn: number, nipLoad: numbe
     half: { messagesPerNode: halfMpn, meanFirst: t(h.meanFirst), meanLast: t(h.meanLast) },
     growth: g,
     stable: isStable(g),
+    ci95: ci95Of(perMessage, scale),
     resources: { sourceWaitBySlot: R.sourceWaitBySlot.map((x) => (x === null ? null : t(x))), meanSourceWait: t(R.meanSourceWait), meanInNetworkFirst: t(R.meanInNetworkFirst), pbuFullFraction: R.pbuFullFraction, linkBusyFraction: R.linkBusyFraction },
   };
 }

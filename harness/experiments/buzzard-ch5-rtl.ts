@@ -22,7 +22,9 @@ import { runRtlWorkload } from '../compare/rtl_run.ts';
 import { digest } from '../compare/extract.ts';
 import { runTlmCalibrated, CALIBRATED_CYCLES_PER_TICK } from '../tlm/calibrated.ts';
 import type { Workload } from '../workloads/types.ts';
-import { growth, isStable, growthText, tlmRes, TOLERANCE, type Ch5Params, type Ch5Pt, type Ch5Res } from './buzzard-ch5-common.ts';
+import type { MessageTimes } from '../tlm/types.ts';
+import { ci95Of, growth, isStable, growthText, tlmRes, TOLERANCE, type Ch5Params, type Ch5Pt, type Ch5Res } from './buzzard-ch5-common.ts';
+import { readRtlResults, rtlPointKey, rtlResultReusing } from './buzzard-ch5-rtl-reuse.ts';
 import { pct, type Report, type ReportTable, type SeedCheck } from './types.ts';
 
 const CPT = CALIBRATED_CYCLES_PER_TICK;
@@ -38,6 +40,8 @@ export const RTL_MODEL_LABEL: Record<RtlModel, string> = { rtl: 'RTL', calibrate
 export interface Ch5RtlRes {
   /** null: the RTL cannot build this point (rtlWhyNot says why). */
   readonly rtl: Ch5Res | null;
+  /** The RTL result was taken from an earlier run (--rtl-reuse), not run here. */
+  readonly rtlReused: boolean;
   readonly rtlWhyNot: string | null;
   readonly calibrated: Ch5Res;
   readonly seedLevel: Ch5Res;
@@ -60,6 +64,8 @@ interface Times {
   readonly delivered: number;
   readonly makespan: number;
   readonly linkBusy: number;
+  /** Per message in id (generation) order, cycles from generation; NaN if undelivered. */
+  readonly perMessage: MessageTimes[];
 }
 
 /** One RTL run: per-message first / last from generation, in cycles. */
@@ -78,8 +84,10 @@ function rtlTimes(w: Workload, p: Ch5Pt): Times {
   let mf = 0;
   let ml = 0;
   let end = 0;
-  for (const m of d.messages.values()) {
+  const perMessage: MessageTimes[] = w.messages.map(() => ({ first: NaN, last: NaN }));
+  for (const [id, m] of d.messages) {
     if (m.gen === undefined || m.first === undefined || m.last === undefined) continue;
+    if (perMessage[id] !== undefined) perMessage[id] = { first: m.first - m.gen, last: m.last - m.gen };
     n++;
     sf += m.first - m.gen;
     sl += m.last - m.gen;
@@ -87,7 +95,7 @@ function rtlTimes(w: Workload, p: Ch5Pt): Times {
     ml = Math.max(ml, m.last - m.gen);
     end = Math.max(end, m.last);
   }
-  return { meanFirst: sf / n, meanLast: sl / n, meanLastMinusFirst: (sl - sf) / n, maxFirst: mf, maxLast: ml, delivered: n, makespan: end, linkBusy: run.linkBusyCycles };
+  return { meanFirst: sf / n, meanLast: sl / n, meanLastMinusFirst: (sl - sf) / n, maxFirst: mf, maxLast: ml, delivered: n, makespan: end, linkBusy: run.linkBusyCycles, perMessage };
 }
 
 /** The RTL's result in the shape of a TLM point (ticks), with the same stability rule. */
@@ -116,8 +124,19 @@ function rtlRes(w: Workload, half: Workload, halfMpn: number, p: Ch5Pt, idealU: 
     half: { messagesPerNode: halfMpn, meanFirst: t(h.meanFirst), meanLast: t(h.meanLast) },
     growth: g,
     stable: isStable(g) && s.delivered === w.messages.length,
+    ci95: ci95Of(s.perMessage, CPT),
     resources: { sourceWaitBySlot: [], meanSourceWait: NaN, meanInNetworkFirst: NaN, pbuFullFraction: [], linkBusyFraction: [] },
   };
+}
+
+/** Messages per node of a point in RTL mode: the figure's own count, RTL_MPN for a point of the other length. */
+export function rtlMpn(p: Pick<Ch5Pt, 'meanBytes'>, q: Pick<Ch5Params, 'meanBytes' | 'messagesPerNode' | 'quick'>): number {
+  return p.meanBytes === q.meanBytes ? q.messagesPerNode : RTL_MPN[q.quick ? 'quick' : 'full'][p.meanBytes];
+}
+
+/** Check that an --rtl-reuse directory can be read (RangeError: one usage line), before any point runs. */
+export function checkRtlReuse(dir: string): void {
+  readRtlResults(dir, rtlMpn);
 }
 
 /**
@@ -126,15 +145,17 @@ function rtlRes(w: Workload, half: Workload, halfMpn: number, p: Ch5Pt, idealU: 
  * it can build the point, the RTL, each at full and half length.
  */
 export function runCh5PointRtl(p: Ch5Pt, q: Ch5Params, seedLevel: (p: Ch5Pt, q: Ch5Params) => Ch5Res, workload: (mb: 512 | 2048, gap: number, mpn: number) => Workload): Ch5RtlRes {
-  const mpn = p.meanBytes === q.meanBytes ? q.messagesPerNode : RTL_MPN[q.quick ? 'quick' : 'full'][p.meanBytes];
+  const mpn = rtlMpn(p, q);
   const halfMpn = Math.max(1, Math.ceil(mpn / 2));
   const sl = seedLevel(p, { ...q, meanBytes: p.meanBytes, messagesPerNode: mpn });
   const w = workload(p.meanBytes, p.meanGapTicks, mpn);
   const hw = workload(p.meanBytes, p.meanGapTicks, halfMpn);
   const over = { packetBytes: p.packetBytes - 4, buffersPerPbu: p.buffersPerPbu, recordEvents: false } as const;
-  const cal = tlmRes(runTlmCalibrated(w, p.transport, over).stats, runTlmCalibrated(hw, p.transport, over).stats, halfMpn, null, CPT);
+  const calRun = runTlmCalibrated(w, p.transport, over);
+  const cal = tlmRes(calRun.stats, runTlmCalibrated(hw, p.transport, over).stats, halfMpn, null, CPT, calRun.perMessage);
   const why = rtlWhyNot(p);
-  return { rtl: why ? null : rtlRes(w, hw, halfMpn, p, sl.idealU), rtlWhyNot: why, calibrated: { ...cal, idealU: sl.idealU }, seedLevel: sl };
+  const rtl = why ? null : rtlResultReusing(rtlPointKey(p, q, mpn, halfMpn), q.rtlReuse ?? null, rtlMpn, sl.idealU, () => rtlRes(w, hw, halfMpn, p, sl.idealU));
+  return { rtl: rtl?.res ?? null, rtlReused: rtl?.reused ?? false, rtlWhyNot: why, calibrated: { ...cal, idealU: sl.idealU }, seedLevel: sl };
 }
 
 /** One model's results, the RTL falling back to the calibrated TLM where it has no point. */
@@ -201,6 +222,7 @@ export function assembleRtl(q: Ch5Params, points: readonly Ch5Pt[], results: rea
   const notes = [
     `--model rtl: ${q.messagesPerNode} messages per node (RTL_MPN: ${RTL_MPN.full[q.meanBytes]} full, ${RTL_MPN.quick[q.meanBytes]} --quick; the TLM mode's default is 200 / 100), the same workload for the three models; the RTL runs clock by clock (rtl/buzzard), sharded with --shard / --jobs like any experiment.`,
     `Verdicts: RTL ${verdicts('rtl')}; calibrated TLM ${verdicts('calibrated')}; seed-level TLM ${verdicts('seedLevel')} (rules as in TLM mode, ±${TOLERANCE * 100} pp).`,
+    ...(q.rtlReuse !== undefined ? [`--rtl-reuse ${q.rtlReuse}: the RTL results of ${results.filter((r) => r.rtlReused).length} of ${results.filter((r) => r.rtl !== null).length} RTL points were taken from earlier RTL-mode runs there (same seed, cube, workload and build; the RTL is deterministic), not run again; the calibrated and seed-level TLMs ran here.`] : []),
     `Points the RTL cannot build (the RTL report uses the calibrated TLM's value there): ${missing.length ? [...new Set(missing.map(([p, r]) => `${pointLabel(p)} (${r.rtlWhyNot})`))].join('; ') : 'none'}.`,
     ...sub.flatMap(({ m, rep }) => rep.notes.map((n) => `[${RTL_MODEL_LABEL[m]}] ${n}`)),
   ];
@@ -223,6 +245,7 @@ export function assembleRtl(q: Ch5Params, points: readonly Ch5Pt[], results: rea
     data: {
       model: 'rtl',
       messagesPerNode: q.messagesPerNode,
+      rtlReused: results.filter((r) => r.rtlReused).length,
       rtlMissing: missing.map(([p, r]) => ({ point: pointLabel(p), why: r.rtlWhyNot })),
       ...Object.fromEntries(sub.map(({ m, rep }) => [m, rep.data ?? null])),
       meanFirstTicks: Object.fromEntries(RTL_MODELS.map((m) => [m, results.map((r) => (m === 'rtl' ? (r.rtl?.meanFirst ?? null) : r[m].meanFirst))])),

@@ -6,7 +6,7 @@
 import { CH5_RATES } from '../workloads/buzzard.ts';
 import type { Series } from './svg.ts';
 import { num, pct, type ReportPlot, type ReportTable, type SeedCheck } from './types.ts';
-import { BASE, FULL_MPN, QUICK_MPN, STABILITY_RULE, TRANSPORT_COLOR, TRANSPORT_MARKER, bottlenecks, gate, growthText, stabilityText, unstableList, TRANSPORT_LABEL, loadsText, lookup, minMax, near, ratio, rule, sameSet, type Ch5Params, type Ch5Pt, type Ch5Res, deliveryText } from './buzzard-ch5-common.ts';
+import { BASE, BATCH_MEANS_RULE, ciOf, FULL_MPN, QUICK_MPN, STABILITY_RULE, TRANSPORT_COLOR, TRANSPORT_MARKER, bottlenecks, gate, growthText, stabilityText, unstableList, TRANSPORT_LABEL, loadsText, lookup, minMax, near, ratio, rule, sameSet, type Ch5Params, type Ch5Pt, type Ch5Res, deliveryText } from './buzzard-ch5-common.ts';
 
 // ------------------------------------------------------------------ Figs 5.12 / 5.13
 
@@ -317,6 +317,7 @@ export function assembleTimes(q: Ch5Params, points: readonly Ch5Pt[], results: r
         dashed: f === 'meanLast',
         points: idx.map((i) => [U[i] ?? NaN, rs[i]![f] ?? NaN] as [number, number]),
         unstable: idx.map((i) => !rs[i]!.stable),
+        errors: idx.map((i) => ciOf(rs[i]!, f)),
       }));
     });
   const all = R.map((_, i) => i);
@@ -350,7 +351,7 @@ export function assembleTimes(q: Ch5Params, points: readonly Ch5Pt[], results: r
     saturated.length
       ? `Node input ports offered ≥ 0.9 of their capacity at ${saturated.join(', ')} ticks${q.delivery.wormhole === 'shared-port' || q.delivery.packet === 'shared-port' ? ' (shared-port: one per node, so every scheme queues there)' : ''}. Where a load saturates any resource the means grow with the run length (--messages-per-node) instead of settling; compare --delivery shared-port / per-link.`
       : 'No load offers the node input ports ≥ 0.9 of their capacity.',
-    `Stability: ${STABILITY_RULE}. Unstable points: ${unstableList([['wormhole', wh], ['fixed', fx], ['quasi', qa]], R)}.`,
+    `Stability: ${STABILITY_RULE}; ${BATCH_MEANS_RULE}. Unstable points: ${unstableList([['wormhole', wh], ['fixed', fx], ['quasi', qa]], R)}.`,
     ...bottlenecks([['wormhole', wh], ['fixed', fx], ['quasi', qa]], R),
     `Deadlocks: ${results.filter((r) => r.deadlock).length}; order violations: ${results.reduce((a, r) => a + r.orderViolations, 0)}; undelivered messages: ${results.reduce((a, r) => a + r.messages - r.delivered, 0)}.`,
   ];

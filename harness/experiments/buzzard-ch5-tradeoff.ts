@@ -6,7 +6,7 @@
 import type { Transport } from '../tlm/config.ts';
 import type { Series } from './svg.ts';
 import { num, type ReportPlot, type ReportTable, type SeedCheck } from './types.ts';
-import { STABILITY_RULE, TRANSPORT_LABEL, VARIANTS, gate, growthText, stabilityText, loadsText, lookup, type Ch5Params, type Ch5Pt, type Ch5Res, deliveryText } from './buzzard-ch5-common.ts';
+import { BATCH_MEANS_RULE, ciOf, STABILITY_RULE, TRANSPORT_LABEL, VARIANTS, gate, growthText, stabilityText, loadsText, lookup, type Ch5Params, type Ch5Pt, type Ch5Res, deliveryText } from './buzzard-ch5-common.ts';
 
 // ------------------------------------------------------------------ Figs 5.14 / 5.15
 
@@ -157,6 +157,7 @@ export function assembleTradeoff(q: Ch5Params, points: readonly Ch5Pt[], results
         marker: (['circle', 'square', 'triangle'] as const)[k],
         points: idx.map((i) => [U[i] ?? NaN, v(t, x.key)[i]![f] ?? NaN] as [number, number]),
         unstable: idx.map((i) => !v(t, x.key)[i]!.stable),
+        errors: idx.map((i) => ciOf(v(t, x.key)[i]!, f)),
       })),
     );
   const sweepColors = ['#d62728', '#ff7f0e', '#1f77b4'];
@@ -169,6 +170,7 @@ export function assembleTradeoff(q: Ch5Params, points: readonly Ch5Pt[], results
         dashed: f === 'meanLast',
         points: xs.map((x) => [x, at(g, x)[f] ?? NaN] as [number, number]),
         unstable: xs.map((x) => !at(g, x).stable),
+        errors: xs.map((x) => ciOf(at(g, x), f)),
       })),
     );
   const fig = `Fig. ${q.figure}`;
@@ -196,7 +198,7 @@ export function assembleTradeoff(q: Ch5Params, points: readonly Ch5Pt[], results
   ];
   const notes = [
     `TLM (harness/tlm), ${deliveryText(q.delivery)}, ${q.messagesPerNode} messages per node, workload seed ${q.seed}. The seed's Figs 5.14/5.15 are lost (captions only); the plotted series are the mean first/last times of the three configurations (docs/buzzard-ch5.md#statement-readings).`,
-    `Stability: ${STABILITY_RULE}. Unstable points: ${unstable.length ? unstable.join('; ') : 'none'}.`,
+    `Stability: ${STABILITY_RULE}; ${BATCH_MEANS_RULE}. Unstable points: ${unstable.length ? unstable.join('; ') : 'none'}.`,
     `Deadlocks: ${results.filter((r) => r.deadlock).length}; order violations: ${results.reduce((a, r) => a + r.orderViolations, 0)}; undelivered messages: ${results.reduce((a, r) => a + r.messages - r.delivered, 0)}.`,
     `Heaviest load ${R[0]} ticks (U ≈ ${num(U[0], 2)}), lightest ${R[last]} ticks (U ≈ ${num(U[last], 3)}).`,
   ];

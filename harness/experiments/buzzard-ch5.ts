@@ -28,7 +28,7 @@ import { defineExperiment, messagesPerNodeParam, type ExperimentCliValues } from
 import { BASE, FULL_MPN, QUICK_MPN, VARIANTS, parseCh5Delivery, parseCh5Model, tlmRes, type Ch5Figure, type Ch5Params, type Ch5Pt, type Ch5Res } from './buzzard-ch5-common.ts';
 import { assembleTimes } from './buzzard-ch5-times.ts';
 import { assembleTradeoff } from './buzzard-ch5-tradeoff.ts';
-import { RTL_MPN, assembleRtl, runCh5PointRtl, rtlWhyNot, type Ch5RtlRes } from './buzzard-ch5-rtl.ts';
+import { RTL_MPN, assembleRtl, checkRtlReuse, runCh5PointRtl, rtlWhyNot, type Ch5RtlRes } from './buzzard-ch5-rtl.ts';
 
 export { TOLERANCE, type Ch5Figure, type Ch5Params, type Ch5Pt, type Ch5Res, type Ch5Role } from './buzzard-ch5-common.ts';
 
@@ -41,6 +41,10 @@ function resolveParams(figure: Ch5Figure, cli: ExperimentCliValues): Ch5Params {
   const model = parseCh5Model(cli.model);
   const mpn = model === 'rtl' ? messagesPerNodeParam(cli, RTL_MPN.quick[meanBytes], RTL_MPN.full[meanBytes]) : messagesPerNodeParam(cli, QUICK_MPN[meanBytes], FULL_MPN[meanBytes]);
   const delivery = parseCh5Delivery(cli.delivery);
+  if (cli.rtlReuse !== undefined) {
+    if (model !== 'rtl') throw new RangeError('--rtl-reuse needs --model rtl');
+    checkRtlReuse(cli.rtlReuse);
+  }
   const rates = [...CH5_RATES[meanBytes]];
   const tradeoff = figure === '5.14' || figure === '5.15';
   return {
@@ -53,6 +57,7 @@ function resolveParams(figure: Ch5Figure, cli: ExperimentCliValues): Ch5Params {
     delivery,
     quick: cli.quick,
     model,
+    ...(cli.rtlReuse !== undefined ? { rtlReuse: cli.rtlReuse } : {}),
     sweepRates: tradeoff ? [rates[0]!, rates[4]!, rates[8]!] : [],
     bufferSweep: tradeoff ? [2, 3, 4, 6, 9, 13, 26] : [],
     packetSweep: tradeoff ? (meanBytes === 512 ? [16, 32, 64, 128, 256, 512] : [16, 32, 64, 128, 256, 512, 1024]) : [],
@@ -108,7 +113,7 @@ function runCh5Point(p: Ch5Pt, q: Ch5Params): Ch5Res {
     nipTicks += (m.bytes + hb * pk) * r.config.ticksPerByte + pk * r.config.arbitrationTicks;
   }
   const N = 2 ** w.cubeDegree;
-  return tlmRes(s, h, halfMpn, s.lastGeneration > 0 ? nipTicks / (N * s.lastGeneration) : null);
+  return tlmRes(s, h, halfMpn, s.lastGeneration > 0 ? nipTicks / (N * s.lastGeneration) : null, 1, r.perMessage);
 }
 
 function cost(p: Ch5Pt, q: Ch5Params): number {
@@ -138,7 +143,7 @@ function makeCh5(figure: Ch5Figure) {
       : `seed 002 (Buzzard 1988) §5.6–5.7, Fig. ${figure} "Message Times, Buffer/Packet Tradeoffs, Length = exp(${mb})" and the §5.7 summary (docs/sources.md, buzzard §10.3)`,
     method:
       'transaction-level model harness/tlm (2 ticks/byte, 4 ticks arbitration, 4-byte headers), 6-cube, uniform destinations, exponential lengths, normal gaps σ = mean/2 at the nine §5.7 rates; one workload per rate shared by every scheme',
-    options: ['messages-per-node', 'seed', 'delivery', 'model'],
+    options: ['messages-per-node', 'seed', 'delivery', 'model', 'rtl-reuse'],
     params: (cli) => resolveParams(figure, cli),
     points: ch5Points,
     cost,

@@ -22,12 +22,13 @@ export interface ExperimentCliValues {
   readonly delivery?: string;
   /** buzzard-fig5.*: 'tlm' (default) or 'rtl'. */
   readonly model?: string;
+  readonly rtlReuse?: string;
   readonly trials?: number;
   readonly sizes?: readonly number[];
 }
 
 /** Names of the experiment-specific command options (see harness/commands/experiment.ts). */
-export type ExperimentOptionName = 'messages-per-node' | 'seed' | 'delivery' | 'model' | 'trials' | 'sizes';
+export type ExperimentOptionName = 'messages-per-node' | 'seed' | 'delivery' | 'model' | 'rtl-reuse' | 'trials' | 'sizes';
 
 /** A table of the report, printed as text and stored in the JSON. */
 export interface ReportTable {

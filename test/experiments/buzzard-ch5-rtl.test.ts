@@ -5,12 +5,19 @@
  * the option's one-line errors. The full RTL runs are behind ICEMU_FULL=1
  * (buzzard-ch5-rtl.full.test.ts).
  */
-import { describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { buzzardFig512, buzzardFig514 } from '../../harness/experiments/buzzard-ch5.ts';
 import { assembleRtl, modelResults, rtlWhyNot, RTL_MPN, type Ch5RtlRes } from '../../harness/experiments/buzzard-ch5-rtl.ts';
 import type { Ch5Params, Ch5Pt, Ch5Res } from '../../harness/experiments/buzzard-ch5-common.ts';
 import { assembleTimes } from '../../harness/experiments/buzzard-ch5-times.ts';
-import { icemuExperiment } from './helpers.ts';
+import { readRtlResults } from '../../harness/experiments/buzzard-ch5-rtl-reuse.ts';
+import { toJson } from '../../harness/experiments/types.ts';
+import { icemuExperiment, removeDir, tempDir } from './helpers.ts';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach(removeDir));
 
 const quickRtl = (mpn?: number): Ch5Params => buzzardFig512.params({ quick: true, model: 'rtl', messagesPerNode: mpn }) as Ch5Params;
 
@@ -63,6 +70,39 @@ describe('buzzard-fig5.* --model rtl', () => {
     expect(rw.rtlWhyNot).toMatch(/no wormhole/);
   }, 120_000);
 
+  it('--rtl-reuse: an earlier run\'s RTL result of the same point (seed, cube, workload, build) is taken, not run; the TLM columns run; any other point does not match', () => {
+    const q = quickRtl(1);
+    const pts = buzzardFig512.points(q);
+    const k = pts.findIndex((p) => p.transport === 'fixed-packet' && p.meanGapTicks === 9216);
+    const fresh = buzzardFig512.runPoint(pts[k]!, q) as Ch5RtlRes;
+    expect(fresh.rtlReused).toBe(false);
+    // A stored shard whose RTL result of that point is marked (meanFirst + 1000): reuse must return the mark.
+    const d = tempDir('rtl-reuse');
+    dirs.push(d);
+    const marked = { ...fresh.rtl!, meanFirst: fresh.rtl!.meanFirst! + 1000 };
+    const shard = { format: 'icemu-experiment-shard/1', experiment: 'buzzard-fig5.12', params: toJson(q), points: [{ index: k, point: pts[k], result: toJson({ ...fresh, rtl: marked }) }] };
+    writeFileSync(join(d, 'buzzard-fig5.12.shard-0-of-1.json'), JSON.stringify(shard));
+    writeFileSync(join(d, 'buzzard-fig5.12.run.json'), '{not json');
+    const qr = { ...q, rtlReuse: d };
+    const r = buzzardFig512.runPoint(pts[k]!, qr) as Ch5RtlRes;
+    expect(r.rtlReused).toBe(true);
+    expect(r.rtl!.meanFirst).toBe(marked.meanFirst);
+    expect(r.rtl!.meanLast).toBe(fresh.rtl!.meanLast);
+    expect(toJson(r.calibrated)).toEqual(toJson(fresh.calibrated));
+    // The key: the same point at another messages-per-node count, seed or build is not in the map (control).
+    const key = (mpn: number, seed: number, bufs: number): string => `${seed}/6/512/9216/${mpn}/${Math.max(1, Math.ceil(mpn / 2))}/fixed-packet/32/${bufs}`;
+    const m = readRtlResults(d, (p, qq) => (p.meanBytes === qq.meanBytes ? qq.messagesPerNode : 99));
+    expect([...m.keys()]).toEqual([key(1, 1, 13)]);
+    for (const other of [key(2, 1, 13), key(1, 2, 13), key(1, 1, 12)]) expect(m.has(other)).toBe(false);
+    // The result files of a real run reuse exactly what a fresh run gives (the RTL is deterministic): the unmarked result round-trips.
+    const d2 = tempDir('rtl-reuse-exact');
+    dirs.push(d2);
+    writeFileSync(join(d2, 'buzzard-fig5.12.json'), JSON.stringify({ ...shard, points: [{ index: k, point: pts[k], result: toJson(fresh) }] }));
+    const r2 = buzzardFig512.runPoint(pts[k]!, { ...q, rtlReuse: d2 }) as Ch5RtlRes;
+    expect(r2.rtlReused).toBe(true);
+    expect(toJson(r2.rtl)).toEqual(toJson(fresh.rtl));
+  }, 120_000);
+
   it('the report: side-by-side table, each model\'s checks prefixed, the RTL falling back to the calibrated TLM where it has no point', () => {
     const q = quickRtl();
     const pts: Ch5Pt[] = buzzardFig512.points(q);
@@ -79,7 +119,7 @@ describe('buzzard-fig5.* --model rtl', () => {
     };
     const results: Ch5RtlRes[] = pts.map((p) => {
       const why = rtlWhyNot(p);
-      return { rtl: why ? null : fake(p, 1.1), rtlWhyNot: why, calibrated: fake(p, 1), seedLevel: fake(p, 0.8) };
+      return { rtl: why ? null : fake(p, 1.1), rtlReused: false, rtlWhyNot: why, calibrated: fake(p, 1), seedLevel: fake(p, 0.8) };
     });
     const rep = assembleRtl(q, pts, results, assembleTimes);
     const tlmChecks = assembleTimes(q, pts, modelResults(results, 'seedLevel')).checks.length;
@@ -109,5 +149,12 @@ describe('buzzard-fig5.* --model rtl', () => {
     const mis = await icemuExperiment(['buzzard-ch4', '--model', 'rtl']);
     expect(mis.code).toBe(2);
     expect(mis.err).toMatch(/--model does not apply to buzzard-ch4/);
+    const noDir = await icemuExperiment(['buzzard-fig5.12', '--model', 'rtl', '--rtl-reuse', '/nonexistent/icemu-reuse', '--quick']);
+    expect(noDir.code).toBe(2);
+    expect(noDir.err.split('\n')).toHaveLength(1);
+    expect(noDir.err).toMatch(/--rtl-reuse: cannot read directory '\/nonexistent\/icemu-reuse' \(ENOENT\)/);
+    const tlm = await icemuExperiment(['buzzard-fig5.12', '--rtl-reuse', '/tmp', '--quick']);
+    expect(tlm.code).toBe(2);
+    expect(tlm.err).toMatch(/--rtl-reuse needs --model rtl/);
   });
 });

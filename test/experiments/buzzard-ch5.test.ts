@@ -30,6 +30,10 @@ function quickPlots(dir: string, r: ExperimentResult): void {
   for (const p of r.report.plots) expect(p.title, p.id).toMatch(/\[--quick\]$/);
   const ringed = r.report.plots.filter((p) => readFileSync(join(dir, plotFileName(r.experiment, p.id)), 'utf8').includes('class="unstable-ring"'));
   expect(ringed.length).toBeGreaterThan(0);
+  // Error bars (batch means, docs/buzzard-ch5.md#stability-per-point) on the mean-time plots, whose data carry the half-widths.
+  const barred = r.report.plots.filter((p) => readFileSync(join(dir, plotFileName(r.experiment, p.id)), 'utf8').includes('class="errorbar"'));
+  expect(barred.length).toBeGreaterThan(0);
+  for (const p of barred) expect(p.series.some((s) => (s.errors ?? []).some((e) => e > 0)), p.id).toBe(true);
 }
 
 const dirs: string[] = [];

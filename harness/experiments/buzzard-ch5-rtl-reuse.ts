@@ -1,0 +1,94 @@
+/**
+ * `--rtl-reuse DIR` for `icemu experiment buzzard-fig5.1x --model rtl`: take
+ * the RTL column of a point from an earlier RTL-mode run instead of running
+ * the RTL again (docs/buzzard-ch5.md#rtl-runs).
+ *
+ * Why this is sound: the RTL is deterministic, and a point's RTL result
+ * depends only on the workload (mean length, mean gap, messages per node and
+ * the half-length run's count, seed, cube) and on what the RTL builds
+ * (routing, packet size, buffers per PBU). Figs 5.14 / 5.15 contain the
+ * 13 × 32 B points of Figs 5.12 / 5.13 (same rates, same workloads), and
+ * their sweeps repeat main points; at 75–200 s per RTL point on a loaded
+ * machine, each such point is worth not running twice. Only the RTL column
+ * is reused: the calibrated and seed-level TLMs always run.
+ *
+ * The reused results are read from every shard or result file of a
+ * buzzard-fig5.* RTL run in DIR (`*.json`, not `*.run.json`); a result run
+ * in this process is kept too (a point repeated within one run).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Ch5Params, Ch5Pt, Ch5Res } from './buzzard-ch5-common.ts';
+
+/** What an RTL result depends on (the run's seed/cube, the point's workload and build). */
+export function rtlPointKey(p: Pick<Ch5Pt, 'meanBytes' | 'meanGapTicks' | 'transport' | 'packetBytes' | 'buffersPerPbu'>, q: Pick<Ch5Params, 'seed' | 'cubeDegree'>, mpn: number, halfMpn: number): string {
+  return [q.seed, q.cubeDegree, p.meanBytes, p.meanGapTicks, mpn, halfMpn, p.transport, p.packetBytes, p.buffersPerPbu].join('/');
+}
+
+interface StoredPoint {
+  readonly point: Ch5Pt;
+  readonly result: { readonly rtl: Ch5Res | null } | null;
+}
+interface StoredRun {
+  readonly experiment?: string;
+  readonly params?: Ch5Params;
+  readonly points?: readonly StoredPoint[];
+}
+
+/**
+ * The RTL results in DIR by key. mpnOf gives a point's messages per node in
+ * the run that stored it (the figure's own count, or RTL_MPN for a cross
+ * point). Throws RangeError (one usage line) if DIR cannot be read.
+ */
+export function readRtlResults(dir: string, mpnOf: (p: Ch5Pt, q: Ch5Params) => number): Map<string, Ch5Res> {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => /^buzzard-fig5\.1[2-5]\..*json$|^buzzard-fig5\.1[2-5]\.json$/.test(n) && !n.endsWith('.run.json'));
+  } catch (e) {
+    throw new RangeError(`--rtl-reuse: cannot read directory '${dir}' (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+  }
+  const out = new Map<string, Ch5Res>();
+  for (const n of names) {
+    let run: StoredRun;
+    try {
+      run = JSON.parse(readFileSync(join(dir, n), 'utf8')) as StoredRun;
+    } catch {
+      throw new RangeError(`--rtl-reuse: ${join(dir, n)} is not a readable JSON file`);
+    }
+    const q = run.params;
+    if (!q || q.model !== 'rtl' || !Array.isArray(run.points)) continue;
+    for (const sp of run.points) {
+      const r = sp.result?.rtl;
+      if (!r) continue;
+      const mpn = mpnOf(sp.point, q);
+      out.set(rtlPointKey(sp.point, q, mpn, Math.max(1, Math.ceil(mpn / 2))), r);
+    }
+  }
+  return out;
+}
+
+/** Per process: the stored results of each --rtl-reuse directory, and the results run here. */
+const stored = new Map<string, Map<string, Ch5Res>>();
+const ranHere = new Map<string, Ch5Res>();
+
+/**
+ * The RTL result of a point: from DIR's earlier runs or this process, else
+ * run(); `reused` is true when it came from DIR (a result repeated within this
+ * process is not flagged: it is what run() gave here, so the output stays the
+ * same for any --jobs). idealU is the current run's (the seed-level TLM's), as
+ * for a fresh result.
+ */
+export function rtlResultReusing(key: string, dir: string | null, mpnOf: (p: Ch5Pt, q: Ch5Params) => number, idealU: number | null, run: () => Ch5Res): { res: Ch5Res; reused: boolean } {
+  let fromDir: Ch5Res | undefined;
+  if (dir !== null) {
+    let m = stored.get(dir);
+    if (!m) stored.set(dir, (m = readRtlResults(dir, mpnOf)));
+    fromDir = m.get(key);
+  }
+  if (fromDir) return { res: { ...fromDir, idealU }, reused: true };
+  const here = ranHere.get(key);
+  if (here) return { res: here, reused: false };
+  const res = run();
+  ranHere.set(key, res);
+  return { res, reused: false };
+}
