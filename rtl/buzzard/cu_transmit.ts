@@ -81,13 +81,22 @@ export function cuTransmit(kit: CuKit) {
     if (g(sl.ph) === 1) return { first: true, hs: k === 2 ? [h] : [], k };
     return { first: false, hs: k === 2 ? [h, h + 1] : [h], k };
   };
-  const neededWords = (j: number, v: MsgView, hs: number[]): number[] => {
-    const out: number[] = [];
-    for (const h of hs) if (h >= P0) {
-      const a = wordOfM(v, h);
-      if (!out.includes(a)) out.push(a);
+  /**
+   * The first memory word of the slot's next data load (loadPlan's M indices,
+   * in order) not in the fetch window, or -1. Without the arrays:
+   * the engine asks this at every dispatch of a waiting slot (issue 8).
+   */
+  const firstMiss = (j: number, v: MsgView): number => {
+    const sl = slots[j]!;
+    const h = g(sl.h);
+    const k = g(sl.rem) >= 2 ? 2 : 1;
+    const count = g(sl.ph) === 1 ? k - 1 : k; // a first chunk starts with the source word
+    for (let x = 0; x < count; x++) {
+      if (h + x < P0) continue;
+      const a = wordOfM(v, h + x);
+      if (!inWin(v, a)) return a;
     }
-    return out;
+    return -1;
   };
   const inWin = (v: MsgView, a: number): boolean => {
     const wv = g(v.wv);
@@ -109,11 +118,8 @@ export function cuTransmit(kit: CuKit) {
    */
   const fetchPlan = (j: number, commit: boolean): number => {
     const v = view(j);
-    const plan = loadPlan(j);
-    const need = neededWords(j, v, plan.hs);
-    const miss = need.filter((a) => !inWin(v, a));
-    if (miss.length === 0) return -1;
-    const a = miss[0]!;
+    const a = firstMiss(j, v);
+    if (a === -1) return -1;
     const wv = g(v.wv);
     const wa = g(v.wa);
     if (wv === 0) return a;
@@ -449,7 +455,7 @@ export function cuTransmit(kit: CuKit) {
     }
   };
   return {
-    view, totalM, prefixWord, wordOfM, minNeed, loadPlan, neededWords, inWin, canDrop, fetchPlan,
+    view, totalM, prefixWord, wordOfM, minNeed, loadPlan, firstMiss, inWin, canDrop, fetchPlan,
     winWord, mWord, loadSlot, loadHead, loadData, slotWantsLoad, serveLoad, countOf, chooseSlot,
     startStream, txTask, step,
   };

@@ -102,8 +102,7 @@ export class LinkTap {
     const x = this.connAt(from);
     let v = 0;
     if (x && to <= x.to) {
-      const line = x.line;
-      for (let c = from; c < to; c++) v = v * 2 + line.bitAt(c);
+      v = x.line.bitsMsb(from, to);
     } else {
       for (let c = from; c < to; c++) v = v * 2 + this.bitAt(c);
     }
