@@ -87,6 +87,9 @@ export interface CrossbarConfig {
   latency?: number;
 }
 
+/** Up to this many inputs, one flow-control process per input (see the constructor). */
+const FC_PER_INPUT_MAX = 16;
+
 export class Crossbar extends Module {
   readonly config: Readonly<{ inputs: number; outputs: number; width: number; policy: ArbiterPolicy; latency: number }>;
   /** allowed[i] = bit mask of the outputs input i may request. */
@@ -249,25 +252,31 @@ export class Crossbar extends Module {
     );
 
     // The companion crossbar: flow control flows from outputs back to inputs.
-    for (let i = 0; i < N; i++) {
-      const f = fc[i]!;
-      const ci = iconn[i]!;
-      const oi = iout[i]!;
-      const ri = req[i]!;
-      const am = allowed[i]!;
+    /** Input i's flow-control status. */
+    const fcOf = (s: Float64Array, i: number): number => {
+      if (s[iconn[i]!.i] === 1) return s[blocked[s[iout[i]!.i]!]!.i]!;
+      const r = s[req[i]!.i]! & allowed[i]!;
+      let v = 0;
+      for (let j = 0; j < M && v === 0; j++) if ((r >>> j) & 1 && s[blocked[j]!.i] === 1) v = 1;
+      return v;
+    };
+    if (N <= FC_PER_INPUT_MAX) {
+      for (let i = 0; i < N; i++) {
+        const f = fc[i]!;
+        this.comb(() => void (this.s[f.i] = fcOf(this.s, i)), { writes: [f], reads: [iconn[i]!, iout[i]!, req[i]!, ...blocked], name: `fc${i}` });
+      }
+    } else {
+      // A wide crossbar (the C104's 32 inputs): one process for all inputs.
+      // Each input's process reads every output's status (an unconnected
+      // input may request any), so one status change woke all N of them;
+      // one process does the same work in one evaluation (measured on a
+      // loaded C104 mesh: docs/kernel.md "Measured").
       this.comb(
         () => {
           const s = this.s;
-          if (s[ci.i] === 1) {
-            s[f.i] = s[blocked[s[oi.i]!]!.i]!;
-            return;
-          }
-          const r = s[ri.i]! & am;
-          let v = 0;
-          for (let j = 0; j < M && v === 0; j++) if ((r >>> j) & 1 && s[blocked[j]!.i] === 1) v = 1;
-          s[f.i] = v;
+          for (let i = 0; i < N; i++) s[fc[i]!.i] = fcOf(s, i);
         },
-        { writes: [f], reads: [ci, oi, ri, ...blocked], name: `fc${i}` },
+        { writes: [...fc], reads: [...iconn, ...iout, ...req, ...blocked], name: 'fc' },
       );
     }
 
