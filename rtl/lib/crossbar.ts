@@ -271,10 +271,20 @@ export class Crossbar extends Module {
       // input may request any), so one status change woke all N of them;
       // one process does the same work in one evaluation (measured on a
       // loaded C104 mesh: docs/kernel.md "Measured").
+      // The statuses as one bit vector, then each input by mask (slots
+      // gathered once: this process is hot on a loaded C104 network).
+      let slots: Int32Array | null = null;
       this.comb(
         () => {
           const s = this.s;
-          for (let i = 0; i < N; i++) s[fc[i]!.i] = fcOf(s, i);
+          if (slots === null) slots = Int32Array.from([...blocked, ...iconn, ...iout, ...req, ...fc].map((x) => x.i));
+          const sl = slots;
+          let bm = 0;
+          for (let j = 0; j < M; j++) if (s[sl[j]!] === 1) bm |= 1 << j;
+          for (let i = 0; i < N; i++) {
+            const v = s[sl[M + i]!] === 1 ? (bm >>> s[sl[M + N + i]!]!) & 1 : (s[sl[M + 2 * N + i]!]! & allowed[i]! & bm) !== 0 ? 1 : 0;
+            s[sl[M + 3 * N + i]!] = v;
+          }
         },
         { writes: [...fc], reads: [...iconn, ...iout, ...req, ...blocked], name: 'fc' },
       );
