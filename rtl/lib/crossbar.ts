@@ -172,6 +172,34 @@ export class Crossbar extends Module {
     // Scratch: inputs claimed by lower outputs in this cycle (cleared after use).
     const claimed = new Uint8Array(N);
 
+    // A wide crossbar (more than 16 inputs, at most 32: the C104) transposes
+    // the requests first: wire col{j} holds the inputs (bit i) that request
+    // output j and are not connected. Every output's mask process read
+    // every input's request, so one request woke all M of them (M x N work);
+    // now a request wakes this process and the masks of the outputs whose
+    // column changed (docs/kernel.md "Exact sensitivity").
+    const cols = N > FC_PER_INPUT_MAX && N <= 32 ? Array.from({ length: M }, (_, j) => this.wire(`col${j}`, N)) : null;
+    if (cols) {
+      const acc = new Array<number>(M).fill(0);
+      this.comb(
+        () => {
+          const s = this.s;
+          acc.fill(0);
+          for (let i = 0; i < N; i++) {
+            if (s[iconn[i]!.i] === 1) continue;
+            let r = (s[req[i]!.i]! & allowed[i]!) >>> 0;
+            while (r !== 0) {
+              const low = r & -r;
+              acc[31 - Math.clz32(low)]! |= 1 << i;
+              r = (r ^ low) >>> 0;
+            }
+          }
+          for (let j = 0; j < M; j++) s[cols[j]!.i] = acc[j]! >>> 0;
+        },
+        { writes: cols, reads: [...req, ...iconn], name: 'cols' },
+      );
+    }
+
     for (let j = 0; j < M; j++) {
       const row = areq[j]!;
       // Output j's arbiter is blocked downstream or busy.
@@ -187,6 +215,21 @@ export class Crossbar extends Module {
       );
       // Requests to output j: allowed, from unconnected inputs, not taken by
       // a lower output in this very cycle (the resolution chain).
+      if (cols) {
+        // Wide crossbar: from output j's column of requests (see `cols`).
+        const col = cols[j]!;
+        this.comb(
+          () => {
+            const s = this.s;
+            let claim = 0;
+            for (let jj = 0; jj < j; jj++) if (s[aany[jj]!.i] === 1) claim |= 1 << s[aidx[jj]!.i]!;
+            const v = s[col.i]! & ~claim;
+            for (let i = 0; i < N; i++) s[row[i]!.i] = (v >>> i) & 1;
+          },
+          { writes: row, reads: [col, ...aany.slice(0, j), ...aidx.slice(0, j)], name: `mask${j}` },
+        );
+        continue;
+      }
       this.comb(
         () => {
           const s = this.s;
