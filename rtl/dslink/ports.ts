@@ -23,11 +23,13 @@ export function joinLinks(where: Module, a: DsLinkEndPorts, b: DsLinkEndPorts): 
 }
 
 /**
- * Two DsLinkEnds joined wire to wire: each direction's NULL trains go on
- * demand in the fast mode (null_train.ts). Not for a stand-in end, nor
+ * Two DsLinkEnds joined wire to wire: in the fast mode each direction's
+ * tokens go on a serial line (token_train.ts, docs/dslink.md#token-trains)
+ * and its NULL trains on demand (null_train.ts). Not for a stand-in end, nor
  * across a wire-fault injector (the injector reads the wires every cycle;
- * such a link stays bit by bit, docs/dslink.md#null-trains), nor when
- * either end's idle transmitter holds its wires (runIdle other than 'nulls').
+ * such a link stays bit by bit, docs/dslink.md#null-trains), nor with
+ * flow-through; NULL trains not when either end's idle transmitter holds
+ * its wires (runIdle other than 'nulls').
  */
 export function linkNullTrains(a: Module, b: Module): void {
   if (!(a instanceof DsLinkEnd && b instanceof DsLinkEnd)) return;
