@@ -224,6 +224,8 @@ export class DsLinkEnd extends Module {
       () => {
         this.ser.txTrain?.thaw();
         this.dec.rxTrain?.thaw();
+        this.ser.tokTrain?.thaw();
+        this.deser.tokTrain?.thaw();
         this.s[watch.i] = this.s[txOn.i]! + 2 * this.s[rxOn.i]!;
       },
       { writes: [watch], reads: [txOn, rxOn], name: 'trainWatch' },
@@ -236,6 +238,11 @@ export class DsLinkEnd extends Module {
     if (train) {
       train.bind();
       this.wakeSink!.addOnDemand(train);
+    }
+    const tt = this.ser.tokTrain;
+    if (tt) {
+      tt.bind();
+      this.wakeSink!.addOnDemand(tt);
     }
   }
 }

@@ -146,6 +146,7 @@ export class DsNullTrain implements OnDemand {
       // Another token: the serialiser goes on bit by bit from this edge; the
       // receiver's state at c + 1 still follows the period (bits up to c are NULL bits).
       this.thawAt(c, c + 1, false);
+      this.shiftThaw = c;
       return false;
     }
     if (sink.mode !== 'activity') {
@@ -235,6 +236,14 @@ export class DsNullTrain implements OnDemand {
     const p = this.table.length;
     const k = t - this.origin + DsNullTrain.skew;
     return this.table[((k % p) + p) % p]!;
+  }
+
+  /** Edge at which the serialiser last left a train (the receiver's slots then hold the next cycle's values). */
+  private shiftThaw = -1;
+
+  /** The serialiser left a train at this edge (token_train.ts does not start a token train there). */
+  justThawed(c: number): boolean {
+    return this.shiftThaw === c;
   }
 
   /** Negative control only (tests): read the period this many cycles off. */

@@ -8,6 +8,7 @@
 import type { Module, Signal } from '../kernel/module.ts';
 import { DsLinkEnd } from './end.ts';
 import { DsNullTrain } from './null_train.ts';
+import { DsTokenTrain } from './token_train.ts';
 
 /** One DS-link end's ports (chars.ts): a DsLinkEnd or a stand-in. */
 export type DsLinkEndPorts = Module & Pick<DsLinkEnd, 'txValid' | 'txChar' | 'txReady' | 'rxValid' | 'rxChar' | 'rxPop' | 'running' | 'dOut' | 'sOut' | 'dIn' | 'sIn'>;
@@ -22,16 +23,21 @@ export function joinLinks(where: Module, a: DsLinkEndPorts, b: DsLinkEndPorts): 
 }
 
 /**
- * Two DsLinkEnds joined wire to wire: each direction's NULL trains go on
- * demand in the fast mode (null_train.ts). Not for a stand-in end, nor
+ * Two DsLinkEnds joined wire to wire: in the fast mode each direction's
+ * tokens go on a serial line (token_train.ts, docs/dslink.md#token-trains)
+ * and its NULL trains on demand (null_train.ts). Not for a stand-in end, nor
  * across a wire-fault injector (the injector reads the wires every cycle;
- * such a link stays bit by bit, docs/dslink.md#null-trains), nor when
- * either end's idle transmitter holds its wires (runIdle other than 'nulls').
+ * such a link stays bit by bit, docs/dslink.md#null-trains), nor with
+ * flow-through; NULL trains not when either end's idle transmitter holds
+ * its wires (runIdle other than 'nulls').
  */
 export function linkNullTrains(a: Module, b: Module): void {
   if (!(a instanceof DsLinkEnd && b instanceof DsLinkEnd)) return;
   // Flow-through makes the decoder's releases comb logic, outside what a train records: such a link stays bit by bit.
   if (a.cfg.flowThrough || b.cfg.flowThrough) return;
+  // Tokens on a serial line (token_train.ts), in every run-idle mode.
+  new DsTokenTrain(a, b);
+  new DsTokenTrain(b, a);
   // Only idle links that send NULLs have NULL trains (docs/dslink.md#run-idle: the quiet modes hold their wires instead).
   if (a.cfg.runIdle !== 'nulls' || b.cfg.runIdle !== 'nulls') return;
   new DsNullTrain(a, b);

@@ -37,6 +37,7 @@
 import { bitsToHold } from '../lib/check.ts';
 import { Module, type ProcessDecl, type Signal } from '../kernel/module.ts';
 import type { DsNullTrain } from './null_train.ts';
+import type { DsTokenTrain } from './token_train.ts';
 import { declareRxTokenLink, type RxTokenLink } from './rx_token_link.ts';
 import { NULL_SYNC_BITS, NULL_SYNC_MASK } from './tokens.ts';
 
@@ -59,6 +60,8 @@ export class DsRxDeserialiser extends Module {
   readonly bitsProc: ProcessDecl;
   /** The NULL train of the incoming direction (null_train.ts): while it is on demand, nothing to do here. */
   rxTrain: DsNullTrain | null = null;
+  /** The token train of the incoming direction (token_train.ts): at most four edges a token while it runs. */
+  tokTrain: DsTokenTrain | null = null;
 
   constructor(parent: Module | null, name: string, opts: { disconnectCycles: number; flow?: boolean }) {
     super(parent, name);
@@ -118,6 +121,7 @@ export class DsRxDeserialiser extends Module {
 
     this.bitsProc = this.seq(
       () => {
+        if (this.tokTrain?.onBits()) return;
         if (this.rxTrain?.dormant) return;
         const s = this.s;
         const d = s[dIn.i]!;

@@ -29,6 +29,7 @@
  */
 import { Module, type ProcessDecl, type Signal } from '../kernel/module.ts';
 import type { DsNullTrain } from './null_train.ts';
+import type { DsTokenTrain } from './token_train.ts';
 
 export class DsTxSerialiser extends Module {
   readonly enable: Signal;
@@ -44,6 +45,8 @@ export class DsTxSerialiser extends Module {
   readonly shiftProc: ProcessDecl;
   /** The NULL train of this direction (null_train.ts), set when the link is joined to a DsLinkEnd. */
   txTrain: DsNullTrain | null = null;
+  /** The token train of this direction (token_train.ts): tokens posted on a serial line in the fast mode. */
+  tokTrain: DsTokenTrain | null = null;
 
   constructor(parent: Module | null, name: string) {
     super(parent, name);
@@ -68,8 +71,11 @@ export class DsTxSerialiser extends Module {
 
     this.shiftProc = this.seq(
       () => {
+        const tt = this.tokTrain;
+        if (tt !== null && tt.onShift()) return; // tokens on a serial line (token_train.ts)
         const train = this.txTrain;
         if (train !== null && train.onShift()) return; // a NULL train on demand (null_train.ts)
+        if (tt !== null && tt.tryEnter()) return;
         const st = this.s;
         if (st[enable.i] !== 1) {
           st[d.n] = 0;

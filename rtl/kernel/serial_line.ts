@@ -28,6 +28,9 @@
  *   line.bits(from, nbits, order?)  nbits (1..32) bits from cycle `from` on,
  *       packed as the sender's `send` would take them: what a receiver that
  *       wakes at a token's last bit latches in one go.
+ *   line.wordAt(c)           the posted word covering cycle c ({start,
+ *       word, nbits}; undefined on a level or idle): a receiver that
+ *       computes a shift register on demand reads its word whole.
  *   line.endOfPosts          first cycle not yet covered by a word run
  *       (Infinity when a level is open-ended).
  *   line.forget(before)      drop runs that ended before `before` (bounded
@@ -143,6 +146,12 @@ export class SerialLine {
     const k = c - r.start;
     const pos = r.lsbFirst ? k : r.nbits - 1 - k;
     return (Math.floor(r.word / 2 ** pos) % 2) as 0 | 1;
+  }
+
+  /** The posted word covering cycle c (not a level), or undefined. */
+  wordAt(c: number): { readonly start: number; readonly word: number; readonly nbits: number } | undefined {
+    const r = this.runAt(c);
+    return r && r.nbits !== Infinity ? r : undefined;
   }
 
   /** `nbits` bits from cycle `from` on, packed as `send` would take them. */
@@ -265,14 +274,25 @@ export class DataStrobeLine extends SerialLine {
       value: (c) => this.strobeAt(c),
       // Encoding: one of the two wires changes every cycle.
       nextChange: (c) => (c + 1 >= this.from && c + 1 < this.to ? c + 1 : Math.min(this.nextChange(c), c < this.from ? this.from : c < this.to ? this.to : Infinity)),
-      save: () => ({ from: this.from, to: this.to }),
-      restore: (v) => {
-        const st = v as { from: number; to: number };
-        this.from = st.from;
-        this.to = st.to;
-      },
+      save: () => this.saveEncoding(),
+      restore: (v) => this.restoreEncoding(v as EncodingState),
     });
   }
+
+  /** The encoding interval, for a snapshot (a user that is its own on-demand provider saves it with the runs). */
+  saveEncoding(): EncodingState {
+    return { from: this.from, to: this.to };
+  }
+
+  restoreEncoding(st: EncodingState): void {
+    this.from = st.from;
+    this.to = st.to;
+  }
+}
+
+export interface EncodingState {
+  from: number;
+  to: number;
 }
 
 /** A register (current and next slot) whose value is a function of the cycle, kept up to date on demand. */

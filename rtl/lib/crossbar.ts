@@ -87,6 +87,9 @@ export interface CrossbarConfig {
   latency?: number;
 }
 
+/** Up to this many inputs, one flow-control process per input (see the constructor). */
+const FC_PER_INPUT_MAX = 16;
+
 export class Crossbar extends Module {
   readonly config: Readonly<{ inputs: number; outputs: number; width: number; policy: ArbiterPolicy; latency: number }>;
   /** allowed[i] = bit mask of the outputs input i may request. */
@@ -169,6 +172,34 @@ export class Crossbar extends Module {
     // Scratch: inputs claimed by lower outputs in this cycle (cleared after use).
     const claimed = new Uint8Array(N);
 
+    // A wide crossbar (more than 16 inputs, at most 32: the C104) transposes
+    // the requests first: wire col{j} holds the inputs (bit i) that request
+    // output j and are not connected. Every output's mask process read
+    // every input's request, so one request woke all M of them (M x N work);
+    // now a request wakes this process and the masks of the outputs whose
+    // column changed (docs/kernel.md "Exact sensitivity").
+    const cols = N > FC_PER_INPUT_MAX && N <= 32 ? Array.from({ length: M }, (_, j) => this.wire(`col${j}`, N)) : null;
+    if (cols) {
+      const acc = new Array<number>(M).fill(0);
+      this.comb(
+        () => {
+          const s = this.s;
+          acc.fill(0);
+          for (let i = 0; i < N; i++) {
+            if (s[iconn[i]!.i] === 1) continue;
+            let r = (s[req[i]!.i]! & allowed[i]!) >>> 0;
+            while (r !== 0) {
+              const low = r & -r;
+              acc[31 - Math.clz32(low)]! |= 1 << i;
+              r = (r ^ low) >>> 0;
+            }
+          }
+          for (let j = 0; j < M; j++) s[cols[j]!.i] = acc[j]! >>> 0;
+        },
+        { writes: cols, reads: [...req, ...iconn], name: 'cols' },
+      );
+    }
+
     for (let j = 0; j < M; j++) {
       const row = areq[j]!;
       // Output j's arbiter is blocked downstream or busy.
@@ -184,6 +215,21 @@ export class Crossbar extends Module {
       );
       // Requests to output j: allowed, from unconnected inputs, not taken by
       // a lower output in this very cycle (the resolution chain).
+      if (cols) {
+        // Wide crossbar: from output j's column of requests (see `cols`).
+        const col = cols[j]!;
+        this.comb(
+          () => {
+            const s = this.s;
+            let claim = 0;
+            for (let jj = 0; jj < j; jj++) if (s[aany[jj]!.i] === 1) claim |= 1 << s[aidx[jj]!.i]!;
+            const v = s[col.i]! & ~claim;
+            for (let i = 0; i < N; i++) s[row[i]!.i] = (v >>> i) & 1;
+          },
+          { writes: row, reads: [col, ...aany.slice(0, j), ...aidx.slice(0, j)], name: `mask${j}` },
+        );
+        continue;
+      }
       this.comb(
         () => {
           const s = this.s;
@@ -249,25 +295,41 @@ export class Crossbar extends Module {
     );
 
     // The companion crossbar: flow control flows from outputs back to inputs.
-    for (let i = 0; i < N; i++) {
-      const f = fc[i]!;
-      const ci = iconn[i]!;
-      const oi = iout[i]!;
-      const ri = req[i]!;
-      const am = allowed[i]!;
+    /** Input i's flow-control status. */
+    const fcOf = (s: Float64Array, i: number): number => {
+      if (s[iconn[i]!.i] === 1) return s[blocked[s[iout[i]!.i]!]!.i]!;
+      const r = s[req[i]!.i]! & allowed[i]!;
+      let v = 0;
+      for (let j = 0; j < M && v === 0; j++) if ((r >>> j) & 1 && s[blocked[j]!.i] === 1) v = 1;
+      return v;
+    };
+    if (N <= FC_PER_INPUT_MAX) {
+      for (let i = 0; i < N; i++) {
+        const f = fc[i]!;
+        this.comb(() => void (this.s[f.i] = fcOf(this.s, i)), { writes: [f], reads: [iconn[i]!, iout[i]!, req[i]!, ...blocked], name: `fc${i}` });
+      }
+    } else {
+      // A wide crossbar (the C104's 32 inputs): one process for all inputs.
+      // Each input's process reads every output's status (an unconnected
+      // input may request any), so one status change woke all N of them;
+      // one process does the same work in one evaluation (measured on a
+      // loaded C104 mesh: docs/kernel.md "Measured").
+      // The statuses as one bit vector, then each input by mask (slots
+      // gathered once: this process is hot on a loaded C104 network).
+      let slots: Int32Array | null = null;
       this.comb(
         () => {
           const s = this.s;
-          if (s[ci.i] === 1) {
-            s[f.i] = s[blocked[s[oi.i]!]!.i]!;
-            return;
+          if (slots === null) slots = Int32Array.from([...blocked, ...iconn, ...iout, ...req, ...fc].map((x) => x.i));
+          const sl = slots;
+          let bm = 0;
+          for (let j = 0; j < M; j++) if (s[sl[j]!] === 1) bm |= 1 << j;
+          for (let i = 0; i < N; i++) {
+            const v = s[sl[M + i]!] === 1 ? (bm >>> s[sl[M + N + i]!]!) & 1 : (s[sl[M + 2 * N + i]!]! & allowed[i]! & bm) !== 0 ? 1 : 0;
+            s[sl[M + 3 * N + i]!] = v;
           }
-          const r = s[ri.i]! & am;
-          let v = 0;
-          for (let j = 0; j < M && v === 0; j++) if ((r >>> j) & 1 && s[blocked[j]!.i] === 1) v = 1;
-          s[f.i] = v;
         },
-        { writes: [f], reads: [ci, oi, ri, ...blocked], name: `fc${i}` },
+        { writes: [...fc], reads: [...iconn, ...iout, ...req, ...blocked], name: 'fc' },
       );
     }
 

@@ -199,8 +199,9 @@ interface Traffic {
 }
 
 const trafficArb: fc.Arbitrary<Traffic> = fc.record({
-  // up to 6 inputs: one data process per output (guarded reads); 32..40: the one data process of wide crossbars
-  N: fc.oneof(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 32, max: 40 })),
+  // up to 6 inputs: one data process per output (guarded reads); 32..40: the one data process of wide crossbars;
+  // 17..32: the one flow-control process and the request columns of wide crossbars (more than 16 inputs)
+  N: fc.oneof(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 32, max: 40 }), fc.integer({ min: 17, max: 32 })),
   M: fc.integer({ min: 1, max: 6 }),
   W: fc.integer({ min: 1, max: 8 }),
   conn: fc.constantFrom('full' as const, 'no-diagonal' as const, 'random' as const),
