@@ -111,6 +111,17 @@ function assembleCh5(q: StdParams, points: readonly StdPoint[], results: readonl
     });
     rows52.push(row);
   }
+  // Table 5.2 against the seed's own asynchronous column (reported beside the rule above, not instead of it): at c ≤ 16 µs
+  // the async rate is past saturation and the seed's scatters ±5% (docs/thesis-model.md#table-52-misses).
+  for (const c of fullCs) {
+    const seed = TABLE_5_2[c];
+    const seedAsync = TABLE_5_1[c]?.[2];
+    if (!seed || !seedAsync) continue;
+    (['loosely', 'async-blocking'] as const).forEach((m, i) => {
+      const r = get(m, 'full', c)!;
+      checks.push(absoluteCheck(`t5.2-${m}-c${c}-seed-async`, `Table 5.2 over the seed's own Table 5.1 asynchronous rate (${seedAsync}): ${SYNC_LABEL[m]} at c = ${c} µs`, seed[i]!, (100 * r.throughput) / seedAsync, 4, ' pts', { converged: r.converged, dropped: 0 }, 0));
+    });
+  }
   tables.push({ title: 'Table 5.2: rate as % of the asynchronous rate, full model', columns: ['c (µs)', 'Loosely %', 'seed', 'Async blocking %', 'seed'], rows: rows52, digits: [1, 1, 0, 1, 0] });
 
   // Table 5.3: async at the highest load of the table (c = 1 µs), data and acks together (docs/thesis-model.md#table-53)

@@ -9,6 +9,7 @@ import { c104Ch5 } from './c104-ch5.ts';
 import { c104Ch6 } from './c104-ch6.ts';
 import { c104Starvation } from './c104-starvation.ts';
 import { c104Saturation } from './c104-saturation.ts';
+import { c104CpuFairness } from './c104-cpu-fairness.ts';
 import { c104Variability } from './c104-variability.ts';
 import { c104Bursts } from './c104-bursts.ts';
 import { dslinkPacket } from './dslink-packet.ts';
@@ -43,6 +44,7 @@ export const EXPERIMENTS: readonly AnyExperiment[] = [
   c104Ch6,
   c104Starvation,
   c104Saturation,
+  c104CpuFairness,
   c104Variability,
   c104Bursts,
   dslinkPacket,

@@ -11,6 +11,7 @@
  *   process-program.ts  ProcessProgram: workloads as per-process loops (seed 004), SyncMode
  *   thesis-synthetic.ts seed 004 Definition 5.1 (D, d, n, c, m, M), destination window, mean path
  *   boundary-exchange.ts seed 004 Chapter 4 toroidal boundary exchange
+ *   compute-loops.ts  seed 004 Fig. 4.1 compute loops on one processor (CPU fairness)
  */
 export * from './rng.ts';
 export * from './types.ts';
@@ -21,3 +22,4 @@ export * from './trace-file.ts';
 export * from './process-program.ts';
 export * from './thesis-synthetic.ts';
 export * from './boundary-exchange.ts';
+export * from './compute-loops.ts';

@@ -83,8 +83,8 @@ describe('c104-ch5 --quick (16×16 standard setup, c = 30 and 60 µs)', () => {
     expect(check(r, 'f5.14-rates-close').holds).toBeNull();
     expect(RATE_GAP).toBe(0.4);
   });
-  it('holds: Table 5.2 rows c = 30 and 60 within ±4 points', () => {
-    for (const c of [30, 60]) for (const m of ['loosely', 'async-blocking']) expect(check(r, `t5.2-${m}-c${c}`).holds, check(r, `t5.2-${m}-c${c}`).measured).toBe(true);
+  it('holds: Table 5.2 rows c = 30 and 60 within ±4 points, over icemu\'s and over the seed\'s asynchronous rate', () => {
+    for (const c of [30, 60]) for (const m of ['loosely', 'async-blocking']) for (const id of [`t5.2-${m}-c${c}`, `t5.2-${m}-c${c}-seed-async`]) expect(check(r, id).holds, check(r, id).measured).toBe(true);
   });
   it('bad option values are one clear line, exit 2', async () => {
     const d = tempDir('c104-bad');
@@ -129,6 +129,14 @@ describe.skipIf(!process.env.ICEMU_FULL)('full runs (ICEMU_FULL=1; minutes)', ()
     expect(check(res, 'mean-hops').holds).toBe(true);
     for (const c of [30, 60, 120, 200]) for (const m of ['loosely', 'async-blocking', 'async']) expect(check(res, `t5.1-${m}-c${c}`).holds, `${m} ${c}`).toBe(m === 'loosely' && c === 200 ? null : true);
     expect(check(res, 't5.1-loosely-c200').measured).toMatch(/did not converge/);
+    // Table 5.2 (docs/thesis-model.md#table-52-misses): over icemu's async rate the cells at c = 2..12 miss (the
+    // denominator is past saturation: the seed's scatters ±5%, icemu's is flat); over the seed's own async column every
+    // converged cell holds (+1.0 … +3.4 points).
+    const t52 = res.report.checks.filter((c) => /^t5\.2-.*-c\d+$/.test(c.id) && c.holds === false).map((c) => c.id);
+    expect(t52.sort()).toEqual(['t5.2-async-blocking-c12', 't5.2-async-blocking-c2', 't5.2-async-blocking-c4', 't5.2-loosely-c12', 't5.2-loosely-c2', 't5.2-loosely-c4', 't5.2-loosely-c8']);
+    const seedAsync = res.report.checks.filter((c) => c.id.endsWith('-seed-async'));
+    expect(seedAsync).toHaveLength(20);
+    for (const c of seedAsync) expect(c.holds, `${c.id}: ${c.measured}`).toBe(c.id === 't5.2-loosely-c200-seed-async' ? null : true);
   }, 3_600_000);
   it('c104-ch6: the asynchronous plateau 30–36 µs at c ≤ 14', async () => {
     const d = tempDir('c104-ch6-full');

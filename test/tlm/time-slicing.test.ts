@@ -4,37 +4,14 @@
  * a quantum no compute period reaches changes nothing; a short quantum
  * lets a short process run past a long one; Fig. 4.1's fairness (k
  * compute loops keep the CPU at 100%, equal shares) holds with slicing.
+ * Per-process shares: test/experiments/c104-cpu-fairness.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { resolveC104Config, runC104 } from '../../harness/tlm/t9000-c104/index.ts';
-import type { IterationPlan, ProcessProgram } from '../../harness/workloads/process-program.ts';
+import { ComputeLoops } from '../../harness/workloads/compute-loops.ts';
 import { SyntheticProgram, standardSetup } from '../../harness/workloads/thesis-synthetic.ts';
 
-/** k processes per CPU on a 2×2 grid, process i of a CPU computing computeNs[i] per iteration, sending nothing. */
-class Loops implements ProcessProgram {
-  readonly name = 'loops';
-  readonly params = {};
-  readonly mode = 'async' as const;
-  readonly side = 2;
-  readonly processes: number;
-  constructor(private readonly periods: readonly number[]) {
-    this.processes = 4 * periods.length;
-  }
-  nodeOf(p: number): number {
-    return Math.floor(p / this.periods.length);
-  }
-  plan(p: number): IterationPlan {
-    return { computeNs: this.periods[p % this.periods.length]!, sends: [] };
-  }
-  startNs(): number {
-    return 0;
-  }
-  incoming(): number {
-    return 0;
-  }
-}
-
-const loops = (computeNs: number[], timeSliceNs: number) => runC104(new Loops(computeNs), { side: 2, timeSliceNs }, { fixedNs: 1_000_000, truncate: false }).summary;
+const loops = (computeNs: number[], timeSliceNs: number) => runC104(new ComputeLoops(computeNs, true), { side: 2, timeSliceNs }, { fixedNs: 1_000_000, truncate: false }).summary;
 
 describe('time slicing', () => {
   it('is off by default and validated', () => {

@@ -63,6 +63,11 @@ export class Endpoints implements EndpointSink {
   /** CPU time still to run in the current compute period, and the length of the slice now running (time slicing). */
   private readonly left: Float64Array;
   private readonly slice: Float64Array;
+  /** Per process: CPU time of its finished slices and iterations completed; per CPU the process running (−1: idle) and since when (Fig. 4.1's shares). */
+  private readonly cpuNs: Float64Array;
+  private readonly iterationsDone: Float64Array;
+  private readonly sliceStart: Float64Array;
+  private readonly running: Int32Array;
   private readonly received: Map<number, number>[];
   private readonly deferred: number[][];
   private readonly cpuBusy: Uint8Array;
@@ -98,11 +103,15 @@ export class Endpoints implements EndpointSink {
     this.compute = new Float64Array(P);
     this.left = new Float64Array(P);
     this.slice = new Float64Array(P);
+    this.cpuNs = new Float64Array(P);
+    this.iterationsDone = new Float64Array(P);
+    this.sliceStart = new Float64Array(P);
     this.received = Array.from({ length: P }, () => new Map());
     this.deferred = Array.from({ length: P }, () => []);
     const N = c.side * c.side;
     this.cpuBusy = new Uint8Array(N);
     this.runQueue = Array.from({ length: N }, () => new IntFifo());
+    this.running = new Int32Array(N).fill(-1);
     this.gate = program.mode === 'loosely' || program.mode === 'exchange';
     this.ackTokens = c.headerBytes + 1;
     this.ackNs = packetNs(c, c.headerBytes);
@@ -147,6 +156,7 @@ export class Endpoints implements EndpointSink {
     const p = arg;
     const node = this.program.nodeOf(p);
     this.metrics.c[C.cpuBusy]! += this.slice[p]!;
+    this.cpuNs[p]! += this.slice[p]!;
     if (this.left[p]! > 0) {
       // Quantum expired with work left: to the tail if anyone waits (docs/thesis-model.md#time-slicing).
       const rq = this.runQueue[node]!;
@@ -158,7 +168,10 @@ export class Endpoints implements EndpointSink {
     }
     const nx = this.runQueue[node]!.shift();
     if (nx >= 0) this.runSlice(nx, now);
-    else this.cpuBusy[node] = 0;
+    else {
+      this.cpuBusy[node] = 0;
+      this.running[node] = -1;
+    }
     this.afterCompute(p, now);
   }
 
@@ -168,7 +181,20 @@ export class Endpoints implements EndpointSink {
     const run = q > 0 ? Math.min(q, this.left[p]!) : this.left[p]!;
     this.left[p]! -= run;
     this.slice[p] = run;
+    this.sliceStart[p] = now;
+    this.running[this.program.nodeOf(p)] = p;
     this.ctx.queue.push(now + run, EV_COMPUTE_END, p);
+  }
+
+  /**
+   * Per process, from time 0 to `now`: CPU time (the running slice's part
+   * up to `now` included) and iterations completed: each process's share of
+   * its CPU (seed 004 Fig. 4.1, docs/thesis-model.md#time-slicing).
+   */
+  processWork(now: number): { cpuNs: number[]; iterations: number[] } {
+    const cpuNs = Array.from(this.cpuNs);
+    for (const p of this.running) if (p >= 0) cpuNs[p]! += now - this.sliceStart[p]!;
+    return { cpuNs, iterations: Array.from(this.iterationsDone) };
   }
 
   // ---------------------------------------------------------------- processes
@@ -259,6 +285,7 @@ export class Endpoints implements EndpointSink {
 
   private finish(p: number, now: number): void {
     this.metrics.c[C.iterations]!++;
+    this.iterationsDone[p]!++;
     this.begin(p, this.iter[p]! + 1, now);
   }
 
