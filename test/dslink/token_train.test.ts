@@ -21,6 +21,7 @@ import { Module, Simulator } from '../../rtl/kernel/index.ts';
 import { startVcd } from '../../traces/vcd/index.ts';
 import { CHAR_EOM, CHAR_EOP } from '../../rtl/dslink/chars.ts';
 import type { RunIdle } from '../../rtl/dslink/config.ts';
+import { DsLinkEnd } from '../../rtl/dslink/end.ts';
 import { DsLinkPair } from '../../rtl/dslink/pair.ts';
 import { DsTokenTrain } from '../../rtl/dslink/token_train.ts';
 import { ReplEngine } from '../../harness/repl/engine.ts';
@@ -189,13 +190,17 @@ describe('REPL on a DS-link in the fast and the reference mode', () => {
     await exec('delete');
     await exec('b b.link0.deser.cnt == 5 && a.link0.dOut == 1');
     for (let k = 0; k < 3; k++) await exec('c');
+    const end = eng.sim.module('a.link0');
+    if (mode === 'activity') tokens = end instanceof DsLinkEnd ? (end.ser.tokTrain?.stats.tokens ?? 0) : -1;
     return out;
   }
+  let tokens = 0;
 
   it('watches and breakpoints on a D wire and a deserialiser register fire at the same cycles', async () => {
     const fast = await session('activity');
     const ref = await session('plain');
     expect(fast).toEqual(ref);
     expect(fast.filter((l) => /stopped at cycle \d+/.test(l)).length).toBeGreaterThanOrEqual(14);
+    expect(tokens).toBeGreaterThan(5); // the fast session's wires were on a token train
   });
 });
