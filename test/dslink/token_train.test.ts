@@ -6,7 +6,8 @@
  * computed on demand. Held against the bit-by-bit reference mode ('plain')
  * at every cycle: every wire (D and S included) and register of the design
  * (test/lib/lockstep_sim.ts), with bursts both ways, receiver stalls (credit
- * runs out, NULLs between characters), both handovers, every run-idle mode,
+ * runs out, NULLs between characters), a flipped bit on the D wire (an
+ * error and a restart), both handovers, every run-idle mode,
  * pokes into on-demand registers and the D wire, mode switches, snapshots
  * and VCD bytes. Negative control: every token posted one cycle late
  * (DsTokenTrain.late) is seen. REPL watches and breakpoints on a D wire stop
@@ -79,6 +80,7 @@ describe('DS-link tokens on a serial line = bit by bit', () => {
     let entered = 0;
     let thawed = 0;
     let tokens = 0;
+    let errors = 0;
     fc.assert(
       fc.property(
         burstArb,
@@ -86,17 +88,24 @@ describe('DS-link tokens on a serial line = bit by bit', () => {
         fc.array(fc.boolean(), { minLength: 1, maxLength: 6 }),
         fc.constantFrom<Handover>('checked', 'on-arrival'),
         fc.constantFrom<RunIdle>('nulls', 'one-null', 'silent'),
-        (aToB, bToA, pop, handover, runIdle) => {
+        fc.option(fc.integer({ min: 2600, max: 4500 })),
+        (aToB, bToA, pop, handover, runIdle, flipAt) => {
           const popB = pop.some((x) => x) ? pop : [true];
-          const r = run(aToB, bToA, popB, runIdle === 'silent' ? 'on-arrival' : handover, runIdle, 6500);
+          // A flipped bit on the D wire: a parity or escape error, the link restarts (both modes alike).
+          const flip = (ls: Lockstep<TokBench>, c: number): void => {
+            if (c === flipAt) ls.poke((u) => u.pair.a.ser.data, 1 - ls.peek((u) => u.pair.a.ser.data));
+          };
+          const r = run(aToB, bToA, popB, runIdle === 'silent' ? 'on-arrival' : handover, runIdle, 6500, flip);
+          if (flipAt !== null) errors += r.ls.peek((u) => u.pair.b.errCount);
           entered += r.entered;
           thawed += r.thawed;
           tokens += r.tokens;
         },
       ),
-      { numRuns: 10 },
+      { numRuns: 16 },
     );
-    // The property tested the token path, not only the bit path.
+    // The property tested the token path, not only the bit path, and errors.
+    expect(errors).toBeGreaterThan(0);
     expect(entered).toBeGreaterThan(10);
     expect(thawed).toBeGreaterThan(10);
     expect(tokens).toBeGreaterThan(200);
