@@ -6,7 +6,8 @@
  * computed on demand. Held against the bit-by-bit reference mode ('plain')
  * at every cycle: every wire (D and S included) and register of the design
  * (test/lib/lockstep_sim.ts), with bursts both ways, receiver stalls (credit
- * runs out, NULLs between characters), both handovers, every run-idle mode,
+ * runs out, NULLs between characters), a flipped bit on the D wire (an
+ * error and a restart), both handovers, every run-idle mode,
  * pokes into on-demand registers and the D wire, mode switches, snapshots
  * and VCD bytes. Negative control: every token posted one cycle late
  * (DsTokenTrain.late) is seen. REPL watches and breakpoints on a D wire stop
@@ -21,6 +22,7 @@ import { Module, Simulator } from '../../rtl/kernel/index.ts';
 import { startVcd } from '../../traces/vcd/index.ts';
 import { CHAR_EOM, CHAR_EOP } from '../../rtl/dslink/chars.ts';
 import type { RunIdle } from '../../rtl/dslink/config.ts';
+import { DsLinkEnd } from '../../rtl/dslink/end.ts';
 import { DsLinkPair } from '../../rtl/dslink/pair.ts';
 import { DsTokenTrain } from '../../rtl/dslink/token_train.ts';
 import { ReplEngine } from '../../harness/repl/engine.ts';
@@ -78,6 +80,7 @@ describe('DS-link tokens on a serial line = bit by bit', () => {
     let entered = 0;
     let thawed = 0;
     let tokens = 0;
+    let errors = 0;
     fc.assert(
       fc.property(
         burstArb,
@@ -85,17 +88,24 @@ describe('DS-link tokens on a serial line = bit by bit', () => {
         fc.array(fc.boolean(), { minLength: 1, maxLength: 6 }),
         fc.constantFrom<Handover>('checked', 'on-arrival'),
         fc.constantFrom<RunIdle>('nulls', 'one-null', 'silent'),
-        (aToB, bToA, pop, handover, runIdle) => {
+        fc.option(fc.integer({ min: 2600, max: 4500 })),
+        (aToB, bToA, pop, handover, runIdle, flipAt) => {
           const popB = pop.some((x) => x) ? pop : [true];
-          const r = run(aToB, bToA, popB, runIdle === 'silent' ? 'on-arrival' : handover, runIdle, 6500);
+          // A flipped bit on the D wire: a parity or escape error, the link restarts (both modes alike).
+          const flip = (ls: Lockstep<TokBench>, c: number): void => {
+            if (c === flipAt) ls.poke((u) => u.pair.a.ser.data, 1 - ls.peek((u) => u.pair.a.ser.data));
+          };
+          const r = run(aToB, bToA, popB, runIdle === 'silent' ? 'on-arrival' : handover, runIdle, 6500, flip);
+          if (flipAt !== null) errors += r.ls.peek((u) => u.pair.b.errCount);
           entered += r.entered;
           thawed += r.thawed;
           tokens += r.tokens;
         },
       ),
-      { numRuns: 10 },
+      { numRuns: 16 },
     );
-    // The property tested the token path, not only the bit path.
+    // The property tested the token path, not only the bit path, and errors.
+    expect(errors).toBeGreaterThan(0);
     expect(entered).toBeGreaterThan(10);
     expect(thawed).toBeGreaterThan(10);
     expect(tokens).toBeGreaterThan(200);
@@ -189,13 +199,17 @@ describe('REPL on a DS-link in the fast and the reference mode', () => {
     await exec('delete');
     await exec('b b.link0.deser.cnt == 5 && a.link0.dOut == 1');
     for (let k = 0; k < 3; k++) await exec('c');
+    const end = eng.sim.module('a.link0');
+    if (mode === 'activity') tokens = end instanceof DsLinkEnd ? (end.ser.tokTrain?.stats.tokens ?? 0) : -1;
     return out;
   }
+  let tokens = 0;
 
   it('watches and breakpoints on a D wire and a deserialiser register fire at the same cycles', async () => {
     const fast = await session('activity');
     const ref = await session('plain');
     expect(fast).toEqual(ref);
     expect(fast.filter((l) => /stopped at cycle \d+/.test(l)).length).toBeGreaterThanOrEqual(14);
+    expect(tokens).toBeGreaterThan(5); // the fast session's wires were on a token train
   });
 });
