@@ -152,7 +152,7 @@ function streamPreset(s: StreamSpec): Preset {
       const notes = [
         'A = RTL (rtl/t9000 + rtl/dslink, clock by clock, T9000_THESIS_SIM_LINKS: transmit buffer 1, rxHandover on-arrival, runIdle silent, flowThrough); B = the closed form (harness/models/dslink.ts), no fitting.',
         `Streams: generation of a message = completion of the one before it on its virtual link, so last = the period per message; the first ${WARMUP} messages of each stream are left out. Sizes cycle through ${s.sizes.join(', ')} bytes.`,
-        'Where the equations do not hold on the RTL (m = 33, 65, 97 uni; lock-step bi below 24 bytes; staggered bi short last packets) see icemu experiment dslink-bandwidth and docs/t9000.md#bandwidth-experiment.',
+        'Where the equations do not hold on the RTL (bidirectional with a 60-cycle stagger, the late row: m = 33–36, 65–68, 97–100) see icemu experiment dslink-bandwidth and docs/t9000.md#staggered-offset.',
       ];
       const params = { direction: s.direction, sizes: [...s.sizes], messagesPerStream: count, warmup: WARMUP };
       const header = { format: 'icemu-events' as const, version: 1 as const, unit: 'cycles' as const, workload: { name: s.name, ...params } };

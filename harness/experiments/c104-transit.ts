@@ -58,6 +58,8 @@ export const TRANSIT_C104: Readonly<C104Options> = Object.freeze({ pipeline: 'cu
  */
 export const HANDSHAKE_OVERHEAD_CYCLES = 0;
 
+export const PACKET_SENT_AT: 'handover' | 'wire' = 'handover';
+
 /** Spec T-4.C104 as printed: m → [throughput direct, throughput C104, transit direct, transit C104]. */
 export const SEED_T4C104: Readonly<Record<number, readonly [number, number, number, number]>> = {
   0: [2667, 1482, 212, 362],
@@ -87,6 +89,8 @@ export interface TransitParams {
   readonly c104?: C104Options;
   /** The endpoints' handshake overhead per message, cycles (T9000Config.messageOverheadCycles; default HANDSHAKE_OVERHEAD_CYCLES). */
   readonly overheadCycles?: number;
+  /** When the endpoints count a data packet as sent (T9000Config.packetSentAt; default PACKET_SENT_AT). */
+  readonly sentAt?: 'handover' | 'wire';
   /** Every DS-link end's configuration, both paths (default T9000_THESIS_IDLE_LINKS). */
   readonly dslink?: Partial<DsLinkConfig>;
 }
@@ -163,7 +167,7 @@ function measure(sim: Simulator, driver: T9000Driver, rec: T9000Recorder, q: Tra
 }
 
 export function runTransitPoint(p: TransitPoint, q: TransitParams): TransitResult {
-  const t9000 = { messageMode: 'handshake' as const, sendAreaBytes: 1024, rxSlots: 2, messageOverheadCycles: q.overheadCycles ?? HANDSHAKE_OVERHEAD_CYCLES };
+  const t9000 = { messageMode: 'handshake' as const, sendAreaBytes: 1024, rxSlots: 2, messageOverheadCycles: q.overheadCycles ?? HANDSHAKE_OVERHEAD_CYCLES, packetSentAt: q.sentAt ?? PACKET_SENT_AT };
   if (p.path === 'direct') {
     const pair = makeT9000Pair(1, t9000, { links: dsLinks(q.dslink ?? T9000_THESIS_IDLE_LINKS), workload: { experiment: 'c104-transit', ...p } });
     return measure(pair.sim, pair.driver, pair.rec, q, p.m, { node: 0, vl: 0, end: pair.a.links[0]! }, { node: 1, vl: 0 });

@@ -77,6 +77,12 @@ export interface T9000Config {
   messageMode: MessageMode;
   /** Handshake mode: cycles after a message completes before the VL's next message starts (docs/t9000.md#message-modes). */
   messageOverheadCycles: number;
+  /**
+   * When a data packet counts as sent (the handshake's "its last packet has left"): 'handover' (default) when its
+   * end marker is handed to the link end; 'wire' when the end marker's last bit has left the wires (needs link ends
+   * with a 1-character transmit buffer and no flow-through; docs/t9000.md#message-modes).
+   */
+  packetSentAt: 'handover' | 'wire';
   /** Sends a process may have queued per virtual link, 1..1024. */
   sendQueueDepth: number;
   /** 32-byte packet slots in each virtual link's receive area, 2..256 (docs/t9000.md#receive-area). */
@@ -111,6 +117,7 @@ export const T9000_DEFAULTS = Object.freeze({
   ...THESIS_TIMING,
   messageMode: 'stream' as const,
   messageOverheadCycles: 0,
+  packetSentAt: 'handover' as const,
   sendQueueDepth: 16,
   rxSlots: 8,
   sendAreaBytes: 4096,
@@ -155,6 +162,7 @@ export function t9000Config(p: Partial<T9000Config> & { virtualLinks: readonly V
     ackDelayCycles: int('ackDelayCycles', c.ackDelayCycles, 0, 1_000_000),
     messageMode: pick('messageMode', c.messageMode, ['stream', 'handshake'] as const),
     messageOverheadCycles: int('messageOverheadCycles', c.messageOverheadCycles, 0, 1_000_000),
+    packetSentAt: pick('packetSentAt', c.packetSentAt, ['handover', 'wire'] as const),
     sendQueueDepth: int('sendQueueDepth', c.sendQueueDepth, 1, 1024),
     rxSlots,
     sendAreaBytes: int('sendAreaBytes', c.sendAreaBytes, 64, Math.min(65536, 2 ** MEM_ADDR_BITS - rxBytes)),

@@ -19,6 +19,7 @@
  */
 import { Module } from '../kernel/module.ts';
 import { attachCore, type DsLinkEndPorts } from '../dslink/ports.ts';
+import { DsLinkEnd } from '../dslink/end.ts';
 import { memoryBytes, t9000Config, type T9000Config, type VlcbConfig } from './config.ts';
 import { NodeMemory } from './node_memory.ts';
 import { RxPort } from './rx_port.ts';
@@ -52,6 +53,9 @@ export class T9000Endpoint extends Module {
       const tx = new TxPort(this, `tx${k}`, cfg, sideBand?.tx[k] ?? null);
       const rx = new RxPort(this, `rx${k}`, cfg, sideBand?.rx[k] ?? null);
       const ln = linkEnd(this, `link${k}`, k);
+      if (cfg.packetSentAt === 'wire' && !(ln instanceof DsLinkEnd && ln.cfg.txBufferTokens === 1 && !ln.cfg.flowThrough)) {
+        throw new RangeError(`t9000 ${name}: packetSentAt 'wire' needs DS-link ends with a 1-character transmit buffer and no flowThrough (link ${k})`);
+      }
       this.tx.push(tx);
       this.rx.push(rx);
       this.links.push(ln);

@@ -109,6 +109,13 @@ export class TxPort extends Module {
     const isAck = (this.isAck = this.reg('isAck'));
     const last = this.reg('last');
     const left = this.reg('left', 6);
+    const wire = cfg.packetSentAt === 'wire';
+    // packetSentAt 'wire': the packetiser marks a data packet's end marker handed over (endSeen, endVl); the drain
+    // process waits for the link end's 1-character buffer to free (the marker taken onto the wires), then the
+    // marker's 4 bit times, and raises txDone in the first cycle after its last bit
+    const endSeen = wire ? this.reg('endSeen') : null;
+    const endVl = wire ? this.reg('endVl', VL_BITS) : null;
+    const drain = wire ? this.reg('drain', 3) : null;
     const dataPkts = (this.dataPkts = this.reg('dataPkts', 24));
     const acksSent = (this.acksSent = this.reg('acksSent', 24));
 
@@ -267,7 +274,9 @@ export class TxPort extends Module {
     this.seq(
       () => {
         const s = this.s;
-        if (s[txDone.i]! !== 0) s[txDone.n] = 0;
+        if (endSeen) {
+          if (s[endSeen.i]! !== 0) s[endSeen.n] = 0;
+        } else if (s[txDone.i]! !== 0) s[txDone.n] = 0;
         const q = s[st.i]!;
         if (q === IDLE) {
           if (s[start.i]! === 0) return;
@@ -330,12 +339,37 @@ export class TxPort extends Module {
         } else if (q === END) {
           s[st.n] = IDLE;
           if (s[isAck.i]! === 0) {
-            s[txDone.n] = 1;
-            s[txDoneVl.n] = s[vl.i]!;
+            if (endSeen) {
+              s[endSeen.n] = 1;
+              s[endVl!.n] = s[vl.i]!;
+            } else {
+              s[txDone.n] = 1;
+              s[txDoneVl.n] = s[vl.i]!;
+            }
           }
         }
       },
-      { reads: [start, startEntry, startVl, startNow, txReady, txDone, st, cnt, vl, isAck, last, left, rdAddr, dataPkts, acksSent], name: 'packetiser' },
+      { reads: [start, startEntry, startVl, startNow, txReady, ...(endSeen ? [endSeen] : [txDone]), st, cnt, vl, isAck, last, left, rdAddr, dataPkts, acksSent], name: 'packetiser' },
     );
+    if (endSeen && endVl && drain) {
+      // drain: 0 idle; 1 the marker waits in the link end's buffer; 4..2 its bits on the wires (LEN_CTL = 4)
+      this.seq(
+        () => {
+          const s = this.s;
+          if (s[txDone.i]! !== 0) s[txDone.n] = 0;
+          const d = s[drain.i]!;
+          if (s[endSeen.i]! !== 0) {
+            s[drain.n] = 1;
+            s[txDoneVl.n] = s[endVl.i]!;
+          } else if (d === 1) {
+            if (s[txReady.i]! !== 0) s[drain.n] = 4;
+          } else if (d > 1) {
+            s[drain.n] = d === 2 ? 0 : d - 1;
+            if (d === 2) s[txDone.n] = 1;
+          }
+        },
+        { reads: [endSeen, endVl, drain, txReady, txDone], name: 'drain' },
+      );
+    }
   }
 }

@@ -56,4 +56,19 @@ describe('c104-transit on the RTL (seed 004 §4.1.5), m = 0..6', () => {
     expect(r4).toBeLessThan(ratio(rows[5]!));
     expect(r7).toBeLessThan(r4);
   });
+
+  it("with packets counted sent when their end marker has left the wires ('wire'), m = 5 misses the other way (C104 faster: 1.013; overhead 3: 1.020), while one overhead (3 cycles) fits the seed's direct periods within 13 ns", () => {
+    const ratio = (r: { d: TransitResult; c: TransitResult }) => r.c.throughputPerMs / r.d.throughputPerMs;
+    const w0 = run(5, { ...Q, sentAt: 'wire' });
+    expect(ratio(w0)).toBeCloseTo(1.013, 3);
+    expect(equalThroughputHolds([ratio(w0)])).toBe(false);
+    const periods = [0, 1, 2, 3, 4, 5, 6].map((m) => run(m, { ...Q, sentAt: 'wire', overheadCycles: 3 }));
+    expect(ratio(periods[5]!)).toBeCloseTo(1.02, 2);
+    const seedDirect = [375.0, 381.2, 412.5, 512.6, 612.7, 712.8, 813.0];
+    const off = periods.map((r, m) => 1e6 / r.d.throughputPerMs - seedDirect[m]!);
+    for (const x of off) expect(Math.abs(x)).toBeLessThanOrEqual(13);
+    // the same overhead with 'handover' leaves m ≥ 3 one packet's worth of overlap short (control)
+    const h = run(3, { ...Q, overheadCycles: 3 });
+    expect(1e6 / h.d.throughputPerMs - seedDirect[3]!).toBeLessThan(-50);
+  }, 120_000);
 });

@@ -17,11 +17,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Module } from '../../rtl/kernel/module.ts';
 import { CHAR_EOM, CHAR_EOP } from '../../rtl/dslink/chars.ts';
-import { decodeBits, dsDecode } from '../../rtl/dslink/tokens.ts';
+import { decodeBits, dsDecode, LEN_CTL } from '../../rtl/dslink/tokens.ts';
+import { DsLinkEnd } from '../../rtl/dslink/end.ts';
+import { attachT9000Pair, dsLinks, T9000_THESIS_SIM_LINKS } from '../../harness/rtl/t9000_pair.ts';
 import { Simulator } from '../../rtl/kernel/index.ts';
 import { T9000Endpoint } from '../../rtl/t9000/endpoint.ts';
 import { joinLinks } from '../../rtl/dslink/ports.ts';
-import { attachT9000Pair } from '../../harness/rtl/t9000_pair.ts';
 
 /** Packet k+1 of a message is injected only after packet k's ack arrived (one outstanding per VL). */
 function stopAndWait(events: readonly TraceEvent[]): boolean {
@@ -281,6 +282,33 @@ describe('T9000 endpoint: modes and timing', () => {
     }
     // one outstanding packet per VL: each 4-byte packet (54 cycles on the wire) waits for its delayed ack
     expect(period({ ackDelayCycles: 100 })).toBeGreaterThan(period({}) + 50);
+  });
+  it("packetSentAt 'wire': a data packet counts as sent the first cycle after its end marker's last bit (taken + 5); 'handover' before the marker is on the wires; both kernel modes agree", () => {
+    const sent = (packetSentAt: 'handover' | 'wire', mode: 'activity' | 'plain' = 'activity') => {
+      const p = makePair(1, { messageMode: 'handshake', packetSentAt }, { links: realLinks(), mode });
+      const end = p.a.links[0] as DsLinkEnd;
+      let take = -1;
+      let done = -1;
+      p.sim.observe({
+        onCycle: (x) => {
+          if (take < 0 && x.peek(end.tokens.sendNormal) === 1 && x.peek(end.tokens.txChar) === CHAR_EOM) take = x.cycle;
+          if (done < 0 && x.peek(p.a.tx[0]!.txDone) === 1) done = x.cycle;
+        },
+      });
+      p.driver.receive(1, 0, 2500);
+      p.driver.send(0, 0, [1, 2, 3, 4], 2500);
+      p.sim.step(4000);
+      return { lag: done - take, events: p.rec.sorted() };
+    };
+    const wire = sent('wire');
+    expect(wire.lag).toBe(1 + LEN_CTL);
+    expect(sent('handover').lag).toBeLessThan(0);
+    expect(sent('wire', 'plain')).toEqual(wire);
+  });
+  it("packetSentAt 'wire' is refused on link ends whose buffer or flow-through hides the marker's take, in one line", () => {
+    expect(() => makePair(1, { packetSentAt: 'wire' }, { links: dsLinks({ txBufferTokens: 2 }) })).toThrow(/^t9000 \S+: packetSentAt 'wire' needs DS-link ends with a 1-character transmit buffer and no flowThrough \(link 0\)$/);
+    expect(() => makePair(1, { packetSentAt: 'wire' }, { links: dsLinks(T9000_THESIS_SIM_LINKS) })).toThrow(/packetSentAt 'wire' needs/);
+    expect(() => makePair(1, { packetSentAt: 'wire' }, { links: stubLinks() })).toThrow(/packetSentAt 'wire' needs/);
   });
   it('two-byte headers cost 10 cycles more per packet', () => {
     expect(period({}, 8)).toBe(94);
