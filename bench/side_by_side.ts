@@ -12,6 +12,11 @@
  * `plain` times the reference mode from the warmed-up state. Prints, per
  * tree: cycles per CPU second, evaluations per cycle, ns per evaluation and
  * the link utilisation of the timed windows, then the speed-up.
+ *
+ * Bias: both trees share one process's JIT and caches. An A/A run (one tree
+ * against a copy of itself, loaded 6-cube, load ~11) measured 0.81×, so a
+ * ratio near 1 from here says little; bench/alternate.ts runs each window in
+ * a process of its own.
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
