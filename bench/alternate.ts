@@ -1,11 +1,12 @@
 /**
  * Before/after speed of the Buzzard cube in alternating separate processes
- * (issue 8). bench/side_by_side.ts runs both trees in one process; an A/A
- * run of it (the same tree twice) measured the second-loaded tree 0.81× of
- * the first on the loaded 6-cube (one process's JIT and caches are shared by
- * both), so its ratios carry that bias. Here each window is its own process
- * (`measureSteady` of that tree's bench/steady.ts: build, warm up, time
- * one window, CPU time; GAP 0 = idle, fast-forward off), before and after alternate, so load from other jobs on a shared
+ * (issue 8). bench/side_by_side.ts runs both trees in one process; A/A
+ * runs of it (a tree against a copy of itself, either order) measured the
+ * tree loaded second 0.81–0.85× of the first on the loaded 6-cube (one
+ * process's JIT and caches are shared by both), so its ratios carry that
+ * bias. Here each window is its own process (`measureSteady` of that
+ * tree's bench/steady.ts: build, warm up, time one window, CPU time; GAP 0
+ * = idle, fast-forward off), before and after alternate, so load from other jobs on a shared
  * machine falls on both alike. Run on one core:
  *
  *   taskset -c 0 npx tsx bench/alternate.ts BEFORE_TREE AFTER_TREE ROUNDS N GAP WARMUP WINDOW [plain]

@@ -12,6 +12,12 @@
  * `plain` times the reference mode from the warmed-up state. Prints, per
  * tree: cycles per CPU second, evaluations per cycle, ns per evaluation and
  * the link utilisation of the timed windows, then the speed-up.
+ *
+ * Bias: both trees share one process's JIT and caches. A/A runs (one tree
+ * against a copy of itself, loaded 6-cube, load ~11) measured 0.81× and, in
+ * the other order, 0.85×: the tree loaded second is slower, so a ratio
+ * near 1 from here says little; bench/alternate.ts runs each window in
+ * a process of its own.
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';

@@ -4,7 +4,8 @@
  * test/cli/heap.test.ts pins when). Minutes of CPU and ~7 GB of memory, so
  * behind ICEMU_FULL=1:
  *   ICEMU_FULL=1 npx vitest run test/buzzard/ten_cube.full.test.ts
- * Measured (load ~11): 1,000 cycles, 70 s CPU, peak RSS 6.8 GB.
+ * Measured (load ~11): 1,000 cycles, 70 s CPU, peak RSS 6.8 GB; this test
+ * passed in 344 s wall.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
