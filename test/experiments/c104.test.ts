@@ -127,7 +127,7 @@ describe.skipIf(!process.env.ICEMU_FULL)('full runs (ICEMU_FULL=1; minutes)', ()
     expect(run.code, run.err).toBe(0);
     const res = readResult(d, 'c104-ch5');
     expect(check(res, 'mean-hops').holds).toBe(true);
-    // Fig. 5.1's 50%: links counted busy while transmitting miss (39.1%); counted from the crossbar connection it holds
+    // Fig. 5.1's 50%: links counted busy while transmitting miss (39.1%); counted from the crossbar connection it holds (54.3%)
     // (docs/thesis-model.md#figs-51-510512).
     expect([check(res, 'f5.1-max-utilisation').holds, check(res, 'f5.1-max-utilisation-connected').holds]).toEqual([false, true]);
     for (const c of [30, 60, 120, 200]) for (const m of ['loosely', 'async-blocking', 'async']) expect(check(res, `t5.1-${m}-c${c}`).holds, `${m} ${c}`).toBe(m === 'loosely' && c === 200 ? null : true);
