@@ -48,6 +48,8 @@ export interface StdResult {
   readonly firstHopWait: number | null;
   readonly cpuUtilisation: number;
   readonly networkUtilisation: number;
+  /** Internal links counted busy from crossbar connection to tail (Fig. 5.1's second reading). */
+  readonly networkConnectedUtilisation: number;
   readonly dropped: number;
   readonly simulatedNs: number;
   readonly events: number;
@@ -92,6 +94,7 @@ export function runStdSpec(spec: SyntheticSpec, model: ContentionMode, q: Pick<S
     firstHopWait: s.firstHopWait,
     cpuUtilisation: s.cpuUtilisation,
     networkUtilisation: s.networkUtilisation,
+    networkConnectedUtilisation: s.networkConnectedUtilisation,
     dropped: s.sendsAttempted > 0 ? s.saturationFailures / s.sendsAttempted : 0,
     simulatedNs: r.simulatedNs,
     events: r.eventsDispatched,

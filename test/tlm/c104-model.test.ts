@@ -113,6 +113,19 @@ describe('contention', () => {
     expect(small.summary.data.count).toBe(6);
     expect(small.summary.data.transport!).toBeGreaterThan(big.summary.data.transport!);
   });
+
+  it('Fig. 5.1\'s two readings of link utilisation: equal without waits for room; connected above transmitting when a held connection waits for room downstream', () => {
+    const alone = single(4, 0, 15, 32).summary;
+    expect(alone.networkUtilisation).toBeGreaterThan(0);
+    expect(alone.networkConnectedUtilisation).toBe(alone.networkUtilisation);
+    // A saturated 6×6 mesh (async, c = 1 µs): connections wait for room in full input buffers.
+    const sat = (mode: ContentionMode) => runC104(new SyntheticProgram({ ...standardSetup(1, 'async'), D: 6, d: 3 }), { side: 6, mode }, { fixedNs: 300_000, truncate: false }).summary;
+    const full = sat('full');
+    expect(full.networkConnectedUtilisation).toBeGreaterThan(full.networkUtilisation * 1.1);
+    // The contention-free models never hold a connection: the two readings are one.
+    const cf = sat('throttled');
+    expect(cf.networkConnectedUtilisation).toBe(cf.networkUtilisation);
+  });
 });
 
 describe('determinism and streams', () => {

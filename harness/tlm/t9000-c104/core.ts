@@ -100,8 +100,11 @@ export interface Transport {
   dataQueueLength(node: number): number;
   /** Packets each C104 has forwarded (internal and delivery links), for the per-switch load map; absent without C104s. */
   readonly routedBySwitch?: Float64Array;
-  /** Busy ns of internal links so far, and the number of internal links that were ever busy. */
-  internalBusy(now: number): { busyNs: number; activeLinks: number; links: number };
+  /**
+   * Busy ns of internal links so far (transmitting), and the number of internal links that were ever busy;
+   * `connectedNs`: from the crossbar connection to the tail, waits for downstream room included (absent: equal to busyNs).
+   */
+  internalBusy(now: number): { busyNs: number; activeLinks: number; links: number; connectedNs?: number };
 }
 
 /** Context shared by transport and endpoints. */

@@ -33,8 +33,9 @@ export const C = {
   messagesComplete: 16,
   firstHopWait: 17, // Σ over packets of the wait for the first internal link at the source C104 (Def. 5.2 throttling)
   firstHopPackets: 18,
+  internalConnected: 19, // filled at checkpoints: internal links from crossbar connection to tail
 } as const;
-export const COUNTERS = 19;
+export const COUNTERS = 20;
 
 export interface Window {
   /** Simulated ns at the start and end of the measurement window. */
@@ -53,6 +54,8 @@ export interface Summary {
   readonly converged: boolean;
   readonly cpuUtilisation: number;
   readonly networkUtilisation: number;
+  /** The same with a link counted busy from its crossbar connection (waits for downstream room included) to the tail. */
+  readonly networkConnectedUtilisation: number;
   readonly meanHops: number | null;
   readonly data: PacketTimes;
   readonly ack: PacketTimes;
@@ -130,7 +133,7 @@ export class Metrics {
   constructor(
     readonly cpus: number,
     nodes: number,
-    readonly internalLinks: () => { busyNs: number; activeLinks: number; links: number },
+    readonly internalLinks: () => { busyNs: number; activeLinks: number; links: number; connectedNs?: number },
     /** Batches for the confidence interval (§3.6 batch means). */
     readonly batches = 20,
     /** Relative 95% CI half-width that stops the run (§5.4: ±1%). */
@@ -144,6 +147,7 @@ export class Metrics {
   checkpoint(now: number): void {
     const ib = this.internalLinks();
     this.c[C.internalBusy] = ib.busyNs;
+    this.c[C.internalConnected] = ib.connectedNs ?? ib.busyNs;
     this.times.push(now);
     this.snaps.push(Float64Array.from(this.c));
   }
@@ -189,6 +193,7 @@ export class Metrics {
       converged: bm.mean > 0 && bm.half <= this.precision * bm.mean,
       cpuUtilisation: span > 0 ? d(C.cpuBusy) / (this.cpus * span) : 0,
       networkUtilisation: span > 0 && links > 0 ? d(C.internalBusy) / (links * span) : 0,
+      networkConnectedUtilisation: span > 0 && links > 0 ? d(C.internalConnected) / (links * span) : 0,
       meanHops: nd > 0 ? d(C.dataHops) / nd : null,
       data: { count: nd, transport: per(d(C.dataTransport), nd), queue: per(d(C.dataQueue), nd), lifetime: per(d(C.dataLifetime), nd), routed: per(d(C.dataRouted), nd) },
       ack: { count: na, transport: per(d(C.ackTransport), na), queue: per(d(C.ackQueue), na), lifetime: per(d(C.ackLifetime), na), routed: per(d(C.ackRouted), na) },

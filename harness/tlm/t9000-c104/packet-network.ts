@@ -54,6 +54,9 @@ export class PacketNetwork implements Transport {
   private readonly linkGroup: Int32Array;
   private readonly linkStart: Float64Array;
   private readonly linkTotal: Float64Array;
+  /** Per link: when its crossbar connection was made, and the connected ns summed (Fig. 5.1's second reading, docs/thesis-model.md#figs-51-510512). */
+  private readonly linkGrantAt: Float64Array;
+  private readonly linkConnected: Float64Array;
   // C104 inputs
   private readonly inUsed: Int32Array;
   /** Packets in each input buffer, oldest first (a packet cutting through sits in two buffers at once). */
@@ -96,6 +99,8 @@ export class PacketNetwork implements Transport {
     this.linkGroup = new Int32Array(L).fill(-1);
     this.linkStart = new Float64Array(L);
     this.linkTotal = new Float64Array(L);
+    this.linkGrantAt = new Float64Array(L);
+    this.linkConnected = new Float64Array(L);
     const I = N * this.ipn;
     this.inUsed = new Int32Array(I);
     this.inFifo = Array.from({ length: I }, () => new IntFifo());
@@ -163,8 +168,9 @@ export class PacketNetwork implements Transport {
     }
   }
 
-  internalBusy(now: number): { busyNs: number; activeLinks: number; links: number } {
+  internalBusy(now: number): { busyNs: number; activeLinks: number; links: number; connectedNs: number } {
     let busy = 0;
+    let connected = 0;
     let active = 0;
     let links = 0;
     for (let l = this.intBase; l < this.delBase; l++) {
@@ -174,8 +180,9 @@ export class PacketNetwork implements Transport {
       if (this.linkPkt[l]! >= 0) b += now - this.linkStart[l]!;
       if (b > 0) active++;
       busy += b;
+      connected += this.linkConnected[l]! + (this.linkBusy[l] ? now - this.linkGrantAt[l]! : 0);
     }
-    return { busyNs: busy, activeLinks: active, links };
+    return { busyNs: busy, activeLinks: active, links, connectedNs: connected };
   }
 
   /** Tokens packet p needs in the buffer behind link l (the random header is added at the injection input). */
@@ -217,6 +224,7 @@ export class PacketNetwork implements Transport {
 
   private grant(l: number, p: Packet, from: number, now: number): void {
     this.linkBusy[l] = 1;
+    this.linkGrantAt[l] = now;
     this.linkFrom[l] = from;
     if (this.fits(p, l)) this.startTx(l, p, now);
     else this.linkHeld[l] = p.id;
@@ -258,6 +266,7 @@ export class PacketNetwork implements Transport {
     const ctx = this.ctx;
     const p = ctx.pool.all[this.linkPkt[l]!]!;
     this.linkTotal[l]! += now - this.linkStart[l]!;
+    this.linkConnected[l]! += now - this.linkGrantAt[l]!;
     this.linkBusy[l] = 0;
     this.linkPkt[l] = -1;
     const from = this.linkFrom[l]!;
