@@ -16,6 +16,7 @@ import { runCh4, type Ch4Links, type Ch4Routing, type Ch4Transport } from '../tl
 import { runTlm } from '../tlm/buzzard-tlm.ts';
 import { CH4_FIGURES, buzzardCh4Workload } from '../workloads/buzzard.ts';
 import { finalizeMessages, type Workload } from '../workloads/types.ts';
+import { BATCH_MEANS_RULE, batchMeansHalfWidth } from './buzzard-ch5-common.ts';
 import { defineExperiment, messagesPerNodeParam, num, type ExperimentCliValues, type ReportPlot, type SeedCheck } from './types.ts';
 
 export const CH4_TRANSPORTS: readonly Ch4Transport[] = ['datagram', 'cut-through', 'circuit'];
@@ -56,6 +57,8 @@ export interface Ch4Res {
   readonly mean?: number;
   readonly meanPlusSd?: number;
   readonly max?: number;
+  /** 95% half-width of the mean by batch means (BATCH_MEANS_RULE), null with fewer than 20 messages. */
+  readonly ci95?: number | null;
   readonly delivered?: number;
   readonly messages?: number;
   readonly maxBufferBytes?: number;
@@ -105,7 +108,7 @@ export const buzzardCh4 = defineExperiment<Ch4Pt, Ch4Res, Ch4Params>({
     const ts = Array.from(r.times).filter((x) => !Number.isNaN(x));
     const mean = ts.reduce((a, b) => a + b, 0) / ts.length;
     const sd = Math.sqrt(ts.reduce((a, b) => a + (b - mean) ** 2, 0) / ts.length);
-    return { min: Math.min(...ts), mean, meanPlusSd: mean + sd, max: Math.max(...ts), delivered: r.delivered, messages: w.messages.length, maxBufferBytes: r.maxBufferBytes, preemptions: r.preemptions };
+    return { min: Math.min(...ts), mean, meanPlusSd: mean + sd, max: Math.max(...ts), ci95: batchMeansHalfWidth(Array.from(r.times)), delivered: r.delivered, messages: w.messages.length, maxBufferBytes: r.maxBufferBytes, preemptions: r.preemptions };
   },
   assemble: (q, points, results) => {
     const get = (fig: string, t: Ch4Transport, r: Ch4Routing, l: Ch4Links): Ch4Res => results[points.findIndex((p) => p.kind === 'fig' && p.fig === fig && p.transport === t && p.routing === r && p.links === l)]!;
@@ -278,6 +281,7 @@ export const buzzardCh4 = defineExperiment<Ch4Pt, Ch4Res, Ch4Params>({
           marker: (['circle', 'square', 'triangle', 'diamond'] as const)[k % 4],
           dashed: l === 'uni',
           points: q.figures.map((f, i) => [i + 1, mean(f, t, r, l)] as [number, number]),
+          errors: q.figures.map((f) => get(f, t, r, l).ci95 ?? NaN),
         })),
       },
     ];
@@ -299,6 +303,7 @@ export const buzzardCh4 = defineExperiment<Ch4Pt, Ch4Res, Ch4Params>({
       notes: [
         `Every run delivered every message: ${results.every((r) => r.delivered === undefined || r.delivered === r.messages)}.`,
         'Flooded loads (a message every 50 ticks per node) are past saturation by design (§10.1: "more than N messages in the system"): their means grow with the run length; the statements compare schemes on identical runs.',
+        `Plot: ${BATCH_MEANS_RULE}; on the flooded figures the bar measures noise of a mean that still grows with the run length.`,
         'Figures 4.24e–4.27e (run, not tabled): controls of the bursty figures with the same lengths and exponential gaps of the same mean, for the bursty statement (docs/buzzard-ch4.md#bursts); not seed figures.',
         ...(q.adaptiveHops === 'first' ? ["adaptiveHops 'first': adaptive routing only at the source (sensitivity run, docs/buzzard-ch4.md#links-and-routing)."] : []),
         ...(q.quick ? ['--quick: 4 messages per node; the relations are noisy.'] : []),

@@ -6,7 +6,10 @@
  * relation. The full-size verdicts (40 messages per node) are in
  * docs/buzzard-ch4.md; the other quick verdicts are not asserted (noise).
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { plotFileName } from '../../harness/experiments/output.ts';
 import { check, checkPlots, checkStructure, quickAndShards, removeDir } from './helpers.ts';
 
 const dirs: string[] = [];
@@ -24,5 +27,8 @@ describe('buzzard-ch4 (quick)', () => {
     for (const id of ['sec4.5-wormhole-M-plus-h-beta', 'sec4.5-packet-M-plus-h-alpha', 'flooded-fixed-vs-normal-lengths']) expect(check(q.result, id).holds, id).toBe(true);
     expect(check(q.result, 'bidirectional-doubles').rule).toMatch(/\[1\.6, 2\.6\]/);
     expect(q.result.report.checks).toHaveLength(13);
+    // error bars (batch means) on the means plot, the half-widths in the plot data
+    expect(readFileSync(join(q.dir, plotFileName('buzzard-ch4', 'means')), 'utf8')).toContain('class="errorbar"');
+    expect(q.result.report.plots[0]!.series.some((s) => (s.errors ?? []).some((e) => e > 0))).toBe(true);
   });
 });
