@@ -83,7 +83,7 @@ describe('c104-transit experiment (seed 004 §4.1.5)', () => {
     expect(results[1]!.transitNs).toBeGreaterThan(results[0]!.transitNs);
     const report = c104Transit.assemble(q, points, results);
     expect(report.tables[0]!.rows.map((r) => r[0])).toEqual([0, 5]);
-    expect(report.checks.map((c) => c.id)).toEqual(['c104-delta', 'equal-throughput', 'intact']);
+    expect(report.checks.map((c) => c.id)).toEqual(['c104-delta', 'equal-throughput', 'absolute-transit', 'intact']);
   });
 });
 
