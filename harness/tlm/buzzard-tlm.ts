@@ -86,7 +86,8 @@ import { grantWorm, headWorm, release, slotFree, tryWorm } from './wormhole.ts';
 import { tlmResult } from './result.ts';
 import { nipFree, pbuFree } from './node-ports.ts';
 import { grantPacket, headPacket, tryPacket, txEnd } from './packet.ts';
-import { ctz, EV_ARRIVE, EV_GRANT, EV_HEAD, EV_LEG, EV_OFREE, EV_PBUFREE, EV_RELEASE, EV_SLOTFREE, EV_TXEND } from './internal.ts';
+import { nnBroadcastDelays, type NnBroadcastGroup } from './broadcast.ts';
+import { ctz, EV_ARRIVE, EV_GRANT, EV_HEAD, EV_LEG, EV_NNSTART, EV_OFREE, EV_PBUFREE, EV_RELEASE, EV_SLOTFREE, EV_TXEND } from './internal.ts';
 
 export type { MessageTimes, StuckPbu, TlmDeadlock, TlmResources, TlmResult, TlmStats } from './types.ts';
 
@@ -224,10 +225,15 @@ export class BuzzardTlm {
   dHead = 0;
   dLen = 0;
 
+  /** Per message, the near-neighbour broadcast instruction's extra ticks before it joins its queue (broadcast.ts nnBroadcastDelays), or null. */
+  readonly nnExtra: Float64Array | null;
+
   constructor(
     readonly w: Workload,
     cfg: TlmConfig,
+    nnBroadcasts: readonly NnBroadcastGroup[] = [],
   ) {
+    this.nnExtra = nnBroadcastDelays(w, nnBroadcasts, cfg);
     this.cfg = cfg;
     const n = (this.n = w.cubeDegree);
     const n1 = (this.n1 = n + 1);
@@ -435,9 +441,8 @@ export class BuzzardTlm {
       if (ai < M && this.mT[ai]! + this.inj <= tq) {
         this.now = this.mT[ai]! + this.inj;
         const m = ai++;
-        // config.sendRxDelayTicks: the source's control unit is serving a packet entering its node input port
-        if (this.rxDelay > 0 && this.now < this.nipUntil[this.mSrc[m]!]!) this.q.push(this.now + this.rxDelay, EV_ARRIVE, m);
-        else this.arrive(m);
+        if (this.nnExtra !== null && this.nnExtra[m]! > 0) this.q.push(this.now + this.nnExtra[m]!, EV_NNSTART, m);
+        else this.start(m);
       } else if (q.size > 0) {
         q.pop();
         this.now = q.time;
@@ -469,6 +474,9 @@ export class BuzzardTlm {
           case EV_ARRIVE:
             this.arrive(q.arg);
             break;
+          case EV_NNSTART:
+            this.start(q.arg);
+            break;
           case EV_LEG:
             this.enqueue(q.arg, this.mDim[q.arg]!);
             break;
@@ -478,6 +486,13 @@ export class BuzzardTlm {
       const next = Math.min(q.peekTime(), ai < M ? this.mT[ai]! + this.inj : Infinity);
       if (next > this.now && this.dLen > 0) this.flushDirty();
     }
+  }
+
+  /** Message m's send starts at its source's control unit. */
+  start(m: number): void {
+    // config.sendRxDelayTicks: the source's control unit is serving a packet entering its node input port
+    if (this.rxDelay > 0 && this.now < this.nipUntil[this.mSrc[m]!]!) this.q.push(this.now + this.rxDelay, EV_ARRIVE, m);
+    else this.arrive(m);
   }
 
   /** A message is queued at its source: choose the slot (§6.2, §6.3, A13). */
@@ -536,15 +551,17 @@ export class BuzzardTlm {
 /**
  * Run the Buzzard TLM on a workload. `config.transport` is required; every
  * other field defaults to the Chapter 5 base configuration (TLM_CH5_DEFAULTS).
+ * `nnBroadcasts`: groups of message ids that are one near-neighbour broadcast
+ * instruction each (broadcast.ts; they start late by config.nnBroadcastTicks …).
  * Same workload and config → same result and events, bit for bit.
  */
-export function runTlm(workload: Workload, config: Partial<TlmConfig> & { readonly transport: Transport }): TlmResult {
+export function runTlm(workload: Workload, config: Partial<TlmConfig> & { readonly transport: Transport }, nnBroadcasts: readonly NnBroadcastGroup[] = []): TlmResult {
   const cfg = resolveTlmConfig(config);
   validateWorkload(workload);
   if (workload.cubeDegree > 16) throw new RangeError(`tlm: cube degree ${workload.cubeDegree} is outside 1..16`);
   const b = workload.messages.find((m) => m.kind !== 'unicast');
   if (b && cfg.transport === 'wormhole') throw new RangeError(`tlm: workload.messages[${b.id}].kind: '${b.kind}' is not supported by the wormhole transport (packet transports only)`);
-  const sim = new BuzzardTlm(workload, cfg);
+  const sim = new BuzzardTlm(workload, cfg, nnBroadcasts);
   sim.run();
   return tlmResult(sim);
 }

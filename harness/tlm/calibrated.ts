@@ -7,6 +7,7 @@
  * cycles. Nothing here calls RTL code.
  */
 import type { Workload } from '../workloads/types.ts';
+import type { NnBroadcastGroup } from './broadcast.ts';
 import { runTlm } from './buzzard-tlm.ts';
 import { TLM_RTL_CALIBRATED, type TlmConfig, type Transport } from './config.ts';
 import type { TlmResult } from './types.ts';
@@ -21,6 +22,12 @@ export function workloadInCycles(w: Workload, cyclesPerTick = CALIBRATED_CYCLES_
 }
 
 /** Run the RTL-calibrated TLM (cycles). `overrides` change single fields (negative controls, sweeps). */
-export function runTlmCalibrated(w: Workload, transport: Transport = 'quasi-adaptive', overrides: Partial<TlmConfig> = {}, cyclesPerTick = CALIBRATED_CYCLES_PER_TICK): TlmResult {
-  return runTlm(workloadInCycles(w, cyclesPerTick), { ...TLM_RTL_CALIBRATED, ...overrides, transport });
+export function runTlmCalibrated(
+  w: Workload,
+  transport: Transport = 'quasi-adaptive',
+  overrides: Partial<TlmConfig> = {},
+  cyclesPerTick = CALIBRATED_CYCLES_PER_TICK,
+  nnBroadcasts: readonly NnBroadcastGroup[] = [],
+): TlmResult {
+  return runTlm(workloadInCycles(w, cyclesPerTick), { ...TLM_RTL_CALIBRATED, ...overrides, transport }, nnBroadcasts);
 }

@@ -210,6 +210,29 @@ export interface TlmConfig {
    * (docs/buzzard-ch5.md#rtl-calibrated-tlm).
    */
   readonly sendRxDelayTicks: number;
+  /**
+   * Near-neighbour broadcast (one instruction, Fig. 4.3; runTlm's `nnBroadcasts`
+   * groups): each of its c unicasts joins its send queue
+   * nnBroadcastTicks + (c − 1)·nnBroadcastPerDestTicks + k·nnBroadcastSlotStaggerTicks
+   * later than a plain send would, k = 0..c − 1 its rank in slot (dimension) order.
+   * Seed-level 0, 0, 0 (the seed's simulator has no control unit, A14).
+   * RTL-calibrated 3, 2, 1: the RTL's control unit reads the destination list
+   * twice (instruction decode and the transmit task's mask build, one word
+   * per cycle each), waits one cycle for the reserved slots, then starts the
+   * c slots together and loads their first words one slot per cycle
+   * (docs/buzzard-ch5.md#near-neighbour-broadcast-in-the-calibrated-tlm).
+   */
+  readonly nnBroadcastTicks: number;
+  readonly nnBroadcastPerDestTicks: number;
+  readonly nnBroadcastSlotStaggerTicks: number;
+  /**
+   * Last data byte stored → the receive's completion flag written (receiveComplete in
+   * result.ts; `last` itself is not moved). Seed-level 0. RTL-calibrated 6: the RTL's
+   * receive task reads and clears the arrival-table entry, reads the receive
+   * block's buffer and type words, and writes its length and flag, one memory
+   * access per cycle (docs/buzzard-ch5.md#near-neighbour-broadcast-in-the-calibrated-tlm).
+   */
+  readonly receiveFlagTicks: number;
   /** Store the event trace (off for big sweeps: only per-message times and link counters are kept). */
   readonly recordEvents: boolean;
   /** Safety stop: abort after this many processed events (default 2^40, i.e. none in practice). */
@@ -241,6 +264,10 @@ export const TLM_CH5_DEFAULTS: Readonly<Omit<TlmConfig, 'transport'>> = Object.f
   nipPbuReleaseTicks: 0,
   pbuReleaseTicks: 0,
   sendRxDelayTicks: 0,
+  nnBroadcastTicks: 0,
+  nnBroadcastPerDestTicks: 0,
+  nnBroadcastSlotStaggerTicks: 0,
+  receiveFlagTicks: 0,
   recordEvents: true,
   maxEvents: 2 ** 40,
 });
@@ -292,6 +319,10 @@ export function resolveTlmConfig(c: Partial<TlmConfig> & { readonly transport: T
     nipPbuReleaseTicks: checkNumber(s, 'nipPbuReleaseTicks', v.nipPbuReleaseTicks, { min: 0, max: 1e9, what: 'ticks' }),
     pbuReleaseTicks: checkNumber(s, 'pbuReleaseTicks', v.pbuReleaseTicks, { min: 0, max: 1e9, what: 'ticks' }),
     sendRxDelayTicks: checkNumber(s, 'sendRxDelayTicks', v.sendRxDelayTicks, { min: 0, max: 1e9, what: 'ticks' }),
+    nnBroadcastTicks: checkNumber(s, 'nnBroadcastTicks', v.nnBroadcastTicks, { min: 0, max: 1e9, what: 'ticks' }),
+    nnBroadcastPerDestTicks: checkNumber(s, 'nnBroadcastPerDestTicks', v.nnBroadcastPerDestTicks, { min: 0, max: 1e9, what: 'ticks' }),
+    nnBroadcastSlotStaggerTicks: checkNumber(s, 'nnBroadcastSlotStaggerTicks', v.nnBroadcastSlotStaggerTicks, { min: 0, max: 1e9, what: 'ticks' }),
+    receiveFlagTicks: checkNumber(s, 'receiveFlagTicks', v.receiveFlagTicks, { min: 0, max: 1e9, what: 'ticks' }),
     recordEvents: bool(s, 'recordEvents', v.recordEvents),
     maxEvents: integerIn(s, 'maxEvents', v.maxEvents, 1, 2 ** 53),
   };
@@ -330,4 +361,8 @@ export const TLM_RTL_CALIBRATED: Readonly<Omit<TlmConfig, 'transport'>> = Object
   nipPbuReleaseTicks: 1, // measured: and the same PBU's next packet 11 + 18·W + 1 cycles after it
   pbuReleaseTicks: 1, // measured: a PBU frees its buffer and may take another idle link 1 cycle before its packet's last bit
   sendRxDelayTicks: 3, // measured: a send starts 3 cycles later while its node input port receives (one control-unit engine)
+  nnBroadcastTicks: 3, // the RTL's near-neighbour instruction over a send: count reads, one idle cycle (docs/buzzard-ch5.md)
+  nnBroadcastPerDestTicks: 2, // each further listed destination is read twice (decode, mask build)
+  nnBroadcastSlotStaggerTicks: 1, // the started slots load their first words one per cycle
+  receiveFlagTicks: 6, // the receive task's completion: 3 reads + 3 writes after the last store
 });

@@ -14,3 +14,4 @@ export * from './sweep.ts';
 export * from './calibrated.ts';
 export type * from './types.ts';
 export * from './broadcast.ts';
+export { receiveComplete } from './result.ts';

@@ -9,6 +9,7 @@ export const EV_SLOTFREE = 5;
 export const EV_LEG = 6; // a broadcast leg joins its slot's send queue
 export const EV_ARRIVE = 8; // a message starts on its slot late: its source's control unit was serving a receive (config.sendRxDelayTicks)
 export const EV_PBUFREE = 9; // a PBU forwarding onto a link may be granted again before the packet's last bit (config.pbuReleaseTicks)
+export const EV_NNSTART = 10; // a near-neighbour broadcast's unicast starts after the instruction's own cost (config.nnBroadcastTicks …)
 export const EV_OFREE = 7; // the node input port is offered to the next packet before the current one's last bit (config.nipReleaseTicks)
 
 // Output states.

@@ -160,3 +160,7 @@ export function tlmResult(sim: BuzzardTlm): TlmResult {
   });
   return { broadcasts, events, header, perMessage, firstAt: sim.mFirst, lastAt: sim.mLast, linkBusy, linkHeld, nipBusy, stats, config: sim.cfg };
 }
+/** Message m's receive completion flag written (config.receiveFlagTicks after its last byte), ticks after queueing; NaN if undelivered. */
+export function receiveComplete(r: TlmResult, m: number): number {
+  return r.perMessage[m]!.last + r.config.receiveFlagTicks;
+}

@@ -12,7 +12,7 @@ import { BuzzardCube } from '../../rtl/buzzard/network.ts';
 import { FLAG, OP, nnbWords, writeBytes, writeNnBroadcastBlock } from '../../rtl/buzzard/header_blocks.ts';
 import { issue } from '../../rtl/buzzard/cpu_stand_in.ts';
 import { CubeDriver } from '../../harness/rtl/cube_driver.ts';
-import { nearNeighbourBroadcast, runTlm, runTlmCalibrated, type Transport } from '../../harness/tlm/index.ts';
+import { nearNeighbourBroadcast, receiveComplete, runTlm, runTlmCalibrated, TLM_RTL_CALIBRATED, type TlmConfig, type Transport } from '../../harness/tlm/index.ts';
 import { buzzardCh5Workload } from '../../harness/workloads/buzzard.ts';
 import { finalizeMessages, type DraftMessage } from '../../harness/workloads/types.ts';
 import type { Workload } from '../../harness/workloads/types.ts';
@@ -156,24 +156,58 @@ describe('near-neighbour broadcast: the RTL against the calibrated TLM', () => {
     }
     return done;
   }
-  const tlmNn = (n: number, src: number, dims: readonly number[], bytes: number): number[] =>
-    runTlmCalibrated(wl(n, nearNeighbourBroadcast({ t: 10, src, dims, bytes, n })), 'fixed-packet', { recordEvents: false }).perMessage.map((p) => p.last);
+  /** The calibrated TLM's receive completions for the same instruction (one nnBroadcasts group), cycles after the instruction. */
+  const tlmNn = (n: number, src: number, dims: readonly number[], bytes: number, over: Partial<TlmConfig> = {}): number[] => {
+    const r = runTlmCalibrated(wl(n, nearNeighbourBroadcast({ t: 10, src, dims, bytes, n })), 'fixed-packet', { recordEvents: false, ...over }, undefined, [dims.map((_, k) => k)]);
+    return dims.map((_, k) => receiveComplete(r, k));
+  };
 
-  // Measured: the RTL's receive completes 9 + 2·(c − 1) + k cycles after the TLM's last byte for listed destination k of c.
-  // 6 of them are the receive's completion-flag write after the last byte (a plain unicast shows exactly 6, control below);
-  // the rest, 3 + 2·(c − 1) + k, is the near-neighbour instruction's own: the RTL's control unit reads the destination list
-  // and starts one slot per cycle, while the TLM models the broadcast as unicasts queued together
-  // (harness/tlm/broadcast.ts). A known, pinned gap, not calibrated.
-  const gap = (c: number, k: number): number => 9 + 2 * (c - 1) + k;
-  it('4-cube node 9 to dims 1, 3, 4 (64 B) and 1..4 (20 B), 3-cube node 0 to all (100 B), one neighbour (100 B): RTL = TLM + 9 + 2(c − 1) + k cycles exactly', () => {
-    for (const [n, src, dims, bytes] of [[4, 9, [1, 3, 4], 64], [4, 9, [1, 2, 3, 4], 20], [3, 0, [1, 2, 3], 100], [4, 0, [2], 100]] as const) {
-      const rtl = rtlNn(n, src, dims, bytes);
-      const t = tlmNn(n, src, dims, bytes);
+  // The RTL's account (docs/buzzard-ch5.md#near-neighbour-broadcast-in-the-calibrated-tlm): over a send, the instruction
+  // costs 3 + 2·(c − 1) + k cycles (the destination list read twice, one idle cycle, slots loaded one per cycle in slot
+  // order) and every receive 6 cycles of completion (flag write) after its last byte: config.nnBroadcast*, receiveFlagTicks.
+  // Listed out of slot order ([4, 1, 3]): k is the slot rank, not the list position.
+  const cases = [[4, 9, [1, 3, 4], 64], [4, 9, [1, 2, 3, 4], 20], [3, 0, [1, 2, 3], 100], [4, 0, [2], 100], [4, 9, [4, 1, 3], 64]] as const;
+  const rtlRuns = new Map<number, number[]>();
+  const rtlOf = (i: number): number[] => {
+    if (!rtlRuns.has(i)) rtlRuns.set(i, rtlNn(cases[i]![0], cases[i]![1], cases[i]![2], cases[i]![3]));
+    return rtlRuns.get(i)!;
+  };
+  it('4-cube node 9 to dims 1, 3, 4 / 4, 1, 3 (64 B) and 1..4 (20 B), 3-cube node 0 to all (100 B), one neighbour (100 B): RTL = calibrated TLM exactly per destination', () => {
+    cases.forEach(([n, src, dims, bytes], i) => {
+      const rtl = rtlOf(i);
       expect(rtl.every(Number.isFinite)).toBe(true);
-      expect(rtl.map((x, k) => x - t[k]!), `${n}-cube node ${src} dims ${dims.join(',')} ${bytes} B`).toEqual(dims.map((_, k) => gap(dims.length, k)));
+      expect(tlmNn(n, src, dims, bytes), `${n}-cube node ${src} dims ${dims.join(',')} ${bytes} B`).toEqual(rtl);
+    });
+  }, 120_000);
+  it('controls: each calibrated term ±1 cycle, or k in list order instead of slot order, misses the RTL', () => {
+    const C = TLM_RTL_CALIBRATED;
+    const off: Partial<TlmConfig>[] = [
+      { nnBroadcastTicks: C.nnBroadcastTicks + 1 }, { nnBroadcastTicks: C.nnBroadcastTicks - 1 },
+      { nnBroadcastPerDestTicks: C.nnBroadcastPerDestTicks + 1 }, { nnBroadcastPerDestTicks: C.nnBroadcastPerDestTicks - 1 },
+      { nnBroadcastSlotStaggerTicks: C.nnBroadcastSlotStaggerTicks + 1 }, { nnBroadcastSlotStaggerTicks: C.nnBroadcastSlotStaggerTicks - 1 },
+      { receiveFlagTicks: C.receiveFlagTicks + 1 }, { receiveFlagTicks: C.receiveFlagTicks - 1 },
+    ];
+    for (const o of off) {
+      // every control is seen by some case (the one-destination case alone cannot see the per-destination terms)
+      const missed = cases.some(([n, src, dims, bytes], i) => tlmNn(n, src, dims, bytes, o).some((t, k) => t !== rtlOf(i)[k]));
+      expect(missed, JSON.stringify(o)).toBe(true);
     }
+    // list order: the [4, 1, 3] case with k = list position would put dim 4 first
+    const [n, src, dims, bytes] = cases[4];
+    const r = runTlmCalibrated(wl(n, nearNeighbourBroadcast({ t: 10, src, dims, bytes, n })), 'fixed-packet', { recordEvents: false, nnBroadcastSlotStaggerTicks: 0 });
+    const listOrder = dims.map((_, k) => receiveComplete(r, k) + C.nnBroadcastTicks + 2 * C.nnBroadcastPerDestTicks + k);
+    expect(listOrder).not.toEqual(rtlOf(4));
   });
-  it('control: a plain unicast to the same neighbour completes exactly 6 cycles (the flag write) after the TLM\'s last byte, not 9', () => {
+  it('seed-level mode: nnBroadcasts groups and receiveComplete change nothing (all four terms 0)', () => {
+    const w = wl(4, nearNeighbourBroadcast({ t: 10, src: 9, dims: [1, 3, 4], bytes: 64, n: 4 }));
+    const plain = runTlm(w, { transport: 'fixed-packet' });
+    const grouped = runTlm(w, { transport: 'fixed-packet' }, [[0, 1, 2]]);
+    expect(grouped.events).toEqual(plain.events);
+    expect(grouped.perMessage.map((_, k) => receiveComplete(grouped, k))).toEqual(plain.perMessage.map((p) => p.last));
+    expect(() => runTlm(w, { transport: 'fixed-packet' }, [[0, 1], [1, 2]])).toThrow(/nnBroadcasts\[1\]: message 1 is in two groups/);
+    expect(() => runTlm(w, { transport: 'fixed-packet' }, [[0, 7]])).toThrow(/message 7 is not in the workload/);
+  });
+  it('a plain unicast to the same neighbour: RTL receive completion = calibrated TLM last byte + receiveFlagTicks (6) exactly, no instruction terms', () => {
     const cube = new BuzzardCube({ n: 4 });
     const sim = new Simulator(cube);
     const drv = new CubeDriver(sim, cube);
@@ -185,8 +219,10 @@ describe('near-neighbour broadcast: the RTL against the calibrated TLM', () => {
       sim.step(1);
       if (drv.received(r).progress === FLAG.complete) done = sim.cycle - 45;
     }
-    const t = runTlmCalibrated(wl(4, [{ t: 10, src: 0, dst: 2, bytes: 100, kind: 'unicast' }]), 'fixed-packet', { recordEvents: false }).perMessage[0]!.last;
-    expect(done - t).toBe(6);
-    expect(done - t).toBeLessThan(gap(1, 0));
+    const tlm = runTlmCalibrated(wl(4, [{ t: 10, src: 0, dst: 2, bytes: 100, kind: 'unicast' }]), 'fixed-packet', { recordEvents: false });
+    expect(done).toBe(receiveComplete(tlm, 0));
+    expect(done - tlm.perMessage[0]!.last).toBe(TLM_RTL_CALIBRATED.receiveFlagTicks);
+    expect(done).not.toBe(receiveComplete(tlm, 0) + 1);
+    expect(done).not.toBe(receiveComplete(tlm, 0) - 1);
   });
 });
