@@ -13,7 +13,16 @@
  * idle4 (the 4×4 with no traffic), pair (the T9000 pair streaming 32-byte
  * messages both ways, bench/t9000.ts). Prints per tree: cycles per CPU
  * second, evaluations per cycle, ns per evaluation (and link bits per CPU
- * second for the pair), then the speed-up.
+ * second for the pair), then the speed-up. The cases: bench/c104_cases.ts.
+ *
+ * Bias: A/A runs (a tree against a copy of itself, loaded 4x4, warm 10k,
+ * 4 × 5k cycles, load 6–9) gave 1.03× and, swapped, 1.00×: no load-order
+ * bias of the size bench/side_by_side.ts shows (0.81×). But its
+ * before/after figures of this session (1.22× loaded 4x4 and 3x3, 1.26× the
+ * pair) were not reproduced by bench/alternate.ts (each window its own
+ * process): two different trees in one process share its JIT, which an A/A
+ * run cannot show. Use bench/alternate.ts for ratios (docs/kernel.md
+ * "Measured").
  */
 import type * as Kernel from '../rtl/kernel/index.ts';
 import { buildC104Case, C104_CASES, isC104Case } from './c104_cases.ts';
