@@ -18,10 +18,11 @@
  * Bias: A/A runs (a tree against a copy of itself, loaded 4x4, warm 10k,
  * 4 × 5k cycles, load 6–9) gave 1.03× and, swapped, 1.00×: no load-order
  * bias of the size bench/side_by_side.ts shows (0.81×). But its
- * before/after figures of this session (1.22× loaded 4x4 and 3x3, 1.26× the
- * pair) were not reproduced by bench/alternate.ts (each window its own
- * process): two different trees in one process share its JIT, which an A/A
- * run cannot show. Use bench/alternate.ts for ratios (docs/kernel.md
+ * before/after figures of this session for the loaded 4x4 (1.22×) and the
+ * pair (1.26×) were not reproduced by bench/alternate.ts (each window its
+ * own process: 1.01–1.06× and 1.05–1.14×; the 3x3's 1.22× was, 1.21×): two
+ * different trees in one process share its JIT, which an A/A run cannot
+ * show. Use bench/alternate.ts for ratios (docs/kernel.md
  * "Measured").
  */
 import type * as Kernel from '../rtl/kernel/index.ts';
