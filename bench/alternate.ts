@@ -11,14 +11,22 @@
  *
  *   taskset -c 0 npx tsx bench/alternate.ts BEFORE_TREE AFTER_TREE ROUNDS N GAP WARMUP WINDOW [plain]
  *
+ * The C104/DS-link cases (issue 10; bench/c104_cases.ts: mesh3, mesh4,
+ * idle4, pair) the same way, each window a process that builds the case
+ * from that tree, warms it up and times one window:
+ *
+ *   taskset -c 0 npx tsx bench/alternate.ts BEFORE_TREE AFTER_TREE ROUNDS CASE WARMUP WINDOW
+ *
  * Prints each run, then per tree the median cycles per CPU second,
- * evaluations per cycle, CPU ns per evaluation and link utilisation, and the
- * ratio of the medians.
+ * evaluations per cycle, CPU ns per evaluation and link utilisation (0 for
+ * the C104 cases: not metered here), and the ratio of the medians. The
+ * same tree on both sides is the A/A control.
  */
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as Steady from './steady.ts';
+import { buildC104Case, C104_CASES, isC104Case } from './c104_cases.ts';
 
 // A child: one window of one tree (its own bench/steady.ts), printed as JSON.
 if (process.argv[2] === '--child') {
@@ -30,19 +38,36 @@ if (process.argv[2] === '--child') {
 }
 
 function usage(msg: string): never {
-  console.error(`alternate: ${msg} (usage: alternate.ts BEFORE_TREE AFTER_TREE ROUNDS N GAP WARMUP WINDOW [plain])`);
+  console.error(`alternate: ${msg} (usage: alternate.ts BEFORE_TREE AFTER_TREE ROUNDS N GAP WARMUP WINDOW [plain], or BEFORE_TREE AFTER_TREE ROUNDS ${C104_CASES.join('|')} WARMUP WINDOW)`);
   process.exit(2);
 }
 
+// A child of a C104 case: one window of one tree, CPU time of the window only.
+if (process.argv[2] === '--child-c104') {
+  const [tree, which, warm, win] = process.argv.slice(3) as [string, string, string, string];
+  if (!isC104Case(which)) usage(`unknown case '${which}'`);
+  const sim = await buildC104Case(tree, which, +warm, +win, usage);
+  sim.step(+warm);
+  const e0 = sim.evaluations;
+  const u0 = process.cpuUsage();
+  sim.step(+win);
+  const u = process.cpuUsage(u0);
+  const cpuSeconds = (u.user + u.system) / 1e6;
+  console.log(JSON.stringify({ cyclesPerCpuSecond: +win / cpuSeconds, evaluationsPerCycle: (sim.evaluations - e0) / +win, cpuSeconds, cycles: +win, linkUtilisation: 0 }));
+  process.exit(0);
+}
+
 const args = process.argv.slice(2);
-if (args.length < 7 || args.length > 8) usage('expected 7 or 8 arguments');
+const c104 = args[3] !== undefined && isC104Case(args[3]);
+if (c104 ? args.length !== 6 : args.length < 7 || args.length > 8) usage(c104 ? 'expected 6 arguments for a C104 case' : 'expected 7 or 8 arguments');
 const trees = [resolve(args[0]!), resolve(args[1]!)];
-const nums = args.slice(2, 7).map(Number);
-if (!nums.every((x) => Number.isInteger(x) && x >= 0)) usage('ROUNDS N GAP WARMUP WINDOW must be whole numbers >= 0');
+const nums = (c104 ? [args[2], '1', '0', args[4], args[5]] : args.slice(2, 7)).map(Number);
+if (!nums.every((x) => Number.isInteger(x) && x >= 0)) usage(c104 ? 'ROUNDS WARMUP WINDOW must be whole numbers >= 0' : 'ROUNDS N GAP WARMUP WINDOW must be whole numbers >= 0');
 const [rounds, n, gap, warm, win] = nums as [number, number, number, number, number];
 if (rounds < 1 || n < 1 || n > 10 || win < 1) usage('ROUNDS and WINDOW at least 1, N 1..10');
-const mode = args[7] ?? 'activity';
+const mode = c104 ? 'activity' : (args[7] ?? 'activity');
 if (mode !== 'activity' && mode !== 'plain') usage(`unknown mode '${mode}' (only 'plain')`);
+const childArgs = (tree: string): string[] => (c104 ? ['--child-c104', tree, args[3]!, String(warm), String(win)] : ['--child', tree, String(n), String(gap), String(warm), String(win), mode]);
 
 interface Run {
   cps: number;
@@ -53,13 +78,13 @@ interface Run {
 const runs: Run[][] = [[], []];
 for (let r = 0; r < rounds; r++) {
   for (const k of r % 2 ? [1, 0] : [0, 1]) {
-    const p = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', trees[k]!, String(n), String(gap), String(warm), String(win), mode], { encoding: 'utf8' });
+    const p = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), ...childArgs(trees[k]!)], { encoding: 'utf8' });
     const line = p.stdout.trim().split('\n').pop() ?? '';
     let j: { cyclesPerCpuSecond: number; evaluationsPerCycle: number; cpuSeconds: number; cycles: number; linkUtilisation: number };
     try {
       j = JSON.parse(line);
     } catch {
-      usage(`${trees[k]}: bench/steady.ts gave no result (${(p.stderr || line).trim().split('\n').pop()})`);
+      usage(`${trees[k]}: ${c104 ? args[3] : 'bench/steady.ts'} gave no result (${(p.stderr || line).trim().split('\n').pop()})`);
     }
     const x = { cps: j.cyclesPerCpuSecond, evals: j.evaluationsPerCycle, nsCpu: j.evaluationsPerCycle ? (1e9 * j.cpuSeconds) / (j.evaluationsPerCycle * j.cycles) : 0, util: j.linkUtilisation };
     runs[k]!.push(x);

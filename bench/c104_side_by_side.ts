@@ -13,57 +13,38 @@
  * idle4 (the 4×4 with no traffic), pair (the T9000 pair streaming 32-byte
  * messages both ways, bench/t9000.ts). Prints per tree: cycles per CPU
  * second, evaluations per cycle, ns per evaluation (and link bits per CPU
- * second for the pair), then the speed-up.
+ * second for the pair), then the speed-up. The cases: bench/c104_cases.ts.
+ *
+ * Bias: A/A runs (a tree against a copy of itself, loaded 4x4, warm 10k,
+ * 4 × 5k cycles, load 6–9) gave 1.03× and, swapped, 1.00×: no load-order
+ * bias of the size bench/side_by_side.ts shows (0.81×). But its
+ * before/after figures of this session for the loaded 4x4 (1.22×) and the
+ * pair (1.26×) were not reproduced by bench/alternate.ts (each window its
+ * own process: 1.01–1.06× and 1.05–1.14×; the 3x3's 1.22× was, 1.21×): two
+ * different trees in one process share its JIT, which an A/A run cannot
+ * show. Use bench/alternate.ts for ratios (docs/kernel.md
+ * "Measured").
  */
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import type * as C104Bench from './c104.ts';
-import type * as PairBench from './t9000.ts';
 import type * as Kernel from '../rtl/kernel/index.ts';
-
-const CASES = ['mesh3', 'mesh4', 'idle4', 'pair'] as const;
-type Case = (typeof CASES)[number];
+import { buildC104Case, C104_CASES, isC104Case } from './c104_cases.ts';
 
 function usage(msg: string): never {
-  console.error(`c104_side_by_side: ${msg} (usage: c104_side_by_side.ts BEFORE_TREE AFTER_TREE ${CASES.join('|')} WARMUP WINDOW ROUNDS)`);
+  console.error(`c104_side_by_side: ${msg} (usage: c104_side_by_side.ts BEFORE_TREE AFTER_TREE ${C104_CASES.join('|')} WARMUP WINDOW ROUNDS)`);
   process.exit(2);
 }
 
 const args = process.argv.slice(2);
 if (args.length !== 6) usage('expected 6 arguments');
 const [before, after, which] = args as [string, string, string];
-if (!(CASES as readonly string[]).includes(which)) usage(`unknown case '${which}'`);
+if (!isC104Case(which)) usage(`unknown case '${which}'`);
 const nums = args.slice(3).map(Number);
 if (!nums.every((x) => Number.isInteger(x) && x >= 0)) usage('WARMUP WINDOW ROUNDS must be whole numbers >= 0');
 const [warm, win, rounds] = nums as [number, number, number];
 if (win < 1 || rounds < 1) usage('WINDOW and ROUNDS at least 1');
 
-async function load<T>(tree: string, file: string): Promise<T> {
-  try {
-    return (await import(pathToFileURL(resolve(tree, file)).href)) as T;
-  } catch (e) {
-    return usage(`cannot load ${tree}/${file}: ${(e as Error).message.split('\n')[0]}`);
-  }
-}
-
-async function build(tree: string, c: Case): Promise<Kernel.Simulator> {
-  if (c === 'pair') {
-    const K = await load<typeof Kernel>(tree, 'rtl/kernel/index.ts');
-    const P = await load<typeof PairBench>(tree, 'bench/t9000.ts');
-    const pc = P.t9000PairBenchCase();
-    const top = pc.build();
-    const sim = new K.Simulator(top, { mode: 'activity' });
-    pc.prepare(sim, top);
-    return sim;
-  }
-  const M = await load<typeof C104Bench>(tree, 'bench/c104.ts');
-  const side = c === 'mesh3' ? 3 : 4;
-  return M.buildC104Mesh({ side, window: 16, interval: 100, warmup: warm, cycles: win * rounds, idle: c === 'idle4' }, warm + win * rounds + M.C104_START).sim;
-}
-
 const runs: { sim: Kernel.Simulator; cpu: number; evals: number }[] = [];
 for (const tree of [before, after]) {
-  const sim = await build(tree, which as Case);
+  const sim = await buildC104Case(tree, which, warm, win * rounds, usage);
   sim.step(warm);
   runs.push({ sim, cpu: 0, evals: 0 });
 }
