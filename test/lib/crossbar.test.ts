@@ -202,7 +202,8 @@ const trafficArb: fc.Arbitrary<Traffic> = fc.record({
   // up to 6 inputs: one data process per output (guarded reads); 32..40: the one data process of wide crossbars;
   // 17..32: the one flow-control process and the request columns of wide crossbars (more than 16 inputs)
   N: fc.oneof(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 32, max: 40 }), fc.integer({ min: 17, max: 32 })),
-  M: fc.integer({ min: 1, max: 6 }),
+  // 25..32 outputs: the C104's 32 (the wide processes' bit vectors of outputs reach bit 31)
+  M: fc.oneof(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 25, max: 32 })),
   W: fc.integer({ min: 1, max: 8 }),
   conn: fc.constantFrom('full' as const, 'no-diagonal' as const, 'random' as const),
   policy: fc.constantFrom<ArbiterPolicy>('tree', 'round-robin', 'fifo', 'fixed-priority'),
@@ -255,7 +256,7 @@ function runTraffic(tr: Traffic): string | null {
         if (r() < tr.pRel) rel[i] = 1;
       } else if (req[i] === 0 && allowed[i] !== 0 && r() < tr.pReq) {
         let m = 0;
-        while (m === 0) m = Math.floor(r() * 2 ** M) & allowed[i]!;
+        while (m === 0) m = (Math.floor(r() * 2 ** M) & allowed[i]!) >>> 0; // unsigned: output 31's bit
         req[i] = m;
       }
       din[i] = Math.floor(r() * (wmask + 1));
