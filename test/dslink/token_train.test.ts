@@ -78,15 +78,16 @@ function run(aToB: Send[], bToA: Send[], popB: boolean[], handover: Handover, ru
  * One stimulus in a train (in both copies), undone `len` cycles later:
  * a snapshot restored (both go back to the cycle it was taken), a switch of the fast copy to
  * the reference mode and back, a poke of a register a train computes on
- * demand (serialiser or deserialiser, either direction).
+ * demand (serialiser or deserialiser, either direction), a reset of both
+ * (cycle 0, the links start again).
  */
 interface Stim {
-  kind: 'snap' | 'mode' | 'poke';
+  kind: 'snap' | 'mode' | 'poke' | 'reset';
   at: number;
   len: number;
   reg: number;
 }
-const stimArb = fc.record({ kind: fc.constantFrom<Stim['kind']>('snap', 'mode', 'poke'), at: fc.integer({ min: 2700, max: 6000 }), len: fc.integer({ min: 1, max: 200 }), reg: fc.nat(15) });
+const stimArb = fc.record({ kind: fc.constantFrom<Stim['kind']>('snap', 'mode', 'poke', 'reset'), at: fc.integer({ min: 2700, max: 6000 }), len: fc.integer({ min: 1, max: 200 }), reg: fc.nat(15) });
 
 function pokedReg(u: TokBench, k: number): Signal {
   const end = k & 1 ? u.pair.b : u.pair.a;
@@ -100,6 +101,11 @@ function applyStim(ls: Lockstep<TokBench>, st: Stim, start: boolean, snap: [unkn
     else {
       ls.simP.restore(snap![0] as never);
       ls.simA.restore(snap![1] as never);
+    }
+  } else if (st.kind === 'reset') {
+    if (start) {
+      ls.simP.reset();
+      ls.simA.reset();
     }
   } else if (st.kind === 'mode') ls.simA.setMode(start ? 'plain' : 'activity');
   else if (start) {
@@ -123,7 +129,7 @@ describe('DS-link tokens on a serial line = bit by bit', () => {
     let tokens = 0;
     let errors = 0;
     // How often each stimulus found a train running (the draws reach the train's exits, not only its steady state).
-    const inTrain: Record<Stim['kind'], number> = { snap: 0, mode: 0, poke: 0 };
+    const inTrain: Record<Stim['kind'], number> = { snap: 0, mode: 0, poke: 0, reset: 0 };
     fc.assert(
       fc.property(
         burstArb,
