@@ -171,6 +171,16 @@ describe('DS-link tokens on a serial line = bit by bit', () => {
     for (const k of Object.keys(inTrain) as Stim['kind'][]) expect(inTrain[k], k).toBeGreaterThan(0);
   }, 300_000);
 
+  it('no NULL train entered at the edge where the serialiser is disabled (null_train.ts): its recording ends as an error turns the link off', () => {
+    // Found by the property: a flipped D bit at 3898 (a restart), another at
+    // 5990; b's serialiser is disabled at 5998, the edge where its NULL
+    // recording completed, and the train took the wires on for the period.
+    const flip = (ls: Lockstep<TokBench>, c: number): void => {
+      if (c === 3898 || c === 5990) ls.poke((u) => u.pair.a.ser.data, 1 - ls.peek((u) => u.pair.a.ser.data));
+    };
+    run([], [{ at: 3885, ch: CHAR_EOP }], [false], 'checked', 'nulls', 6100, flip);
+  });
+
   it('a streaming direction evaluates its serialiser and deserialiser a few times a token, not every bit', () => {
     const count = (mode: 'plain' | 'activity'): { evals: number; tokens: number } => {
       const b = new TokBench(stream, [], [true], 'checked', 'nulls');
