@@ -78,7 +78,8 @@ function run(aToB: Send[], bToA: Send[], popB: boolean[], handover: Handover, ru
  * One stimulus in a train (in both copies), undone `len` cycles later:
  * a snapshot restored (both go back to the cycle it was taken), a switch of the fast copy to
  * the reference mode and back, a poke of a register a train computes on
- * demand (serialiser or deserialiser, either direction), a reset of both
+ * demand (serialiser or deserialiser, either direction) or of an enable
+ * input (a force: the train leaves through trainWatch), a reset of both
  * (cycle 0, the links start again).
  */
 interface Stim {
@@ -87,11 +88,11 @@ interface Stim {
   len: number;
   reg: number;
 }
-const stimArb = fc.record({ kind: fc.constantFrom<Stim['kind']>('snap', 'mode', 'poke', 'reset'), at: fc.integer({ min: 2700, max: 6000 }), len: fc.integer({ min: 1, max: 200 }), reg: fc.nat(15) });
+const stimArb = fc.record({ kind: fc.constantFrom<Stim['kind']>('snap', 'mode', 'poke', 'reset'), at: fc.integer({ min: 2700, max: 6000 }), len: fc.integer({ min: 1, max: 200 }), reg: fc.nat(19) });
 
 function pokedReg(u: TokBench, k: number): Signal {
   const end = k & 1 ? u.pair.b : u.pair.a;
-  const regs = [end.ser.sh, end.ser.left, end.ser.data, end.deser.xPrev, end.deser.cnt, end.deser.acc, end.deser.pBit, end.deser.flag];
+  const regs = [end.ser.sh, end.ser.left, end.ser.data, end.deser.xPrev, end.deser.cnt, end.deser.acc, end.deser.pBit, end.deser.flag, end.ser.enable, end.deser.enable];
   return regs[k >>> 1]!;
 }
 
