@@ -71,6 +71,7 @@ export class C104 extends Module {
       width: CHAR_BITS + 1,
       policy: config.policy === 'fixed-priority' ? 'fixed-priority' : 'fifo',
       latency: 0,
+      wide: true, // one flow-control process, request columns (rtl/lib/crossbar.ts)
     }));
     const sel = (this.selector = lib ? null : new PolicySelector(this, 'sel', N, config.policy, config.seed));
 

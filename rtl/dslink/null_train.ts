@@ -154,8 +154,11 @@ export class DsNullTrain implements OnDemand {
       return false;
     }
     if (this.rec >= 0) {
-      if (c !== this.recNext || (s[ser.left.i] === 0 && !(s[ser.tokLen.i] === this.len && s[ser.tokBits.i] === this.word))) {
-        this.rec = -1; // a cycle skipped or another token: start again at a later NULL
+      // Either unit disabled at this edge (its registers leave the period
+      // now, which the recorded current values cannot show): no train.
+      const off = s[ser.enable.i] !== 1 || s[this.rx.deser.enable.i] !== 1;
+      if (off || c !== this.recNext || (s[ser.left.i] === 0 && !(s[ser.tokLen.i] === this.len && s[ser.tokBits.i] === this.word))) {
+        this.rec = -1; // disabled, a cycle skipped or another token: start again at a later NULL
         return false;
       }
       const n = this.len * PERIODS;

@@ -85,10 +85,16 @@ export interface CrossbarConfig {
   policy?: ArbiterPolicy;
   /** Arbiter request-to-grant latency in cycles, 0..8; default 2 (§5.4.3). */
   latency?: number;
+  /**
+   * The wide evaluation (the C104's 32 x 32, rtl/c104/c104.ts): one
+   * flow-control process for all inputs and, up to 32 inputs, the requests
+   * transposed into one column wire per output (see the constructor). Same
+   * values at every cycle, fewer evaluations (docs/kernel.md "Measured").
+   * Default false: a process per input (the Buzzard node's crossbar, also at
+   * 18 and 20 inputs, stays as it was measured).
+   */
+  wide?: boolean;
 }
-
-/** Up to this many inputs, one flow-control process per input (see the constructor). */
-const FC_PER_INPUT_MAX = 16;
 
 export class Crossbar extends Module {
   readonly config: Readonly<{ inputs: number; outputs: number; width: number; policy: ArbiterPolicy; latency: number }>;
@@ -172,13 +178,15 @@ export class Crossbar extends Module {
     // Scratch: inputs claimed by lower outputs in this cycle (cleared after use).
     const claimed = new Uint8Array(N);
 
-    // A wide crossbar (more than 16 inputs, at most 32: the C104) transposes
+    // A wide crossbar (config `wide`, at most 32 inputs: the C104) transposes
     // the requests first: wire col{j} holds the inputs (bit i) that request
     // output j and are not connected. Every output's mask process read
     // every input's request, so one request woke all M of them (M x N work);
     // now a request wakes this process and the masks of the outputs whose
     // column changed (docs/kernel.md "Exact sensitivity").
-    const cols = N > FC_PER_INPUT_MAX && N <= 32 ? Array.from({ length: M }, (_, j) => this.wire(`col${j}`, N)) : null;
+    if (config.wide !== undefined && typeof config.wide !== 'boolean') throw new RangeError(`crossbar: wide must be true or false, got ${String(config.wide)}`);
+    const wide = config.wide === true;
+    const cols = wide && N <= 32 ? Array.from({ length: M }, (_, j) => this.wire(`col${j}`, N)) : null;
     if (cols) {
       const acc = new Array<number>(M).fill(0);
       this.comb(
@@ -303,13 +311,13 @@ export class Crossbar extends Module {
       for (let j = 0; j < M && v === 0; j++) if ((r >>> j) & 1 && s[blocked[j]!.i] === 1) v = 1;
       return v;
     };
-    if (N <= FC_PER_INPUT_MAX) {
+    if (!wide) {
       for (let i = 0; i < N; i++) {
         const f = fc[i]!;
         this.comb(() => void (this.s[f.i] = fcOf(this.s, i)), { writes: [f], reads: [iconn[i]!, iout[i]!, req[i]!, ...blocked], name: `fc${i}` });
       }
     } else {
-      // A wide crossbar (the C104's 32 inputs): one process for all inputs.
+      // A wide crossbar (config `wide`: the C104's 32 inputs): one process for all inputs.
       // Each input's process reads every output's status (an unconnected
       // input may request any), so one status change woke all N of them;
       // one process does the same work in one evaluation (measured on a

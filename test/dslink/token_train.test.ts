@@ -18,7 +18,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { Module, Simulator } from '../../rtl/kernel/index.ts';
+import { Module, SimError, Simulator, type Signal } from '../../rtl/kernel/index.ts';
 import { startVcd } from '../../traces/vcd/index.ts';
 import { CHAR_EOM, CHAR_EOP } from '../../rtl/dslink/chars.ts';
 import type { RunIdle } from '../../rtl/dslink/config.ts';
@@ -50,7 +50,7 @@ class TokBench extends Module {
 
 /** Bursts: a start cycle and a run of characters offered from then on (the source offers them back to back). */
 const burstArb = fc
-  .array(fc.record({ at: fc.integer({ min: 2600, max: 6000 }), chars: fc.array(fc.oneof(fc.integer({ min: 0, max: 255 }), fc.constant(CHAR_EOP), fc.constant(CHAR_EOM)), { minLength: 1, maxLength: 30 }) }), { maxLength: 5 })
+  .array(fc.record({ at: fc.integer({ min: 2600, max: 6000 }), chars: fc.array(fc.oneof(fc.integer({ min: 0, max: 255 }), fc.constant(CHAR_EOP), fc.constant(CHAR_EOM)), { minLength: 1, maxLength: 40 }) }), { maxLength: 5 })
   .map((bs) => bs.flatMap((b) => b.chars.map((ch) => ({ at: b.at, ch }))).sort((x, y) => x.at - y.at));
 
 function trains(b: TokBench): DsTokenTrain[] {
@@ -61,10 +61,58 @@ function run(aToB: Send[], bToA: Send[], popB: boolean[], handover: Handover, ru
   const ls = new Lockstep(() => new TokBench(aToB, bToA, popB, handover, runIdle));
   for (let c = 0; c < cycles; c++) {
     extra?.(ls, c);
-    ls.step();
+    try {
+      ls.step();
+    } catch (e) {
+      // A poke can leave the deserialiser framing past its 8-bit `acc` (a
+      // flag poked mid-token): both copies stop with the same error (Lockstep.step asserts it).
+      if (e instanceof SimError && e.kind === 'value-too-wide') break;
+      throw e;
+    }
   }
   const st = trains(ls.active).map((t) => t.stats);
   return { ls, entered: st[0]!.entered + st[1]!.entered, thawed: st[0]!.thawed + st[1]!.thawed, tokens: st[0]!.tokens + st[1]!.tokens };
+}
+
+/**
+ * One stimulus in a train (in both copies), undone `len` cycles later:
+ * a snapshot restored (both go back to the cycle it was taken), a switch of the fast copy to
+ * the reference mode and back, a poke of a register a train computes on
+ * demand (serialiser or deserialiser, either direction) or of an enable
+ * input (a force: the train leaves through trainWatch), a reset of both
+ * (cycle 0, the links start again).
+ */
+interface Stim {
+  kind: 'snap' | 'mode' | 'poke' | 'reset';
+  at: number;
+  len: number;
+  reg: number;
+}
+const stimArb = fc.record({ kind: fc.constantFrom<Stim['kind']>('snap', 'mode', 'poke', 'reset'), at: fc.integer({ min: 2700, max: 6000 }), len: fc.integer({ min: 1, max: 200 }), reg: fc.nat(19) });
+
+function pokedReg(u: TokBench, k: number): Signal {
+  const end = k & 1 ? u.pair.b : u.pair.a;
+  const regs = [end.ser.sh, end.ser.left, end.ser.data, end.deser.xPrev, end.deser.cnt, end.deser.acc, end.deser.pBit, end.deser.flag, end.ser.enable, end.deser.enable];
+  return regs[k >>> 1]!;
+}
+
+function applyStim(ls: Lockstep<TokBench>, st: Stim, start: boolean, snap: [unknown, unknown] | null, keep: (v: [unknown, unknown]) => void): void {
+  if (st.kind === 'snap') {
+    if (start) keep([ls.simP.save(), ls.simA.save()]);
+    else {
+      ls.simP.restore(snap![0] as never);
+      ls.simA.restore(snap![1] as never);
+    }
+  } else if (st.kind === 'reset') {
+    if (start) {
+      ls.simP.reset();
+      ls.simA.reset();
+    }
+  } else if (st.kind === 'mode') ls.simA.setMode(start ? 'plain' : 'activity');
+  else if (start) {
+    const r = (u: TokBench): Signal => pokedReg(u, st.reg);
+    ls.poke(r, (ls.peek(r) + 1) % 2 ** r(ls.plain).width);
+  }
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'icemu-tok-'));
@@ -76,11 +124,13 @@ afterEach(() => {
 const stream: Send[] = Array.from({ length: 60 }, (_, k) => ({ at: 3000, ch: k % 7 === 6 ? CHAR_EOP : (k * 37) & 255 }));
 
 describe('DS-link tokens on a serial line = bit by bit', () => {
-  it('property: random bursts both ways, stalls, both handovers, every run-idle mode: every value at every cycle', () => {
+  it('property: random bursts both ways, stalls, both handovers, every run-idle mode, a stimulus in a train: every value at every cycle', () => {
     let entered = 0;
     let thawed = 0;
     let tokens = 0;
     let errors = 0;
+    // How often each stimulus found a train running (the draws reach the train's exits, not only its steady state).
+    const inTrain: Record<Stim['kind'], number> = { snap: 0, mode: 0, poke: 0, reset: 0 };
     fc.assert(
       fc.property(
         burstArb,
@@ -88,28 +138,49 @@ describe('DS-link tokens on a serial line = bit by bit', () => {
         fc.array(fc.boolean(), { minLength: 1, maxLength: 6 }),
         fc.constantFrom<Handover>('checked', 'on-arrival'),
         fc.constantFrom<RunIdle>('nulls', 'one-null', 'silent'),
-        fc.option(fc.integer({ min: 2600, max: 4500 })),
-        (aToB, bToA, pop, handover, runIdle, flipAt) => {
+        fc.option(fc.integer({ min: 2600, max: 6000 }), { freq: 2 }),
+        stimArb,
+        (aToB, bToA, pop, handover, runIdle, flipAt, stim) => {
           const popB = pop.some((x) => x) ? pop : [true];
-          // A flipped bit on the D wire: a parity or escape error, the link restarts (both modes alike).
-          const flip = (ls: Lockstep<TokBench>, c: number): void => {
+          let snap: [unknown, unknown] | null = null;
+          let fired: number | null = null;
+          const extra = (ls: Lockstep<TokBench>, c: number): void => {
+            // A flipped bit on the D wire: a parity or escape error, the link restarts (both modes alike).
             if (c === flipAt) ls.poke((u) => u.pair.a.ser.data, 1 - ls.peek((u) => u.pair.a.ser.data));
+            if (c < stim.at) return;
+            // The stimulus at the first cycle from `at` on where the fast copy runs a train (undone `len` later).
+            if (fired === null && trains(ls.active).some((t) => t.active)) {
+              fired = c;
+              inTrain[stim.kind]++;
+              applyStim(ls, stim, true, snap, (v) => (snap = v));
+            } else if (fired !== null && c === fired + stim.len) applyStim(ls, stim, false, snap, (v) => (snap = v));
           };
-          const r = run(aToB, bToA, popB, runIdle === 'silent' ? 'on-arrival' : handover, runIdle, 6500, flip);
+          const r = run(aToB, bToA, popB, runIdle === 'silent' ? 'on-arrival' : handover, runIdle, 6500, extra);
           if (flipAt !== null) errors += r.ls.peek((u) => u.pair.b.errCount);
           entered += r.entered;
           thawed += r.thawed;
           tokens += r.tokens;
         },
       ),
-      { numRuns: 16 },
+      { numRuns: 60 },
     );
-    // The property tested the token path, not only the bit path, and errors.
+    // The property tested the token path, not only the bit path, errors, and each stimulus in a train.
     expect(errors).toBeGreaterThan(0);
     expect(entered).toBeGreaterThan(10);
     expect(thawed).toBeGreaterThan(10);
-    expect(tokens).toBeGreaterThan(200);
+    expect(tokens).toBeGreaterThan(500);
+    for (const k of Object.keys(inTrain) as Stim['kind'][]) expect(inTrain[k], k).toBeGreaterThan(0);
   }, 300_000);
+
+  it('no NULL train entered at the edge where the serialiser is disabled (null_train.ts): its recording ends as an error turns the link off', () => {
+    // Found by the property: a flipped D bit at 3898 (a restart), another at
+    // 5990; b's serialiser is disabled at 5998, the edge where its NULL
+    // recording completed, and the train took the wires on for the period.
+    const flip = (ls: Lockstep<TokBench>, c: number): void => {
+      if (c === 3898 || c === 5990) ls.poke((u) => u.pair.a.ser.data, 1 - ls.peek((u) => u.pair.a.ser.data));
+    };
+    run([], [{ at: 3885, ch: CHAR_EOP }], [false], 'checked', 'nulls', 6100, flip);
+  });
 
   it('a streaming direction evaluates its serialiser and deserialiser a few times a token, not every bit', () => {
     const count = (mode: 'plain' | 'activity'): { evals: number; tokens: number } => {

@@ -5,7 +5,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Simulator } from '../../rtl/kernel/index.ts';
+import { Module, Simulator } from '../../rtl/kernel/index.ts';
+import { checkConfig } from '../../rtl/buzzard/config.ts';
+import { nodeCrossbar } from '../../rtl/buzzard/node.ts';
 import type { ArbiterPolicy } from '../../rtl/lib/arbiter.ts';
 import { Crossbar, type CrossbarConfig } from '../../rtl/lib/crossbar.ts';
 import { Lockstep, rng } from './lockstep_sim.ts';
@@ -187,6 +189,7 @@ interface Traffic {
   N: number;
   M: number;
   W: number;
+  wide: boolean;
   conn: 'full' | 'no-diagonal' | 'random';
   policy: ArbiterPolicy;
   L: number;
@@ -200,10 +203,12 @@ interface Traffic {
 
 const trafficArb: fc.Arbitrary<Traffic> = fc.record({
   // up to 6 inputs: one data process per output (guarded reads); 32..40: the one data process of wide crossbars;
-  // 17..32: the one flow-control process and the request columns of wide crossbars (more than 16 inputs)
+  // 17..32: the Buzzard node's 18 and 20 (a process per input) and, with `wide`, the C104's one flow-control process and request columns
   N: fc.oneof(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 32, max: 40 }), fc.integer({ min: 17, max: 32 })),
-  M: fc.integer({ min: 1, max: 6 }),
+  // 25..32 outputs: the C104's 32 (the wide processes' bit vectors of outputs reach bit 31)
+  M: fc.oneof(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 25, max: 32 })),
   W: fc.integer({ min: 1, max: 8 }),
+  wide: fc.boolean(),
   conn: fc.constantFrom('full' as const, 'no-diagonal' as const, 'random' as const),
   policy: fc.constantFrom<ArbiterPolicy>('tree', 'round-robin', 'fifo', 'fixed-priority'),
   L: fc.integer({ min: 0, max: 3 }),
@@ -231,7 +236,7 @@ function runTraffic(tr: Traffic): string | null {
   const r = rng(tr.seed);
   const { N, M, L } = tr;
   const matrix = Array.from({ length: N }, (_, i) => Array.from({ length: M }, (_, j) => (tr.conn === 'full' ? true : tr.conn === 'no-diagonal' ? i !== j : r() < 0.6)));
-  const ls = new Lockstep(() => new Crossbar(null, 'xbar', { inputs: N, outputs: M, width: tr.W, connectivity: matrix, policy: tr.policy, latency: L }));
+  const ls = new Lockstep(() => new Crossbar(null, 'xbar', { inputs: N, outputs: M, width: tr.W, connectivity: matrix, policy: tr.policy, latency: L, wide: tr.wide }));
   const allowed = matrix.map((row) => row.reduce((m, v, j) => (v ? m | (1 << j) : m), 0));
   const req = new Array<number>(N).fill(0);
   const run = Array.from({ length: N }, () => new Array<number>(M).fill(0));
@@ -255,7 +260,7 @@ function runTraffic(tr: Traffic): string | null {
         if (r() < tr.pRel) rel[i] = 1;
       } else if (req[i] === 0 && allowed[i] !== 0 && r() < tr.pReq) {
         let m = 0;
-        while (m === 0) m = Math.floor(r() * 2 ** M) & allowed[i]!;
+        while (m === 0) m = (Math.floor(r() * 2 ** M) & allowed[i]!) >>> 0; // unsigned: output 31's bit
         req[i] = m;
       }
       din[i] = Math.floor(r() * (wmask + 1));
@@ -339,6 +344,21 @@ describe('crossbar random traffic (plain and activity mode in lockstep)', () => 
       }),
       { numRuns: 120 },
     );
+  });
+
+  it('the wide evaluation only where asked (the C104): the Buzzard node crossbar keeps a flow-control process per input at 18 and 20 inputs', () => {
+    const names = (x: Crossbar): string[] => x.processes.map((p) => p.name);
+    for (const n of [9, 10]) {
+      const x = nodeCrossbar(new Module(null, `bz${n}`), checkConfig({ n }));
+      expect(x.config.inputs).toBe(2 * n);
+      expect(names(x)).toContain('fc0');
+      expect(names(x)).not.toContain('cols');
+    }
+    const c = new Crossbar(null, 'c', { inputs: 32, outputs: 32, wide: true });
+    expect(names(c)).toContain('cols');
+    expect(names(c)).toContain('fc');
+    expect(names(c)).not.toContain('fc0');
+    expect(() => new Crossbar(null, 'w', { inputs: 4, outputs: 4, wide: 1 as never })).toThrow(/wide must be true or false/);
   });
 
   it('the property is not vacuous: a busy configuration makes many connections', () => {
