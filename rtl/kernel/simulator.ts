@@ -820,7 +820,10 @@ export class Simulator {
     this.onDemand.thawSlot(slot);
     const driver = this.net.slotDriver[slot];
     if (driver === 'tie') throw new SimError('bad-poke', `poke ${sig.path}: the net is tied to a constant`, this.clock.cycle);
-    if (driver === 'reg') this.s[slot + this.net.nRegs] = value;
+    if (driver === 'reg') {
+      this.s[slot + this.net.nRegs] = value;
+      this.wakeWritersOf(slot - this.net.regBase);
+    }
     if (sig.counterId >= 0 || this.net.slotSignal[slot]!.counterId >= 0) this.counters.poked(slot, value);
     if (driver === 'comb') {
       const proc = this.net.slotCombDriver[slot]!;
@@ -834,6 +837,22 @@ export class Simulator {
     }
     this.needSettle = true;
     this.poked = true;
+  }
+
+  /**
+   * A poked register's next value is whatever its seq logic computes at the
+   * next edge (poke's contract). The reference mode runs every process each
+   * cycle, so the fast mode must run the processes that may write it too,
+   * not only those that read it: a process that computes a register without
+   * reading it would otherwise leave the poked value standing
+   * (docs/kernel.md#poke). Pokes are rare, so a scan is fine.
+   */
+  private wakeWritersOf(r: number): void {
+    if (this._mode !== 'activity') return;
+    const net = this.net;
+    for (let p = 0; p < net.seq.length; p++) {
+      if (r >= net.seqRegLo[p]! && r < net.seqRegHi[p]!) this.seqDirty.add(p);
+    }
   }
 
   peekMem(name: string | Memory, addr: number): number {
