@@ -193,9 +193,13 @@ function measure(sim: Simulator, driver: T9000Driver, rec: T9000Recorder, q: Tra
   if (whole === 0) throw new RangeError(`c104-transit: ${q.messages} messages after a warm-up of ${q.warmup} hold no whole FCT cycle of ${cycle}`);
   const ids = all.slice(0, whole + 1);
   const onWire = new Map<number, number>();
+  const taken = new Set<number>();
   for (const id of ids) {
     const t = wire.find((c) => c >= injected.get(id)! - 1);
     if (t === undefined) throw new Error(`c104-transit: m = ${m}: message ${id}'s header was not seen on the wires`);
+    // a missed header would match the next message's start and shorten the transit silently: refuse instead
+    if (taken.has(t) || t >= complete.get(id)!) throw new Error(`c104-transit: m = ${m}: message ${id}'s header start on the wires is ambiguous (cycle ${t})`);
+    taken.add(t);
     onWire.set(id, t);
   }
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
