@@ -26,13 +26,19 @@ export function rtlPointKey(p: Pick<Ch5Pt, 'meanBytes' | 'meanGapTicks' | 'trans
 }
 
 interface StoredPoint {
-  readonly point: Ch5Pt;
+  readonly point: unknown;
   readonly result: { readonly rtl: Ch5Res | null } | null;
 }
 interface StoredRun {
   readonly experiment?: string;
   readonly params?: Ch5Params;
-  readonly points?: readonly StoredPoint[];
+  readonly points?: readonly (StoredPoint | null)[];
+}
+
+/** The fields of a stored point that the key reads. */
+function isStoredPoint(p: unknown): p is Ch5Pt {
+  const x = p as Partial<Record<keyof Ch5Pt, unknown>> | null;
+  return typeof x === 'object' && x !== null && [x.meanBytes, x.meanGapTicks, x.packetBytes, x.buffersPerPbu].every((v) => typeof v === 'number') && typeof x.transport === 'string';
 }
 
 /**
@@ -49,17 +55,19 @@ export function readRtlResults(dir: string, mpnOf: (p: Ch5Pt, q: Ch5Params) => n
   }
   const out = new Map<string, Ch5Res>();
   for (const n of names) {
-    let run: StoredRun;
+    let run: StoredRun | null;
     try {
-      run = JSON.parse(readFileSync(join(dir, n), 'utf8')) as StoredRun;
+      run = JSON.parse(readFileSync(join(dir, n), 'utf8')) as StoredRun | null;
     } catch {
       throw new RangeError(`--rtl-reuse: ${join(dir, n)} is not a readable JSON file`);
     }
-    const q = run.params;
-    if (!q || q.model !== 'rtl' || !Array.isArray(run.points)) continue;
+    const q = run?.params;
+    if (!run || !q || q.model !== 'rtl' || !Array.isArray(run.points)) continue;
     for (const sp of run.points) {
-      const r = sp.result?.rtl;
+      const r = sp?.result?.rtl;
       if (!r) continue;
+      // a result file edited or cut short: one usage line, not a stack trace (users' files, docs/buzzard-ch5.md#rtl-runs)
+      if (!isStoredPoint(sp.point) || typeof r.meanFirst !== 'number' || typeof r.meanLast !== 'number') throw new RangeError(`--rtl-reuse: ${join(dir, n)} holds an RTL result without its point or its means`);
       const mpn = mpnOf(sp.point, q);
       out.set(rtlPointKey(sp.point, q, mpn, Math.max(1, Math.ceil(mpn / 2))), r);
     }

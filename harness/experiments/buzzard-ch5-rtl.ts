@@ -222,7 +222,7 @@ export function assembleRtl(q: Ch5Params, points: readonly Ch5Pt[], results: rea
   const notes = [
     `--model rtl: ${q.messagesPerNode} messages per node (RTL_MPN: ${RTL_MPN.full[q.meanBytes]} full, ${RTL_MPN.quick[q.meanBytes]} --quick; the TLM mode's default is 200 / 100), the same workload for the three models; the RTL runs clock by clock (rtl/buzzard), sharded with --shard / --jobs like any experiment.`,
     `Verdicts: RTL ${verdicts('rtl')}; calibrated TLM ${verdicts('calibrated')}; seed-level TLM ${verdicts('seedLevel')} (rules as in TLM mode, ±${TOLERANCE * 100} pp).`,
-    ...(q.rtlReuse !== undefined ? [`--rtl-reuse ${q.rtlReuse}: the RTL results of ${results.filter((r) => r.rtlReused).length} of ${results.filter((r) => r.rtl !== null).length} RTL points were taken from earlier RTL-mode runs there (same seed, cube, workload and build; the RTL is deterministic), not run again; the calibrated and seed-level TLMs ran here.`] : []),
+    ...(q.rtlReuse !== undefined ? [`--rtl-reuse ${q.rtlReuse}: the RTL results of ${results.filter((r) => r.rtlReused).length} of ${results.filter((r) => r.rtl !== null).length} RTL points were taken from earlier RTL-mode runs there (same seed, cube, workload and build; the RTL is deterministic), not run again; the calibrated and seed-level TLMs ran here. The stored results are not checked against the current RTL's version (docs/buzzard-ch5.md#rtl-runs).`] : []),
     `Points the RTL cannot build (the RTL report uses the calibrated TLM's value there): ${missing.length ? [...new Set(missing.map(([p, r]) => `${pointLabel(p)} (${r.rtlWhyNot})`))].join('; ') : 'none'}.`,
     ...sub.flatMap(({ m, rep }) => rep.notes.map((n) => `[${RTL_MODEL_LABEL[m]}] ${n}`)),
   ];

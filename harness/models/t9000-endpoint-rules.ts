@@ -63,6 +63,8 @@ export function runEndpointRules(m: number, direction: 'uni' | 'bi', stagger: nu
   const perDirection = senders.map((s) => {
     const d = deliveries[1 - s]!;
     const k0 = warmup - 1;
+    // too short a run gives no interval to measure: refuse rather than report NaN
+    if (d.length < warmup + 1) throw new RangeError(`endpoint rules: ${d.length} deliveries in ${bitTimes} bit times, need more than the warm-up of ${warmup}`);
     return (100 * 8 * m * (d.length - 1 - k0)) / (d[d.length - 1]! - d[k0]!);
   });
   return { mbps: perDirection.reduce((a, b) => a + b, 0) / perDirection.length, perDirection };

@@ -153,6 +153,14 @@ describe('buzzard-fig5.* --model rtl', () => {
     expect(noDir.code).toBe(2);
     expect(noDir.err.split('\n')).toHaveLength(1);
     expect(noDir.err).toMatch(/--rtl-reuse: cannot read directory '\/nonexistent\/icemu-reuse' \(ENOENT\)/);
+    // a stored RTL result without its point (a file edited or cut short): one line, exit 2, not a stack trace
+    const cut = tempDir('rtl-reuse-cut');
+    dirs.push(cut);
+    writeFileSync(join(cut, 'buzzard-fig5.12.json'), JSON.stringify({ params: { model: 'rtl' }, points: [null, { result: { rtl: {} } }] }));
+    const cutRun = await icemuExperiment(['buzzard-fig5.12', '--model', 'rtl', '--rtl-reuse', cut, '--quick']);
+    expect(cutRun.code).toBe(2);
+    expect(cutRun.err.trim().split('\n')).toHaveLength(1);
+    expect(cutRun.err).toMatch(/--rtl-reuse: .*buzzard-fig5\.12\.json holds an RTL result without its point or its means/);
     const tlm = await icemuExperiment(['buzzard-fig5.12', '--rtl-reuse', '/tmp', '--quick']);
     expect(tlm.code).toBe(2);
     expect(tlm.err).toMatch(/--rtl-reuse needs --model rtl/);

@@ -6,7 +6,7 @@
  * a second) with every statement holding.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { equalShares, FULL_LOAD, MIXED, QUANTUM_NS, schedulingUnit, shares } from '../../harness/experiments/c104-cpu-fairness.ts';
+import { equalShares, FULL_LOAD, fullLoad, MIXED, QUANTUM_NS, schedulingUnit, shares, totalWorkConstant } from '../../harness/experiments/c104-cpu-fairness.ts';
 import { runC104 } from '../../harness/tlm/t9000-c104/index.ts';
 import { ComputeLoops } from '../../harness/workloads/compute-loops.ts';
 import { check, checkPlots, checkStructure, removeDir, runExperimentIn } from './helpers.ts';
@@ -27,8 +27,16 @@ describe('Fig. 4.1 rules and their controls', () => {
   });
   it('full load: idle 1 ns per ms holds, 2 ns per ms fails', () => {
     const total = (idleNs: number) => shares({ cpuNs: [WINDOW / 2, WINDOW / 2 - idleNs], iterations: [1, 1] }, WINDOW).total;
-    expect(total(10) >= FULL_LOAD).toBe(true);
-    expect(total(20) >= FULL_LOAD).toBe(false);
+    expect(fullLoad(total(10))).toBe(true);
+    expect(fullLoad(total(20))).toBe(false);
+    expect(FULL_LOAD).toBe(1 - 1e-6);
+  });
+  it('total work: the window\'s iterations less at most k in progress hold; one more missing, or one too many, fails', () => {
+    // 10 ms of 1000 ns iterations: 10,000; 3 loops may each have one in progress
+    expect(totalWorkConstant(10_000, 3, 1000, WINDOW)).toBe(true);
+    expect(totalWorkConstant(9_997, 3, 1000, WINDOW)).toBe(true);
+    expect(totalWorkConstant(9_996, 3, 1000, WINDOW)).toBe(false);
+    expect(totalWorkConstant(10_001, 3, 1000, WINDOW)).toBe(false);
   });
 });
 

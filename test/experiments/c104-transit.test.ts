@@ -16,6 +16,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { T9000_THESIS_SIM_LINKS } from '../../harness/rtl/t9000_pair.ts';
+import { check, removeDir, runExperimentIn } from './helpers.ts';
 import { absoluteHolds, deltaHolds, equalThroughputHolds, fitStartupNs, HANDSHAKE_OVERHEAD_CYCLES, PACKET_SENT_AT, runTransitPoint, SEED_T4C104, type TransitParams, type TransitResult } from '../../harness/experiments/c104-transit.ts';
 
 const Q: TransitParams = { quick: false, sizes: [], messages: 35, warmup: 2 };
@@ -103,4 +104,12 @@ describe('c104-transit on the RTL (seed 004 §4.1.5), m = 0..6', () => {
     expect(() => runTransitPoint({ m: 1, path: 'direct' }, { ...Q, dslink: T9000_THESIS_SIM_LINKS })).toThrow(/packetSentAt 'wire' needs DS-link ends/);
     expect(() => runTransitPoint({ m: 1, path: 'direct' }, { ...Q, sentAt: 'handover', dslink: T9000_THESIS_SIM_LINKS })).toThrow(/needs links without flowThrough/);
   });
+
+  it('the absolute-transit verdict needs every size the seed prints: over --sizes 5,6 the constant is fitted and reported, no verdict', async () => {
+    const dirs: string[] = [];
+    const { res } = await runExperimentIn('c104-transit', ['--quick', '--sizes', '5,6', '--jobs', '1'], dirs);
+    dirs.forEach(removeDir);
+    expect(check(res, 'absolute-transit').holds).toBeNull();
+    expect(check(res, 'absolute-transit').measured).toMatch(/fitted over 2 of the seed's 7 sizes: no verdict/);
+  }, 120_000);
 });

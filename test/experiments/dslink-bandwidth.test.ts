@@ -110,6 +110,10 @@ describe('dslink-bandwidth staggered bi on T9000_THESIS_SIM_LINKS: the start off
 
 describe("seed 004's endpoint rules as a zero-latency packet model (harness/models/t9000-endpoint-rules.ts), against Eq 4.3 and the RTL", () => {
   const dev = (m: number, d: 'uni' | 'bi', st: number) => deviationPercent(runEndpointRules(m, d, st, 60_000).mbps, dslinkPacketPassingBandwidth({ m, direction: d }));
+  it('a run too short for one interval after the warm-up is refused (not NaN)', () => {
+    expect(() => runEndpointRules(128, 'uni', 0, 500)).toThrow(/need more than the warm-up of 5/);
+    expect(runEndpointRules(128, 'uni', 0, 20_000).mbps).toBeGreaterThan(0);
+  });
   it('single-packet and uni streams are exactly Eq 4.3 (the rules lose nothing there)', () => {
     for (const m of [4, 32, 33, 100]) expect(Math.abs(dev(m, 'uni', 0))).toBeLessThan(1e-9);
     for (const m of [4, 32, 64]) expect(Math.abs(dev(m, 'bi', 60))).toBeLessThan(1e-9);
