@@ -89,6 +89,8 @@ export interface RtlProcessResult {
   readonly iterations: number;
   /** Per process, its sends in issue order (drops included). */
   readonly sends: ProcessSend[][];
+  /** Per process, the cycle it began each iteration (index = iteration). */
+  readonly began: number[][];
   /** Network messages sent / delivered / complete (acknowledged) by the end of the run. */
   readonly sent: number;
   readonly delivered: number;
@@ -160,8 +162,9 @@ export function runRtlProcesses(program: ProcessProgram, o: RtlProcessOptions): 
   const halted = new Uint8Array(P);
   const received: Map<number, number>[] = Array.from({ length: P }, () => new Map());
   /** 'loosely': per receiver, the receives (network) or acknowledgements (memory copy) of messages of a later iteration than its own. */
-  const future: { iter: number; send: () => void }[][] = Array.from({ length: P }, () => []);
+  const future: { iter: number; recv: boolean; send: () => void }[][] = Array.from({ length: P }, () => []);
   const sends: ProcessSend[][] = Array.from({ length: P }, () => []);
+  const began: number[][] = Array.from({ length: P }, () => []);
   /** Per source end ("node:vl"): its network messages in send order, not yet complete. */
   const inFlight = new Map<string, { proc: number; iter: number }[]>();
   const msgInfo: { proc: number; dest: number; iter: number; packets: number }[] = [];
@@ -199,7 +202,7 @@ export function runRtlProcesses(program: ProcessProgram, o: RtlProcessOptions): 
       countDelivery(packetsOf(bytes), now);
       const ack = (): void => void sim.schedule(Math.max(sim.cycle, now), () => sendDone(p, Math.max(sim.cycle, now)));
       arrive(dest, k, now);
-      if (mode === 'loosely' && k > iter[dest]! && !halted[dest]) future[dest]!.push({ iter: k, send: ack });
+      if (mode === 'loosely' && k > iter[dest]! && !halted[dest]) future[dest]!.push({ iter: k, recv: false, send: ack });
       else ack();
       return -1;
     }
@@ -219,7 +222,7 @@ export function runRtlProcesses(program: ProcessProgram, o: RtlProcessOptions): 
     if (mode !== 'loosely') post();
     else if (k > iter[dest]!) {
       if (halted[dest]) post();
-      else future[dest]!.push({ iter: k, send: post });
+      else future[dest]!.push({ iter: k, recv: true, send: post });
     }
     return id;
   };
@@ -287,11 +290,16 @@ export function runRtlProcesses(program: ProcessProgram, o: RtlProcessOptions): 
     checkProceed(p, now);
   };
 
-  /** Post the receives (loosely) of the messages to q of iterations ≤ k already sent; later ones wait in `future`. */
+  /**
+   * q began iteration k (loosely): the memory copies of iterations ≤ k are acknowledged; the receives of
+   * network messages of iterations ≤ k were posted by postIncoming. A halted q takes every later message too.
+   */
   const releaseFuture = (q: number, k: number): void => {
     const keep = [];
     for (const f of future[q]!) {
-      if (f.iter <= k || halted[q]) f.send();
+      if (f.iter <= k) {
+        if (!f.recv) f.send();
+      } else if (halted[q]) f.send();
       else keep.push(f);
     }
     future[q] = keep;
@@ -299,6 +307,7 @@ export function runRtlProcesses(program: ProcessProgram, o: RtlProcessOptions): 
 
   const begin = (p: number, k: number, now: number): void => {
     iter[p] = k;
+    began[p]![k] = now;
     if (k >= cap && now < stopAt) throw new RangeError(`rtl processes: process ${p} reached iteration ${k} at cycle ${now}, beyond the ${cap} iterations whose channels were built (raise iterations)`);
     if (now >= stopAt) {
       halted[p] = 1;
@@ -372,6 +381,7 @@ export function runRtlProcesses(program: ProcessProgram, o: RtlProcessOptions): 
     sendsDropped: dropped,
     iterations,
     sends,
+    began,
     sent: driver.messages.length,
     delivered,
     completed,
