@@ -71,6 +71,22 @@ describe('Def. 5.1 processes on the RTL (3×3, two 40-byte messages per iteratio
   }
 });
 
+describe('two processes per CPU (memory copies between them)', () => {
+  for (const mode of ['loosely', 'async'] as const) {
+    it(
+      `${mode}: network messages exactly once, memory copies among the sends, the loop runs past them`,
+      () => {
+        const r = runRtlProcesses(new SyntheticProgram({ ...standardSetup(2, mode, 9), D: 3, d: 1, n: 2 }), { warmupCycles: 1000, windowCycles: 5000, drainCycles: 40_000 });
+        checkExactlyOnce(r);
+        const copies = r.sends.flat().filter((s) => s.msg < 0 && !s.dropped).length;
+        expect(copies).toBeGreaterThan(5);
+        expect(r.iterations).toBeGreaterThan(r.sent);
+      },
+      LONG,
+    );
+  }
+});
+
 describe("'loosely' coupling", () => {
   /** Deliveries (network) of an iteration-k message that reached the receiver before it began iteration k (before the drain, where halted receivers take all). */
   const early = (r: RtlProcessResult, stop: number): number => {
