@@ -49,6 +49,7 @@ import { readFileSync } from 'node:fs';
 import { parseWorkloadFile, WorkloadFileError } from '../workloads/trace-file.ts';
 import { DEFAULT_CYCLES_PER_TICK } from '../rtl/run_workload.ts';
 import { channelPairs as pairsOf, thesisWindowWorkload } from '../rtl/c104_thesis_workload.ts';
+import { runThesisSync, SYNC_CHOICES } from './c104_sync.ts';
 
 /** Cycles a byte takes on a DS-link: one data token, 10 bits at one bit per cycle (docs/dslink.md#bit-clock). */
 const DSLINK_CYCLES_PER_BYTE = 10;
@@ -89,6 +90,10 @@ const spec: CommandSpec = {
     'endpoint within +-(--window) nodes in x and y (default 16), from a random start phase.',
     'A send that finds its virtual link\'s 16-entry send queue full waits (the sender is held)',
     'and enters the queue when a send of that virtual link completes; the summary counts them.',
+    `--pattern ${THESIS} --sync MODE runs Def. 5.1's processes closed loop instead (one per endpoint,`,
+    'compute --interval cycles, then one message; MODE loosely, async-blocking or async, as the',
+    'packet-level model: docs/c104.md#thesis-processes) and prints data packets per CPU per ms in',
+    'the window after --warmup, sends attempted and dropped (async: 16 outstanding), iterations.',
     'Every run prints per-link figures over the run (with --pattern: the measurement window):',
     'for each directed DS-link, utilisation = cycles with a normal character (data, EOP, EOM;',
     'not NULL or FCT) on the wire, blocked = cycles its transmitter held a character but had',
@@ -123,6 +128,7 @@ const spec: CommandSpec = {
     { name: 'pattern', type: 'string', arg: 'NAME', description: `traffic pattern instead of --vls/--messages: ${[...PATTERNS, THESIS].join(', ')}` },
     { name: 'window', type: 'int', min: 1, max: 64, description: `with --pattern ${THESIS}: destinations within +-N nodes in x and y (default 16)` },
     { name: 'interval', type: 'int', min: 1, max: 1_000_000, description: `with --pattern ${THESIS}: cycles between a process's sends (default 100, 1 us)` },
+    { name: 'sync', type: 'string', arg: 'MODE', description: `with --pattern ${THESIS}: closed-loop processes in synchronisation mode ${SYNC_CHOICES.join(', ')}` },
     { name: 'rate', type: 'string', arg: 'R', description: 'with --pattern: offered load per endpoint, DS-link bandwidths of 1 byte per 10 cycles (default 0.1)' },
     { name: 'hotspot', type: 'string', arg: 'F', description: 'with --pattern hotspot: fraction of messages sent to endpoint 0 (default 0.2)' },
     { name: 'warmup', type: 'int', min: 0, max: 1_000_000_000, description: 'with --pattern: cycles before the measurement window (default 10% of --cycles)' },
@@ -140,6 +146,7 @@ const spec: CommandSpec = {
     'icemu c104 puma --dim 3',
     'icemu c104 mesh --width 4 --height 4 --pattern transpose --rate 0.05 --cycles 60000 --json out/t.json',
     'icemu c104 mesh --width 4 --height 4 --pattern thesis --window 2 --cycles 40000',
+    'icemu c104 mesh --width 4 --height 4 --pattern thesis --window 2 --interval 500 --sync loosely --cycles 30000',
     'icemu c104 --config mesh.json --seed 2',
     'icemu c104 mesh --width 2 --height 2 --workload msgs.txt --cycles-per-tick 10 --json out/w.json',
   ],
@@ -262,6 +269,7 @@ async function run(cmdOpts: ParsedOptions, positional: string[] = [], given: Rea
   const win = defaultWindow(cycles, opts.warmup as number | undefined);
   if (patterned && win.genEnd <= START) throw new UsageError(`icemu c104: --cycles ${cycles} is too short for --pattern: generation runs from cycle ${START} to 80% of --cycles`);
   if (win.warmup >= win.genEnd) throw new UsageError(`icemu c104: --warmup must be below ${win.genEnd} (80% of --cycles, where generation ends)`);
+  if (opts.sync !== undefined) return runThesisSync(opts, given, { preset, policy, timing, buffers, routing, warmup: win.warmup, cycles });
 
   const addressing = oneOf('addressing', (opts.addressing as string | undefined) ?? 'auto', ['auto', 'virtual-link', 'node'] as const);
   let node = addressing === 'node';
