@@ -133,6 +133,11 @@ export class ControlUnit extends Module {
   readonly node: number;
   readonly layout: CuLayout;
   readonly slots: SlotRegs[];
+  /**
+   * The transmit task's fetch-plan helpers, read-only, for the property that
+   * firstMiss equals the plan it replaced (test/buzzard/cu_fetch_plan.test.ts).
+   */
+  readonly txPlan: Pick<ReturnType<typeof cuTransmit>, 'view' | 'loadPlan' | 'wordOfM' | 'inWin' | 'firstMiss'> & { readonly P0: number };
   // input port
   readonly inPop: Signal;
   readonly inDout: Signal;
@@ -245,6 +250,7 @@ export class ControlUnit extends Module {
       atuPrev, s, g, gi, p, fail, bus, rd, wr, go, writes, irq, laneMask,
     } = kit;
     const tx = cuTransmit(kit);
+    this.txPlan = { view: tx.view, loadPlan: tx.loadPlan, wordOfM: tx.wordOfM, inWin: tx.inWin, firstMiss: tx.firstMiss, P0: kit.P0 };
     const rx = cuReceive(kit);
     const ins = cuInstructions(kit, tx);
     const { txTask } = tx;

@@ -31,7 +31,8 @@
  * loaded directly and offered one cycle later: txValid depends on registers
  * and queue outputs only, never on this cycle's pushes); WAIT lasts
  * packetStartupCycles (data) or ackDelayCycles (acks), so the first header
- * character is offered exactly that many cycles later than with 0; then one character
+ * character is offered exactly that many cycles later than with 0 (on a link
+ * end that is ready then; a busy link end's wait overlaps it); then one character
  * per cycle as fast as the link takes them (txReady).
  */
 import { Module, type Signal } from '../kernel/module.ts';

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Module } from '../../rtl/kernel/module.ts';
 import { CHAR_EOM, CHAR_EOP } from '../../rtl/dslink/chars.ts';
-import { decodeBits, dsDecode, LEN_CTL } from '../../rtl/dslink/tokens.ts';
+import { CTL_EOM, decodeBits, dsDecode, LEN_CTL } from '../../rtl/dslink/tokens.ts';
 import { DsLinkEnd } from '../../rtl/dslink/end.ts';
 import { attachT9000Pair, dsLinks, T9000_THESIS_SIM_LINKS } from '../../harness/rtl/t9000_pair.ts';
 import { Simulator } from '../../rtl/kernel/index.ts';
@@ -289,19 +289,32 @@ describe('T9000 endpoint: modes and timing', () => {
       const end = p.a.links[0] as DsLinkEnd;
       let take = -1;
       let done = -1;
+      const d: number[] = [];
+      const st: number[] = [];
+      const cyc: number[] = [];
       p.sim.observe({
         onCycle: (x) => {
           if (take < 0 && x.peek(end.tokens.sendNormal) === 1 && x.peek(end.tokens.txChar) === CHAR_EOM) take = x.cycle;
           if (done < 0 && x.peek(p.a.tx[0]!.txDone) === 1) done = x.cycle;
+          d.push(x.peek(end.dOut));
+          st.push(x.peek(end.sOut));
+          cyc.push(x.cycle);
         },
       });
       p.driver.receive(1, 0, 2500);
       p.driver.send(0, 0, [1, 2, 3, 4], 2500);
       p.sim.step(4000);
-      return { lag: done - take, events: p.rec.sorted() };
+      // the cycle of the EOM's last bit, read off a's wires (bit k is the k-th data-strobe change)
+      const bitCycles = cyc.filter((_, k) => (d[k]! ^ st[k]!) !== (k === 0 ? 0 : d[k - 1]! ^ st[k - 1]!));
+      const bits = dsDecode(d, st);
+      // the framed token whose flag says control and whose payload (lsb first) is EOM's code
+      const eomAt = decodeBits(bits).starts.find((k) => bits[k + 1] === 1 && bits[k + 2]! + 2 * bits[k + 3]! === CTL_EOM);
+      const lastBit = eomAt === undefined ? -1 : bitCycles[eomAt + LEN_CTL - 1]!;
+      return { lag: done - take, afterLastBit: done - lastBit, events: p.rec.sorted() };
     };
     const wire = sent('wire');
     expect(wire.lag).toBe(1 + LEN_CTL);
+    expect(wire.afterLastBit).toBe(1); // the first cycle after the marker's last bit, as read on the wires
     expect(sent('handover').lag).toBeLessThan(0);
     expect(sent('wire', 'plain')).toEqual(wire);
   });
