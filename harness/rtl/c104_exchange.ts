@@ -26,6 +26,8 @@
 import { meshLabel, meshNetwork } from '../../rtl/c104/labelling.ts';
 import { makeC104System } from './c104_system.ts';
 import type { ChannelEnd } from './t9000_driver.ts';
+import { NS_PER_CYCLE } from './c104_thesis_workload.ts';
+import { PROCESS_START } from './c104_processes.ts';
 import { BoundaryExchangeProgram } from '../workloads/boundary-exchange.ts';
 
 export interface RtlExchangeOptions {
@@ -48,8 +50,7 @@ export interface RtlExchangeResult {
   readonly cycles: number;
 }
 
-const START = 2500; // after DS-link start-up
-const NS_PER_CYCLE = 10;
+const START = PROCESS_START; // after DS-link start-up
 
 export function runRtlExchange(o: RtlExchangeOptions): RtlExchangeResult {
   const t0 = performance.now();

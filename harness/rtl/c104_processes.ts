@@ -39,9 +39,9 @@ import type { C104Options } from '../../rtl/c104/config.ts';
 import type { ProcessProgram } from '../workloads/process-program.ts';
 import { makeC104System, type C104System } from './c104_system.ts';
 import type { ChannelEnd } from './t9000_driver.ts';
+import { NS_PER_CYCLE } from './c104_thesis_workload.ts';
 
-const NS_PER_CYCLE = 10;
-/** After DS-link start-up (as c104_exchange.ts). */
+/** First cycle of the processes, after DS-link start-up (c104_exchange.ts starts there too). */
 export const PROCESS_START = 2500;
 
 export interface RtlProcessOptions {
@@ -309,18 +309,12 @@ export function runRtlProcesses(program: ProcessProgram, o: RtlProcessOptions): 
     iter[p] = k;
     began[p]![k] = now;
     if (k >= cap && now < stopAt) throw new RangeError(`rtl processes: process ${p} reached iteration ${k} at cycle ${now}, beyond the ${cap} iterations whose channels were built (raise iterations)`);
-    if (now >= stopAt) {
-      halted[p] = 1;
-      if (mode === 'loosely') {
-        postIncoming(p, k);
-        releaseFuture(p, k);
-      }
-      return;
-    }
+    if (now >= stopAt) halted[p] = 1;
     if (mode === 'loosely') {
       postIncoming(p, k);
       releaseFuture(p, k);
     }
+    if (halted[p]) return;
     const plan = program.plan(p, k);
     const computeNs = plan.computeNs;
     if (computeNs <= 0 && mode !== 'async' && plan.sends.length > 0) return afterCompute(p, now);
