@@ -384,7 +384,7 @@ export class PacketBufferUnit extends Module {
     // registers and line bit move between the controllers' events without a
     // process run, so they are not among their reads.
     const framing = { preBits, headLen, strict };
-    const inLine = (this.inLine = links && taps ? new PbuInputEnd(this, links, { inBit, inState, inCnt, inShift }, framing) : null);
+    const inLine = (this.inLine = links && taps ? new PbuInputEnd(this, links, { inBit, inState, inCnt, inShift, wpend, wgnt }, framing) : null);
     const outLine = (this.outLine =
       links && taps ? new PbuOutputEnd(this, `${name}.line`, links, taps, { txPhase, txCnt, txShift, txBit, xrelease, outState, xgnt, xgidx }, framing) : null);
 
@@ -397,12 +397,8 @@ export class PacketBufferUnit extends Module {
       writes: [inAddr, inSlot, blk, inCnt, inShift, inLen, inData, wpend, inState, camLoadR, freeRows, reqReg],
       ...(inLine
         ? {
-            reads: [inState, wpend, inAddr, inLen, inSlot, freeRows, camFreeCount],
-            readsWhen: [
-              { when: wpend, is: [1], reads: [wgnt] },
-              { when: inState, is: [IN_LATCH, IN_LOAD], reads: [camFreeRow] },
-              { when: inState, is: [IN_PRE], reads: [contraryFull] },
-            ],
+            reads: [wpend, freeRows, camFreeCount],
+            readsWhen: [{ when: wpend, is: [1], reads: [wgnt] }],
           }
         : {}),
     });
@@ -411,10 +407,9 @@ export class PacketBufferUnit extends Module {
       writes: [txPhase, txCnt, txShift, txBit, txRel, outState, outData, outDataValid, rpend, rrPtr, rrWait, outRow, outCamRow, outPort, outNext, outAddr, outLen, freeFlag, freeRows, reqReg],
       ...(outLine
         ? {
-            reads: [outState, txPhase, outDataValid, outData, txShift, xrelease, rpend, xgnt, rrWait, rrPtr, outNext, outLen, outAddr, freeFlag, outRow, outPort],
+            reads: [outState, outDataValid, outData, txShift, xrelease, rpend, xgnt, rrWait, rrPtr, outNext, outLen, outAddr, freeFlag, outRow, outPort, hold],
             readsWhen: [
               { when: rpend, is: [1], reads: [rdata, rvalid, rsrc] },
-              { when: txPhase, is: [T_S1, T_PY1, T_Y1], reads: [hold] },
               { when: outState, is: [OUT_IDLE], reads: [xgidx, xreq, camHit, camHitData, camHitRow] },
               { when: outState, is: [OUT_BC], reads: [camOp] },
               { when: outState, is: [OUT_FETCH], reads: [rgnt] },

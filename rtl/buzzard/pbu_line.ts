@@ -29,7 +29,8 @@ import type { Module, Signal } from '../kernel/module.ts';
 import { SimError } from '../kernel/errors.ts';
 import { ReceiverEnd, SenderLine, Waker, type LineUnit, type LinkSet, type LinkTap } from './link_lines.ts';
 import {
-  IN_DEST, IN_PRE, IN_PSYNC, IN_REF, IN_REFD, IN_SBIT, IN_SYNC, IN_WAIT, IN_WORD, OUT_IDLE, T_HEAD, T_WORD, lineBit,
+  IN_DEST, IN_LATCH, IN_LOAD, IN_PRE, IN_PSYNC, IN_REF, IN_REFD, IN_SBIT, IN_START, IN_SYNC, IN_WAIT, IN_WORD, OUT_IDLE,
+  T_HEAD, T_PY0, T_PY1, T_S0, T_S1, T_WORD, T_Y0, T_Y1, lineBit,
 } from './pbu_kit.ts';
 
 export interface PbuInRegs {
@@ -37,6 +38,8 @@ export interface PbuInRegs {
   inState: Signal;
   inCnt: Signal;
   inShift: Signal;
+  wpend: Signal;
+  wgnt: Signal;
 }
 
 export interface PbuOutRegs {
@@ -133,6 +136,16 @@ export class PbuInputEnd extends ReceiverEnd {
       this.awaiting = nist === IN_WAIT ? 1 : nist === IN_SBIT || nist === IN_REFD || nist === IN_SYNC || nist === IN_PSYNC ? 0 : -1;
       if (this.awaiting >= 0) t = this.src!.nextWith(from, this.awaiting);
     }
+    // The controller does not read its own state registers (a change of
+    // them would wake it at every field's first bit, a pure shift): it asks
+    // for the next edge itself on entering the states it leaves or checks
+    // there whatever the line does (steps 1, 2, 7; step 1 then waits for a
+    // change of the free row register, a read), and when a word was written
+    // in the cycle the next one was latched (wpend stays 1 and the RAM's
+    // grant may stay 1: no read changes, yet the write is due).
+    const r = this.r;
+    const ist = s[r.inState.i]!;
+    if ((nist !== ist && (nist === IN_START || nist === IN_LATCH || nist === IN_LOAD)) || (s[r.wpend.i] === 1 && s[r.wgnt.i] === 1 && s[r.wpend.n] === 1)) t = from;
     this.waker.at(t);
   }
 }
@@ -220,6 +233,13 @@ export class PbuOutputEnd implements LineUnit {
     s[r.txBit.i] = s[r.txBit.n]!;
     if (nph === T_HEAD) this.waker.at(from + nc - (k.strict && nc >= 17 ? 17 : 1));
     else if (nph === T_WORD) this.waker.at(from + nc - (nc >= 2 ? 2 : 1));
+    // The framing phase is not among the controller's reads (entering a head
+    // or word would wake it for a pure shift): it asks for the next edge
+    // itself after S0, PY0, Y0 (always left at the next edge) and on
+    // entering S1, PY1, Y1 (left at the first edge with hold 0 and, at a Y1,
+    // the next word latched: changes of hold, outState and outDataValid
+    // wake it while it stays).
+    else if (nph === T_S0 || nph === T_PY0 || nph === T_Y0 || (nph !== ph && (nph === T_S1 || nph === T_PY1 || nph === T_Y1))) this.waker.at(from);
   }
 
   resetLines(now: number): void {
