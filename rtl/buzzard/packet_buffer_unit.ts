@@ -81,6 +81,14 @@
  *  - xreq = reqReg while the output controller is idle, 0 while busy (A9).
  *  - The PBU checks framing it depends on: the Y1 after the destination must
  *    be on the line in the camLoad cycle, and every sync starts with a 1.
+ *
+ * Rooms: this file declares the unit (ports, CAM, registers, the CAM port,
+ * request and RAM port logic) and builds its two clocked processes from
+ * pbu_input_controller.ts (input steps 1–10) and pbu_output_controller.ts
+ * (output steps 1–6 and the framing); pbu_kit.ts holds their state numbers
+ * and shared kit, pbu_line.ts their link ends on a cube's serial lines. The
+ * two controllers are separate processes (docs/kernel.md "Stop 19: PBU"):
+ * each runs only when its own side must act.
  */
 import { Module, type Signal } from '../kernel/module.ts';
 import { bitsFor } from '../lib/arbiter.ts';
@@ -93,8 +101,8 @@ import { PbuInputEnd, PbuOutputEnd } from './pbu_line.ts';
 import { pbuInputController } from './pbu_input_controller.ts';
 import { pbuOutputController } from './pbu_output_controller.ts';
 import {
-  FREE_PORT, IN_LATCH, IN_LOAD, IN_PRE, IN_START, NO_PORT, OUT_BC, OUT_FETCH, OUT_FIN, OUT_IDLE, PBU_IN_STATES, PBU_OUT_STATES,
-  PBU_TX_PHASES, T_IDLE, T_PY1, T_S1, T_Y1, type PbuKit,
+  FREE_PORT, IN_START, NO_PORT, OUT_BC, OUT_FETCH, OUT_FIN, OUT_IDLE, PBU_IN_STATES, PBU_OUT_STATES, PBU_TX_PHASES, T_IDLE,
+  type PbuKit,
 } from './pbu_kit.ts';
 
 export { FREE_PORT, PBU_IN_STATES, PBU_OUT_STATES, PBU_TX_PHASES } from './pbu_kit.ts';
@@ -280,8 +288,8 @@ export class PacketBufferUnit extends Module {
     const txCnt = this.reg('txCnt', 5, 0); // bits left in the current field
     const txShift = this.reg('txShift', headLen, 0); // output shift register
 
-    // camLoadR = (inState = camLoad), loaded by the controllers from their next
-    // values: the CAM port needs only this, not every input state change (two
+    // camLoadR = (inState = camLoad), loaded by the input controller from its
+    // next state: the CAM port needs only this, not every input state change (two
     // per word; docs/kernel.md "Exact sensitivity").
     const camLoadR = this.reg('camLoadR', 1, 0);
 
@@ -386,7 +394,7 @@ export class PacketBufferUnit extends Module {
     const framing = { preBits, headLen, strict };
     const inLine = (this.inLine = links && taps ? new PbuInputEnd(this, links, { inBit, inState, inCnt, inShift, wpend, wgnt }, framing) : null);
     const outLine = (this.outLine =
-      links && taps ? new PbuOutputEnd(this, `${name}.line`, links, taps, { txPhase, txCnt, txShift, txBit, xrelease, outState, xgnt, xgidx }, framing) : null);
+      links && taps ? new PbuOutputEnd(this, `${name}.line`, links, taps, { txPhase, txCnt, txShift, txBit, xrelease, outState, xgnt, xgidx, outLen, outDataValid, rpend }, framing) : null);
 
     // Exact reads (docs/kernel.md "Exact sensitivity"): each controller reads
     // its own registers and, guarded by its state, what the step list uses

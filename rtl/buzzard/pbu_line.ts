@@ -17,8 +17,11 @@
  * Output end (the output controller and framing, pbu_output_controller.ts):
  * inside the head and a word an edge only counts txCnt down and shows the
  * next bit (txBit); it acts at the field's last bit, at the strict
- * post-preheader sync (txCnt 17) and one bit before a word's end (the
- * release register txRel).
+ * post-preheader sync (txCnt 17) and, in the packet's last word only, one
+ * bit before the word's end (the release register txRel: 1 when no word is
+ * left to read or latch; in any other word that edge leaves txRel 0, a pure
+ * edge, and only a run of the controller, which then asks again, can make
+ * the word the last).
  * Everything else the controllers do is driven by registers and inputs that
  * wake them anyway. In the fast mode each runs at those points (timed
  * wake-ups, and lineChanged when a sender's post shows an awaited bit) and
@@ -51,6 +54,9 @@ export interface PbuOutRegs {
   outState: Signal;
   xgnt: Signal;
   xgidx: Signal;
+  outLen: Signal;
+  outDataValid: Signal;
+  rpend: Signal;
 }
 
 /** Framing sizes of the PBU's packets (framing.ts geometry). */
@@ -186,14 +192,20 @@ export class PbuOutputEnd implements LineUnit {
     const ph = s[r.txPhase.i]!;
     if (ph === T_HEAD || ph === T_WORD) {
       let tc = s[r.txCnt.i]!;
-      // No event count among tc..tc-n+1: the last bit (1), the strict sync (17), the release (2).
+      // No event count among tc..tc-n+1: the last bit (1), the strict sync (17), the release (2, last word only).
       const n = now - from;
-      const ev = ph === T_WORD ? 2 : this.k.strict && tc >= 17 ? 17 : 1;
+      const ev = ph === T_WORD ? (this.lastWord(r.outLen.i, r.outDataValid.i, r.rpend.i) ? 2 : 1) : this.k.strict && tc >= 17 ? 17 : 1;
       if (tc - n + 1 <= ev) missed(this.m, now, from + tc - ev, 'output');
       tc -= n;
       s[r.txCnt.i] = s[r.txCnt.n] = tc;
       s[r.txBit.i] = s[r.txBit.n] = lineBit(ph, tc, s[r.txShift.i]!);
     }
+  }
+
+  /** The word on the line is the packet's last (no word left to read or latch: txRel's condition), from current or next values. */
+  private lastWord(len: number, odv: number, rp: number): boolean {
+    const s = this.m.s;
+    return s[len] === 0 && s[odv] === 0 && s[rp] === 0;
   }
 
   /** Before the output step of cycle `now`. */
@@ -232,7 +244,7 @@ export class PbuOutputEnd implements LineUnit {
     // The line bit is computed on demand: no commit of it wakes the crossbar's data path.
     s[r.txBit.i] = s[r.txBit.n]!;
     if (nph === T_HEAD) this.waker.at(from + nc - (k.strict && nc >= 17 ? 17 : 1));
-    else if (nph === T_WORD) this.waker.at(from + nc - (nc >= 2 ? 2 : 1));
+    else if (nph === T_WORD) this.waker.at(from + nc - (nc >= 2 && this.lastWord(r.outLen.n, r.outDataValid.n, r.rpend.n) ? 2 : 1));
     // The framing phase is not among the controller's reads (entering a head
     // or word would wake it for a pure shift): it asks for the next edge
     // itself after S0, PY0, Y0 (always left at the next edge) and on
