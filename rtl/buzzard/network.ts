@@ -35,7 +35,7 @@ export class BuzzardCube extends Module {
         // x's outgoing link j is y's incoming link j
         this.connect(a.txBit[j - 1]!, b.rxBit[j - 1]!);
         this.connect(b.rxBlock[j - 1]!, a.txBlock[j - 1]!);
-        const pl = b.pbus[j - 1]!.line;
+        const pl = b.pbus[j - 1]!.inLine;
         if (pl) {
           pl.src = a.taps[j]!;
           a.taps[j]!.receiver = pl;

@@ -81,74 +81,31 @@
  *  - xreq = reqReg while the output controller is idle, 0 while busy (A9).
  *  - The PBU checks framing it depends on: the Y1 after the destination must
  *    be on the line in the camLoad cycle, and every sync starts with a 1.
+ *
+ * Rooms: this file declares the unit (ports, CAM, registers, the CAM port,
+ * request and RAM port logic) and builds its two clocked processes from
+ * pbu_input_controller.ts (input steps 1–10) and pbu_output_controller.ts
+ * (output steps 1–6 and the framing); pbu_kit.ts holds their state numbers
+ * and shared kit, pbu_line.ts their link ends on a cube's serial lines. The
+ * two controllers are separate processes (docs/kernel.md "Stop 19: PBU"):
+ * each runs only when its own side must act.
  */
 import { Module, type Signal } from '../kernel/module.ts';
 import { bitsFor } from '../lib/arbiter.ts';
 import { Cam, CAM_OP } from '../lib/cam.ts';
 import { bitsToHold } from '../lib/check.ts';
-import { ramAddress, ramGeometry } from './buffer_ram.ts';
+import { ramGeometry } from './buffer_ram.ts';
 import { checkConfig, geometry, type BuzzardConfig } from './config.ts';
-import { BROADCAST_TAG } from './framing.ts';
-import { nextBroadcastPort, nextPort } from './routing.ts';
 import type { LinkSet, LinkTap } from './link_lines.ts';
-import { PbuLine } from './pbu_line.ts';
+import { PbuInputEnd, PbuOutputEnd } from './pbu_line.ts';
+import { pbuInputController } from './pbu_input_controller.ts';
+import { pbuOutputController } from './pbu_output_controller.ts';
+import {
+  FREE_PORT, IN_START, NO_PORT, OUT_BC, OUT_FETCH, OUT_FIN, OUT_IDLE, PBU_IN_STATES, PBU_OUT_STATES, PBU_TX_PHASES, T_IDLE,
+  type PbuKit,
+} from './pbu_kit.ts';
 
-/** Input controller states (seed §5.4.2 input steps 1–10). */
-export const PBU_IN_STATES = [
-  'start', // step 1: block; wait for free row register > 0
-  'latchSlot', // step 2: latch the RAM slot of the first free CAM row
-  'waitStart', // step 3: block released, wait for S1
-  'startBit', // step 3: S1 seen (possibly stretched), wait for S0
-  'preheader', // steps 4 (bit 0) and 5 (last bit)
-  'refused', // step 4 refusal: ignore the rest of the preheader (DESIGN "Contrary refusal")
-  'refusedDrain', // ... and keep block until the line drops to 0
-  'postSync', // A2: the strict post-preheader Y1 Y0
-  'dest', // destination bits 9..24 (step 6 during bit 23)
-  'camLoad', // step 7
-  'sync', // Y1 Y0 before a word
-  'word', // 16 bits, then step 8
-  'lastWrite', // steps 9–10 for the L-th word, then step 8's non-valid address
-] as const;
-/** Output controller states (seed §5.4.2 output steps 1–6). */
-export const PBU_OUT_STATES = ['idle', 'bcast', 'lenAdjust', 'fetch', 'lowWater', 'finish'] as const;
-/** Output framing phases (§5.4.8, DESIGN.md "Framing"). */
-export const PBU_TX_PHASES = ['idle', 'S1', 'S0', 'head', 'PY1', 'PY0', 'Y1', 'Y0', 'word'] as const;
-
-const IN_START = 0;
-const IN_LATCH = 1;
-const IN_WAIT = 2;
-const IN_SBIT = 3;
-const IN_PRE = 4;
-const IN_REF = 5;
-const IN_REFD = 6;
-const IN_PSYNC = 7;
-const IN_DEST = 8;
-const IN_LOAD = 9;
-const IN_SYNC = 10;
-const IN_WORD = 11;
-const IN_LASTW = 12;
-
-const OUT_IDLE = 0;
-const OUT_BC = 1;
-const OUT_ADJ = 2;
-const OUT_FETCH = 3;
-const OUT_LOW = 4;
-const OUT_FIN = 5;
-
-const T_IDLE = 0;
-const T_S1 = 1;
-const T_S0 = 2;
-const T_HEAD = 3;
-const T_PY1 = 4;
-const T_PY0 = 5;
-const T_Y1 = 6;
-const T_Y0 = 7;
-const T_WORD = 8;
-
-/** outNext value: no further broadcast copy. */
-const NO_PORT = 15;
-/** The "free" next-port code of a CAM row (docs/readings.md#free-port-code). */
-export const FREE_PORT = 15;
+export { FREE_PORT, PBU_IN_STATES, PBU_OUT_STATES, PBU_TX_PHASES } from './pbu_kit.ts';
 
 export class PacketBufferUnit extends Module {
   readonly cfg: BuzzardConfig;
@@ -188,8 +145,9 @@ export class PacketBufferUnit extends Module {
   /** The non-valid value of inAddr (input step 8): 2^RA, outside every RAM address. */
   readonly invalidAddr: number;
 
-  /** The link ends on a cube's serial lines (absent for the unit alone; docs/kernel.md "Buzzard links on serial lines"). */
-  readonly line: PbuLine | null;
+  /** The link ends on a cube's serial lines, one per controller (absent for the unit alone; docs/kernel.md "Buzzard links on serial lines"). */
+  readonly inLine: PbuInputEnd | null;
+  readonly outLine: PbuOutputEnd | null;
 
   /** `links`/`taps`: a cube's serial lines and this node's crossbar output taps (O_0..O_n). */
   constructor(parent: Module | null, name: string, config: Partial<BuzzardConfig>, index: number, node: number, links?: LinkSet, taps?: readonly LinkTap[]) {
@@ -330,8 +288,8 @@ export class PacketBufferUnit extends Module {
     const txCnt = this.reg('txCnt', 5, 0); // bits left in the current field
     const txShift = this.reg('txShift', headLen, 0); // output shift register
 
-    // camLoadR = (inState = camLoad), loaded by the controllers from their next
-    // values: the CAM port needs only this, not every input state change (two
+    // camLoadR = (inState = camLoad), loaded by the input controller from its
+    // next state: the CAM port needs only this, not every input state change (two
     // per word; docs/kernel.md "Exact sensitivity").
     const camLoadR = this.reg('camLoadR', 1, 0);
 
@@ -409,363 +367,66 @@ export class PacketBufferUnit extends Module {
       { writes: [wreq, waddr, wdata, rreq, raddr], reads: [wpend, inAddr, inData, outState, outLen, outAddr], name: 'ramPorts' },
     );
 
-    // Output line: S1 / Y1 are 1, S0 / Y0 / idle 0, fields MSB first.
-    // xrelease: the last bit of the packet (no word left to read or latch).
-    // Both are registers (txBit, txRel) loaded at each edge with the function
-    // of the framing registers' next values, i.e. the same bit in the same
-    // cycle as a comb of the current values would give, without a second
-    // evaluation per bit (docs/kernel.md "Exact sensitivity"; issue 8).
-    const lineBit = (ph: number, c: number, sh: number): number => (ph === T_S1 || ph === T_PY1 || ph === T_Y1 ? 1 : ph === T_HEAD || ph === T_WORD ? (sh >>> (c - 1)) & 1 : 0);
+    // Output line and release: registers (txBit, txRel) loaded at each edge
+    // with the function of the framing registers' next values
+    // (pbu_kit.ts lineBit; pbu_output_controller.ts), i.e. the same bit in
+    // the same cycle as a comb of the current values would give, without a
+    // second evaluation per bit (docs/kernel.md "Exact sensitivity"; issue 8).
     const txBit = this.reg('txBit', 1, 0);
     const txRel = this.reg('txRel', 1, 0);
     this.connect(txBit, xout);
     this.connect(txRel, xrelease);
 
+    // ---- the clocked part: the input controller and the output controller
+    // (with its framing), one process each (docs/kernel.md "Stop 19: PBU").
+    const kit: PbuKit = {
+      m: this, cfg, rg, i, node, me, n, strict, refusalOn, lb, preBits, headLen, headMask, lenMask, slotMask, INVALID,
+      destLsb, lenLsb, cLsb, rrWindow,
+      inBit, xreq, xrelease, xgnt, xgidx, hold, wgnt, rgnt, rdata, rvalid, rsrc,
+      camOp, camHit, camHitRow, camHitData, camMatch, camFreeRow, camFreeCount, contraryFull,
+      blk, inState, inCnt, inShift, inLen, inSlot, inAddr, inData, wpend, camLoadR, freeRows, reqReg,
+      rrPtr, rrWait, outState, outRow, outCamRow, outPort, outNext, outAddr, outLen, outData, outDataValid, rpend, freeFlag,
+      txPhase, txCnt, txShift, txBit, txRel,
+    };
     // On a cube's serial lines (pbu_line.ts) the bit counters, shift
     // registers and line bit move between the controllers' events without a
-    // process run, so they are not among its reads.
-    const line = (this.line =
-      links && taps
-        ? new PbuLine(
-            this,
-            `${name}.line`,
-            links,
-            taps,
-            { inBit, inState, inCnt, inShift, txPhase, txCnt, txShift, txBit, xrelease, outState, xgnt, xgidx },
-            { IN_WAIT, IN_SBIT, IN_PRE, IN_REF, IN_REFD, IN_PSYNC, IN_DEST, IN_SYNC, IN_WORD, T_S1, T_HEAD, T_PY1, T_Y1, T_WORD, OUT_IDLE, preBits, headLen, strict, lineBit },
-          )
-        : null);
-    const silent = new Set([inBit, inCnt, inShift, txCnt, txBit]);
-    const guarded = new Set([rdata, rvalid, rsrc, rgnt, wgnt, hold]);
+    // process run, so they are not among their reads.
+    const framing = { preBits, headLen, strict };
+    const inLine = (this.inLine = links && taps ? new PbuInputEnd(this, links, { inBit, inState, inCnt, inShift, wpend, wgnt }, framing) : null);
+    const outLine = (this.outLine =
+      links && taps ? new PbuOutputEnd(this, `${name}.line`, links, taps, { txPhase, txCnt, txShift, txBit, xrelease, outState, xgnt, xgidx, outLen, outDataValid, rpend }, framing) : null);
 
-    // ---- the clocked part: input controller, output controller, framing
-    const proc = this.seq(
-      () => {
-        const s = this.s;
-        if (line) line.before(this.cycleRef.cycle);
-        const bit = s[inBit.i]!;
-        let freeDec = 0;
-        let freeInc = 0;
-        let reqSet = 0;
-        let reqClr = 0;
-        const fr = s[freeRows.i]!;
-        if (fr > s[camFreeCount.i]!) this.fail(`free row register ${fr} exceeds the CAM's ${s[camFreeCount.i]} free rows`);
-
-        // ================= input controller (§5.4.2 input steps 1–10)
-        const ist = s[inState.i]!;
-        let nist = ist;
-        let wp = s[wpend.i]!;
-        // Steps 9–10: the RAM write of the latched word; then increment the
-        // address (or, for the L-th word, write the non-valid address, step 8).
-        if (wp === 1 && s[wgnt.i] === 1) {
-          wp = 0;
-          if (ist === IN_LASTW) {
-            s[inAddr.n] = INVALID;
-            nist = IN_START;
-          } else {
-            s[inAddr.n] = s[inAddr.i]! + 1;
-          }
-        }
-        switch (ist) {
-          case IN_START: // step 1: "when free (CAM) row register is greater than 0 ... Proceed."
-            if (fr > 0) nist = IN_LATCH;
-            break;
-          case IN_LATCH: {
-            // step 2: RAM address := PBU offset | slot of the first free row | 0
-            if (s[camFreeCount.i] === 0) this.fail('step 2 with no free CAM row');
-            const slot = s[camFreeRow.i]! & slotMask;
-            s[inSlot.n] = slot;
-            s[inAddr.n] = ramAddress(i, slot, 0, rg);
-            s[blk.n] = 0; // step 3: "Release flow control block on input"
-            nist = IN_WAIT;
-            break;
-          }
-          case IN_WAIT: // step 3: wait for the start bits "10"
-            if (bit === 1) nist = IN_SBIT;
-            break;
-          case IN_SBIT:
-            if (bit === 0) {
-              nist = IN_PRE;
-              s[inCnt.n] = 0;
-              s[inShift.n] = 0;
-            }
-            break;
-          case IN_PRE: {
-            const cnt = s[inCnt.i]!;
-            const sh = s[inShift.i]! * 2 + bit;
-            if (cnt === 0) {
-              // step 4: contrary bit AND the contrary-full line (A8: flagAndButTail)
-              if (bit === 1 && refusalOn && s[contraryFull.i] === 1) {
-                s[blk.n] = 1;
-                s[inCnt.n] = 1;
-                nist = IN_REF;
-                break;
-              }
-              freeDec = 1; // "Otherwise decrement the free row register"
-            }
-            s[inShift.n] = sh;
-            if (cnt === preBits - 1) {
-              const len = sh & lenMask; // step 5: "On the arrival of bit 8, latch the packet length"
-              if (len === 0) this.fail('packet with length field L = 0 (A5: L is 1..maxL)');
-              s[inLen.n] = len;
-              s[inCnt.n] = 0;
-              nist = strict ? IN_PSYNC : IN_DEST;
-            } else {
-              s[inCnt.n] = cnt + 1;
-            }
-            break;
-          }
-          case IN_REF: {
-            // refused: ignore the rest of the preheader (DESIGN "Contrary refusal")
-            const cnt = s[inCnt.i]!;
-            if (cnt === preBits - 1) nist = IN_REFD;
-            else s[inCnt.n] = cnt + 1;
-            break;
-          }
-          case IN_REFD: // block stays until the aborted sender's line is 0, then step 1
-            if (bit === 0) nist = IN_START;
-            break;
-          case IN_PSYNC: // A2: strict post-preheader sync (never blocked here)
-          case IN_SYNC:
-            if (bit === 1) s[inCnt.n] = 1;
-            else {
-              if (s[inCnt.i] === 0) this.fail(`framing: sync pattern without its '1' (input state ${PBU_IN_STATES[ist]})`);
-              s[inCnt.n] = 0;
-              nist = ist === IN_PSYNC ? IN_DEST : IN_WORD;
-            }
-            break;
-          case IN_DEST: {
-            // destination bits 9..24; step 6 (CAM intention) during bit 23 is
-            // the priority the camLoad cycle has on the CAM port
-            const cnt = s[inCnt.i]!;
-            s[inShift.n] = (s[inShift.i]! * 2 + bit) % (headMask + 1);
-            if (cnt === 15) nist = IN_LOAD;
-            else s[inCnt.n] = cnt + 1;
-            break;
-          }
-          case IN_LOAD: {
-            // step 7: latch the 25 bits into the first free CAM row (camPort
-            // comb drives the insert) and set the request bit for next port P
-            if (bit !== 1) this.fail('framing: no Y1 after the destination word');
-            const p = (s[inShift.i]! >>> (lb + 16)) & 15;
-            if (p > n || p === i) this.fail(`incoming next port ${p} is not a crossbar output of PBU ${i} (0..${n} except ${i})`);
-            if ((s[camFreeRow.i]! & slotMask) !== s[inSlot.i]) this.fail('the first free CAM row no longer holds the RAM slot latched in step 2');
-            reqSet |= 1 << p;
-            s[inCnt.n] = 1; // the Y1 is on the line
-            nist = IN_SYNC;
-            break;
-          }
-          case IN_WORD: {
-            const cnt = s[inCnt.i]!;
-            const sh = (s[inShift.i]! * 2 + bit) & 0xffff;
-            s[inShift.n] = sh;
-            if (cnt === 15) {
-              // step 8: latch into the RAM data register, check/decrement the length counter
-              if (wp === 1) this.fail('RAM write overrun: the previous word is still not written');
-              s[inData.n] = sh;
-              wp = 1;
-              const len = s[inLen.i]! - 1;
-              s[inLen.n] = len;
-              s[inCnt.n] = 0;
-              if (len === 0) {
-                s[blk.n] = 1; // "assert the flow control block"
-                nist = IN_LASTW;
-              } else {
-                nist = IN_SYNC;
-              }
-            } else {
-              s[inCnt.n] = cnt + 1;
-            }
-            break;
-          }
-          default: // IN_LASTW: waits for the write grant above
-            break;
-        }
-        s[wpend.n] = wp;
-        s[inState.n] = nist;
-        s[camLoadR.n] = nist === IN_LOAD ? 1 : 0;
-
-        // ================= output framing (§5.4.8; DESIGN "Framing")
-        const ost = s[outState.i]!;
-        let nost = ost;
-        const ph = s[txPhase.i]!;
-        const hl = s[hold.i]!;
-        const tc = s[txCnt.i]!;
-        let odv = s[outDataValid.i]!;
-        switch (ph) {
-          case T_S1: // sample hold during S1; stretch the 1 while held
-            if (hl === 0) s[txPhase.n] = T_S0;
-            break;
-          case T_S0:
-            s[txPhase.n] = T_HEAD;
-            s[txCnt.n] = headLen;
-            break;
-          case T_HEAD:
-            if (strict && tc === 17) {
-              s[txPhase.n] = T_PY1; // A2: the sync after the preheader
-              s[txCnt.n] = 16;
-            } else if (tc === 1) {
-              s[txPhase.n] = T_Y1;
-            } else {
-              s[txCnt.n] = tc - 1;
-            }
-            break;
-          case T_PY1:
-            if (hl === 0) s[txPhase.n] = T_PY0;
-            break;
-          case T_PY0:
-            s[txPhase.n] = T_HEAD;
-            break;
-          case T_Y1:
-            // step 5: at the low-water mark latch the RAM data register into
-            // the shift register; stretch the Y1 while held or while the word
-            // is not there yet (spec §8.9 item 6)
-            if (hl === 0 && ost === OUT_LOW && odv === 1) {
-              s[txPhase.n] = T_Y0;
-              s[txShift.n] = s[outData.i]!;
-              s[txCnt.n] = 16;
-              odv = 0;
-              nost = OUT_FETCH; // "Go to step 4"
-            }
-            break;
-          case T_Y0:
-            s[txPhase.n] = T_WORD;
-            break;
-          case T_WORD:
-            if (tc === 1) s[txPhase.n] = s[xrelease.i] === 1 ? T_IDLE : T_Y1;
-            else s[txCnt.n] = tc - 1;
-            break;
-          default:
-            break;
-        }
-
-        // ================= output controller (§5.4.2 output steps 1–6)
-        let rp = s[rpend.i]!;
-        if (s[xgnt.i] === 1 && ost !== OUT_IDLE) this.fail(`grant while the output controller is busy (A9: requests are withdrawn while forwarding)`);
-        // the RAM data register takes the word read at the previous edge
-        if (rp === 1 && s[rvalid.i] === 1 && s[rsrc.i] === me) {
-          s[outData.n] = s[rdata.i]!;
-          odv = 1;
-          rp = 0;
-        }
-        switch (ost) {
-          case OUT_IDLE:
-            // rotating priority: count cycles spent requesting without a grant
-            if (s[xgnt.i] === 1) {
-              const g = s[xgidx.i]!;
-              s[rrPtr.n] = g + 1 > n ? 0 : g + 1;
-              s[rrWait.n] = 0;
-            } else if (s[xreq.i]! !== 0) {
-              if (s[rrWait.i]! < rrWindow) s[rrWait.n] = s[rrWait.i]! + 1;
-            } else s[rrWait.n] = 0;
-            if (s[xgnt.i] === 1) {
-              // step 1: read the CAM entry selected by the (encoded) grant
-              const j = s[xgidx.i]!;
-              if (s[camHit.i] !== 1) this.fail(`grant for output ${j} but no CAM row has next port ${j}`);
-              const row = s[camHitData.i]!;
-              const c = (row >>> cLsb) & 1;
-              const L = (row >>> lenLsb) & lenMask;
-              const D = (row >>> destLsb) & 0xffff;
-              if (j === i || j > n) this.fail(`granted output ${j}, which PBU ${i} may not use`);
-              // A3: only contrary rows may go "down" to a link j < i
-              if (j >= 1 && j < i && c === 0) this.fail(`A3: non-contrary row sent from PBU ${i} to output ${j} < ${i}`);
-              const bc = (D & BROADCAST_TAG) !== 0;
-              // "Update next port ... from the next node number and the
-              // packet destination field"; broadcast copies leave with P = 0 (A11)
-              const np = bc || j === 0 ? 0 : nextPort(node ^ (1 << (j - 1)), D & nodeMask);
-              let nx = NO_PORT;
-              if (bc) {
-                const b = nextBroadcastPort(i, j, n);
-                if (b >= 0) nx = b;
-              }
-              s[outRow.n] = s[camHitRow.i]!;
-              s[outCamRow.n] = row;
-              s[outPort.n] = j;
-              s[outNext.n] = nx;
-              s[outAddr.n] = ramAddress(i, row & slotMask, 0, rg);
-              s[outLen.n] = L;
-              // output shift register: C reset, P updated, L, D
-              s[txShift.n] = (np * 2 ** lb + L) * 65536 + D;
-              s[txPhase.n] = T_S1;
-              s[freeFlag.n] = 0;
-              odv = 0;
-              rp = 0;
-              nost = OUT_BC;
-            }
-            break;
-          case OUT_BC: {
-            // step 2 (shifting has begun): broadcast not finished → write the
-            // next port back and request it; else flag the row to be freed at the end
-            const nx = s[outNext.i]!;
-            if (nx === NO_PORT) {
-              s[freeFlag.n] = 1;
-              nost = OUT_ADJ;
-            } else if (s[camOp.i] === CAM_OP.update) {
-              reqSet |= 1 << nx;
-              nost = OUT_ADJ;
-            } // else the input controller has the CAM this cycle: wait one cycle
-            break;
-          }
-          case OUT_ADJ: // step 3: no-op with A5's L (see the note at the top)
-            nost = OUT_FETCH;
-            break;
-          case OUT_FETCH: {
-            // step 4
-            const len = s[outLen.i]!;
-            if (len === 0) nost = OUT_FIN;
-            else if (s[rgnt.i] === 1) {
-              s[outAddr.n] = s[outAddr.i]! + 1;
-              s[outLen.n] = len - 1;
-              rp = 1;
-              nost = OUT_LOW;
-            }
-            break;
-          }
-          case OUT_FIN:
-            // step 6 at the last bit (or later), not while the input controller inserts
-            if ((s[xrelease.i] === 1 || ph === T_IDLE) && ist !== IN_LOAD) {
-              const others = s[camMatch.i]! & ~(1 << s[outRow.i]!);
-              if (others === 0) reqClr |= 1 << s[outPort.i]!;
-              if (s[freeFlag.i] === 1) {
-                freeInc = 1; // the camPort comb drives the free
-                s[freeFlag.n] = 0;
-              }
-              nost = OUT_IDLE;
-            }
-            break;
-          default: // OUT_LOW: the framing latches the word at the Y1
-            break;
-        }
-        s[outDataValid.n] = odv;
-        s[rpend.n] = rp;
-        s[outState.n] = nost;
-
-        if (reqSet !== 0 || reqClr !== 0) s[reqReg.n] = ((s[reqReg.i]! & ~reqClr) | reqSet) >>> 0;
-        if (freeDec !== freeInc) s[freeRows.n] = fr - freeDec + freeInc;
-
-        // The line registers from the next values (a register this process did
-        // not write has next = current: the commit keeps them equal).
-        const nph = s[txPhase.n]!;
-        const nc = s[txCnt.n]!;
-        s[txBit.n] = lineBit(nph, nc, s[txShift.n]!);
-        s[txRel.n] = nph === T_WORD && nc === 1 && s[outLen.n] === 0 && s[outDataValid.n] === 0 && s[rpend.n] === 0 ? 1 : 0;
-        if (line) line.after(this.cycleRef.cycle);
-      },
-      line
+    // Exact reads (docs/kernel.md "Exact sensitivity"): each controller reads
+    // its own registers and, guarded by its state, what the step list uses
+    // in some states only. The RAM's buses are shared by the node's PBUs: a
+    // word read or written for one must not wake the others.
+    const inProc = this.seq(pbuInputController(kit, inLine), {
+      name: 'inputController',
+      writes: [inAddr, inSlot, blk, inCnt, inShift, inLen, inData, wpend, inState, camLoadR, freeRows, reqReg],
+      ...(inLine
         ? {
-            reads: [...this.signals.filter((x) => !silent.has(x) && !guarded.has(x)), ...this.memories],
-            // The RAM's read bus is shared by the node's PBUs: a word read for
-            // one must not wake the others (docs/kernel.md "Exact sensitivity").
+            reads: [wpend, freeRows, camFreeCount],
+            readsWhen: [{ when: wpend, is: [1], reads: [wgnt] }],
+          }
+        : {}),
+    });
+    const outProc = this.seq(pbuOutputController(kit, outLine), {
+      name: 'outputController',
+      writes: [txPhase, txCnt, txShift, txBit, txRel, outState, outData, outDataValid, rpend, rrPtr, rrWait, outRow, outCamRow, outPort, outNext, outAddr, outLen, freeFlag, freeRows, reqReg],
+      ...(outLine
+        ? {
+            reads: [outState, outDataValid, outData, txShift, xrelease, rpend, xgnt, rrWait, rrPtr, outNext, outLen, outAddr, freeFlag, outRow, outPort, hold],
             readsWhen: [
               { when: rpend, is: [1], reads: [rdata, rvalid, rsrc] },
+              { when: outState, is: [OUT_IDLE], reads: [xgidx, xreq, camHit, camHitData, camHitRow] },
+              { when: outState, is: [OUT_BC], reads: [camOp] },
               { when: outState, is: [OUT_FETCH], reads: [rgnt] },
-              { when: wpend, is: [1], reads: [wgnt] },
-              { when: txPhase, is: [T_S1, T_PY1, T_Y1], reads: [hold] },
+              { when: outState, is: [OUT_FIN], reads: [camMatch, inState] },
             ],
-            name: 'controllers',
           }
-        : { name: 'controllers' },
-    );
-    if (line) line.waker.proc = proc;
+        : {}),
+    });
+    if (inLine) inLine.waker.proc = inProc;
+    if (outLine) outLine.waker.proc = outProc;
   }
 }

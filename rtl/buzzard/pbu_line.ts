@@ -1,34 +1,51 @@
 /**
  * A packet buffer unit's two link ends on serial lines (docs/kernel.md
- * "Buzzard links on serial lines"; the PBU itself: packet_buffer_unit.ts,
- * seed 002 §5.4.2 and the framing of §5.4.8).
+ * "Buzzard links on serial lines" and "Stop 19: PBU"; the PBU itself:
+ * packet_buffer_unit.ts, seed 002 §5.4.2 and the framing of §5.4.8). Each
+ * end belongs to one controller's process and has its own catch-up cursor
+ * and wake-ups, so a run of one controller neither catches up nor wakes the
+ * other.
  *
- * Input controller: inside the preheader, the destination and a word an
- * edge only shifts the line bit into inShift and counts inCnt up; in a start
- * or sync it only waits (a 1 in a sync sets inCnt to 1, "1 seen"). It acts at
- * the preheader's first bit (step 4: refusal or freeRows-1) and last bit
- * (step 5), the destination's last bit (step 6/7), a word's last bit (step 8)
- * and the awaited bits (the S1, the 0 of a start or sync, the 0 that ends a
- * refused packet).
- * Output framing: inside the head and a word an edge only counts txCnt down
- * and shows the next bit (txBit); it acts at the field's last bit, at the
- * strict post-preheader sync (txCnt 17) and one bit before a word's end (the
- * release register txRel).
- * Everything else the PBU's one process does is driven by registers and
- * inputs that wake it anyway. In the fast mode the process runs at those
- * points (timed wake-ups, and lineChanged when a sender's post shows an
- * awaited bit) and `catchUp` applies the pure edges between, with the bits
- * the tap of the neighbour's crossbar output carried.
+ * Input end (the input controller, pbu_input_controller.ts): inside the
+ * preheader, the destination and a word an edge only shifts the line bit
+ * into inShift and counts inCnt up; in a start or sync it only waits (a 1 in
+ * a sync sets inCnt to 1, "1 seen"). The controller acts at the preheader's
+ * first bit (step 4: refusal or freeRows-1) and last bit (step 5), the
+ * destination's last bit (step 6/7), a word's last bit (step 8) and the
+ * awaited bits (the S1, the 0 of a start or sync, the 0 that ends a refused
+ * packet).
+ * Output end (the output controller and framing, pbu_output_controller.ts):
+ * inside the head and a word an edge only counts txCnt down and shows the
+ * next bit (txBit); it acts at the field's last bit, at the strict
+ * post-preheader sync (txCnt 17) and, in the packet's last word only, one
+ * bit before the word's end (the release register txRel: 1 when no word is
+ * left to read or latch; in any other word that edge leaves txRel 0, a pure
+ * edge, and only a run of the controller, which then asks again, can make
+ * the word the last).
+ * Everything else the controllers do is driven by registers and inputs that
+ * wake them anyway. In the fast mode each runs at those points (timed
+ * wake-ups, and lineChanged when a sender's post shows an awaited bit) and
+ * `catchUp` applies the pure edges between, with the bits the tap of the
+ * neighbour's crossbar output carried.
  */
 import type { Module, Signal } from '../kernel/module.ts';
 import { SimError } from '../kernel/errors.ts';
-import { ReceiverEnd, SenderLine, type LinkSet, type LinkTap } from './link_lines.ts';
+import { ReceiverEnd, SenderLine, Waker, type LineUnit, type LinkSet, type LinkTap } from './link_lines.ts';
+import {
+  IN_DEST, IN_LATCH, IN_LOAD, IN_PRE, IN_PSYNC, IN_REF, IN_REFD, IN_SBIT, IN_START, IN_SYNC, IN_WAIT, IN_WORD, OUT_IDLE,
+  T_HEAD, T_PY0, T_PY1, T_S0, T_S1, T_WORD, T_Y0, T_Y1, lineBit,
+} from './pbu_kit.ts';
 
-export interface PbuRegs {
+export interface PbuInRegs {
   inBit: Signal;
   inState: Signal;
   inCnt: Signal;
   inShift: Signal;
+  wpend: Signal;
+  wgnt: Signal;
+}
+
+export interface PbuOutRegs {
   txPhase: Signal;
   txCnt: Signal;
   txShift: Signal;
@@ -37,58 +54,39 @@ export interface PbuRegs {
   outState: Signal;
   xgnt: Signal;
   xgidx: Signal;
+  outLen: Signal;
+  outDataValid: Signal;
+  rpend: Signal;
 }
 
-/** State numbers (packet_buffer_unit.ts PBU_IN_STATES, PBU_TX_PHASES), framing sizes and the PBU's line bit. */
-export interface PbuConsts {
-  IN_WAIT: number;
-  IN_SBIT: number;
-  IN_PRE: number;
-  IN_REF: number;
-  IN_REFD: number;
-  IN_PSYNC: number;
-  IN_DEST: number;
-  IN_SYNC: number;
-  IN_WORD: number;
-  T_S1: number;
-  T_HEAD: number;
-  T_PY1: number;
-  T_Y1: number;
-  T_WORD: number;
-  OUT_IDLE: number;
+/** Framing sizes of the PBU's packets (framing.ts geometry). */
+export interface PbuFraming {
   preBits: number;
   headLen: number;
   strict: boolean;
-  /** The line bit for phase ph with c bits left of shift register sh (packet_buffer_unit.ts lineBit). */
-  lineBit: (ph: number, c: number, sh: number) => number;
 }
 
-/** Both ends of a PBU: it receives from the neighbour's O_i (its tap set by the cube) and sends on its own line. */
-export class PbuLine extends ReceiverEnd {
-  readonly sender: SenderLine;
+function missed(m: Module, now: number, c: number, side: string): never {
+  throw new SimError('unit-assertion', `${m.path}: serial line: the ${side} controller missed an event at cycle ${c}`, now);
+}
+
+/** The input controller's end: it receives from the neighbour's O_i (its tap set by the cube). */
+export class PbuInputEnd extends ReceiverEnd {
   private readonly headMod: number;
 
   constructor(
     m: Module,
-    name: string,
     links: LinkSet,
-    /** This node's crossbar output taps (O_0..O_n). */
-    private readonly taps: readonly LinkTap[],
-    private readonly r: PbuRegs,
-    private readonly k: PbuConsts,
+    private readonly r: PbuInRegs,
+    private readonly k: PbuFraming,
   ) {
     super(m, links, r.inBit);
-    this.sender = new SenderLine(name);
     this.headMod = 2 ** k.headLen;
-    links.lines.push(this.sender);
   }
 
   shifting(): boolean {
-    const s = this.m.s;
-    const k = this.k;
-    const ist = s[this.r.inState.i]!;
-    const ph = s[this.r.txPhase.i]!;
-    return ist === k.IN_PRE || ist === k.IN_REF || ist === k.IN_DEST || ist === k.IN_WORD || ist === k.IN_SYNC || ist === k.IN_PSYNC || ph === k.T_HEAD || ph === k.T_WORD;
+    const ist = this.m.s[this.r.inState.i]!;
+    return ist === IN_PRE || ist === IN_REF || ist === IN_DEST || ist === IN_WORD || ist === IN_SYNC || ist === IN_PSYNC;
   }
 
   catchUp(now: number): void {
@@ -96,23 +94,21 @@ export class PbuLine extends ReceiverEnd {
     if (now <= from) return;
     this.done = now;
     const s = this.m.s;
-    const k = this.k;
     const r = this.r;
-    // input controller
     const ist = s[r.inState.i]!;
-    if (ist === k.IN_PRE || ist === k.IN_REF || ist === k.IN_DEST || ist === k.IN_WORD) {
+    if (ist === IN_PRE || ist === IN_REF || ist === IN_DEST || ist === IN_WORD) {
       let cnt = s[r.inCnt.i]!;
       let sh = s[r.inShift.i]!;
-      const last = ist === k.IN_PRE || ist === k.IN_REF ? k.preBits - 1 : 15;
-      const mod = ist === k.IN_WORD ? 65536 : this.headMod;
+      const last = ist === IN_PRE || ist === IN_REF ? this.k.preBits - 1 : 15;
+      const mod = ist === IN_WORD ? 65536 : this.headMod;
       // Every skipped edge must be a pure shift: no event count among cnt..cnt+n-1.
       const n = now - from;
-      if ((ist === k.IN_PRE && cnt === 0) || cnt + n - 1 >= last) this.missed(now, from + Math.max(0, last - cnt));
-      if (ist !== k.IN_REF) sh = (sh * 2 ** n + this.src!.bits(from, now)) % mod;
+      if ((ist === IN_PRE && cnt === 0) || cnt + n - 1 >= last) this.missed(now, from + Math.max(0, last - cnt));
+      if (ist !== IN_REF) sh = (sh * 2 ** n + this.src!.bits(from, now)) % mod;
       cnt += n;
       s[r.inCnt.i] = s[r.inCnt.n] = cnt;
       s[r.inShift.i] = s[r.inShift.n] = sh;
-    } else if (ist === k.IN_SYNC || ist === k.IN_PSYNC) {
+    } else if (ist === IN_SYNC || ist === IN_PSYNC) {
       let cnt = s[r.inCnt.i]!;
       for (let c = from; c < now; c++) {
         if (this.src!.bitAt(c) === 0) this.missed(now, c);
@@ -122,24 +118,103 @@ export class PbuLine extends ReceiverEnd {
     } else {
       this.checkAwaited(from, now);
     }
-    // output framing
-    const ph = s[r.txPhase.i]!;
-    if (ph === k.T_HEAD || ph === k.T_WORD) {
-      let tc = s[r.txCnt.i]!;
-      // No event count among tc..tc-n+1: the last bit (1), the strict sync (17), the release (2).
-      const n = now - from;
-      const ev = ph === k.T_WORD ? 2 : k.strict && tc >= 17 ? 17 : 1;
-      if (tc - n + 1 <= ev) this.missed(now, from + tc - ev);
-      tc -= n;
-      s[r.txCnt.i] = s[r.txCnt.n] = tc;
-      s[r.txBit.i] = s[r.txBit.n] = k.lineBit(ph, tc, s[r.txShift.i]!);
-    }
   }
 
   protected missed(now: number, c: number): never {
-    throw new SimError('unit-assertion', `${this.m.path}: serial line: the controllers missed an event at cycle ${c}`, now);
+    return missed(this.m, now, c, 'input');
   }
 
+  /** After the input step of cycle `now`: the next input event. */
+  after(now: number): void {
+    const from = now + 1;
+    this.done = from;
+    if (!this.links.fast) return;
+    const s = this.m.s;
+    const k = this.k;
+    let t = Infinity;
+    const nist = s[this.r.inState.n]!;
+    const ncnt = s[this.r.inCnt.n]!;
+    this.awaiting = -1;
+    if (nist === IN_PRE) t = ncnt === 0 ? from : from + k.preBits - 1 - ncnt;
+    else if (nist === IN_REF) t = from + k.preBits - 1 - ncnt;
+    else if (nist === IN_DEST || nist === IN_WORD) t = from + 15 - ncnt;
+    else {
+      this.awaiting = nist === IN_WAIT ? 1 : nist === IN_SBIT || nist === IN_REFD || nist === IN_SYNC || nist === IN_PSYNC ? 0 : -1;
+      if (this.awaiting >= 0) t = this.src!.nextWith(from, this.awaiting);
+    }
+    // The controller does not read its own state registers (a change of
+    // them would wake it at every field's first bit, a pure shift): it asks
+    // for the next edge itself on entering the states it leaves or checks
+    // there whatever the line does (steps 1, 2, 7; step 1 then waits for a
+    // change of the free row register, a read), and when a word was written
+    // in the cycle the next one was latched (wpend stays 1 and the RAM's
+    // grant may stay 1: no read changes, yet the write is due).
+    const r = this.r;
+    const ist = s[r.inState.i]!;
+    if ((nist !== ist && (nist === IN_START || nist === IN_LATCH || nist === IN_LOAD)) || (s[r.wpend.i] === 1 && s[r.wgnt.i] === 1 && s[r.wpend.n] === 1)) t = from;
+    this.waker.at(t);
+  }
+}
+
+/** The output controller's end: it sends on its own line, connected to a crossbar output's tap from a grant to a release. */
+export class PbuOutputEnd implements LineUnit {
+  readonly sender: SenderLine;
+  readonly waker: Waker;
+  /** The first cycle whose edge is not applied yet. */
+  private done = 0;
+
+  constructor(
+    private readonly m: Module,
+    name: string,
+    private readonly links: LinkSet,
+    /** This node's crossbar output taps (O_0..O_n). */
+    private readonly taps: readonly LinkTap[],
+    private readonly r: PbuOutRegs,
+    private readonly k: PbuFraming,
+  ) {
+    this.sender = new SenderLine(name);
+    this.waker = new Waker(m, links);
+    links.units.push(this);
+    links.lines.push(this.sender);
+  }
+
+  shifting(): boolean {
+    const ph = this.m.s[this.r.txPhase.i]!;
+    return ph === T_HEAD || ph === T_WORD;
+  }
+
+  catchUp(now: number): void {
+    const from = this.done;
+    if (now <= from) return;
+    this.done = now;
+    const s = this.m.s;
+    const r = this.r;
+    const ph = s[r.txPhase.i]!;
+    if (ph === T_HEAD || ph === T_WORD) {
+      let tc = s[r.txCnt.i]!;
+      // No event count among tc..tc-n+1: the last bit (1), the strict sync (17), the release (2, last word only).
+      const n = now - from;
+      const ev = ph === T_WORD ? (this.lastWord(r.outLen.i, r.outDataValid.i, r.rpend.i) ? 2 : 1) : this.k.strict && tc >= 17 ? 17 : 1;
+      if (tc - n + 1 <= ev) missed(this.m, now, from + tc - ev, 'output');
+      tc -= n;
+      s[r.txCnt.i] = s[r.txCnt.n] = tc;
+      s[r.txBit.i] = s[r.txBit.n] = lineBit(ph, tc, s[r.txShift.i]!);
+    }
+  }
+
+  /** The word on the line is the packet's last (no word left to read or latch: txRel's condition), from current or next values. */
+  private lastWord(len: number, odv: number, rp: number): boolean {
+    const s = this.m.s;
+    return s[len] === 0 && s[odv] === 0 && s[rp] === 0;
+  }
+
+  /** Before the output step of cycle `now`. */
+  before(now: number): void {
+    this.links.check(now);
+    this.catchUp(now);
+  }
+
+  /** After the output step of cycle `now`: connection, posts, silence of the line bit, the next output event. */
   after(now: number): void {
     const s = this.m.s;
     const k = this.k;
@@ -147,7 +222,7 @@ export class PbuLine extends ReceiverEnd {
     const from = now + 1;
     // the connection: released at the last bit, made at a grant
     if (s[r.xrelease.i] === 1) this.sender.release(from);
-    if (s[r.outState.i] === k.OUT_IDLE && s[r.xgnt.i] === 1) this.sender.connect(this.taps[s[r.xgidx.i]!]!, from);
+    if (s[r.outState.i] === OUT_IDLE && s[r.xgnt.i] === 1) this.sender.connect(this.taps[s[r.xgidx.i]!]!, from);
     // a new field (or level) on the line
     const ph = s[r.txPhase.i]!;
     const nph = s[r.txPhase.n]!;
@@ -155,34 +230,42 @@ export class PbuLine extends ReceiverEnd {
     const nc = s[r.txCnt.n]!;
     const nsh = s[r.txShift.n]!;
     // Unchanged (a pure shift, or the same level): what is posted stands.
-    const unchanged = ph === nph && nsh === s[r.txShift.i] && nc === (ph === k.T_HEAD || ph === k.T_WORD ? tc - 1 : tc);
+    const unchanged = ph === nph && nsh === s[r.txShift.i] && nc === (ph === T_HEAD || ph === T_WORD ? tc - 1 : tc);
     if (!unchanged) {
-      if (nph === k.T_HEAD || nph === k.T_WORD) {
-        const n = nph === k.T_HEAD && k.strict && nc > 16 ? nc - 16 : nc; // to the strict post-preheader sync, or the field's end
+      if (nph === T_HEAD || nph === T_WORD) {
+        const n = nph === T_HEAD && k.strict && nc > 16 ? nc - 16 : nc; // to the strict post-preheader sync, or the field's end
         this.sender.send(from, Math.floor(nsh / 2 ** (nc - n)) % 2 ** n, n);
       } else {
-        this.sender.level(from, k.lineBit(nph, nc, nsh) as 0 | 1);
+        this.sender.level(from, lineBit(nph, nc, nsh) as 0 | 1);
       }
     }
     this.done = from;
     if (!this.links.fast) return;
     // The line bit is computed on demand: no commit of it wakes the crossbar's data path.
     s[r.txBit.i] = s[r.txBit.n]!;
-    // the next event of either side
-    let t = Infinity;
-    const nist = s[r.inState.n]!;
-    const ncnt = s[r.inCnt.n]!;
-    this.awaiting = -1;
-    if (nist === k.IN_PRE) t = ncnt === 0 ? from : from + k.preBits - 1 - ncnt;
-    else if (nist === k.IN_REF) t = from + k.preBits - 1 - ncnt;
-    else if (nist === k.IN_DEST || nist === k.IN_WORD) t = from + 15 - ncnt;
-    else {
-      this.awaiting = nist === k.IN_WAIT ? 1 : nist === k.IN_SBIT || nist === k.IN_REFD || nist === k.IN_SYNC || nist === k.IN_PSYNC ? 0 : -1;
-      if (this.awaiting >= 0) t = this.src!.nextWith(from, this.awaiting);
-    }
-    if (nph === k.T_HEAD) t = Math.min(t, from + nc - (k.strict && nc >= 17 ? 17 : 1));
-    else if (nph === k.T_WORD) t = Math.min(t, from + nc - (nc >= 2 ? 2 : 1));
-    this.waker.at(t);
+    if (nph === T_HEAD) this.waker.at(from + nc - (k.strict && nc >= 17 ? 17 : 1));
+    else if (nph === T_WORD) this.waker.at(from + nc - (nc >= 2 && this.lastWord(r.outLen.n, r.outDataValid.n, r.rpend.n) ? 2 : 1));
+    // The framing phase is not among the controller's reads (entering a head
+    // or word would wake it for a pure shift): it asks for the next edge
+    // itself after S0, PY0, Y0 (always left at the next edge) and on
+    // entering S1, PY1, Y1 (left at the first edge with hold 0 and, at a Y1,
+    // the next word latched: changes of hold, outState and outDataValid
+    // wake it while it stays).
+    else if (nph === T_S0 || nph === T_PY0 || nph === T_Y0 || (nph !== ph && (nph === T_S1 || nph === T_PY1 || nph === T_Y1))) this.waker.at(from);
   }
 
+  resetLines(now: number): void {
+    this.done = now;
+    this.waker.reset();
+  }
+
+  save(): unknown {
+    return { done: this.done, wake: this.waker.state };
+  }
+
+  restore(v: unknown): void {
+    const st = v as { done: number; wake: number };
+    this.done = st.done;
+    this.waker.state = st.wake;
+  }
 }
