@@ -282,8 +282,12 @@ export class ControlUnit extends Module {
         }
         const op = sv[atuOp.i]!;
         if (op !== ATU.none && op !== ATU.lookup) p(atuOp, ATU.none);
-        if (gi(atuIrq) && !g(atuPrev)) irq(IRQ_CAUSE.atu);
-        p(atuPrev, gi(atuIrq));
+        const ai = gi(atuIrq);
+        if (ai !== g(atuPrev)) {
+          // written only on a change: an unchanged write commits nothing but costs a tracked write every run (issue 8)
+          if (ai) irq(IRQ_CAUSE.atu);
+          p(atuPrev, ai);
+        }
         for (let j = 0; j < n; j++) {
           const sl = slots[j]!;
           if (sv[sl.pfLoad.i]) p(sl.pfLoad, 0);
