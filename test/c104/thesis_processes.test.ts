@@ -13,19 +13,11 @@ import { SyntheticProgram, standardSetup } from '../../harness/workloads/thesis-
 import type { SyncMode } from '../../harness/workloads/process-program.ts';
 import { runC104 } from '../../harness/tlm/t9000-c104/run.ts';
 import { TOKEN_CREDIT_PRESET } from '../../harness/tlm/t9000-c104/config.ts';
+import { THROUGHPUT_TOLERANCE, throughputAgrees } from './thesis_rule.ts';
 
 const MODES = ['loosely', 'async-blocking', 'async'] as const;
 const LONG = 240_000;
 
-/**
- * RTL vs token-credit TLM, packets per CPU per ms: measured on this 4×4 (±2,
- * c = 5 µs, 32 B, seed 3, window 200 µs after 75 µs): loosely 90.6 / 90.2,
- * async-blocking 109.4 / 109.3, async 199.1 / 197.1 (≤ 1.0%). Tolerance 3%.
- */
-export const THROUGHPUT_TOLERANCE = 0.03;
-export function throughputAgrees(rtl: number, tlm: number): boolean {
-  return tlm > 0 && Math.abs(rtl - tlm) <= THROUGHPUT_TOLERANCE * tlm;
-}
 
 function checkExactlyOnce(r: RtlProcessResult): void {
   const { driver, rec } = r.sys;
