@@ -61,6 +61,29 @@ export const PEND_NULL = 1;
 export const PEND_FCT = 2;
 export const PEND_CHAR = 3;
 
+/** Outcomes of a complete token besides PEND_NULL/FCT/CHAR (tokenOutcome). */
+const OUT_ESC = 4;
+const OUT_ERR_ESCAPE = 5;
+
+/**
+ * What a complete token (tokCtl, tokPay) does after an ESC or not: a token to
+ * arrive (PEND_NULL: ESC then FCT; PEND_FCT; PEND_CHAR with its 9-bit code),
+ * an ESC to remember (OUT_ESC) or an escape error (OUT_ERR_ESCAPE: ESC
+ * followed by anything but FCT, docs/dslink.md#errors). Returns the outcome
+ * in the low 3 bits and the character's code above them. One function for the
+ * registered decode and the flow-through release, so both classify alike.
+ */
+function tokenOutcome(ctl: boolean, pay: number, isEsc: boolean): number {
+  if (ctl) {
+    const c = pay & 3;
+    if (isEsc) return c === CTL_FCT ? PEND_NULL : OUT_ERR_ESCAPE;
+    if (c === CTL_ESC) return OUT_ESC;
+    if (c === CTL_FCT) return PEND_FCT;
+    return PEND_CHAR | (ctlToken(c) << 3);
+  }
+  return isEsc ? OUT_ERR_ESCAPE : PEND_CHAR | (pay << 3);
+}
+
 /** When a received token is handed on (docs/dslink.md#handover). */
 export type RxHandover = 'checked' | 'on-arrival';
 export const RX_HANDOVERS: readonly RxHandover[] = ['checked', 'on-arrival'];
@@ -156,14 +179,11 @@ export class DsRxDecoder extends Module {
           if (s[enable.i] === 1 && s[dead.i] !== 1) {
             if (s[syncV.i] === 1) n = 1;
             else if (s[hdrV.i] !== 1 && s[tokV.i] === 1) {
-              const pay = s[tokPay.i]!;
-              const isEsc = s[esc.i] === 1;
-              if (s[tokCtl.i] === 1) {
-                const k = pay & 3;
-                if (isEsc) n = k === CTL_FCT ? 1 : 0;
-                else if (k === CTL_FCT) f = 1;
-                else if (k !== CTL_ESC) [c, v] = [1, ctlToken(k)];
-              } else if (!isEsc) [c, v] = [1, pay];
+              const o = tokenOutcome(s[tokCtl.i] === 1, s[tokPay.i]!, s[esc.i] === 1);
+              const k = o & 7;
+              if (k === PEND_NULL) n = 1;
+              else if (k === PEND_FCT) f = 1;
+              else if (k === PEND_CHAR) [c, v] = [1, o >>> 3];
             }
           }
           s[gotNull.i] = n;
@@ -222,33 +242,18 @@ export class DsRxDecoder extends Module {
         }
         if (s[tokV.i] !== 1) return;
         const pay = s[tokPay.i]!;
-        const isEsc = s[esc.i] === 1;
-        if (s[tokCtl.i] === 1) {
-          const c = pay & 3;
-          s[prevPar.n] = parity(c);
-          if (isEsc) {
-            if (c === CTL_FCT) {
-              arrive(s, PEND_NULL, 0);
-              s[esc.n] = 0;
-            } else {
-              s[errEscape.n] = 1;
-              s[dead.n] = 1;
-            }
-          } else if (c === CTL_ESC) {
-            s[esc.n] = 1;
-          } else if (c === CTL_FCT) {
-            arrive(s, PEND_FCT, 0);
-          } else {
-            arrive(s, PEND_CHAR, ctlToken(c));
-          }
+        const ctl = s[tokCtl.i] === 1;
+        s[prevPar.n] = parity(ctl ? pay & 3 : pay);
+        const o = tokenOutcome(ctl, pay, s[esc.i] === 1);
+        const k = o & 7;
+        if (k === OUT_ESC) {
+          s[esc.n] = 1;
+        } else if (k === OUT_ERR_ESCAPE) {
+          s[errEscape.n] = 1;
+          s[dead.n] = 1;
         } else {
-          s[prevPar.n] = parity(pay);
-          if (isEsc) {
-            s[errEscape.n] = 1;
-            s[dead.n] = 1;
-          } else {
-            arrive(s, PEND_CHAR, pay);
-          }
+          arrive(s, k, o >>> 3);
+          if (k === PEND_NULL) s[esc.n] = 0;
         }
       },
       { name: 'decode' },
