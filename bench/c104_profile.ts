@@ -14,7 +14,10 @@
  * message list included). Prints JSON. `--time`: no wrappers, the window's
  * CPU time alone (cycles per CPU s, ns per evaluation; no per-class counts).
  * `--no-recorder`: the window with the event recorder (an observer) detached.
+ * `--trains`: also the transmit directions by state (NULL train, token train,
+ * bit by bit), sampled every 10 cycles of the window.
  */
+import { DsLinkEnd } from '../rtl/dslink/end.ts';
 import { buildC104Mesh, C104_START } from './c104.ts';
 
 const arg = (name: string, dflt: number): number => {
@@ -63,9 +66,22 @@ if (!plain) {
   wrap(inner.seqFns, net.seq, 'seq');
   wrap(inner.combFns, net.comb, 'comb');
 }
+// Link directions by state, sampled every 10 cycles (--trains; its own run: the stepping differs):
+// a NULL train on demand, a token train, bit by bit (docs/dslink.md#null-trains, #token-trains).
+const trains = { nullTrain: 0, tokenTrain: 0, bitByBit: 0 };
+const ends = net.modules.filter((m): m is DsLinkEnd => m instanceof DsLinkEnd);
 const e0 = sim.evaluations;
 const u0 = process.cpuUsage();
-sim.step(window);
+if (process.argv.includes('--trains')) {
+  for (let c = 0; c < window; c += 10) {
+    sim.step(10);
+    for (const e of ends) {
+      if (e.ser.txTrain?.dormant) trains.nullTrain++;
+      else if (e.ser.tokTrain?.active) trains.tokenTrain++;
+      else trains.bitByBit++;
+    }
+  }
+} else sim.step(window);
 const u = process.cpuUsage(u0);
 const evals = sim.evaluations - e0;
 const counted = [...counts.values()].reduce((a, c) => a + c[0]!, 0);
@@ -107,6 +123,7 @@ console.log(
       combPerNode: net.comb.length / nodes,
       heapBytesPerNode: Math.round(heapPerNode),
       delivered: sys.rec.deliveries.length,
+      ...(process.argv.includes('--trains') ? { directionsPerNode: ends.length / nodes, directionSamples: trains } : {}),
       perClass,
       perNode,
     },
