@@ -670,9 +670,10 @@ export abstract class SimulatorCore {
   }
 
   /**
-   * Guarded readers of a slot: only while their guard register is in one of
-   * the states where they read it. A guard about to change in this very
-   * commit wakes them itself, so its value here may be the old one.
+   * Guarded readers of a slot: only while their guard (a register or a comb
+   * signal) is in one of the states where they read it. A guard about to
+   * change in this commit or settle wakes them itself, so its value here may
+   * be the old one (docs/kernel.md "Exact sensitivity").
    */
   protected markGuarded(slot: number): void {
     const net = this.net;
