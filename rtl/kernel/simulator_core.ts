@@ -537,6 +537,8 @@ export abstract class SimulatorCore {
       const nb = net.nextBase;
       const ws = net.seqWriteStart;
       const wl = net.seqWriteList;
+      const lo = net.seqSweepLo;
+      const hi = net.seqSweepHi;
       const group = net.seqGroup;
       const stamp = this.groupStamp;
       // A commit counter, not the cycle: a restored snapshot turns the cycle back.
@@ -550,6 +552,9 @@ export abstract class SimulatorCore {
         stamp[g] = now;
         for (let j = ws[p]!, e = ws[p + 1]!; j < e; j++) {
           const r = wl[j]!;
+          if (s[nb + r] !== s[base + r]) this.commitReg(r);
+        }
+        for (let r = lo[p]!, e = hi[p]!; r < e; r++) {
           if (s[nb + r] !== s[base + r]) this.commitReg(r);
         }
       }
@@ -610,12 +615,14 @@ export abstract class SimulatorCore {
    */
   protected sweepCheaper(): boolean {
     const ws = this.net.seqWriteStart;
+    const lo = this.net.seqSweepLo;
+    const hi = this.net.seqSweepHi;
     const ran = this.ran;
     const limit = this.net.nRegs >> 2;
     let cost = this.nTracked;
     for (let k = 0; k < this.nRan; k++) {
       const p = ran[k]!;
-      cost += ws[p + 1]! - ws[p]!;
+      cost += ws[p + 1]! - ws[p]! + hi[p]! - lo[p]!;
       if (cost > limit) return true;
     }
     return false;
@@ -663,9 +670,10 @@ export abstract class SimulatorCore {
   }
 
   /**
-   * Guarded readers of a slot: only while their guard register is in one of
-   * the states where they read it. A guard about to change in this very
-   * commit wakes them itself, so its value here may be the old one.
+   * Guarded readers of a slot: only while their guard (a register or a comb
+   * signal) is in one of the states where they read it. A guard about to
+   * change in this commit or settle wakes them itself, so its value here may
+   * be the old one (docs/kernel.md "Exact sensitivity").
    */
   protected markGuarded(slot: number): void {
     const net = this.net;
