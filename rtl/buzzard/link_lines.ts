@@ -335,6 +335,53 @@ export class Waker {
 }
 
 /**
+ * What a sending link end (a node output port slot, slot_line.ts; a PBU's
+ * output controller, pbu_line.ts) keeps: its line, the first cycle whose
+ * edge is not applied yet, and its wake-ups.
+ */
+export abstract class SenderEnd implements LineUnit {
+  readonly sender: SenderLine;
+  readonly waker: Waker;
+  /** The first cycle whose edge is not applied yet. */
+  protected done = 0;
+
+  constructor(
+    protected readonly m: Module,
+    name: string,
+    protected readonly links: LinkSet,
+  ) {
+    this.sender = new SenderLine(name);
+    this.waker = new Waker(m, links);
+    links.units.push(this);
+    links.lines.push(this.sender);
+  }
+
+  abstract catchUp(now: number): void;
+  abstract shifting(): boolean;
+
+  /** Before the unit's step of cycle `now`. */
+  before(now: number): void {
+    this.links.check(now);
+    this.catchUp(now);
+  }
+
+  resetLines(now: number): void {
+    this.done = now;
+    this.waker.reset();
+  }
+
+  save(): unknown {
+    return { done: this.done, wake: this.waker.state };
+  }
+
+  restore(v: unknown): void {
+    const st = v as { done: number; wake: number };
+    this.done = st.done;
+    this.waker.state = st.wake;
+  }
+}
+
+/**
  * What a receiving link end (a PBU's input controller, the node input port)
  * keeps: the tap it reads, the first cycle not yet applied, the bit it waits
  * for, and its wake-ups; a post or connection on the tap that may show the

@@ -30,7 +30,7 @@
  */
 import type { Module, Signal } from '../kernel/module.ts';
 import { SimError } from '../kernel/errors.ts';
-import { ReceiverEnd, SenderLine, Waker, type LineUnit, type LinkSet, type LinkTap } from './link_lines.ts';
+import { ReceiverEnd, SenderEnd, type LinkSet, type LinkTap } from './link_lines.ts';
 import {
   IN_DEST, IN_LATCH, IN_LOAD, IN_PRE, IN_PSYNC, IN_REF, IN_REFD, IN_SBIT, IN_START, IN_SYNC, IN_WAIT, IN_WORD, OUT_IDLE,
   T_HEAD, T_PY0, T_PY1, T_S0, T_S1, T_WORD, T_Y0, T_Y1, lineBit,
@@ -157,25 +157,17 @@ export class PbuInputEnd extends ReceiverEnd {
 }
 
 /** The output controller's end: it sends on its own line, connected to a crossbar output's tap from a grant to a release. */
-export class PbuOutputEnd implements LineUnit {
-  readonly sender: SenderLine;
-  readonly waker: Waker;
-  /** The first cycle whose edge is not applied yet. */
-  private done = 0;
-
+export class PbuOutputEnd extends SenderEnd {
   constructor(
-    private readonly m: Module,
+    m: Module,
     name: string,
-    private readonly links: LinkSet,
+    links: LinkSet,
     /** This node's crossbar output taps (O_0..O_n). */
     private readonly taps: readonly LinkTap[],
     private readonly r: PbuOutRegs,
     private readonly k: PbuFraming,
   ) {
-    this.sender = new SenderLine(name);
-    this.waker = new Waker(m, links);
-    links.units.push(this);
-    links.lines.push(this.sender);
+    super(m, name, links);
   }
 
   shifting(): boolean {
@@ -206,12 +198,6 @@ export class PbuOutputEnd implements LineUnit {
   private lastWord(len: number, odv: number, rp: number): boolean {
     const s = this.m.s;
     return s[len] === 0 && s[odv] === 0 && s[rp] === 0;
-  }
-
-  /** Before the output step of cycle `now`. */
-  before(now: number): void {
-    this.links.check(now);
-    this.catchUp(now);
   }
 
   /** After the output step of cycle `now`: connection, posts, silence of the line bit, the next output event. */
@@ -252,20 +238,5 @@ export class PbuOutputEnd implements LineUnit {
     // the next word latched: changes of hold, outState and outDataValid
     // wake it while it stays).
     else if (nph === T_S0 || nph === T_PY0 || nph === T_Y0 || (nph !== ph && (nph === T_S1 || nph === T_PY1 || nph === T_Y1))) this.waker.at(from);
-  }
-
-  resetLines(now: number): void {
-    this.done = now;
-    this.waker.reset();
-  }
-
-  save(): unknown {
-    return { done: this.done, wake: this.waker.state };
-  }
-
-  restore(v: unknown): void {
-    const st = v as { done: number; wake: number };
-    this.done = st.done;
-    this.waker.state = st.wake;
   }
 }

@@ -16,7 +16,7 @@
  */
 import type { Module, Signal } from '../kernel/module.ts';
 import { SimError } from '../kernel/errors.ts';
-import { SenderLine, Waker, type LineUnit, type LinkSet, type LinkTap } from './link_lines.ts';
+import { SenderEnd, type LinkSet, type LinkTap } from './link_lines.ts';
 
 const TWO32 = 4294967296;
 
@@ -44,24 +44,16 @@ function nextEvent(c: number): number {
   return c >= 24 ? 24 : c >= 17 ? (c >= 18 ? 18 : 17) : c >= 2 ? 2 : 1;
 }
 
-export class SlotLine implements LineUnit {
-  readonly sender: SenderLine;
-  /** The first cycle whose edge is not applied yet. */
-  private done = 0;
-  readonly waker: Waker;
-
+export class SlotLine extends SenderEnd {
   constructor(
-    private readonly m: Module,
+    m: Module,
     name: string,
-    private readonly links: LinkSet,
+    links: LinkSet,
     private readonly tap: LinkTap,
     private readonly r: SlotRegs,
     private readonly st: SlotStates,
   ) {
-    this.sender = new SenderLine(name);
-    this.waker = new Waker(m, links);
-    links.units.push(this);
-    links.lines.push(this.sender);
+    super(m, name, links);
   }
 
   private shiftingState(x: number): boolean {
@@ -88,12 +80,6 @@ export class SlotLine implements LineUnit {
     s[sr.i] = s[sr.n] = v;
     s[cnt.i] = s[cnt.n] = c - k;
     s[xoutR.i] = s[xoutR.n] = v >= 2147483648 ? 1 : 0;
-  }
-
-  /** Before the step of cycle `now`. */
-  before(now: number): void {
-    this.links.check(now);
-    this.catchUp(now);
   }
 
   /** After the step of cycle `now`: connection, posts, silence of the line bit, the next wake-up. */
@@ -125,20 +111,5 @@ export class SlotLine implements LineUnit {
     if (this.shiftingState(nx)) {
       this.waker.at(from + nc - nextEvent(nc));
     }
-  }
-
-  resetLines(now: number): void {
-    this.done = now;
-    this.waker.reset();
-  }
-
-  save(): unknown {
-    return { done: this.done, wake: this.waker.state };
-  }
-
-  restore(v: unknown): void {
-    const st = v as { done: number; wake: number };
-    this.done = st.done;
-    this.waker.state = st.wake;
   }
 }
