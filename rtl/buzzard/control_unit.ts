@@ -271,6 +271,8 @@ export class ControlUnit extends Module {
 
 
     // ---------------------------------------------------------------- main seq
+    /** pfLoad, pktDone, refused of slot j at 3j..3j+2 (state-vector slots, known after elaboration). */
+    let pulseI: Int32Array | null = null;
     this.seq(
       () => {
         const sv = s();
@@ -288,7 +290,10 @@ export class ControlUnit extends Module {
           if (ai) irq(IRQ_CAUSE.atu);
           p(atuPrev, ai);
         }
-        for (let j = 0; j < n; j++) {
+        if (pulseI === null) pulseI = Int32Array.from(slots.flatMap((sl) => [sl.pfLoad.i, sl.pktDone.i, sl.refused.i]));
+        for (let j = 0, q = 0; j < n; j++, q += 3) {
+          // most runs see no pulse: one look at the three state-vector slots first
+          if (sv[pulseI[q]!] === 0 && sv[pulseI[q + 1]!] === 0 && sv[pulseI[q + 2]!] === 0) continue;
           const sl = slots[j]!;
           if (sv[sl.pfLoad.i]) p(sl.pfLoad, 0);
           if (gi(sl.pktDone)) {
