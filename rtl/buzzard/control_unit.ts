@@ -138,6 +138,12 @@ export class ControlUnit extends Module {
    * firstMiss equals the plan it replaced (test/buzzard/cu_fetch_plan.test.ts).
    */
   readonly txPlan: Pick<ReturnType<typeof cuTransmit>, 'view' | 'loadPlan' | 'wordOfM' | 'inWin' | 'firstMiss'> & { readonly P0: number };
+  /**
+   * The IDLE dispatch's transmit look, read-only, for the property that
+   * mayAct is never false where the four steps would act
+   * (test/buzzard/cu_may_act.test.ts). txSteps acts when it returns true.
+   */
+  readonly txIdle: Pick<ReturnType<typeof cuTransmit>, 'mayAct' | 'txSteps'>;
   // input port
   readonly inPop: Signal;
   readonly inDout: Signal;
@@ -251,6 +257,7 @@ export class ControlUnit extends Module {
     } = kit;
     const tx = cuTransmit(kit);
     this.txPlan = { view: tx.view, loadPlan: tx.loadPlan, wordOfM: tx.wordOfM, inWin: tx.inWin, firstMiss: tx.firstMiss, P0: kit.P0 };
+    this.txIdle = { mayAct: tx.mayAct, txSteps: tx.txSteps };
     const rx = cuReceive(kit);
     const ins = cuInstructions(kit, tx);
     const { txTask } = tx;

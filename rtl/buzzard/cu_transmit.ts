@@ -284,8 +284,8 @@ export function cuTransmit(kit: CuKit) {
     return false;
   };
 
-  const txTask = (): boolean => {
-    if (!mayAct()) return false;
+  /** The transmit task's four steps in priority order, each in slot rotation from txRr; true when one acted. */
+  const txSteps = (): boolean => {
     const start = g(txRr);
     // 1. completion writes
     for (let k = 0; k < n; k++) {
@@ -352,6 +352,9 @@ export function cuTransmit(kit: CuKit) {
     }
     return false;
   };
+
+  /** The transmit task of the IDLE dispatch (control_unit.ts). */
+  const txTask = (): boolean => mayAct() && txSteps();
 
   /** One engine micro-step in a transmit state (T_*, M_*). */
   const step = (state: number): boolean => {
@@ -492,7 +495,7 @@ export function cuTransmit(kit: CuKit) {
   return {
     view, totalM, prefixWord, wordOfM, minNeed, loadPlan, firstMiss, inWin, canDrop, fetchPlan,
     winWord, mWord, loadSlot, loadHead, loadData, slotWantsLoad, serveLoad, countOf, chooseSlot,
-    startStream, txTask, step,
+    startStream, txTask, mayAct, txSteps, step,
   };
 }
 
