@@ -87,8 +87,8 @@ export class DsTokenTrain implements OnDemand {
   private x0 = 0;
   /**
    * Slots the per-token paths touch, set in bind(): read from this object
-   * rather than through the units' Signal objects (at 32×32 each object an
-   * evaluation touches is a cache miss: docs/kernel.md "Stop 19").
+   * rather than through the units' Signal objects (fewer objects touched a
+   * token; at 32×32 little of it is still in cache: docs/kernel.md "Stop 19").
    */
   private moreN = 0;
   private enableI = 0;

@@ -79,8 +79,9 @@ export class DsTxTokens extends Module {
     const silent = runIdle === 'silent';
 
     // Slot indices, read from this closure rather than through the Signal
-    // objects: at 32×32 every Signal object an evaluation touches is a cache
-    // miss (docs/kernel.md "Stop 19: C104 at scale"). Set by onElaborated.
+    // objects: fewer objects touched per evaluation, and at 32×32 little of
+    // what one touches is still in cache (docs/kernel.md "Stop 19: C104 at
+    // scale"). Set by onElaborated.
     let en = 0, fa = 0, ru = 0, tk = 0, fo = 0, co = 0, te = 0, tc = 0, tb = 0, tl = 0, sf = 0, sn = 0;
     let pp = 0, ppN = 0, nsI = 0, nsN = 0, tkI = 0, tkN = 0, nw = 0;
     this.bindSlots = () => {

@@ -82,8 +82,8 @@ export class Fifo extends Module {
     const dropUnder = onUnderflow === 'drop';
 
     // Slot indices, read from this closure rather than through the Signal
-    // objects (a C104 mesh node has ~40 FIFOs; at 32x32 each object an
-    // evaluation touches is a cache miss: docs/kernel.md "Stop 19"). Set by onElaborated.
+    // objects (a C104 mesh node has ~40 FIFOs; at 32x32 little of what an
+    // evaluation touches is still in cache: docs/kernel.md "Stop 19"). Set by onElaborated.
     let pu = 0, di = 0, po = 0, doI = 0, fu = 0, em = 0, hI = 0, hN = 0, cI = 0, cN = 0;
     this.bindSlots = () => {
       [pu, di, po, doI, fu, em, hI, hN, cI, cN] = [push.i, din.i, pop.i, dout.i, full.i, empty.i, head.i, head.n, count.i, count.n];
