@@ -216,6 +216,18 @@ describe("C104 slices 'connected' = 'all' on every connected link, at every cycl
     expect(() => makeC104System(spec, [], { c104: { slices: 'some' as 'all' } })).toThrow(/^c104\.slices: 'some' is not one of all, connected$/);
   });
 
+  it('configuration errors about unconnected links are still one line with slices connected', () => {
+    const spec = meshNetwork({ w: 2, h: 1, routing: 'x-first', cpuLinks: 2 });
+    const sw0 = spec.switches[0]!;
+    const k = sw0.connected.indexOf(false);
+    // Route the first interval to the (unwired) group of link k, or to a new group of it.
+    const g = sw0.groups.findIndex((links) => links.includes(k));
+    const groups = g >= 0 ? sw0.groups : [...sw0.groups, [k]];
+    const intervals = sw0.intervals.map((iv, i) => (i === 0 ? { ...iv, group: g >= 0 ? g : groups.length - 1 } : iv));
+    const bad = { ...spec, switches: [{ ...sw0, groups, intervals }, ...spec.switches.slice(1)] };
+    expect(() => makeC104System(bad, [], { c104: { slices: 'connected' } })).toThrow(new RegExp(`^c104 ${sw0.name}: interval \\d+\\.\\.\\d+ routes to link ${k}, which is not connected$`));
+  });
+
   it('a compact switch elaborates only its connected slices; link k keeps its name', () => {
     const spec = meshNetwork({ w: 2, h: 1, routing: 'x-first', cpuLinks: 2 });
     const sys = makeC104System(spec, [], { c104: { slices: 'connected' } });
