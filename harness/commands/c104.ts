@@ -90,10 +90,13 @@ const spec: CommandSpec = {
     'endpoint within +-(--window) nodes in x and y (default 16), from a random start phase.',
     'A send that finds its virtual link\'s 16-entry send queue full waits (the sender is held)',
     'and enters the queue when a send of that virtual link completes; the summary counts them.',
-    `--pattern ${THESIS} --sync MODE runs Def. 5.1's processes closed loop instead (one per endpoint,`,
+    `--pattern ${THESIS} --sync MODE runs Def. 5.1's processes closed loop instead (--processes per endpoint,`,
     'compute --interval cycles, then one message; MODE loosely, async-blocking or async, as the',
     'packet-level model: docs/c104.md#thesis-processes) and prints data packets per CPU per ms in',
-    'the window after --warmup, sends attempted and dropped (async: 16 outstanding), iterations.',
+    'the window after --warmup, sends attempted and dropped (async: 16 outstanding), iterations,',
+    'and checks every delivery against its message (byte-exact, at most once; exit 1 otherwise).',
+    '--processes N (with --sync) runs N processes per endpoint (Def. 5.1\'s n, default 1): each draws',
+    'its own compute start, destinations and sizes; they share their CPU first come first served.',
     'Every run prints per-link figures over the run (with --pattern: the measurement window):',
     'for each directed DS-link, utilisation = cycles with a normal character (data, EOP, EOM;',
     'not NULL or FCT) on the wire, blocked = cycles its transmitter held a character but had',
@@ -129,6 +132,7 @@ const spec: CommandSpec = {
     { name: 'window', type: 'int', min: 1, max: 64, description: `with --pattern ${THESIS}: destinations within +-N nodes in x and y (default 16)` },
     { name: 'interval', type: 'int', min: 1, max: 1_000_000, description: `with --pattern ${THESIS}: cycles between a process's sends (default 100, 1 us)` },
     { name: 'sync', type: 'string', arg: 'MODE', description: `with --pattern ${THESIS}: closed-loop processes in synchronisation mode ${SYNC_CHOICES.join(', ')}` },
+    { name: 'processes', type: 'int', min: 1, max: 64, description: 'with --sync: processes per endpoint (Def. 5.1\'s n, default 1)' },
     { name: 'rate', type: 'string', arg: 'R', description: 'with --pattern: offered load per endpoint, DS-link bandwidths of 1 byte per 10 cycles (default 0.1)' },
     { name: 'hotspot', type: 'string', arg: 'F', description: 'with --pattern hotspot: fraction of messages sent to endpoint 0 (default 0.2)' },
     { name: 'warmup', type: 'int', min: 0, max: 1_000_000_000, description: 'with --pattern: cycles before the measurement window (default 10% of --cycles)' },
@@ -147,6 +151,7 @@ const spec: CommandSpec = {
     'icemu c104 mesh --width 4 --height 4 --pattern transpose --rate 0.05 --cycles 60000 --json out/t.json',
     'icemu c104 mesh --width 4 --height 4 --pattern thesis --window 2 --cycles 40000',
     'icemu c104 mesh --width 4 --height 4 --pattern thesis --window 2 --interval 500 --sync loosely --cycles 30000',
+    'icemu c104 mesh --width 3 --height 3 --pattern thesis --window 1 --interval 600 --sync async-blocking --processes 2 --cycles 20000',
     'icemu c104 --config mesh.json --seed 2',
     'icemu c104 mesh --width 2 --height 2 --workload msgs.txt --cycles-per-tick 10 --json out/w.json',
   ],
@@ -264,6 +269,7 @@ async function run(cmdOpts: ParsedOptions, positional: string[] = [], given: Rea
   if (patterned && traced) throw new UsageError('icemu c104: --workload and --pattern cannot be combined');
   for (const o of ['rate', 'hotspot', 'warmup'] as const) if (!patterned && opts[o] !== undefined) throw new UsageError(`icemu c104: --${o} goes with --pattern`);
   for (const o of ['window', 'interval'] as const) if (opts.pattern !== THESIS && opts[o] !== undefined) throw new UsageError(`icemu c104: --${o} goes with --pattern ${THESIS}`);
+  if (opts.processes !== undefined && opts.sync === undefined) throw new UsageError('icemu c104: --processes goes with --sync');
   if (!traced && opts['cycles-per-tick'] !== undefined) throw new UsageError('icemu c104: --cycles-per-tick goes with --workload');
   const cycles = opts.cycles as number;
   const win = defaultWindow(cycles, opts.warmup as number | undefined);

@@ -1,7 +1,8 @@
 /**
  * `icemu c104 mesh --pattern thesis --sync MODE`: Definition 5.1's processes
  * closed loop on the RTL (harness/rtl/c104_processes.ts,
- * docs/c104.md#thesis-processes): one process per endpoint, compute
+ * docs/c104.md#thesis-processes): --processes (default 1) processes per
+ * endpoint sharing its CPU, each computing
  * --interval cycles, one --bytes message per iteration to a destination
  * within ±--window, in the synchronisation mode MODE; prints the window's
  * throughput (data packets per CPU per ms, the TLM's primary response),
@@ -11,7 +12,7 @@ import chalk from 'chalk';
 import type { C104Buffers, C104Policy, C104Timing } from '../../rtl/c104/config.ts';
 import { UsageError, type ParsedOptions } from '../cli/args.ts';
 import { outputFile, writeText } from '../cli/output-path.ts';
-import { runRtlProcesses, PROCESS_START } from '../rtl/c104_processes.ts';
+import { runRtlProcesses, PROCESS_START, type RtlProcessResult } from '../rtl/c104_processes.ts';
 import { SyntheticProgram } from '../workloads/thesis-synthetic.ts';
 import type { SyncMode } from '../workloads/process-program.ts';
 import { toJson } from '../experiments/types.ts';
@@ -40,6 +41,7 @@ export function runThesisSync(opts: ParsedOptions, given: ReadonlySet<string>, s
   const bytes = given.has('bytes') || opts.bytes !== 64 ? (opts.bytes as number) : 32;
   const window = (opts.window as number | undefined) ?? 16;
   const interval = (opts.interval as number | undefined) ?? 100;
+  const n = (opts.processes as number | undefined) ?? 1;
   const warmup = Math.max(0, s.warmup - PROCESS_START);
   const windowCycles = s.cycles - PROCESS_START - warmup;
   if (windowCycles < 1000) throw new UsageError(`icemu c104: --cycles ${s.cycles} leaves ${windowCycles} cycles after --warmup and link start-up; --sync needs 1000 or more`);
@@ -47,7 +49,7 @@ export function runThesisSync(opts: ParsedOptions, given: ReadonlySet<string>, s
   const program = new SyntheticProgram({
     D: w,
     d: window,
-    n: 1,
+    n,
     c: { law: 'constant', value: (interval * 10) / 1000 },
     m: { law: 'constant', value: 1 },
     M: { law: 'constant', value: bytes },
@@ -58,12 +60,14 @@ export function runThesisSync(opts: ParsedOptions, given: ReadonlySet<string>, s
   });
   console.log(
     chalk.bold('icemu c104') +
-      `: ${w}x${w} mesh, x-first, policy ${s.policy}, timing ${s.timing}, buffers ${s.buffers}; Def. 5.1 processes closed loop, ${mode}: compute ${interval} cycles, one ${bytes} B message per iteration within +-${window}, seed ${opts.seed}`,
+      `: ${w}x${w} mesh, x-first, policy ${s.policy}, timing ${s.timing}, buffers ${s.buffers}; Def. 5.1 processes closed loop, ${mode}, ${n} per endpoint: compute ${interval} cycles, one ${bytes} B message per iteration within +-${window}, seed ${opts.seed}`,
   );
   const t0 = performance.now();
   const r = runRtlProcesses(program, { warmupCycles: warmup, windowCycles, c104: { policy: s.policy, timing: s.timing, buffers: s.buffers } });
+  const check = checkDeliveries(r);
   const summary = {
     mode,
+    processesPerEndpoint: n,
     window: { fromCycle: PROCESS_START + warmup, cycles: windowCycles },
     throughputPacketsPerCpuPerMs: r.throughput,
     sendsAttempted: r.sendsAttempted,
@@ -71,16 +75,34 @@ export function runThesisSync(opts: ParsedOptions, given: ReadonlySet<string>, s
     iterations: r.iterations,
     messagesSent: r.sent,
     messagesDelivered: r.delivered,
+    messagesWrongBytes: check.wrong,
+    messagesDeliveredTwice: check.twice,
     anomalies: r.sys.rec.anomalies.length,
   };
   console.log(`Window: cycles ${summary.window.fromCycle}..${summary.window.fromCycle + windowCycles}`);
   console.log(`Throughput: ${r.throughput.toFixed(2)} data packets per CPU per ms`);
   console.log(`Sends: ${r.sendsAttempted} attempted, ${r.sendsDropped} dropped (outstanding limit 16); iterations ${r.iterations}`);
   console.log(`Messages: ${r.sent} sent, ${r.delivered} delivered, ${r.completed} acknowledged by cycle ${r.cycles} (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+  console.log(`Deliveries: ${check.wrong} with wrong bytes or no message, ${check.twice} delivered twice`);
   if (r.sys.rec.anomalies.length > 0) console.log(chalk.red(`Anomalies: ${r.sys.rec.anomalies.length} (first: ${r.sys.rec.anomalies[0]})`));
   if (jsonTarget) {
     writeText(jsonTarget, JSON.stringify(toJson({ command: 'c104', sync: summary }), null, 1) + '\n', 'json');
     console.log(`Summary: ${jsonTarget.path}`);
   }
-  return r.sys.rec.anomalies.length > 0 ? 1 : 0;
+  return r.sys.rec.anomalies.length > 0 || check.wrong > 0 || check.twice > 0 ? 1 : 0;
+}
+
+/** Each delivery against the message the driver sent: bytes equal, at most once. */
+export function checkDeliveries(r: RtlProcessResult): { wrong: number; twice: number } {
+  const { driver, rec } = r.sys;
+  const seen = new Set<number>();
+  let wrong = 0;
+  let twice = 0;
+  for (const d of rec.deliveries) {
+    const m = driver.messages[d.msg];
+    if (!m || d.bytes.length !== m.data.length || d.bytes.some((b, j) => b !== m.data[j])) wrong++;
+    if (seen.has(d.msg)) twice++;
+    seen.add(d.msg);
+  }
+  return { wrong, twice };
 }

@@ -22,6 +22,8 @@ import { runRtlWorkload } from '../compare/rtl_run.ts';
 import { digest } from '../compare/extract.ts';
 import { runTlmCalibrated, CALIBRATED_CYCLES_PER_TICK } from '../tlm/calibrated.ts';
 import type { Workload } from '../workloads/types.ts';
+import type { BuzzardConfig } from '../../rtl/buzzard/config.ts';
+import { RTL_TIMING_VERSION } from '../../rtl/buzzard/timing_version.ts';
 import type { MessageTimes } from '../tlm/types.ts';
 import { ci95Of, growth, isStable, growthText, tlmRes, TOLERANCE, type Ch5Params, type Ch5Pt, type Ch5Res } from './buzzard-ch5-common.ts';
 import { readRtlResults, rtlPointKey, rtlResultReusing } from './buzzard-ch5-rtl-reuse.ts';
@@ -42,6 +44,10 @@ export interface Ch5RtlRes {
   readonly rtl: Ch5Res | null;
   /** The RTL result was taken from an earlier run (--rtl-reuse), not run here. */
   readonly rtlReused: boolean;
+  /** RTL_TIMING_VERSION of the RTL that produced `rtl` (null: no RTL result); --rtl-reuse reuses only its own version. */
+  readonly rtlVersion: number | null;
+  /** --rtl-reuse found this point stored under another RTL version (null: stored without one) and ran it again; absent otherwise. */
+  readonly rtlStaleVersion?: number | null;
   readonly rtlWhyNot: string | null;
   readonly calibrated: Ch5Res;
   readonly seedLevel: Ch5Res;
@@ -55,7 +61,7 @@ export function rtlWhyNot(p: Pick<Ch5Pt, 'transport' | 'packetBytes' | 'buffersP
   return null;
 }
 
-interface Times {
+export interface Times {
   readonly meanFirst: number;
   readonly meanLast: number;
   readonly meanLastMinusFirst: number;
@@ -68,14 +74,18 @@ interface Times {
   readonly perMessage: MessageTimes[];
 }
 
-/** One RTL run: per-message first / last from generation, in cycles. */
-function rtlTimes(w: Workload, p: Ch5Pt): Times {
+/**
+ * One RTL run: per-message first / last from generation, in cycles. `extra`
+ * overrides the build (a perturbed RTL, the control of
+ * test/buzzard/timing_version.test.ts); the experiment passes none.
+ */
+export function rtlTimes(w: Workload, p: Pick<Ch5Pt, 'transport' | 'packetBytes' | 'buffersPerPbu'>, extra: Partial<BuzzardConfig> = {}): Times {
   const genEnd = w.messages.length ? Math.round(w.messages.at(-1)!.t * CPT) : 0;
   const run = runRtlWorkload(w, {
     cyclesPerTick: CPT,
     maxCycles: genEnd + 4_000_000,
     quiet: true,
-    config: { routing: p.transport === 'fixed-packet' ? 'e-cube' : 'quasi-adaptive', packetBytes: p.packetBytes as 32 | 64, camHeight: p.buffersPerPbu },
+    config: { routing: p.transport === 'fixed-packet' ? 'e-cube' : 'quasi-adaptive', packetBytes: p.packetBytes as 32 | 64, camHeight: p.buffersPerPbu, ...extra },
   });
   const d = digest({ label: 'rtl', unit: 'cycles', events: run.events, generation: run.generation });
   let n = 0;
@@ -155,7 +165,18 @@ export function runCh5PointRtl(p: Ch5Pt, q: Ch5Params, seedLevel: (p: Ch5Pt, q: 
   const cal = tlmRes(calRun.stats, runTlmCalibrated(hw, p.transport, over).stats, halfMpn, null, CPT, calRun.perMessage);
   const why = rtlWhyNot(p);
   const rtl = why ? null : rtlResultReusing(rtlPointKey(p, q, mpn, halfMpn), q.rtlReuse ?? null, rtlMpn, sl.idealU, () => rtlRes(w, hw, halfMpn, p, sl.idealU));
-  return { rtl: rtl?.res ?? null, rtlReused: rtl?.reused ?? false, rtlWhyNot: why, calibrated: { ...cal, idealU: sl.idealU }, seedLevel: sl };
+  const stale = rtl?.staleVersion !== undefined ? { rtlStaleVersion: rtl.staleVersion } : {};
+  return { rtl: rtl?.res ?? null, rtlReused: rtl?.reused ?? false, rtlVersion: rtl ? RTL_TIMING_VERSION : null, ...stale, rtlWhyNot: why, calibrated: { ...cal, idealU: sl.idealU }, seedLevel: sl };
+}
+
+/** The report's --rtl-reuse note: what was reused, and what was stored under another RTL version and run again. */
+export function reuseNote(dir: string, results: readonly Pick<Ch5RtlRes, 'rtl' | 'rtlReused' | 'rtlStaleVersion'>[]): string {
+  const stale = results.filter((r) => r.rtlStaleVersion !== undefined);
+  const versions = [...new Set(stale.map((r) => (r.rtlStaleVersion === null ? 'none (stored before RTL versions)' : String(r.rtlStaleVersion))))].join(', ');
+  return (
+    `--rtl-reuse ${dir}: the RTL results of ${results.filter((r) => r.rtlReused).length} of ${results.filter((r) => r.rtl !== null).length} RTL points were taken from earlier RTL-mode runs there (same seed, cube, workload and build, RTL version ${RTL_TIMING_VERSION}; the RTL is deterministic), not run again; the calibrated and seed-level TLMs ran here.` +
+    (stale.length ? ` ${stale.length} point${stale.length === 1 ? ' was' : 's were'} stored there under another RTL version (${versions}) and run again: the RTL's timing may have changed since (docs/buzzard-ch5.md#rtl-version).` : '')
+  );
 }
 
 /** One model's results, the RTL falling back to the calibrated TLM where it has no point. */
@@ -222,7 +243,7 @@ export function assembleRtl(q: Ch5Params, points: readonly Ch5Pt[], results: rea
   const notes = [
     `--model rtl: ${q.messagesPerNode} messages per node (RTL_MPN: ${RTL_MPN.full[q.meanBytes]} full, ${RTL_MPN.quick[q.meanBytes]} --quick; the TLM mode's default is 200 / 100), the same workload for the three models; the RTL runs clock by clock (rtl/buzzard), sharded with --shard / --jobs like any experiment.`,
     `Verdicts: RTL ${verdicts('rtl')}; calibrated TLM ${verdicts('calibrated')}; seed-level TLM ${verdicts('seedLevel')} (rules as in TLM mode, ±${TOLERANCE * 100} pp).`,
-    ...(q.rtlReuse !== undefined ? [`--rtl-reuse ${q.rtlReuse}: the RTL results of ${results.filter((r) => r.rtlReused).length} of ${results.filter((r) => r.rtl !== null).length} RTL points were taken from earlier RTL-mode runs there (same seed, cube, workload and build; the RTL is deterministic), not run again; the calibrated and seed-level TLMs ran here. The stored results are not checked against the current RTL's version (docs/buzzard-ch5.md#rtl-runs).`] : []),
+    ...(q.rtlReuse !== undefined ? [reuseNote(q.rtlReuse, results)] : []),
     `Points the RTL cannot build (the RTL report uses the calibrated TLM's value there): ${missing.length ? [...new Set(missing.map(([p, r]) => `${pointLabel(p)} (${r.rtlWhyNot})`))].join('; ') : 'none'}.`,
     ...sub.flatMap(({ m, rep }) => rep.notes.map((n) => `[${RTL_MODEL_LABEL[m]}] ${n}`)),
   ];
@@ -246,6 +267,8 @@ export function assembleRtl(q: Ch5Params, points: readonly Ch5Pt[], results: rea
       model: 'rtl',
       messagesPerNode: q.messagesPerNode,
       rtlReused: results.filter((r) => r.rtlReused).length,
+      ...(q.rtlReuse !== undefined ? { rtlStale: results.filter((r) => r.rtlStaleVersion !== undefined).length } : {}),
+      rtlVersion: RTL_TIMING_VERSION,
       rtlMissing: missing.map(([p, r]) => ({ point: pointLabel(p), why: r.rtlWhyNot })),
       ...Object.fromEntries(sub.map(({ m, rep }) => [m, rep.data ?? null])),
       meanFirstTicks: Object.fromEntries(RTL_MODELS.map((m) => [m, results.map((r) => (m === 'rtl' ? (r.rtl?.meanFirst ?? null) : r[m].meanFirst))])),

@@ -30,6 +30,19 @@
  *   deferred acknowledgement (spec §14 item 17) done by the T9000 itself.
  * - Two processes of one processor exchange by memory copy (delivered at
  *   once; in 'loosely' completed when the receiver reaches its iteration).
+ * - 'exchange' (Chapter 4's boundary exchange, BoundaryExchangeProgram, run
+ *   by c104_exchange.ts): the rules the RTL exchange was built with in stop
+ *   17, kept exactly so Table 4.3's token column is unchanged
+ *   (docs/c104.md#thesis-processes): when a process begins iteration k it
+ *   takes the CPU for its compute (⌈computeNs / 10⌉ cycles, 0 allowed) and
+ *   at once schedules, for the cycle the compute ends, on each of its
+ *   channels a receive on its own end and then the send, all from one
+ *   buffer per node; a memory copy is counted delivered at the begin. An
+ *   iteration ends at the end of the first cycle (after the compute) in
+ *   which all of iteration k's incoming messages are in; processes ending
+ *   in one cycle begin again in the order they last began. Channels: one
+ *   per pair of iteration 0 (the plan is the same every iteration), control
+ *   blocks numbered by the program's channelSlot.
  *
  * Times are cycles of 10 ns (docs/c104.md#timing); a process's start sleep
  * is the program's startNs.
@@ -123,7 +136,8 @@ export function talkingPairs(program: ProcessProgram, iterations: number): [numb
 
 export function runRtlProcesses(program: ProcessProgram, o: RtlProcessOptions): RtlProcessResult {
   const mode = program.mode;
-  if (mode === 'exchange') throw new RangeError("rtl processes: mode 'exchange' runs in c104_exchange.ts");
+  const exchange = mode === 'exchange';
+  if (exchange && o.drainCycles !== undefined) throw new RangeError("rtl processes: mode 'exchange' has no drain");
   const D = program.side;
   const P = program.processes;
   const limit = o.outstandingLimit ?? 16;
@@ -132,18 +146,20 @@ export function runRtlProcesses(program: ProcessProgram, o: RtlProcessOptions): 
   // Most iterations a process can begin before end1: every one takes at least a cycle of compute, or one send's round trip.
   let minCycles = Infinity;
   for (let p = 0; p < P; p++) minCycles = Math.min(minCycles, Math.max(1, Math.round(program.plan(p, 0).computeNs / NS_PER_CYCLE)));
-  const cap = o.iterations ?? Math.ceil((end1 - PROCESS_START) / minCycles) + 2;
+  // 'exchange': the plan does not change with k, so iteration 0 gives every channel (and no cap applies).
+  const cap = exchange ? Infinity : (o.iterations ?? Math.ceil((end1 - PROCESS_START) / minCycles) + 2);
   const terminal = (p: number): number => {
     const n = program.nodeOf(p);
     return meshLabel({ w: D, h: D, routing: 'x-first' }, n % D, (n / D) | 0);
   };
-  const pairs = talkingPairs(program, cap);
+  const pairs = talkingPairs(program, exchange ? 1 : cap);
   const next = new Array<number>(D * D).fill(0);
   const endOf = new Map<number, ChannelEnd>(); // p·P + q → p's end
   const chans: [ChannelEnd, ChannelEnd][] = [];
+  const slot = (p: number, q: number): number => (program.channelSlot ? program.channelSlot(p, q) : next[terminal(p)]!++);
   for (const [a, b] of pairs) {
-    const ea = { node: terminal(a), vl: next[terminal(a)]!++ };
-    const eb = { node: terminal(b), vl: next[terminal(b)]!++ };
+    const ea = { node: terminal(a), vl: slot(a, b) };
+    const eb = { node: terminal(b), vl: slot(b, a) };
     endOf.set(a * P + b, ea);
     endOf.set(b * P + a, eb);
     chans.push([ea, eb]);
@@ -182,7 +198,7 @@ export function runRtlProcesses(program: ProcessProgram, o: RtlProcessOptions): 
 
   const arrive = (q: number, k: number, now: number): void => {
     received[q]!.set(k, (received[q]!.get(k) ?? 0) + 1);
-    if (k === iter[q]) checkProceed(q, now);
+    if (k === iter[q] && !exchange) checkProceed(q, now);
   };
   const sendDone = (p: number, now: number): void => {
     outstanding[p]!--;
@@ -193,6 +209,15 @@ export function runRtlProcesses(program: ProcessProgram, o: RtlProcessOptions): 
       pendingAcks[p]!--;
       checkProceed(p, now);
     }
+  };
+
+  /** A network message of p's iteration k on p's end e: for its delivery and completion events. */
+  const track = (id: number, p: number, dest: number, k: number, bytes: number, e: ChannelEnd): void => {
+    msgInfo[id] = { proc: p, dest, iter: k, packets: packetsOf(bytes) };
+    const key = `${e.node}:${e.vl}`;
+    const list = inFlight.get(key) ?? [];
+    inFlight.set(key, list);
+    list.push({ proc: p, iter: k });
   };
 
   const issue = (p: number, dest: number, bytes: number, k: number, now: number): number => {
@@ -211,11 +236,7 @@ export function runRtlProcesses(program: ProcessProgram, o: RtlProcessOptions): 
     const id = driver.messages.length;
     const data = Array.from({ length: bytes }, (_, j) => (id * 7 + j * 13 + 1) & 0xff);
     driver.send(e.node, e.vl, data, Math.max(sim.cycle, now));
-    msgInfo[id] = { proc: p, dest, iter: k, packets: packetsOf(bytes) };
-    const key = `${e.node}:${e.vl}`;
-    const list = inFlight.get(key) ?? [];
-    inFlight.set(key, list);
-    list.push({ proc: p, iter: k });
+    track(id, p, dest, k, bytes, e);
     const far = driver.peerOf(e);
     const post = (): void => driver.receive(far.node, far.vl, Math.max(sim.cycle, now));
     // 'loosely': a receiver at iteration ≥ k posted this receive when it began k (postIncoming).
@@ -305,9 +326,53 @@ export function runRtlProcesses(program: ProcessProgram, o: RtlProcessOptions): 
     future[q] = keep;
   };
 
+  /** 'exchange': iterations whose sends are scheduled, [cycle the compute ends, process], in begin order. */
+  const pending: [number, number][] = [];
+  const bufAddr = new Map<number, number>();
+  const exchangeData = (bytes: number): number[] => Array.from({ length: bytes }, (_, j) => j & 0xff);
+
+  /** 'exchange': begin iteration k (see the file header): compute, then the receives and sends scheduled for its end. */
+  const beginExchange = (p: number, k: number, now: number): void => {
+    const node = program.nodeOf(p);
+    const plan = program.plan(p, k);
+    const at = Math.max(now, cpuFree[node]!) + Math.round(plan.computeNs / NS_PER_CYCLE);
+    cpuFree[node] = at;
+    for (const s of plan.sends) {
+      attempted++;
+      outstanding[p]!++;
+      if (node === program.nodeOf(s.dest)) {
+        countDelivery(packetsOf(s.bytes), now);
+        arrive(s.dest, k, now);
+        outstanding[p]!--;
+        record(p, s.dest, s.bytes, -1, false, now);
+        continue;
+      }
+      const e = endOf.get(p * P + s.dest)!;
+      driver.receive(e.node, e.vl, at);
+      const m = driver.send(e.node, e.vl, exchangeData(s.bytes), at, bufAddr.get(e.node));
+      if (!bufAddr.has(e.node)) bufAddr.set(e.node, m.addr);
+      track(m.id, p, s.dest, k, s.bytes, e);
+      record(p, s.dest, s.bytes, m.id, false, at);
+    }
+    pending.push([at, p]);
+  };
+  /** 'exchange': at the end of a cycle, the iterations that end (in begin order). */
+  const endCycle = (now: number): void => {
+    for (let i = 0; i < pending.length; ) {
+      const [at, p] = pending[i]!;
+      const k = iter[p]!;
+      if (at <= now && (received[p]!.get(k) ?? 0) >= program.incoming(p, k)) {
+        pending.splice(i, 1);
+        received[p]!.delete(k);
+        finish(p, now);
+      } else i++;
+    }
+  };
+
   const begin = (p: number, k: number, now: number): void => {
     iter[p] = k;
     began[p]![k] = now;
+    if (exchange) return beginExchange(p, k, now);
     if (k >= cap && now < stopAt) throw new RangeError(`rtl processes: process ${p} reached iteration ${k} at cycle ${now}, beyond the ${cap} iterations whose channels were built (raise iterations)`);
     if (now >= stopAt) halted[p] = 1;
     if (mode === 'loosely') {
@@ -361,11 +426,19 @@ export function runRtlProcesses(program: ProcessProgram, o: RtlProcessOptions): 
 
   for (let p = 0; p < P; p++) {
     const t = PROCESS_START + Math.round(program.startNs(p) / NS_PER_CYCLE);
-    sim.schedule(t, () => begin(p, 0, t));
+    // 'exchange' schedules its sends for a cycle of their own, so its processes begin now, in process order.
+    if (exchange) begin(p, 0, t);
+    else sim.schedule(t, () => begin(p, 0, t));
   }
-  if (o.drainCycles === undefined) sim.runUntil((s) => s.cycle >= end1, end1 + 10);
+  const untilEnd = exchange
+    ? (s: { cycle: number }): boolean => {
+        endCycle(s.cycle);
+        return s.cycle >= end1;
+      }
+    : (s: { cycle: number }): boolean => s.cycle >= end1;
+  if (o.drainCycles === undefined) sim.runUntil(untilEnd, end1 + 10);
   else {
-    sim.runUntil((s) => s.cycle >= end1, end1 + 10);
+    sim.runUntil(untilEnd, end1 + 10);
     const cap2 = end1 + o.drainCycles;
     sim.runUntil((s) => (delivered === driver.messages.length && completed === driver.messages.length) || s.cycle >= cap2, cap2 + 10);
   }

@@ -138,6 +138,12 @@ export class ControlUnit extends Module {
    * firstMiss equals the plan it replaced (test/buzzard/cu_fetch_plan.test.ts).
    */
   readonly txPlan: Pick<ReturnType<typeof cuTransmit>, 'view' | 'loadPlan' | 'wordOfM' | 'inWin' | 'firstMiss'> & { readonly P0: number };
+  /**
+   * The IDLE dispatch's transmit look, read-only, for the property that
+   * mayAct is never false where the four steps would act
+   * (test/buzzard/cu_may_act.test.ts). txSteps acts when it returns true.
+   */
+  readonly txIdle: Pick<ReturnType<typeof cuTransmit>, 'mayAct' | 'txSteps'>;
   // input port
   readonly inPop: Signal;
   readonly inDout: Signal;
@@ -251,6 +257,7 @@ export class ControlUnit extends Module {
     } = kit;
     const tx = cuTransmit(kit);
     this.txPlan = { view: tx.view, loadPlan: tx.loadPlan, wordOfM: tx.wordOfM, inWin: tx.inWin, firstMiss: tx.firstMiss, P0: kit.P0 };
+    this.txIdle = { mayAct: tx.mayAct, txSteps: tx.txSteps };
     const rx = cuReceive(kit);
     const ins = cuInstructions(kit, tx);
     const { txTask } = tx;
@@ -271,6 +278,8 @@ export class ControlUnit extends Module {
 
 
     // ---------------------------------------------------------------- main seq
+    /** pfLoad, pktDone, refused of slot j at 3j..3j+2 (state-vector slots, known after elaboration). */
+    let pulseI: Int32Array | null = null;
     this.seq(
       () => {
         const sv = s();
@@ -282,9 +291,16 @@ export class ControlUnit extends Module {
         }
         const op = sv[atuOp.i]!;
         if (op !== ATU.none && op !== ATU.lookup) p(atuOp, ATU.none);
-        if (gi(atuIrq) && !g(atuPrev)) irq(IRQ_CAUSE.atu);
-        p(atuPrev, gi(atuIrq));
-        for (let j = 0; j < n; j++) {
+        const ai = gi(atuIrq);
+        if (ai !== g(atuPrev)) {
+          // written only on a change: an unchanged write commits nothing but costs a tracked write every run (issue 8)
+          if (ai) irq(IRQ_CAUSE.atu);
+          p(atuPrev, ai);
+        }
+        if (pulseI === null) pulseI = Int32Array.from(slots.flatMap((sl) => [sl.pfLoad.i, sl.pktDone.i, sl.refused.i]));
+        for (let j = 0, q = 0; j < n; j++, q += 3) {
+          // most runs see no pulse: one look at the three state-vector slots first
+          if (sv[pulseI[q]!] === 0 && sv[pulseI[q + 1]!] === 0 && sv[pulseI[q + 2]!] === 0) continue;
           const sl = slots[j]!;
           if (sv[sl.pfLoad.i]) p(sl.pfLoad, 0);
           if (gi(sl.pktDone)) {

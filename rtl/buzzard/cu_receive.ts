@@ -49,6 +49,8 @@ export function cuReceive(kit: CuKit) {
     ucBucket, arrAddr, atuKeyOf, laneMask,
   } = kit;
   const rxTakeStates = new Set([R.R_D, R.R_S, R.R_PFX, R.R_DATA]);
+  /** rxTakeStates as a lookup by state (the IDLE dispatch asks at every run, issue 8). */
+  const takes = Uint8Array.from(RX_STATES, (_, r) => (rxTakeStates.has(r) ? 1 : 0));
   const rxTask = (): boolean => {
     const r = g(rxSt);
     const empty = gi(inEmpty) !== 0;
@@ -59,7 +61,7 @@ export function cuReceive(kit: CuKit) {
       go(E.RX);
       return true;
     }
-    if (rxTakeStates.has(r)) {
+    if (takes[r] === 1) {
       if (empty) return false;
       p(rxTake, 1);
       go(E.RX);
@@ -209,20 +211,17 @@ export function cuReceive(kit: CuKit) {
     const r = g(rxSt);
     const w = gi(inDout);
     const wl = gi(inLast) !== 0;
-    let took = false;
-    const take = (): boolean => {
-      if (!popNow) {
-        // FIFO empty: yield, keep the state
-        p(rxTake, 0);
-        go(E.IDLE);
-        return false;
-      }
-      took = true;
-      return true;
-    };
+    // The take states (rxTakeStates) consume the FIFO head word; with the FIFO
+    // empty they yield to IDLE and keep their state. Checked here rather than
+    // by a closure made at every step (issue 8).
+    const took = takes[r] === 1;
+    if (took && !popNow) {
+      p(rxTake, 0);
+      go(E.IDLE);
+      return false;
+    }
     switch (r) {
       case R.R_D: {
-        if (!take()) break;
         if (!(w & BROADCAST_TAG) && w !== self) fail(`misrouted packet: destination word 0x${w.toString(16)} at node ${self}`);
         if (wl) fail('packet ends after its destination word (L = 0)');
         p(rxD, w);
@@ -230,7 +229,6 @@ export function cuReceive(kit: CuKit) {
         break;
       }
       case R.R_S: {
-        if (!take()) break;
         const src = w & 0xfff;
         const dir = w >>> 12;
         if (src >= nodes || dir < 1 || dir > n || src === self) fail(`bad source word 0x${w.toString(16)} (source ${src}, direction ${dir})`);
@@ -310,7 +308,6 @@ export function cuReceive(kit: CuKit) {
         rxToData();
         break;
       case R.R_PFX: {
-        if (!take()) break;
         const k = g(rxPfx);
         if (k === pfx.typeAt) p(rxType, w);
         else if (k === pfx.lenAt) p(rxLen, w * 65536);
@@ -435,7 +432,6 @@ export function cuReceive(kit: CuKit) {
         rxToData();
         break;
       case R.R_DATA: {
-        if (!take()) break;
         p(rxEnd, wl ? 1 : 0);
         const a = g(rxNext);
         if (g(rxHave)) {

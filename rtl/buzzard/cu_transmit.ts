@@ -250,7 +250,42 @@ export function cuTransmit(kit: CuKit) {
     p(sl.wv, 0);
   };
 
-  const txTask = (): boolean => {
+  /**
+   * State-vector slots of the per-slot registers and inputs the transmit
+   * task's first look reads (known after elaboration, so made at the first
+   * dispatch).
+   */
+  let ix: { finPend: Int32Array; act: Int32Array; res: Int32Array; qHead: Int32Array; pfLoad: Int32Array; pfAvail: Int32Array; refill: Int32Array; idle: Int32Array } | null = null;
+  const slotIndex = (f: (sl: (typeof slots)[number]) => number): Int32Array => Int32Array.from(slots, f);
+  /**
+   * Whether any of the transmit task's four steps may act: a superset of
+   * their conditions (a completion pending, a slot that may want a load, the
+   * broadcast queue, a queued message for a free slot), from direct
+   * state-vector reads. Most IDLE dispatches find nothing to do (issue 8:
+   * the engine is woken by slot flags and FIFO counts while it waits); they
+   * end here instead of walking the four steps in rotation.
+   */
+  const mayAct = (): boolean => {
+    const S = s();
+    if (ix === null) {
+      ix = {
+        finPend: slotIndex((sl) => sl.finPend.n), act: slotIndex((sl) => sl.act.n), res: slotIndex((sl) => sl.res.n), qHead: slotIndex((sl) => sl.qHead.n),
+        pfLoad: slotIndex((sl) => sl.pfLoad.i), pfAvail: slotIndex((sl) => sl.pfAvail.i), refill: slotIndex((sl) => sl.refill.i), idle: slotIndex((sl) => sl.idle.i),
+      };
+    }
+    const x = ix;
+    if (S[mqHead.n] !== 0 && S[mBusy.n] === 0) return true;
+    for (let j = 0; j < n; j++) {
+      if (S[x.finPend[j]!] !== 0) return true;
+      if (S[x.act[j]!] !== 0) {
+        if (S[x.pfLoad[j]!] === 0 && S[x.pfAvail[j]!] === 0 && (S[x.refill[j]!] !== 0 || S[x.idle[j]!] !== 0)) return true;
+      } else if (S[x.res[j]!] === 0 && S[x.qHead[j]!] !== 0) return true;
+    }
+    return false;
+  };
+
+  /** The transmit task's four steps in priority order, each in slot rotation from txRr; true when one acted. */
+  const txSteps = (): boolean => {
     const start = g(txRr);
     // 1. completion writes
     for (let k = 0; k < n; k++) {
@@ -317,6 +352,9 @@ export function cuTransmit(kit: CuKit) {
     }
     return false;
   };
+
+  /** The transmit task of the IDLE dispatch (control_unit.ts). */
+  const txTask = (): boolean => mayAct() && txSteps();
 
   /** One engine micro-step in a transmit state (T_*, M_*). */
   const step = (state: number): boolean => {
@@ -457,7 +495,7 @@ export function cuTransmit(kit: CuKit) {
   return {
     view, totalM, prefixWord, wordOfM, minNeed, loadPlan, firstMiss, inWin, canDrop, fetchPlan,
     winWord, mWord, loadSlot, loadHead, loadData, slotWantsLoad, serveLoad, countOf, chooseSlot,
-    startStream, txTask, step,
+    startStream, txTask, mayAct, txSteps, step,
   };
 }
 

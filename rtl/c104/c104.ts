@@ -56,6 +56,8 @@ export class C104 extends Module {
   readonly routers: InputRouter[] = [];
   readonly xbar: Crossbar;
   readonly selector: PolicySelector | null;
+  /** Set the output stages' slot indices (onElaborated). */
+  private readonly binders: (() => void)[] = [];
 
   constructor(parent: Module | null, name: string, table: CompiledTable, config: C104Config, opts: C104Options = {}) {
     super(parent, name);
@@ -141,22 +143,25 @@ export class C104 extends Module {
     const txReady = this.txReady[k]!;
     this.connect(ov, this.txValid[k]!);
     this.connect(oc, this.txChar[k]!);
+    // Slot indices read from this closure, not through the Signal objects (docs/kernel.md "Stop 19").
+    let bl = 0, ovI = 0, ovN = 0, ocN = 0, tr = 0, dI = 0;
+    this.binders.push(() => ([bl, ovI, ovN, ocN, tr, dI] = [blocked.i, ov.i, ov.n, oc.n, txReady.i, dout.i]));
     this.comb(
       () => {
         const s = this.s;
-        s[blocked.i] = s[ov.i] === 1 && s[txReady.i] === 0 ? 1 : 0;
+        s[bl] = s[ovI] === 1 && s[tr] === 0 ? 1 : 0;
       },
       { writes: [blocked], reads: [ov, txReady], name: `blk${k}` },
     );
     this.seq(
       () => {
         const s = this.s;
-        const d = s[dout.i]!;
-        if (d & XBAR_VALID && s[blocked.i] === 0) {
-          s[ov.n] = 1;
-          s[oc.n] = d & (XBAR_VALID - 1);
-        } else if (s[ov.i] === 1 && s[txReady.i] === 1) {
-          s[ov.n] = 0;
+        const d = s[dI]!;
+        if (d & XBAR_VALID && s[bl] === 0) {
+          s[ovN] = 1;
+          s[ocN] = d & (XBAR_VALID - 1);
+        } else if (s[ovI] === 1 && s[tr] === 1) {
+          s[ovN] = 0;
         }
       },
       { reads: [dout, blocked, ov, txReady], name: `out${k}` },
@@ -190,5 +195,9 @@ export class C104 extends Module {
       },
       { writes: [txValid, txChar], reads: [dout], name: `out${k}` },
     );
+  }
+
+  override onElaborated(): void {
+    for (const b of this.binders) b();
   }
 }

@@ -42,6 +42,7 @@ export class DsCredit extends Module {
   readonly errOverrun: Signal;
   readonly txCredit: Signal;
   readonly rxOut: Signal;
+  private readonly bindSlots: () => void;
 
   constructor(parent: Module | null, name: string, opts: { rxDepth: number; creditCap: number }) {
     super(parent, name);
@@ -60,13 +61,22 @@ export class DsCredit extends Module {
     const txCredit = (this.txCredit = this.reg('txCredit', bitsToHold(creditCap)));
     const rxOut = (this.rxOut = this.reg('rxOut', bitsToHold(creditCap)));
 
+    // Slot indices, read from this closure rather than through the Signal
+    // objects (docs/kernel.md "Stop 19: C104 at scale"). Set by onElaborated.
+    let cl = 0, gf = 0, gc = 0, sf = 0, sn = 0, rc = 0, fo = 0, ok = 0, ra = 0;
+    let ecN = 0, eoN = 0, tcI = 0, tcN = 0, roI = 0, roN = 0;
+    this.bindSlots = () => {
+      [cl, gf, gc, sf, sn, rc, fo, ok, ra] = [clear.i, gotFct.i, gotChar.i, sendFct.i, sendNormal.i, rxCount.i, fctOwed.i, creditOk.i, rxAccept.i];
+      [ecN, eoN, tcI, tcN, roI, roN] = [errCredit.n, errOverrun.n, txCredit.i, txCredit.n, rxOut.i, rxOut.n];
+    };
+
     this.comb(
       () => {
         const s = this.s;
-        const ro = s[rxOut.i]!;
-        s[fctOwed.i] = rxDepth - s[rxCount.i]! - ro >= 8 && ro + 8 <= creditCap ? 1 : 0;
-        s[creditOk.i] = s[txCredit.i]! > 0 ? 1 : 0;
-        s[rxAccept.i] = ro > 0 ? 1 : 0;
+        const ro = s[roI]!;
+        s[fo] = rxDepth - s[rc]! - ro >= 8 && ro + 8 <= creditCap ? 1 : 0;
+        s[ok] = s[tcI]! > 0 ? 1 : 0;
+        s[ra] = ro > 0 ? 1 : 0;
       },
       { writes: [fctOwed, creditOk, rxAccept], reads: [rxOut, rxCount, txCredit], name: 'status' },
     );
@@ -74,34 +84,38 @@ export class DsCredit extends Module {
     this.seq(
       () => {
         const s = this.s;
-        s[errCredit.n] = 0;
-        s[errOverrun.n] = 0;
-        if (s[clear.i] === 1) {
-          s[txCredit.n] = 0;
-          s[rxOut.n] = 0;
+        s[ecN] = 0;
+        s[eoN] = 0;
+        if (s[cl] === 1) {
+          s[tcN] = 0;
+          s[roN] = 0;
           return;
         }
-        let tc = s[txCredit.i]!;
-        if (s[gotFct.i] === 1) {
-          if (tc + 8 > creditCap) s[errCredit.n] = 1;
+        let tc = s[tcI]!;
+        if (s[gf] === 1) {
+          if (tc + 8 > creditCap) s[ecN] = 1;
           else tc += 8;
         }
         // With ignoreCredit (a negative-control fault) the sender may send at 0: hold at 0.
-        if (s[sendNormal.i] === 1 && tc > 0) tc -= 1;
-        s[txCredit.n] = tc;
+        if (s[sn] === 1 && tc > 0) tc -= 1;
+        s[tcN] = tc;
         // A character is checked against the credit granted before this edge
         // (an FCT taken now cannot have reached the far end yet).
-        let ro = s[rxOut.i]!;
-        if (s[gotChar.i] === 1) {
+        let ro = s[roI]!;
+        if (s[gc] === 1) {
           if (ro === 0) {
-            s[errCredit.n] = 1;
-            s[errOverrun.n] = 1;
+            s[ecN] = 1;
+            s[eoN] = 1;
           } else ro -= 1;
         }
-        if (s[sendFct.i] === 1) ro += 8;
-        s[rxOut.n] = ro;
+        if (s[sf] === 1) ro += 8;
+        s[roN] = ro;
       },
       { reads: [clear, gotFct, gotChar, sendFct, sendNormal, txCredit, rxOut], name: 'count' },
     );
+  }
+
+  override onElaborated(): void {
+    this.bindSlots();
   }
 }

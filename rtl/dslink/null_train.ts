@@ -59,6 +59,11 @@ export class DsNullTrain implements OnDemand {
   /** Slots compared on entry besides the frozen ones (the serialiser's `more`). */
   private moreSlot = -1;
   private leftSlot = -1;
+  /** Slots of the dormant path (per NULL): read here, not through Signal objects (docs/kernel.md "Stop 19"). */
+  private moreN = -1;
+  private enableI = -1;
+  private tokLenI = -1;
+  private tokBitsI = -1;
   /** Frozen registers other units read unguarded: constant over the period, or no train. */
   private readonly constIdx: number[];
   // recording
@@ -111,6 +116,8 @@ export class DsNullTrain implements OnDemand {
     this.slots = [...this.regs.map((r) => r.i), this.tx.ser.more.i];
     this.moreSlot = this.tx.ser.more.i;
     this.leftSlot = this.tx.ser.left.i;
+    const ser = this.tx.ser;
+    [this.moreN, this.enableI, this.tokLenI, this.tokBitsI] = [ser.more.n, ser.enable.i, ser.tokLen.i, ser.tokBits.i];
   }
 
   private get s(): Float64Array {
@@ -132,13 +139,13 @@ export class DsNullTrain implements OnDemand {
     const c = ser.cycleRef.cycle;
     if (this.dormant) {
       if (c === this.loadEdge - 1) {
-        s[ser.more.n] = 0; // the NULL's last bit is on the wire next cycle: take
+        s[this.moreN] = 0; // the NULL's last bit is on the wire next cycle: take
         ser.wakeAt(ser.shiftProc, this.loadEdge);
         return true;
       }
       if (c !== this.loadEdge) return true; // woken by the token choice changing mid-token: not read until the boundary
-      if (s[ser.enable.i] === 1 && s[ser.tokLen.i] === this.len && s[ser.tokBits.i] === this.word) {
-        s[ser.more.n] = 1;
+      if (s[this.enableI] === 1 && s[this.tokLenI] === this.len && s[this.tokBitsI] === this.word) {
+        s[this.moreN] = 1;
         this.loadEdge += this.len;
         ser.wakeAt(ser.shiftProc, this.loadEdge - 1);
         return true;

@@ -61,6 +61,29 @@ export const PEND_NULL = 1;
 export const PEND_FCT = 2;
 export const PEND_CHAR = 3;
 
+/** Outcomes of a complete token besides PEND_NULL/FCT/CHAR (tokenOutcome). */
+const OUT_ESC = 4;
+const OUT_ERR_ESCAPE = 5;
+
+/**
+ * What a complete token (tokCtl, tokPay) does after an ESC or not: a token to
+ * arrive (PEND_NULL: ESC then FCT; PEND_FCT; PEND_CHAR with its 9-bit code),
+ * an ESC to remember (OUT_ESC) or an escape error (OUT_ERR_ESCAPE: ESC
+ * followed by anything but FCT, docs/dslink.md#errors). Returns the outcome
+ * in the low 3 bits and the character's code above them. One function for the
+ * registered decode and the flow-through release, so both classify alike.
+ */
+function tokenOutcome(ctl: boolean, pay: number, isEsc: boolean): number {
+  if (ctl) {
+    const c = pay & 3;
+    if (isEsc) return c === CTL_FCT ? PEND_NULL : OUT_ERR_ESCAPE;
+    if (c === CTL_ESC) return OUT_ESC;
+    if (c === CTL_FCT) return PEND_FCT;
+    return PEND_CHAR | (ctlToken(c) << 3);
+  }
+  return isEsc ? OUT_ERR_ESCAPE : PEND_CHAR | (pay << 3);
+}
+
 /** When a received token is handed on (docs/dslink.md#handover). */
 export type RxHandover = 'checked' | 'on-arrival';
 export const RX_HANDOVERS: readonly RxHandover[] = ['checked', 'on-arrival'];
@@ -86,6 +109,7 @@ export class DsRxDecoder extends Module {
   readonly nullPair: Signal | null;
   readonly lastNull: Signal | null;
   readonly decodeProc: ProcessDecl;
+  private readonly bindSlots: () => void;
   /** The NULL train of the incoming direction (null_train.ts): while it is on demand, nothing to do here. */
   rxTrain: DsNullTrain | null = null;
 
@@ -156,14 +180,11 @@ export class DsRxDecoder extends Module {
           if (s[enable.i] === 1 && s[dead.i] !== 1) {
             if (s[syncV.i] === 1) n = 1;
             else if (s[hdrV.i] !== 1 && s[tokV.i] === 1) {
-              const pay = s[tokPay.i]!;
-              const isEsc = s[esc.i] === 1;
-              if (s[tokCtl.i] === 1) {
-                const k = pay & 3;
-                if (isEsc) n = k === CTL_FCT ? 1 : 0;
-                else if (k === CTL_FCT) f = 1;
-                else if (k !== CTL_ESC) [c, v] = [1, ctlToken(k)];
-              } else if (!isEsc) [c, v] = [1, pay];
+              const o = tokenOutcome(s[tokCtl.i] === 1, s[tokPay.i]!, s[esc.i] === 1);
+              const k = o & 7;
+              if (k === PEND_NULL) n = 1;
+              else if (k === PEND_FCT) f = 1;
+              else if (k === PEND_CHAR) [c, v] = [1, o >>> 3];
             }
           }
           s[gotNull.i] = n;
@@ -175,83 +196,82 @@ export class DsRxDecoder extends Module {
       );
     }
 
+    // Slot indices of the decode process's common path, read from this
+    // closure rather than through the Signal objects (docs/kernel.md "Stop 19").
+    // Set by onElaborated.
+    let gnN = 0, gfN = 0, gcN = 0, epN = 0, eeN = 0, enI = 0, deI = 0, deN = 0, syI = 0, hvI = 0, tvI = 0, tpI = 0, tcI = 0;
+    let esI = 0, esN = 0, ppI = 0, ppN = 0, hpI = 0, hfI = 0, unI = 0, unN = 0, pkI = 0, pkN = 0, pvI = 0;
+    this.bindSlots = () => {
+      [gnN, gfN, gcN, epN, eeN, enI, deI, deN, syI, hvI, tvI, tpI, tcI] = [gotNull.n, gotFct.n, gotChar.n, errParity.n, errEscape.n, enable.i, dead.i, dead.n, syncV.i, hdrV.i, tokV.i, tokPay.i, tokCtl.i];
+      [esI, esN, ppI, ppN, hpI, hfI, unI, unN, pkI, pkN, pvI] = [esc.i, esc.n, prevPar.i, prevPar.n, hdrP.i, hdrF.i, unchecked.i, unchecked.n, pendKind.i, pendKind.n, pendVal.i];
+    };
+
     this.decodeProc = this.seq(
       () => {
         if (this.rxTrain?.dormant) return;
         const s = this.s;
         if (!flow) {
           // With flow-through these three are the comb process's ('release').
-          s[gotNull.n] = 0;
-          s[gotFct.n] = 0;
-          s[gotChar.n] = 0;
+          s[gnN] = 0;
+          s[gfN] = 0;
+          s[gcN] = 0;
         }
-        s[errParity.n] = 0;
-        s[errEscape.n] = 0;
+        s[epN] = 0;
+        s[eeN] = 0;
         if (nullPair) s[nullPair.n] = 0;
-        if (s[enable.i] !== 1) {
-          s[prevPar.n] = 0;
-          s[esc.n] = 0;
-          s[dead.n] = 0;
-          s[pendKind.n] = PEND_NONE;
+        if (s[enI] !== 1) {
+          s[ppN] = 0;
+          s[esN] = 0;
+          s[deN] = 0;
+          s[pkN] = PEND_NONE;
           s[pendVal.n] = 0;
           s[tok.n] = TOK_NONE;
-          s[unchecked.n] = 0;
+          s[unN] = 0;
           if (lastNull) s[lastNull.n] = 0;
           return;
         }
-        if (s[dead.i] === 1) return;
-        if (s[syncV.i] === 1) {
+        if (s[deI] === 1) return;
+        if (s[syI] === 1) {
           // The first NULL: its bits were matched whole; it is held (or released) like any token.
           arrive(s, PEND_NULL, 0);
-          s[prevPar.n] = 0;
-          s[esc.n] = 0;
+          s[ppN] = 0;
+          s[esN] = 0;
           return;
         }
-        if (s[hdrV.i] === 1) {
-          if (checkParity && (s[prevPar.i]! ^ s[hdrP.i]! ^ s[hdrF.i]!) !== 1) {
-            s[errParity.n] = 1;
-            s[dead.n] = 1;
-            if (s[unchecked.i] === 1) s[suspectTotal.n] = (s[suspectTotal.i]! + 1) % 2 ** 32;
-            s[unchecked.n] = 0;
+        if (s[hvI] === 1) {
+          if (checkParity && (s[ppI]! ^ s[hpI]! ^ s[hfI]!) !== 1) {
+            s[epN] = 1;
+            s[deN] = 1;
+            if (s[unI] === 1) s[suspectTotal.n] = (s[suspectTotal.i]! + 1) % 2 ** 32;
+            s[unN] = 0;
             return;
           }
-          s[unchecked.n] = 0;
-          release(s, s[pendKind.i]!, s[pendVal.i]!);
-          s[pendKind.n] = PEND_NONE;
+          s[unN] = 0;
+          release(s, s[pkI]!, s[pvI]!);
+          s[pkN] = PEND_NONE;
           return;
         }
-        if (s[tokV.i] !== 1) return;
-        const pay = s[tokPay.i]!;
-        const isEsc = s[esc.i] === 1;
-        if (s[tokCtl.i] === 1) {
-          const c = pay & 3;
-          s[prevPar.n] = parity(c);
-          if (isEsc) {
-            if (c === CTL_FCT) {
-              arrive(s, PEND_NULL, 0);
-              s[esc.n] = 0;
-            } else {
-              s[errEscape.n] = 1;
-              s[dead.n] = 1;
-            }
-          } else if (c === CTL_ESC) {
-            s[esc.n] = 1;
-          } else if (c === CTL_FCT) {
-            arrive(s, PEND_FCT, 0);
-          } else {
-            arrive(s, PEND_CHAR, ctlToken(c));
-          }
+        if (s[tvI] !== 1) return;
+        const pay = s[tpI]!;
+        const ctl = s[tcI] === 1;
+        s[ppN] = parity(ctl ? pay & 3 : pay);
+        const o = tokenOutcome(ctl, pay, s[esI] === 1);
+        const k = o & 7;
+        if (k === OUT_ESC) {
+          s[esN] = 1;
+        } else if (k === OUT_ERR_ESCAPE) {
+          s[eeN] = 1;
+          s[deN] = 1;
         } else {
-          s[prevPar.n] = parity(pay);
-          if (isEsc) {
-            s[errEscape.n] = 1;
-            s[dead.n] = 1;
-          } else {
-            arrive(s, PEND_CHAR, pay);
-          }
+          arrive(s, k, o >>> 3);
+          if (k === PEND_NULL) s[esN] = 0;
         }
       },
       { name: 'decode' },
     );
+  }
+
+  override onElaborated(): void {
+    this.bindSlots();
   }
 }

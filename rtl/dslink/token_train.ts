@@ -85,6 +85,17 @@ export class DsTokenTrain implements OnDemand {
   private prevFl = 0;
   /** D xor S in the cycle before rxFrom (the receiver's xPrev there). */
   private x0 = 0;
+  /**
+   * Slots the per-token paths touch, set in bind(): read from this object
+   * rather than through the units' Signal objects (at 32×32 each object an
+   * evaluation touches is a cache miss: docs/kernel.md "Stop 19").
+   */
+  private moreN = 0;
+  private enableI = 0;
+  private tokLenI = 0;
+  private tokBitsI = 0;
+  private tokI = 0;
+  private readonly outN = new Int32Array(7);
   /** Negative control only (tests): post every token this many cycles late. */
   static late = 0;
 
@@ -107,6 +118,13 @@ export class DsTokenTrain implements OnDemand {
     const ser = this.tx.ser;
     const d = this.rx.deser;
     this.slots = [ser.data, ser.strobe, ser.sh, ser.left, ser.busy, ser.more, d.xPrev, d.cnt, d.pBit, d.flag, d.acc, d.discCnt, d.disc, d.gotBit, d.synced, d.hist].map((r) => r.i);
+    this.moreN = ser.more.n;
+    this.enableI = ser.enable.i;
+    this.tokLenI = ser.tokLen.i;
+    this.tokBitsI = ser.tokBits.i;
+    this.tokI = this.tx.tokens.tok.i;
+    const o = d.out;
+    this.outN.set([o.hdrV.n, o.tokV.n, o.syncV.n, o.hdrP.n, o.hdrF.n, o.tokCtl.n, o.tokPay.n]);
   }
 
   // ------------------------------------------------------------ sender
@@ -121,7 +139,7 @@ export class DsTokenTrain implements OnDemand {
     const c = ser.cycleRef.cycle;
     const s = this.s;
     if (c === this.loadEdge - 1) {
-      s[ser.more.n] = 0; // the token's last bit is on the wire next cycle: take
+      s[this.moreN] = 0; // the token's last bit is on the wire next cycle: take
       ser.wakeAt(ser.shiftProc, this.loadEdge);
       return true;
     }
@@ -139,12 +157,11 @@ export class DsTokenTrain implements OnDemand {
   /** At a load edge: the token offered can go on the line. */
   private mayPost(): boolean {
     const s = this.s;
-    const ser = this.tx.ser;
-    if (s[ser.enable.i] !== 1) return false;
-    const len = s[ser.tokLen.i]!;
+    if (s[this.enableI] !== 1) return false;
+    const len = s[this.tokLenI]!;
     if (len !== LEN_CTL && len !== LEN_DATA && len !== LEN_NULL) return false;
     // A NULL after a NULL: the link goes idle, the NULL train's case.
-    if (len === LEN_NULL && this.tx.ser.txTrain !== null && s[this.tx.tokens.tok.i] === TOK_NULL) return false;
+    if (len === LEN_NULL && this.tx.ser.txTrain !== null && s[this.tokI] === TOK_NULL) return false;
     return true;
   }
 
@@ -152,9 +169,9 @@ export class DsTokenTrain implements OnDemand {
   private post(c: number): void {
     const s = this.s;
     const ser = this.tx.ser;
-    const len = s[ser.tokLen.i]!;
-    this.line.send(c + 1 + DsTokenTrain.late, s[ser.tokBits.i]!, len, 'lsb-first');
-    s[ser.more.n] = 1;
+    const len = s[this.tokLenI]!;
+    this.line.send(c + 1 + DsTokenTrain.late, s[this.tokBitsI]!, len, 'lsb-first');
+    s[this.moreN] = 1;
     this.loadEdge = c + len;
     ser.wakeAt(ser.shiftProc, c + len - 1);
     this.stats.tokens++;
@@ -207,28 +224,29 @@ export class DsTokenTrain implements OnDemand {
     const e = d.cycleRef.cycle;
     if (e < this.rxFrom || e >= this.rxUntil) return false;
     const s = this.s;
-    const out = d.out;
-    s[out.hdrV.n] = 0;
-    s[out.tokV.n] = 0;
-    s[out.syncV.n] = 0;
+    // hdrV, tokV, syncV, hdrP, hdrF, tokCtl, tokPay (next-value slots)
+    const o = this.outN;
+    s[o[0]!] = 0;
+    s[o[1]!] = 0;
+    s[o[2]!] = 0;
     const f = this.curF;
     const j = e - f;
     if (j === 0) {
       d.wakeAt(d.bitsProc, e + 1);
     } else if (j === 1) {
       const pf = this.bits(f, 2);
-      s[out.hdrV.n] = 1;
-      s[out.hdrP.n] = pf & 1;
-      s[out.hdrF.n] = pf >>> 1;
+      s[o[0]!] = 1;
+      s[o[3]!] = pf & 1;
+      s[o[4]!] = pf >>> 1;
       d.wakeAt(d.bitsProc, e + 1);
       d.wakeAt(d.bitsProc, f + ((pf >>> 1) === 1 ? 4 : 10) - 1);
     } else if (j >= 2) {
       const pf = this.bits(f, 2);
       const len = (pf >>> 1) === 1 ? 4 : 10;
       if (j === len - 1) {
-        s[out.tokV.n] = 1;
-        s[out.tokCtl.n] = pf >>> 1;
-        s[out.tokPay.n] = this.bits(f + 2, len - 2);
+        s[o[1]!] = 1;
+        s[o[5]!] = pf >>> 1;
+        s[o[6]!] = this.bits(f + 2, len - 2);
         this.prevP = pf & 1;
         this.prevFl = pf >>> 1;
         this.curF = f + len;

@@ -43,6 +43,7 @@ export class DsTxSerialiser extends Module {
   readonly busy: Signal;
   readonly more: Signal;
   readonly shiftProc: ProcessDecl;
+  private readonly bindSlots: () => void;
   /** The NULL train of this direction (null_train.ts), set when the link is joined to a DsLinkEnd. */
   txTrain: DsNullTrain | null = null;
   /** The token train of this direction (token_train.ts): tokens posted on a serial line in the fast mode. */
@@ -61,10 +62,18 @@ export class DsTxSerialiser extends Module {
     const busy = (this.busy = this.reg('busy'));
     const more = (this.more = this.reg('more'));
 
+    // Slot indices, read from this closure rather than through the Signal
+    // objects (docs/kernel.md "Stop 19: C104 at scale"). Set by onElaborated.
+    let en = 0, tb = 0, tl = 0, tk = 0, dI = 0, dN = 0, sI = 0, sN = 0, shI = 0, shN = 0, lI = 0, lN = 0, bN = 0, mI = 0, mN = 0;
+    this.bindSlots = () => {
+      [en, tb, tl, tk, dI, dN, sI, sN] = [enable.i, tokBits.i, tokLen.i, take.i, d.i, d.n, s.i, s.n];
+      [shI, shN, lI, lN, bN, mI, mN] = [sh.i, sh.n, left.i, left.n, busy.n, more.i, more.n];
+    };
+
     this.comb(
       () => {
         const st = this.s;
-        st[take.i] = st[enable.i] === 1 && st[more.i] === 0 ? 1 : 0;
+        st[tk] = st[en] === 1 && st[mI] === 0 ? 1 : 0;
       },
       { writes: [take], reads: [enable, more], name: 'take' },
     );
@@ -77,42 +86,46 @@ export class DsTxSerialiser extends Module {
         if (train !== null && train.onShift()) return; // a NULL train on demand (null_train.ts)
         if (tt !== null && tt.tryEnter()) return;
         const st = this.s;
-        if (st[enable.i] !== 1) {
-          st[d.n] = 0;
-          st[s.n] = 0;
-          st[sh.n] = 0;
-          st[left.n] = 0;
-          st[more.n] = 0;
-          st[busy.n] = 0;
+        if (st[en] !== 1) {
+          st[dN] = 0;
+          st[sN] = 0;
+          st[shN] = 0;
+          st[lN] = 0;
+          st[mN] = 0;
+          st[bN] = 0;
           return;
         }
-        const l = st[left.i]!;
+        const l = st[lI]!;
         let bit: number;
         let nl: number;
-        if (l === 0 && st[tokLen.i] === 0) {
+        if (l === 0 && st[tl] === 0) {
           // nothing to send: hold the wires (docs/dslink.md#run-idle)
-          st[busy.n] = 0;
+          st[bN] = 0;
           return;
         }
         if (l === 0) {
-          const bits = st[tokBits.i]!;
+          const bits = st[tb]!;
           bit = bits & 1;
-          st[sh.n] = bits >>> 1;
-          nl = st[tokLen.i]! - 1;
+          st[shN] = bits >>> 1;
+          nl = st[tl]! - 1;
         } else {
-          const v = st[sh.i]!;
+          const v = st[shI]!;
           bit = v & 1;
-          st[sh.n] = v >>> 1;
+          st[shN] = v >>> 1;
           nl = l - 1;
         }
-        st[left.n] = nl;
-        st[more.n] = nl > 0 ? 1 : 0;
-        st[busy.n] = 1;
-        const pd = st[d.i]!;
-        st[d.n] = bit;
-        if (bit === pd) st[s.n] = st[s.i]! ^ 1;
+        st[lN] = nl;
+        st[mN] = nl > 0 ? 1 : 0;
+        st[bN] = 1;
+        const pd = st[dI]!;
+        st[dN] = bit;
+        if (bit === pd) st[sN] = st[sI]! ^ 1;
       },
       { reads: [enable, tokBits, tokLen, d, s, sh, left], name: 'shift' },
     );
+  }
+
+  override onElaborated(): void {
+    this.bindSlots();
   }
 }

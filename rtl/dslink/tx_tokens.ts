@@ -53,6 +53,7 @@ export class DsTxTokens extends Module {
   readonly nullSent: Signal;
   readonly tok: Signal;
   readonly normalOnWire: Signal;
+  private readonly bindSlots: () => void;
 
   constructor(parent: Module | null, name: string, opts: { ignoreCredit: boolean; runIdle?: RunIdle }) {
     super(parent, name);
@@ -77,13 +78,23 @@ export class DsTxTokens extends Module {
     const quiet = runIdle !== 'nulls';
     const silent = runIdle === 'silent';
 
+    // Slot indices, read from this closure rather than through the Signal
+    // objects: at 32×32 every Signal object an evaluation touches is a cache
+    // miss (docs/kernel.md "Stop 19: C104 at scale"). Set by onElaborated.
+    let en = 0, fa = 0, ru = 0, tk = 0, fo = 0, co = 0, te = 0, tc = 0, tb = 0, tl = 0, sf = 0, sn = 0;
+    let pp = 0, ppN = 0, nsI = 0, nsN = 0, tkI = 0, tkN = 0, nw = 0;
+    this.bindSlots = () => {
+      [en, fa, ru, tk, fo, co, te, tc, tb, tl, sf, sn] = [enable, fctAllowed, run, take, fctOwed, creditOk, txEmpty, txChar, tokBits, tokLen, sendFct, sendNormal].map((x) => x.i) as [number, number, number, number, number, number, number, number, number, number, number, number];
+      [pp, ppN, nsI, nsN, tkI, tkN, nw] = [prevPar.i, prevPar.n, nullSent.i, nullSent.n, tok.i, tok.n, normalOnWire.n];
+    };
+
     // 0 = NULL, 1 = FCT, 2 = normal, 3 = none (docs/dslink.md#run-idle)
     const choose = (): number => {
       const s = this.s;
-      if (s[fctAllowed.i] === 1 && s[nullSent.i] === 1 && s[fctOwed.i] === 1) return 1;
-      if (s[run.i] === 1 && s[txEmpty.i] === 0 && (ignoreCredit || s[creditOk.i] === 1)) return 2;
-      if (quiet && s[run.i] === 1) {
-        const last = s[tok.i]!;
+      if (s[fa] === 1 && s[nsI] === 1 && s[fo] === 1) return 1;
+      if (s[ru] === 1 && s[te] === 0 && (ignoreCredit || s[co] === 1)) return 2;
+      if (quiet && s[ru] === 1) {
+        const last = s[tkI]!;
         if (silent || last === TOK_NULL || last === TOK_NONE) return 3;
       }
       return 0;
@@ -93,25 +104,25 @@ export class DsTxTokens extends Module {
       () => {
         const s = this.s;
         const k = choose();
-        const pp = s[prevPar.i]!;
+        const p = s[pp]!;
         if (k === 1) {
-          s[tokBits.i] = tokenBits(1, CTL_FCT, pp);
-          s[tokLen.i] = LEN_CTL;
+          s[tb] = tokenBits(1, CTL_FCT, p);
+          s[tl] = LEN_CTL;
         } else if (k === 2) {
-          const ch = s[txChar.i]!;
+          const ch = s[tc]!;
           const c = charCtl(ch);
-          s[tokBits.i] = c < 0 ? tokenBits(0, ch, pp) : tokenBits(1, c, pp);
-          s[tokLen.i] = c < 0 ? LEN_DATA : LEN_CTL;
+          s[tb] = c < 0 ? tokenBits(0, ch, p) : tokenBits(1, c, p);
+          s[tl] = c < 0 ? LEN_DATA : LEN_CTL;
         } else if (k === 3) {
-          s[tokBits.i] = 0;
-          s[tokLen.i] = 0;
+          s[tb] = 0;
+          s[tl] = 0;
         } else {
-          s[tokBits.i] = nullBits(pp);
-          s[tokLen.i] = LEN_NULL;
+          s[tb] = nullBits(p);
+          s[tl] = LEN_NULL;
         }
-        const t = s[take.i] === 1;
-        s[sendFct.i] = t && k === 1 ? 1 : 0;
-        s[sendNormal.i] = t && k === 2 ? 1 : 0;
+        const t = s[tk] === 1;
+        s[sf] = t && k === 1 ? 1 : 0;
+        s[sn] = t && k === 2 ? 1 : 0;
       },
       { writes: [tokBits, tokLen, sendFct, sendNormal], reads: [fctAllowed, nullSent, fctOwed, run, txEmpty, creditOk, prevPar, txChar, take, ...(quiet ? [tok] : [])], name: 'choose' },
     );
@@ -119,36 +130,40 @@ export class DsTxTokens extends Module {
     this.seq(
       () => {
         const s = this.s;
-        if (s[enable.i] !== 1) {
-          s[prevPar.n] = 0;
-          s[nullSent.n] = 0;
-          s[tok.n] = TOK_NONE;
-          s[normalOnWire.n] = 0;
+        if (s[en] !== 1) {
+          s[ppN] = 0;
+          s[nsN] = 0;
+          s[tkN] = TOK_NONE;
+          s[nw] = 0;
           return;
         }
-        if (s[take.i] !== 1) return;
+        if (s[tk] !== 1) return;
         const k = choose();
         if (k === 1) {
-          s[prevPar.n] = 0;
-          s[tok.n] = TOK_FCT;
-          s[normalOnWire.n] = 0;
+          s[ppN] = 0;
+          s[tkN] = TOK_FCT;
+          s[nw] = 0;
         } else if (k === 2) {
-          const ch = s[txChar.i]!;
+          const ch = s[tc]!;
           const c = charCtl(ch);
-          s[prevPar.n] = parity(c < 0 ? ch : c);
-          s[tok.n] = ch;
-          s[normalOnWire.n] = 1;
+          s[ppN] = parity(c < 0 ? ch : c);
+          s[tkN] = ch;
+          s[nw] = 1;
         } else if (k === 3) {
-          s[tok.n] = TOK_NONE;
-          s[normalOnWire.n] = 0;
+          s[tkN] = TOK_NONE;
+          s[nw] = 0;
         } else {
-          s[prevPar.n] = 0;
-          s[nullSent.n] = 1;
-          s[tok.n] = TOK_NULL;
-          s[normalOnWire.n] = 0;
+          s[ppN] = 0;
+          s[nsN] = 1;
+          s[tkN] = TOK_NULL;
+          s[nw] = 0;
         }
       },
       { reads: [enable, take, fctAllowed, nullSent, fctOwed, run, txEmpty, creditOk, prevPar, txChar, ...(quiet ? [tok] : [])], name: 'advance' },
     );
+  }
+
+  override onElaborated(): void {
+    this.bindSlots();
   }
 }

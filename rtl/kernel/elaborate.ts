@@ -32,7 +32,8 @@ export interface Netlist {
   /** Per slot (current values): width mask, canonical (driver) signal, aliases, driver kind. */
   slotMask: Float64Array;
   slotSignal: Signal[];
-  slotAliases: Signal[][];
+  /** Built on first use (the REPL's `print`): not kept for every design. */
+  readonly slotAliases: Signal[][];
   slotDriver: DriverKind[];
   /** Comb process that drives a slot, or -1. */
   slotCombDriver: Int32Array;
@@ -46,14 +47,18 @@ export interface Netlist {
   seqRegLo: Int32Array;
   seqRegHi: Int32Array;
   /**
-   * CSR: the registers seq process p may write (register indices):
-   * seqWriteList[seqWriteStart[p] .. seqWriteStart[p+1]). Its declared
-   * `writes`, or else every register of its module. Processes of one module
-   * without declared writes share a commit group (seqGroup), so a commit
-   * visits their range once however many of them ran.
+   * What the commit visits when seq process p ran (register indices): its
+   * declared `writes`, as a CSR list seqWriteList[seqWriteStart[p] ..
+   * seqWriteStart[p+1]), or else its module's whole register range
+   * [seqSweepLo[p], seqSweepHi[p]) (empty for a process with a list), swept
+   * without a list. Processes of one module without declared writes share a
+   * commit group (seqGroup), so a commit visits their range once however
+   * many of them ran.
    */
   seqWriteStart: Int32Array;
   seqWriteList: Int32Array;
+  seqSweepLo: Int32Array;
+  seqSweepHi: Int32Array;
   seqGroup: Int32Array;
   nSeqGroups: number;
   /** CSR: comb process p writes slots combWrites[combWriteStart[p] .. combWriteStart[p+1]). */
@@ -80,7 +85,8 @@ export interface Netlist {
   /** Per memory: comb and seq readers. */
   memCombReaders: Int32Array[];
   memSeqReaders: Int32Array[];
-  byName: Map<string, Signal | Memory>;
+  /** Every signal and memory by hierarchical name; built on first use. */
+  readonly byName: Map<string, Signal | Memory>;
   modulesByPath: Map<string, Module>;
 }
 
@@ -92,10 +98,10 @@ export function elaborate(root: Module): Netlist {
   const modules: Module[] = [];
   const signals: Signal[] = [];
   const memories: Memory[] = [];
-  const byName = new Map<string, Signal | Memory>();
   const modulesByPath = new Map<string, Module>();
   const walk = (m: Module, path: string): void => {
     m.path = path;
+    m.named = true;
     modules.push(m);
     modulesByPath.set(path, m);
     const seen = new Map<string, string>();
@@ -108,16 +114,13 @@ export function elaborate(root: Module): Netlist {
     };
     const prefix = path ? path + '.' : '';
     for (const sig of m.signals) {
-      claim(sig.name, sig.kind === 'reg' ? 'register' : sig.kind === 'wire' ? 'wire' : `${sig.kind}put port`);
-      sig.path = prefix + sig.name;
+      claim(sig.name, KIND_WORDS[sig.kind]);
       signals.push(sig);
-      byName.set(sig.path, sig);
     }
     for (const mem of m.memories) {
       claim(mem.name, 'memory');
       mem.path = prefix + mem.name;
       memories.push(mem);
-      byName.set(mem.path, mem);
     }
     for (const c of m.children) {
       claim(c.name, 'module');
@@ -126,10 +129,15 @@ export function elaborate(root: Module): Netlist {
   };
   walk(root, '');
 
-  // 2. nets
-  const index = new Map<Signal, number>();
-  signals.forEach((s, k) => index.set(s, k));
-  const parent = signals.map((_, k) => k);
+  // 2. nets. While elaborating, a signal's `i` holds its index in `signals`
+  // (its slot from step 3 on), and per-signal tables are typed arrays: no
+  // Map keyed by Signal objects or net roots (docs/kernel.md "Footprint").
+  const nSig = signals.length;
+  for (let k = 0; k < nSig; k++) signals[k]!.i = k;
+  /** Index of a signal of this design, or -1 (a stray signal, or one of another design). */
+  const indexOf = (sig: Signal): number => (sig.i >= 0 && sig.i < nSig && signals[sig.i] === sig ? sig.i : -1);
+  const parent = new Int32Array(nSig);
+  for (let k = 0; k < nSig; k++) parent[k] = k;
   const find = (x: number): number => {
     while (parent[x] !== x) {
       parent[x] = parent[parent[x]!]!;
@@ -138,10 +146,10 @@ export function elaborate(root: Module): Netlist {
     return x;
   };
   for (const c of root.connections) {
-    const ia = index.get(c.a);
-    const ib = index.get(c.b);
-    if (ia === undefined || ib === undefined) {
-      const stray = ia === undefined ? c.a : c.b;
+    const ia = indexOf(c.a);
+    const ib = indexOf(c.b);
+    if (ia < 0 || ib < 0) {
+      const stray = ia < 0 ? c.a : c.b;
       throw new ElaborationError('bad-name', `connect in ${c.where.localPath()}: ${stray} is not part of design ${root.name}`);
     }
     parent[find(ia)] = find(ib);
@@ -150,42 +158,51 @@ export function elaborate(root: Module): Netlist {
   const comb = modules.flatMap((m) => m.processes.filter((p) => p.kind === 'comb'));
   const seq = modules.flatMap((m) => m.processes.filter((p) => p.kind === 'seq'));
 
-  // drivers per net root
-  type Drv = { kind: DriverKind; what: string; proc?: number; sig?: Signal; value?: number };
-  const drivers = new Map<number, Drv[]>();
+  // drivers per net root: the first one, and any further ones (an error below);
+  // what a driver is, in words, only for that error
+  type Drv = { kind: DriverKind; proc?: number; sig?: Signal; value?: number };
+  const driverOf: (Drv | undefined)[] = new Array(nSig);
+  const firstOrder = new Int32Array(nSig); // order in which nets got their first driver
+  let nDriven = 0;
+  const extra: { root: number; d: Drv }[] = [];
+  const what = (d: Drv): string =>
+    d.kind === 'reg' ? `register ${d.sig!.path}` : d.kind === 'external' ? `external input ${d.sig!.path}` : d.kind === 'comb' ? `comb ${comb[d.proc!]!.module.path ? comb[d.proc!]!.module.path + '.' : ''}${comb[d.proc!]!.name}` : `constant ${d.value}`;
   const addDriver = (sig: Signal, d: Drv): void => {
-    const r = find(index.get(sig)!);
-    let list = drivers.get(r);
-    if (!list) drivers.set(r, (list = []));
-    list.push(d);
+    const r = find(sig.i);
+    if (driverOf[r] === undefined) {
+      driverOf[r] = d;
+      firstOrder[r] = nDriven++;
+    } else extra.push({ root: r, d });
   };
   for (const sig of signals) {
-    if (sig.kind === 'reg') addDriver(sig, { kind: 'reg', what: `register ${sig.path}`, sig });
-    if (sig.kind === 'in' && sig.module === root) addDriver(sig, { kind: 'external', what: `external input ${sig.path}`, sig });
+    if (sig.kind === 'reg') addDriver(sig, { kind: 'reg', sig });
+    if (sig.kind === 'in' && sig.module === root) addDriver(sig, { kind: 'external', sig });
   }
   comb.forEach((p, k) => {
     for (const w of p.writes) {
-      if (!index.has(w)) throw new ElaborationError('bad-process', `${p.module.path}.${p.name} writes ${w}, which is not in the design`);
+      if (indexOf(w) < 0) throw new ElaborationError('bad-process', `${p.module.path}.${p.name} writes ${w}, which is not in the design`);
       if (w.module !== p.module) {
         throw new ElaborationError('bad-process', `${p.module.path}.${p.name} writes ${w.path}, which belongs to another module`);
       }
       if (w.kind !== 'out' && w.kind !== 'wire') {
         throw new ElaborationError('bad-process', `${p.module.path}.${p.name} writes ${w.path}, a${w.kind === 'in' ? 'n input' : ' register'}; comb processes drive outputs and wires`);
       }
-      addDriver(w, { kind: 'comb', what: `comb ${p.module.path ? p.module.path + '.' : ''}${p.name}`, proc: k, sig: w });
+      addDriver(w, { kind: 'comb', proc: k, sig: w });
     }
   });
   for (const t of root.ties) {
-    if (!index.has(t.sig)) throw new ElaborationError('bad-name', `tie: ${t.sig} is not part of design ${root.name}`);
-    addDriver(t.sig, { kind: 'tie', what: `constant ${t.value}`, value: t.value });
+    if (indexOf(t.sig) < 0) throw new ElaborationError('bad-name', `tie: ${t.sig} is not part of design ${root.name}`);
+    addDriver(t.sig, { kind: 'tie', value: t.value });
   }
-  for (const [r, list] of drivers) {
-    if (list.length > 1) {
-      throw new ElaborationError('multiple-drivers', `multiple drivers on net ${netName(signals, find, r)}: ${list.map((d) => d.what).join(', ')}`);
-    }
+  if (extra.length) {
+    // the net that got its first driver earliest, as when drivers were listed per net in a Map
+    let r = extra[0]!.root;
+    for (const e of extra) if (firstOrder[e.root]! < firstOrder[r]!) r = e.root;
+    const list = [driverOf[r]!, ...extra.filter((e) => e.root === r).map((e) => e.d)];
+    throw new ElaborationError('multiple-drivers', `multiple drivers on net ${netName(signals, find, r)}: ${list.map(what).join(', ')}`);
   }
   for (const sig of signals) {
-    if (sig.kind === 'in' && sig.module !== root && !drivers.has(find(index.get(sig)!))) {
+    if (sig.kind === 'in' && sig.module !== root && driverOf[find(sig.i)] === undefined) {
       throw new ElaborationError('undriven-input', `undriven input: ${sig.path} (connect it, or tie it to a constant)`);
     }
   }
@@ -194,60 +211,51 @@ export function elaborate(root: Module): Netlist {
     if (c.a.width !== c.b.width) throw new ElaborationError('width-mismatch', `width mismatch: ${c.a.path} is ${c.a.width} bits, ${c.b.path} is ${c.b.width} bits`);
   }
 
-  // 3. slots
-  const netRoots: number[] = [];
-  const seenRoot = new Set<number>();
-  for (let k = 0; k < signals.length; k++) {
-    const r = find(k);
-    if (!seenRoot.has(r)) {
-      seenRoot.add(r);
-      netRoots.push(r);
-    }
+  // 3. slots: wire nets in the order of their first signal; register nets in
+  // the order of their registers' declaration (the registers of one module
+  // are then contiguous, so activity-mode commit can visit just the modules
+  // whose seq processes ran).
+  const rootOf = new Int32Array(nSig);
+  for (let k = 0; k < nSig; k++) rootOf[k] = find(k);
+  const slotOfRoot = new Int32Array(nSig).fill(-1);
+  let nWires = 0;
+  for (let k = 0; k < nSig; k++) {
+    const r = rootOf[k]!;
+    if (slotOfRoot[r] === -1 && driverOf[r]?.kind !== 'reg') slotOfRoot[r] = nWires++;
   }
-  const isRegNet = (r: number): boolean => drivers.get(r)?.[0]?.kind === 'reg';
-  const wireNets = netRoots.filter((r) => !isRegNet(r));
-  // Register nets in the order of their registers' declaration: the registers
-  // of one module are then contiguous, so activity-mode commit can visit just
-  // the modules whose seq processes ran.
-  const regNets = netRoots
-    .filter((r) => isRegNet(r))
-    .map((r) => [r, index.get(drivers.get(r)![0]!.sig!)!] as const)
-    .sort((a, b) => a[1] - b[1])
-    .map(([r]) => r);
-  const nWires = wireNets.length;
-  const nRegs = regNets.length;
   const regBase = nWires;
+  let nRegs = 0;
+  for (let k = 0; k < nSig; k++) {
+    const r = rootOf[k]!;
+    if (driverOf[r]?.sig === signals[k] && signals[k]!.kind === 'reg') slotOfRoot[r] = regBase + nRegs++;
+  }
   const nextBase = nWires + nRegs;
-  const slotOfRoot = new Map<number, number>();
-  wireNets.forEach((r, k) => slotOfRoot.set(r, k));
-  regNets.forEach((r, k) => slotOfRoot.set(r, regBase + k));
 
   const nSlots = nWires + nRegs;
   const slotMask = new Float64Array(nSlots);
   const slotSignal: Signal[] = new Array(nSlots);
-  const slotAliases: Signal[][] = Array.from({ length: nSlots }, () => []);
   const slotDriver: DriverKind[] = new Array(nSlots).fill('none');
   const slotCombDriver = new Int32Array(nSlots).fill(-1);
   const regSignals: Signal[] = new Array(nRegs);
-  for (let k = 0; k < signals.length; k++) {
+  for (let k = 0; k < nSig; k++) {
     const sig = signals[k]!;
-    const r = find(k);
-    const slot = slotOfRoot.get(r)!;
-    sig.i = slot;
-    slotAliases[slot]!.push(sig);
+    const r = rootOf[k]!;
+    const slot = slotOfRoot[r]!;
+    if (slotSignal[slot] === undefined) {
+      // The slot's driver names it; an undriven net its first signal.
+      const d = driverOf[r];
+      slotDriver[slot] = d ? d.kind : 'none';
+      if (d?.kind === 'comb') slotCombDriver[slot] = d.proc!;
+      slotSignal[slot] = d?.sig ?? sig;
+    }
     slotMask[slot] = sig.mask;
     if (sig.kind === 'reg') {
       sig.n = slot + nRegs;
       regSignals[slot - regBase] = sig;
     }
   }
-  for (const r of netRoots) {
-    const slot = slotOfRoot.get(r)!;
-    const d = drivers.get(r)?.[0];
-    slotDriver[slot] = d ? d.kind : 'none';
-    if (d?.kind === 'comb') slotCombDriver[slot] = d.proc!;
-    slotSignal[slot] = d?.sig ?? slotAliases[slot]![0]!;
-  }
+  // Slots last: until here a signal's `i` was its index (driverOf[r].sig is compared above).
+  for (let k = 0; k < nSig; k++) signals[k]!.i = slotOfRoot[rootOf[k]!]!;
   const tieList = root.ties;
   const tieSlots = Int32Array.from(tieList.map((t) => t.sig.i));
   const tieValues = Float64Array.from(tieList.map((t) => t.value));
@@ -260,8 +268,11 @@ export function elaborate(root: Module): Netlist {
       if (!reads) throw new ElaborationError('bad-process', `${m.path}.${p.name}: readsWhen needs an explicit reads list`);
       reads = [...reads, ...p.readsWhen.map((g) => g.when)];
       for (const g of p.readsWhen) {
-        if (g.when.module !== m || g.when.kind !== 'reg' || g.when.width > 5) {
-          throw new ElaborationError('bad-process', `${m.path}.${p.name}: readsWhen guard ${g.when.path} must be a register of its module, at most 5 bits wide`);
+        // A register or a comb-driven signal of its module (docs/kernel.md
+        // "Exact sensitivity": a guard's own change wakes the reader, so a
+        // guard read before it settles is safe); not one its own comb writes.
+        if (g.when.module !== m || g.when.width > 5 || (p.kind === 'comb' && p.writes.includes(g.when))) {
+          throw new ElaborationError('bad-process', `${m.path}.${p.name}: readsWhen guard ${g.when.path} must be a signal of its module that it does not write, at most 5 bits wide`);
         }
         for (const r of g.reads) {
           if (r.module !== m) throw new ElaborationError('bad-process', `${m.path}.${p.name} reads ${r.path}, which belongs to another module (a unit sees only its own ports)`);
@@ -291,9 +302,10 @@ export function elaborate(root: Module): Netlist {
   const succ: number[][] = Array.from({ length: nComb }, () => []);
   const indeg = new Int32Array(nComb);
   const via = new Map<string, number>(); // "q,p" -> slot, for loop reports
-  // A guarded read orders its comb reader after the read's driver too: the
-  // guard (a register) is settled before any comb runs, so a guarded read
-  // driven by comb logic wakes its reader exactly (docs/kernel.md).
+  // A guarded read orders its comb reader after the read's driver too, so
+  // the reader sees the settled value; the guard is one of its reads (ordered
+  // the same way), and a guard seen before it settles is safe, as its own
+  // change wakes the reader (docs/kernel.md "Exact sensitivity").
   combReadSets.forEach(({ slots }, p) => {
     const guardedSlots = comb[p]!.readsWhen.flatMap((g) => g.reads.map((r) => r.i));
     for (const slot of new Set([...slots, ...guardedSlots])) {
@@ -344,14 +356,32 @@ export function elaborate(root: Module): Netlist {
   };
   const seqRegLo = new Int32Array(seq.length);
   const seqRegHi = new Int32Array(seq.length);
+  // Once per module, not per process (a module may have dozens of seq processes).
+  const moduleRange = new Map<Module, [number, number]>();
   seq.forEach((p, k) => {
-    const regs = p.module.signals.filter((x) => x.kind === 'reg').map((x) => x.i - regBase);
-    seqRegLo[k] = regs.length ? Math.min(...regs) : 0;
-    seqRegHi[k] = regs.length ? Math.max(...regs) + 1 : 0;
-    if (regs.length && seqRegHi[k]! - seqRegLo[k]! !== regs.length) throw new Error(`internal: registers of ${p.module.path} are not contiguous`);
+    let range = moduleRange.get(p.module);
+    if (!range) {
+      let lo = Infinity;
+      let hi = -Infinity;
+      let count = 0;
+      for (const x of p.module.signals) {
+        if (x.kind !== 'reg') continue;
+        const r = x.i - regBase;
+        if (r < lo) lo = r;
+        if (r > hi) hi = r;
+        count++;
+      }
+      range = count ? [lo, hi + 1] : [0, 0];
+      if (count && hi + 1 - lo !== count) throw new Error(`internal: registers of ${p.module.path} are not contiguous`);
+      moduleRange.set(p.module, range);
+    }
+    seqRegLo[k] = range[0];
+    seqRegHi[k] = range[1];
   });
   const seqWriteStart = new Int32Array(seq.length + 1);
   const seqWriteArr: number[] = [];
+  const seqSweepLo = new Int32Array(seq.length);
+  const seqSweepHi = new Int32Array(seq.length);
   const seqGroup = new Int32Array(seq.length);
   const moduleGroup = new Map<Module, number>();
   let nSeqGroups = 0;
@@ -368,7 +398,9 @@ export function elaborate(root: Module): Netlist {
       }
       seqGroup[k] = nSeqGroups++;
     } else {
-      for (let r = seqRegLo[k]!; r < seqRegHi[k]!; r++) seqWriteArr.push(r);
+      // The module's whole range, swept (no list: docs/kernel.md "Commit").
+      seqSweepLo[k] = seqRegLo[k]!;
+      seqSweepHi[k] = seqRegHi[k]!;
       let g = moduleGroup.get(p.module);
       if (g === undefined) moduleGroup.set(p.module, (g = nSeqGroups++));
       seqGroup[k] = g;
@@ -406,7 +438,7 @@ export function elaborate(root: Module): Netlist {
   const memCombReaders = memReaders(combReadsOrdered);
   const memSeqReaders = memReaders(seqReadSets);
 
-  return {
+  const net: Netlist = {
     root,
     modules,
     signals,
@@ -418,7 +450,7 @@ export function elaborate(root: Module): Netlist {
     size: nWires + 2 * nRegs,
     slotMask,
     slotSignal,
-    slotAliases,
+    slotAliases: [],
     slotDriver,
     slotCombDriver,
     regSignals,
@@ -430,6 +462,8 @@ export function elaborate(root: Module): Netlist {
     seqRegHi,
     seqWriteStart,
     seqWriteList: Int32Array.from(seqWriteArr),
+    seqSweepLo,
+    seqSweepHi,
     seqGroup,
     nSeqGroups,
     combWriteStart,
@@ -448,9 +482,51 @@ export function elaborate(root: Module): Netlist {
     seqGuardMask: sg.mask,
     memCombReaders,
     memSeqReaders,
-    byName,
+    byName: new Map(),
     modulesByPath,
   };
+  lazyAliases(net, signals, nSlots);
+  lazyNames(net, modules);
+  return net;
+}
+
+/**
+ * Netlist.slotAliases, built on first use. A top-level function: a getter
+ * defined inside elaborate() would keep its whole scope (the elaboration's
+ * intermediate maps) alive.
+ */
+/**
+ * Netlist.byName, built on first use (a name lookup: the REPL, a test, a
+ * `--signals` glob): a map of every hierarchical name is a good part of a
+ * large design's heap and most runs never look a name up. The order is the
+ * elaboration's (per module in tree order: its signals, then its memories).
+ */
+function lazyNames(net: Netlist, modules: readonly Module[]): void {
+  let map: Map<string, Signal | Memory> | undefined;
+  const build = (): Map<string, Signal | Memory> => {
+    const m = new Map<string, Signal | Memory>();
+    for (const mod of modules) {
+      for (const sig of mod.signals) m.set(sig.path, sig);
+      for (const mem of mod.memories) m.set(mem.path, mem);
+    }
+    return m;
+  };
+  Object.defineProperty(net, 'byName', { get: () => (map ??= build()), enumerable: true });
+}
+
+/** How a duplicate-name message calls a signal of each kind. */
+const KIND_WORDS: Record<Signal['kind'], string> = { reg: 'register', wire: 'wire', in: 'input port', out: 'output port' };
+
+function lazyAliases(net: Netlist, signals: readonly Signal[], nSlots: number): void {
+  let lists: Signal[][] | undefined;
+  Object.defineProperty(net, 'slotAliases', { get: () => (lists ??= aliasLists(signals, nSlots)), enumerable: true });
+}
+
+/** Per slot, the signals merged into it, in design order. */
+function aliasLists(signals: readonly Signal[], nSlots: number): Signal[][] {
+  const lists: Signal[][] = Array.from({ length: nSlots }, () => []);
+  for (const sig of signals) lists[sig.i]!.push(sig);
+  return lists;
 }
 
 function netName(signals: Signal[], find: (x: number) => number, r: number): string {

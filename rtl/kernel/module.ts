@@ -32,13 +32,14 @@ export interface SignalOptions {
   fields?: readonly (readonly [string, number, number])[];
 }
 
+/** The options of a signal declared without any: one shared object, not one per signal (docs/kernel.md "Footprint"). */
+const NO_OPTIONS: SignalOptions = Object.freeze({});
+
 export class Signal {
   /** Slot of the current value in the state vector (after elaboration). */
   i = -1;
   /** Slot of the next value (registers only, after elaboration). */
   n = -1;
-  /** Hierarchical name; set at elaboration. */
-  path = '';
   /** Index among the design's counter registers (Module.statCounter), or -1. */
   counterId = -1;
   readonly mask: number;
@@ -51,6 +52,16 @@ export class Signal {
     readonly options: SignalOptions,
   ) {
     this.mask = width === 32 ? 0xffffffff : 2 ** width - 1;
+  }
+  /**
+   * Hierarchical name, '' before elaboration. Computed, not stored: a large
+   * design has millions of signals, and most runs never ask (docs/kernel.md
+   * "Footprint").
+   */
+  get path(): string {
+    const m = this.module;
+    if (!m.named) return '';
+    return m.path ? `${m.path}.${this.name}` : this.name;
   }
   toString(): string {
     if (this.path) return this.path;
@@ -117,8 +128,9 @@ export class Memory {
 
 /**
  * Guarded reads (exact sensitivity, docs/kernel.md): the process reads
- * `reads` only while the register `when` holds one of the values `is` (a
- * state register, at most 5 bits). A change of one of `reads` wakes the
+ * `reads` only while `when` holds one of the values `is` (a register or a
+ * comb-driven signal of its module, at most 5 bits; not an output of the
+ * reader itself). A change of one of `reads` wakes the
  * process only while that holds; `when` itself is a read, so entering one of
  * those states wakes it too. Plain mode ignores the guard (it runs everything).
  */
@@ -206,6 +218,8 @@ export class Module {
   readonly ties: Tie[] = [];
   /** Hierarchical path ('' for the root). Set at elaboration. */
   path = '';
+  /** Elaboration has named this module (its path and its signals' paths are known). */
+  named = false;
   elaborated = false;
   /** Current cycle, for assertion messages; the simulator sets this. */
   cycleRef: { cycle: number } = { cycle: 0 };
@@ -263,17 +277,17 @@ export class Module {
     }
   }
 
-  input(name: string, width = 1, options: SignalOptions = {}): Signal {
+  input(name: string, width = 1, options: SignalOptions = NO_OPTIONS): Signal {
     return this.addSignal(name, 'in', width, 0, options);
   }
-  output(name: string, width = 1, options: SignalOptions = {}): Signal {
+  output(name: string, width = 1, options: SignalOptions = NO_OPTIONS): Signal {
     return this.addSignal(name, 'out', width, 0, options);
   }
-  wire(name: string, width = 1, options: SignalOptions = {}): Signal {
+  wire(name: string, width = 1, options: SignalOptions = NO_OPTIONS): Signal {
     return this.addSignal(name, 'wire', width, 0, options);
   }
   /** A register. It may drive a net directly (connect it to other modules' inputs). */
-  reg(name: string, width = 1, reset = 0, options: SignalOptions = {}): Signal {
+  reg(name: string, width = 1, reset = 0, options: SignalOptions = NO_OPTIONS): Signal {
     return this.addSignal(name, 'reg', width, reset, options);
   }
   /**

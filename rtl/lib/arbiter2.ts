@@ -87,7 +87,10 @@ export class Arbiter2 extends Module {
         // The side just granted loses priority.
         s[pri.n] = granted0 ? 1 : 0;
       },
-      { reads: [en, req0, req1, pri], name: 'commit' },
+      // It acts only while en is high, so the requests and pri wake it only
+      // then (a guard on the input en, driven by the parent's comb logic:
+      // docs/kernel.md "Exact sensitivity"); en's own change wakes it.
+      { reads: [en], readsWhen: [{ when: en, is: [1], reads: [req0, req1, pri] }], name: 'commit' },
     );
   }
 }

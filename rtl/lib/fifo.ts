@@ -59,6 +59,7 @@ export class Fifo extends Module {
   readonly head: Signal;
   readonly count: Signal;
   readonly mem: Memory;
+  private readonly bindSlots: () => void;
 
   constructor(parent: Module | null, name: string, config: FifoConfig) {
     super(parent, name);
@@ -80,13 +81,21 @@ export class Fifo extends Module {
     const dropOver = onOverflow === 'drop';
     const dropUnder = onUnderflow === 'drop';
 
+    // Slot indices, read from this closure rather than through the Signal
+    // objects (a C104 mesh node has ~40 FIFOs; at 32x32 each object an
+    // evaluation touches is a cache miss: docs/kernel.md "Stop 19"). Set by onElaborated.
+    let pu = 0, di = 0, po = 0, doI = 0, fu = 0, em = 0, hI = 0, hN = 0, cI = 0, cN = 0;
+    this.bindSlots = () => {
+      [pu, di, po, doI, fu, em, hI, hN, cI, cN] = [push.i, din.i, pop.i, dout.i, full.i, empty.i, head.i, head.n, count.i, count.n];
+    };
+
     this.comb(
       () => {
         const s = this.s;
-        const n = s[count.i]!;
-        s[dout.i] = n > 0 ? mem.data[s[head.i]!]! : 0;
-        s[full.i] = n >= D ? 1 : 0;
-        s[empty.i] = n === 0 ? 1 : 0;
+        const n = s[cI]!;
+        s[doI] = n > 0 ? mem.data[s[hI]!]! : 0;
+        s[fu] = n >= D ? 1 : 0;
+        s[em] = n === 0 ? 1 : 0;
       },
       { writes: [dout, full, empty], reads: [head, count, mem], name: 'out' },
     );
@@ -94,11 +103,11 @@ export class Fifo extends Module {
     this.seq(
       () => {
         const s = this.s;
-        let doPush = s[push.i]! !== 0;
-        let doPop = s[pop.i]! !== 0;
+        let doPush = s[pu]! !== 0;
+        let doPop = s[po]! !== 0;
         if (!doPush && !doPop) return;
-        const n = s[count.i]!;
-        const h = s[head.i]!;
+        const n = s[cI]!;
+        const h = s[hI]!;
         if (doPop && n === 0) {
           if (!dropUnder) this.fail(`pop from an empty FIFO${doPush ? ' (with push)' : ''}`);
           doPop = false;
@@ -110,12 +119,16 @@ export class Fifo extends Module {
         if (doPush) {
           let t = h + n;
           if (t >= D) t -= D;
-          mem.write(t, s[din.i]!);
+          mem.write(t, s[di]!);
         }
-        if (doPop) s[head.n] = h + 1 >= D ? 0 : h + 1;
-        s[count.n] = n + (doPush ? 1 : 0) - (doPop ? 1 : 0);
+        if (doPop) s[hN] = h + 1 >= D ? 0 : h + 1;
+        s[cN] = n + (doPush ? 1 : 0) - (doPop ? 1 : 0);
       },
       { reads: [push, din, pop, head, count], name: 'ops' },
     );
+  }
+
+  override onElaborated(): void {
+    this.bindSlots();
   }
 }

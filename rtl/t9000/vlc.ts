@@ -126,8 +126,8 @@ export class VirtualLinkControl extends Module {
   readonly rDefer: Memory;
   /** Mark VL v as having work (the driver calls it after poking sendPosted/recvPosted). */
   readonly touch: (v: number) => void;
-  /** The VLs visited in the latest cycle (a superset of those whose control block changed), ascending. */
-  readonly visited: () => number[];
+  /** The VLs visited in the latest cycle (a superset of those whose control block changed), ascending; one array reused, valid until the next call. */
+  readonly visited: () => readonly number[];
 
   constructor(parent: Module, name: string, cfg: Readonly<T9000Config>) {
     super(parent, name);
@@ -269,7 +269,14 @@ export class VirtualLinkControl extends Module {
         if (s[pt.txDone.i]! !== 0) touch(s[pt.txDoneVl.i]!);
       }
     };
-    this.visited = (): number[] => Array.from(work.subarray(0, nWork)).sort((a, b) => a - b);
+    // One array reused (an observer calls this for every endpoint every cycle: docs/kernel.md "Stop 19").
+    const vis: number[] = [];
+    this.visited = (): readonly number[] => {
+      vis.length = nWork;
+      for (let k = 0; k < nWork; k++) vis[k] = work[k]!;
+      if (nWork > 1) vis.sort((a, b) => a - b);
+      return vis;
+    };
 
     // ------------------------------------------------------------------
     // This cycle's view, shared by the comb and seq processes (plain scratch

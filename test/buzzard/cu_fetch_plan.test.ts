@@ -13,12 +13,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Simulator } from '../../rtl/kernel/index.ts';
-import { BuzzardCube } from '../../rtl/buzzard/network.ts';
 import type { ControlUnit } from '../../rtl/buzzard/control_unit.ts';
-import { CubeDriver } from '../../harness/rtl/cube_driver.ts';
-import { messagePattern, scheduleWorkload } from '../../harness/rtl/run_workload.ts';
-import { buzzardCh5Workload } from '../../harness/workloads/index.ts';
+import { cuRandomRun, cuRunParams, type CuRunParams } from './cu_random_run.ts';
 
 type Plan = ControlUnit['txPlan'];
 type MissFn = (t: Plan, j: number) => number;
@@ -43,20 +39,9 @@ const noSourceWord: MissFn = (t, j) => {
   return -1;
 };
 
-interface Params { n: number; strict: boolean; meanBytes: number; gapTicks: number; seed: number; broadcast: number; cycles: number }
-
 /** Cycles × slots at which `f` differs from the reference, and how many slot-cycles had a miss at all. */
-function differences(p: Params, f: MissFn): { diffs: number; misses: number } {
-  const cube = new BuzzardCube({ n: p.n, strictFraming: p.strict });
-  const sim = new Simulator(cube, { mode: 'plain' });
-  const driver = new CubeDriver(sim, cube);
-  scheduleWorkload(driver, buzzardCh5Workload({ cubeDegree: p.n, meanBytes: p.meanBytes, meanGapTicks: p.gapTicks, durationTicks: (p.cycles * 0.6) / 4.5, seed: p.seed }));
-  const N = 1 << p.n;
-  if (p.broadcast > 0) {
-    for (let a = 1; a < N; a++) driver.receive(a, 0, p.broadcast, 0, 0x7000);
-    driver.broadcast(0, messagePattern(5000, p.broadcast), 50, 0x7000);
-  }
-  const cus = cube.nodes.map((x) => x.cu!);
+function differences(p: CuRunParams, f: MissFn): { diffs: number; misses: number } {
+  const { sim, cus } = cuRandomRun(p, 'plain');
   let diffs = 0;
   let misses = 0;
   for (let c = 0; c < p.cycles; c++) {
@@ -72,15 +57,8 @@ function differences(p: Params, f: MissFn): { diffs: number; misses: number } {
   return { diffs, misses };
 }
 
-const params = fc.record({
-  n: fc.integer({ min: 2, max: 3 }),
-  strict: fc.boolean(),
-  meanBytes: fc.constantFrom(8, 32, 100),
-  gapTicks: fc.constantFrom(20, 60),
-  seed: fc.integer({ min: 1, max: 1000 }),
-  broadcast: fc.constantFrom(0, 7, 40),
-  cycles: fc.constant(1500),
-});
+// the fetch plan does not depend on the routing: e-cube only, as before
+const params = cuRunParams.map((p) => ({ ...p, routing: undefined }));
 
 describe('control unit fetch plan (issue 8)', () => {
   it('firstMiss equals the array plan it replaced for every slot at every cycle; a plan without the source word differs', () => {

@@ -13,19 +13,13 @@ import { SyntheticProgram, standardSetup } from '../../harness/workloads/thesis-
 import type { SyncMode } from '../../harness/workloads/process-program.ts';
 import { runC104 } from '../../harness/tlm/t9000-c104/run.ts';
 import { TOKEN_CREDIT_PRESET } from '../../harness/tlm/t9000-c104/config.ts';
+import { THROUGHPUT_TOLERANCE, throughputAgrees } from './thesis_rule.ts';
+import { BoundaryExchangeProgram } from '../../harness/workloads/boundary-exchange.ts';
+import { checkDeliveries } from '../../harness/commands/c104_sync.ts';
 
 const MODES = ['loosely', 'async-blocking', 'async'] as const;
 const LONG = 240_000;
 
-/**
- * RTL vs token-credit TLM, packets per CPU per ms: measured on this 4×4 (±2,
- * c = 5 µs, 32 B, seed 3, window 200 µs after 75 µs): loosely 90.6 / 90.2,
- * async-blocking 109.4 / 109.3, async 199.1 / 197.1 (≤ 1.0%). Tolerance 3%.
- */
-export const THROUGHPUT_TOLERANCE = 0.03;
-export function throughputAgrees(rtl: number, tlm: number): boolean {
-  return tlm > 0 && Math.abs(rtl - tlm) <= THROUGHPUT_TOLERANCE * tlm;
-}
 
 function checkExactlyOnce(r: RtlProcessResult): void {
   const { driver, rec } = r.sys;
@@ -153,6 +147,32 @@ describe('blocking-send control', () => {
       // Blocking: an iteration lasts compute + a send's round trip; the control's lasts the compute only.
       expect(control.iterations).toBeGreaterThan(1.3 * blocking.iterations);
       expect(control.throughput).toBeGreaterThan(1.3 * blocking.throughput);
+    },
+    LONG,
+  );
+});
+
+describe("mode 'exchange' (the boundary exchange on the same driver, c104_exchange.ts)", () => {
+  it(
+    '2×2 mesh (N = 4): every message byte-exact and once, four per process per iteration on its channel ends; no drain',
+    () => {
+      const prog = new BoundaryExchangeProgram({ N: 4, bytes: 32, periodNs: 500 });
+      const r = runRtlProcesses(prog, { warmupCycles: 1000, windowCycles: 6000, cpuLinks: 2 });
+      expect(r.sys.rec.anomalies).toEqual([]);
+      expect(checkDeliveries(r)).toEqual({ wrong: 0, twice: 0 });
+      expect(r.delivered).toBeGreaterThan(100);
+      // control blocks are the program's channel end numbers
+      for (let p = 0; p < 16; p++) for (let s = 0; s < 4; s++) {
+        const q = prog.peerOf(p, s);
+        if (prog.nodeOf(p) !== prog.nodeOf(q)) expect(r.channelSlot(p, q)).toBe(prog.channelSlot(p, q));
+      }
+      for (let p = 0; p < 16; p++) {
+        const its = r.began[p]!.length - 1;
+        expect(its).toBeGreaterThanOrEqual(3);
+        // each begun iteration sends to the four torus neighbours in slot order
+        expect(r.sends[p]!.slice(0, 8).map((x) => x.dest)).toEqual([0, 1, 2, 3, 0, 1, 2, 3].map((s) => prog.peerOf(p, s)));
+      }
+      expect(() => runRtlProcesses(prog, { warmupCycles: 0, windowCycles: 1000, drainCycles: 100 })).toThrow(/no drain/);
     },
     LONG,
   );

@@ -9,7 +9,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buzzardFig512, buzzardFig514 } from '../../harness/experiments/buzzard-ch5.ts';
-import { assembleRtl, modelResults, rtlWhyNot, RTL_MPN, type Ch5RtlRes } from '../../harness/experiments/buzzard-ch5-rtl.ts';
+import { assembleRtl, modelResults, reuseNote, rtlWhyNot, RTL_MPN, type Ch5RtlRes } from '../../harness/experiments/buzzard-ch5-rtl.ts';
+import { RTL_TIMING_VERSION } from '../../rtl/buzzard/timing_version.ts';
 import type { Ch5Params, Ch5Pt, Ch5Res } from '../../harness/experiments/buzzard-ch5-common.ts';
 import { assembleTimes } from '../../harness/experiments/buzzard-ch5-times.ts';
 import { readRtlResults } from '../../harness/experiments/buzzard-ch5-rtl-reuse.ts';
@@ -101,6 +102,42 @@ describe('buzzard-fig5.* --model rtl', () => {
     const r2 = buzzardFig512.runPoint(pts[k]!, { ...q, rtlReuse: d2 }) as Ch5RtlRes;
     expect(r2.rtlReused).toBe(true);
     expect(toJson(r2.rtl)).toEqual(toJson(fresh.rtl));
+    expect(r2.rtlVersion).toBe(RTL_TIMING_VERSION);
+    expect(r2.rtlStaleVersion).toBeUndefined();
+    expect(reuseNote(d2, [r2])).toMatch(/results of 1 of 1 RTL points were taken .* RTL version \d+;/);
+    expect(reuseNote(d2, [r2])).not.toMatch(/another RTL version/);
+  }, 120_000);
+
+  it('--rtl-reuse: a stored result of another RTL version, or stored before versions, is run again, and the report says so (docs/buzzard-ch5.md#rtl-version)', () => {
+    const q = quickRtl(1);
+    const pts = buzzardFig512.points(q);
+    const k = pts.findIndex((p) => p.transport === 'fixed-packet' && p.meanGapTicks === 9216);
+    const fresh = buzzardFig512.runPoint(pts[k]!, q) as Ch5RtlRes;
+    expect(fresh.rtlVersion).toBe(RTL_TIMING_VERSION);
+    const marked = { ...fresh.rtl!, meanFirst: fresh.rtl!.meanFirst! + 1000 };
+    const store = (name: string, result: object): string => {
+      const d = tempDir(name);
+      dirs.push(d);
+      writeFileSync(join(d, 'buzzard-fig5.12.json'), JSON.stringify({ experiment: 'buzzard-fig5.12', params: toJson(q), points: [{ index: k, point: pts[k], result: toJson(result) }] }));
+      return d;
+    };
+    // control: the same marked result under the current version is reused
+    const same = buzzardFig512.runPoint(pts[k]!, { ...q, rtlReuse: store('rtl-v-same', { ...fresh, rtl: marked }) }) as Ch5RtlRes;
+    expect(same.rtlReused).toBe(true);
+    expect(same.rtl!.meanFirst).toBe(marked.meanFirst);
+    // another version: not reused, the point's own result, the stale version named
+    const other = buzzardFig512.runPoint(pts[k]!, { ...q, rtlReuse: store('rtl-v-other', { ...fresh, rtl: marked, rtlVersion: RTL_TIMING_VERSION + 1 }) }) as Ch5RtlRes;
+    expect(other.rtlReused).toBe(false);
+    expect(other.rtl!.meanFirst).toBe(fresh.rtl!.meanFirst);
+    expect(other.rtlStaleVersion).toBe(RTL_TIMING_VERSION + 1);
+    expect(reuseNote('D', [other])).toMatch(new RegExp(`results of 0 of 1 RTL points .* 1 point was stored there under another RTL version \\(${RTL_TIMING_VERSION + 1}\\) and run again`));
+    // no version (stored before versions existed): not reused either
+    const { rtlVersion: _drop, ...unversioned } = { ...fresh, rtl: marked };
+    const old = buzzardFig512.runPoint(pts[k]!, { ...q, rtlReuse: store('rtl-v-none', unversioned) }) as Ch5RtlRes;
+    expect(old.rtlReused).toBe(false);
+    expect(old.rtl!.meanFirst).toBe(fresh.rtl!.meanFirst);
+    expect(old.rtlStaleVersion).toBeNull();
+    expect(reuseNote('D', [old, other])).toMatch(/2 points were stored there under another RTL version \(none \(stored before RTL versions\), \d+\)/);
   }, 120_000);
 
   it('the report: side-by-side table, each model\'s checks prefixed, the RTL falling back to the calibrated TLM where it has no point', () => {
@@ -119,7 +156,7 @@ describe('buzzard-fig5.* --model rtl', () => {
     };
     const results: Ch5RtlRes[] = pts.map((p) => {
       const why = rtlWhyNot(p);
-      return { rtl: why ? null : fake(p, 1.1), rtlReused: false, rtlWhyNot: why, calibrated: fake(p, 1), seedLevel: fake(p, 0.8) };
+      return { rtl: why ? null : fake(p, 1.1), rtlReused: false, rtlVersion: why ? null : RTL_TIMING_VERSION, rtlWhyNot: why, calibrated: fake(p, 1), seedLevel: fake(p, 0.8) };
     });
     const rep = assembleRtl(q, pts, results, assembleTimes);
     const tlmChecks = assembleTimes(q, pts, modelResults(results, 'seedLevel')).checks.length;

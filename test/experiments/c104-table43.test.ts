@@ -84,6 +84,11 @@ describe('c104-boundary-exchange --quick: the RTL 4×4 mesh runs the exchange', 
     expect(at(1, 'token-4x4') / at(4, 'token-4x4')).toBeLessThan(0.9);
   });
 
+  it('the RTL rates are the ones of the exchange loop before it was folded into the process driver (c104_processes.ts, stop 19), exactly', () => {
+    const at = (w: number) => res[pts.findIndex((p) => p.width === w && p.level === 'rtl-4x4')]!.exchangesPerMs;
+    expect([at(1), at(4)]).toEqual([2002.6127917202843, 3223.137508579355]);
+  });
+
   it('the token-credit TLM stands in for the RTL: within ±3% at widths 1 and 4 (the full window; measured −2.47% and −1.37%)', () => {
     const checks = rep.checks.filter((x) => x.id.startsWith('rtl-token'));
     expect(checks).toHaveLength(2);

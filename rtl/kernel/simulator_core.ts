@@ -1,0 +1,800 @@
+/**
+ * The simulator's core: state, stepping, settle, commit and the dirty sets
+ * (the clock's loop; docs/kernel.md). Names, peek/poke and forces are in
+ * peek_poke.ts, snapshots in snapshots.ts; `Simulator` (simulator.ts) is
+ * the one concrete class. The hot loop (stepOnce, runDirtySeq,
+ * commitActive, settleActive, markSlot) stays in this one room so the
+ * engine sees it whole.
+ */
+import { CounterSet, type CounterState } from './counters.ts';
+import { DirtySet } from './dirty_set.ts';
+import { WakeQueue } from './wake_queue.ts';
+import { OnDemandValues, type OnDemand } from './on_demand.ts';
+import { generatedDispatch } from './dispatch.ts';
+import { elaborate, type Netlist } from './elaborate.ts';
+import { ElaborationError, SimError } from './errors.ts';
+import { Memory, Module, type ProcessDecl, Signal } from './module.ts';
+import type { Simulator } from './simulator.ts';
+
+export type SimMode = 'activity' | 'plain';
+
+export interface SimOptions {
+  /** 'activity' (default) skips processes whose inputs did not change; 'plain' runs all. */
+  mode?: SimMode;
+  /** Skip quiescent stretches (activity mode only). Default true. */
+  fastForward?: boolean;
+  /**
+   * Debug mode: check that every value a process or commit produces fits its
+   * signal's width, and that a seq process with declared `writes` wrote
+   * nothing else. Default: on when the environment variable ICEMU_DEBUG is
+   * '1' (the test set-up sets it), off otherwise (docs/kernel.md "Debug mode").
+   */
+  checks?: boolean;
+}
+
+export interface Observer {
+  /** After each committed cycle (and after reset, with cycle 0). */
+  onCycle?(sim: Simulator): void;
+  /** After stimulus poked values at the start of a step (before the clock edge). */
+  onStimulus?(sim: Simulator): void;
+  /**
+   * A quiescent stretch was skipped: cycles from+1..to have the same state as
+   * cycle `from`. Without this hook, onCycle is called for each skipped cycle.
+   */
+  onSkip?(sim: Simulator, from: number, to: number): void;
+  /**
+   * True when the observer reads the state vector only at slots that no
+   * on-demand provider with `slots` owns (or through `peek`, which
+   * materializes what it reads): those providers are then not materialized
+   * for it every cycle (docs/kernel.md "On-demand values").
+   */
+  skipsOwnedOnDemand?: boolean;
+}
+
+export interface Stimulus {
+  cycle: number;
+  order: number;
+  fn: (sim: Simulator) => void;
+}
+
+export interface Force {
+  slot: number;
+  value: number;
+  proc: number;
+}
+
+export abstract class SimulatorCore {
+  readonly net: Netlist;
+  readonly s: Float64Array;
+  protected _mode: SimMode;
+  protected _fastForward: boolean;
+  protected readonly wantFastForward: boolean;
+  readonly clock = { cycle: 0 };
+  /** Processes evaluated so far (a measure of work, for benchmarks). */
+  evaluations = 0;
+  /** Cycles skipped by fast-forward. */
+  skipped = 0;
+  /** Debug mode (SimOptions.checks). */
+  readonly checks: boolean;
+  /** Statistics counters (Module.statCounter), kept as edge time stamps in the fast mode. */
+  protected readonly counters: CounterSet;
+  /** Timed wake-ups: a binary min-heap of (cycle, seq process), parallel arrays. */
+  protected readonly wakes = new WakeQueue();
+  /** Values computed on demand (serial lines, NULL trains): on_demand.ts. */
+  protected readonly onDemand = new OnDemandValues();
+  /** Some observer reads the slots of providers with `slots` directly. */
+  protected observersNeedOwned = false;
+  /** Between the commit and the end of a cycle: the state vector holds the next cycle's values. */
+  protected postCommit = false;
+  /** Tracked writes this cycle (next-value slots), deduplicated by trackedMark. */
+  protected readonly trackedList: Int32Array;
+  protected readonly trackedMark: Uint8Array;
+  protected nTracked = 0;
+
+  protected readonly combFns: (() => void)[];
+  protected readonly seqDispatch: (p: number) => void;
+  protected readonly combDispatch: (p: number) => void;
+  protected readonly seqFns: (() => void)[];
+  protected readonly combDirty: DirtySet;
+  protected readonly seqDirty: DirtySet;
+  /** Seq processes run this cycle (activity mode), for the restricted commit. */
+  protected readonly ran: Int32Array;
+  protected nRan = 0;
+  /** Per commit group: the last cycle + 1 its registers were committed (each group once per edge). */
+  protected readonly groupStamp: Int32Array;
+  protected commitCount = 0;
+  /** Reader lists (net.combReaderStart/…, cached here for the hot markSlot) and slots with guarded readers. */
+  protected readonly cRdStart: Int32Array;
+  protected readonly cRd: Int32Array;
+  protected readonly sRdStart: Int32Array;
+  protected readonly sRd: Int32Array;
+  protected readonly guarded: Uint8Array;
+  protected needSettle = false;
+  /** Something was poked since the last clock edge: observers get onStimulus before the next one. */
+  protected poked = false;
+  protected readonly oldOut: Float64Array;
+  protected readonly pendingMems: Memory[] = [];
+  protected forces: Force[] = [];
+  protected readonly forcedProc: Uint8Array;
+  protected stimuli: Stimulus[] = [];
+  protected stimulusOrder = 0;
+  protected readonly observers: Observer[] = [];
+
+  constructor(root: Module, opts: SimOptions = {}) {
+    this._mode = opts.mode ?? 'activity';
+    this.wantFastForward = opts.fastForward ?? true;
+    this.checks = opts.checks ?? (typeof process !== 'undefined' && process.env?.ICEMU_DEBUG === '1');
+    this._fastForward = this._mode === 'activity' && this.wantFastForward;
+    this.net = elaborate(root);
+    const net = this.net;
+    this.s = new Float64Array(net.size);
+    for (const m of net.modules) {
+      m.s = this.s;
+      m.cycleRef = this.clock;
+      m.elaborated = true;
+    }
+    for (const mem of net.memories) {
+      mem.cycleOf = () => this.clock.cycle;
+      mem.pendingSink = this.pendingMems;
+    }
+    const counterRegs = net.modules.flatMap((m) => m.statCounters);
+    counterRegs.forEach((r, k) => {
+      r.counterId = k;
+      const x = r.i;
+      if (net.combReaderStart[x] !== net.combReaderStart[x + 1] || net.seqReaderStart[x] !== net.seqReaderStart[x + 1] || net.combGuardStart[x] !== net.combGuardStart[x + 1] || net.seqGuardStart[x] !== net.seqGuardStart[x + 1]) {
+        throw new ElaborationError('bad-process', `counter register ${r.path} is read by a process (give that process an explicit reads list without it): counters wake nobody in the fast mode`);
+      }
+    });
+    this.counters = new CounterSet(counterRegs, this.s, this.clock);
+    this.counters.perCycle = this._mode === 'plain';
+    for (const m of net.modules) m.counterSink = this.counters;
+    net.seq.forEach((p, k) => (p.index = k));
+    for (const m of net.modules) m.wakeSink = this;
+    for (const m of net.modules) m.onElaborated();
+    this.combFns = net.comb.map((p) => p.fn);
+    this.seqFns = net.seq.map((p) => p.fn);
+    this.seqDispatch = generatedDispatch(this.seqFns, net.seq);
+    this.combDispatch = generatedDispatch(this.combFns, net.comb);
+    this.combDirty = new DirtySet(net.comb.length);
+    this.seqDirty = new DirtySet(net.seq.length);
+    this.ran = new Int32Array(net.seq.length);
+    this.groupStamp = new Int32Array(net.nSeqGroups);
+    this.trackedList = new Int32Array(net.nRegs);
+    this.trackedMark = new Uint8Array(net.nRegs);
+    this.cRdStart = net.combReaderStart;
+    this.cRd = net.combReaders;
+    this.sRdStart = net.seqReaderStart;
+    this.sRd = net.seqReaders;
+    this.guarded = new Uint8Array(net.size);
+    for (let x = 0; x < net.nWires + net.nRegs; x++) {
+      if (net.combGuardStart[x] !== net.combGuardStart[x + 1] || net.seqGuardStart[x] !== net.seqGuardStart[x + 1]) this.guarded[x] = 1;
+    }
+    this.forcedProc = new Uint8Array(net.comb.length);
+    this.oldOut = new Float64Array(net.combWrites.length);
+    this.reset();
+  }
+
+  get cycle(): number {
+    return this.clock.cycle;
+  }
+
+  /** 'activity' (the fast mode) or 'plain' (the reference mode: every process every cycle). */
+  get mode(): SimMode {
+    return this._mode;
+  }
+  get fastForward(): boolean {
+    return this._fastForward;
+  }
+
+  /**
+   * Switch between the fast and the reference mode between two cycles; the
+   * state carries over, so a run can warm up fast and continue in the
+   * reference mode (bench), or a debugger can cross-check a stretch. Entering
+   * the activity mode evaluates everything once (every process is dirty).
+   */
+  setMode(mode: SimMode): void {
+    if (mode !== 'activity' && mode !== 'plain') throw new SimError('bad-argument', `setMode: '${String(mode)}' is not 'activity' or 'plain'`);
+    if (mode === this._mode) return;
+    // On-demand values (serial lines) are brought up to date while the fast
+    // mode still computes them; the reference mode then carries them on.
+    // NULL trains hand their units back (thaw).
+    if (this._mode === 'activity') this.materialize();
+    this.onDemand.thawAll();
+    this._mode = mode;
+    this._fastForward = mode === 'activity' && this.wantFastForward;
+    if (mode === 'plain') this.counters.stopAll(true);
+    this.counters.perCycle = mode === 'plain';
+    if (mode === 'activity') {
+      this.seqDirty.fill();
+      this.combDirty.fill();
+      this.needSettle = true;
+    } else {
+      this.seqDirty.clear();
+      this.combDirty.clear();
+    }
+  }
+
+  /** Return every register and memory to its reset value; cycle 0. Stimuli and forces are dropped. */
+  reset(): void {
+    const net = this.net;
+    const s = this.s;
+    s.fill(0);
+    for (let r = 0; r < net.nRegs; r++) {
+      const v = net.regSignals[r]!.reset;
+      s[net.regBase + r] = v;
+      s[net.nextBase + r] = v;
+    }
+    for (let k = 0; k < net.tieSlots.length; k++) s[net.tieSlots[k]!] = net.tieValues[k]!;
+    for (const m of net.memories) {
+      m.data.fill(m.init);
+      m.pendCount = 0;
+    }
+    this.pendingMems.length = 0;
+    this.forces = [];
+    this.forcedProc.fill(0);
+    this.stimuli = [];
+    this.counters.stopAll(false);
+    this.wakes.clear();
+    this.clearTracked();
+    this.onDemand.resetAll();
+    this.clock.cycle = 0;
+    this.settleAll();
+    this.seqDirty.fill();
+    this.combDirty.clear();
+    this.needSettle = false;
+    this.poked = false;
+    for (const o of this.observers) o.onCycle?.(this.self);
+  }
+
+  // ---------------------------------------------------------------- stepping
+
+  /** Advance `n` cycles. */
+  step(n = 1): void {
+    if (!(Number.isInteger(n) && n >= 0)) throw new SimError('bad-argument', `step: cycle count ${n} is not a whole number >= 0`);
+    let left = n;
+    while (left > 0) {
+      if (this.fastForward && this.noPendingWork()) {
+        const next = Math.min(this.stimuli.length ? this.stimuli[0]!.cycle : Infinity, this.wakes.next, this.onDemand.size ? this.onDemand.nextChange(this.clock.cycle) : Infinity);
+        const target = Math.min(this.clock.cycle + left, next);
+        const skip = target - this.clock.cycle;
+        if (skip > 0) {
+          const from = this.clock.cycle;
+          this.clock.cycle = target;
+          this.onDemand.stale(); // the on-demand values moved on
+          this.skipped += skip;
+          left -= skip;
+          this.notifySkip(from, target);
+          continue;
+        }
+      }
+      this.stepOnce();
+      left--;
+    }
+  }
+
+  /**
+   * Step until `pred` holds (checked after each cycle, and once before the
+   * first), at most `maxCycles` cycles. Returns whether it held and how many
+   * cycles ran. Fast-forward is not used: the predicate sees every cycle.
+   */
+  runUntil(pred: (sim: Simulator) => boolean, maxCycles: number): { reached: boolean; cycles: number } {
+    if (!(Number.isInteger(maxCycles) && maxCycles >= 0)) throw new SimError('bad-argument', `runUntil: maxCycles ${maxCycles} is not a whole number >= 0`);
+    this.settleIfNeeded();
+    if (pred(this.self)) return { reached: true, cycles: 0 };
+    for (let k = 1; k <= maxCycles; k++) {
+      this.stepOnce();
+      if (pred(this.self)) return { reached: true, cycles: k };
+    }
+    return { reached: false, cycles: maxCycles };
+  }
+
+  /** True when nothing will change until the next stimulus (activity mode only). */
+  get quiescent(): boolean {
+    return this._mode === 'activity' && this.noPendingWork() && this.wakes.size === 0;
+  }
+
+  /** No process dirty, no settle, poke, force or running counter pending (timed wake-ups and stimuli not considered). */
+  protected noPendingWork(): boolean {
+    return this.seqDirty.count === 0 && !this.needSettle && !this.poked && this.forces.length === 0 && !this.counters.anyActive;
+  }
+
+  protected stepOnce(): void {
+    if (this.stimuli.length && this.stimuli[0]!.cycle <= this.clock.cycle) this.runStimuli();
+    if (this.needSettle) this.settle();
+    if (this.poked) {
+      // Reported even when a peek already settled the poked values.
+      this.poked = false;
+      this.materializeForObservers();
+      for (const o of this.observers) o.onStimulus?.(this.self);
+    }
+    if (this.wakes.next <= this.clock.cycle) this.wakes.popDue(this.clock.cycle, this.markDue);
+    if (this._mode === 'activity') {
+      this.runDirtySeq();
+      this.commitActive();
+    } else {
+      const fns = this.seqFns;
+      const n = fns.length;
+      if (this.checks) for (let p = 0; p < n; p++) this.runSeqChecked(p);
+      else for (let p = 0; p < n; p++) fns[p]!();
+      this.evaluations += n;
+      this.commitPlain();
+    }
+    if (this.forces.length) this.releaseForces();
+    this.postCommit = true;
+    this.settle();
+    this.postCommit = false;
+    this.clock.cycle++;
+    this.onDemand.stale(); // the on-demand values moved on
+    const obs = this.observers;
+    if (obs.length) this.materializeForObservers();
+    for (let k = 0; k < obs.length; k++) obs[k]!.onCycle?.(this.self);
+  }
+
+  // ---------------------------------------------------------------- timed wake-ups
+
+  /** WakeSink: run seq process `proc` at cycle `cycle`. */
+  wakeAt(proc: ProcessDecl, cycle: number): void {
+    if (!(Number.isInteger(cycle) && cycle >= this.clock.cycle)) {
+      throw new SimError('bad-argument', `wakeAt ${proc.module.path}.${proc.name}: cycle ${cycle} is in the past (now ${this.clock.cycle})`, this.clock.cycle);
+    }
+    this.wakes.push(cycle, proc.index!);
+  }
+
+  /** WakeSink: a tracked process wrote the register whose next-value slot is `n`. */
+  written(n: number): void {
+    const r = n - this.net.nextBase;
+    if (this.trackedMark[r] === 0) {
+      this.trackedMark[r] = 1;
+      this.trackedList[this.nTracked++] = r;
+    }
+  }
+
+  /** Forget the tracked writes (after a commit that covered them). */
+  protected clearTracked(): void {
+    const list = this.trackedList;
+    const mark = this.trackedMark;
+    for (let k = 0; k < this.nTracked; k++) mark[list[k]!] = 0;
+    this.nTracked = 0;
+  }
+
+  /** Cycle of the next timed wake-up, or Infinity. */
+  get nextWake(): number {
+    return this.wakes.next;
+  }
+
+  /** A due wake-up: mark the process (the reference mode runs every process anyway). */
+  protected readonly markDue = (p: number): void => {
+    if (this._mode === 'activity') this.seqDirty.add(p);
+  };
+
+  // ---------------------------------------------------------------- on-demand values
+
+  /** Register a provider of on-demand slot values (e.g. a serial line's bit). */
+  addOnDemand(p: OnDemand): void {
+    this.onDemand.add(p);
+  }
+
+  /**
+   * The cycle whose values the state vector holds: the current cycle, or the
+   * next one while the combinational logic settles after a commit (a comb
+   * process that hands on-demand values back needs to know which).
+   */
+  get stateCycle(): number {
+    return this.clock.cycle + (this.postCommit ? 1 : 0);
+  }
+
+  /** Write every on-demand value (counters, serial lines) into the state vector for the current cycle. */
+  protected materialize(): void {
+    this.counters.materialize();
+    this.onDemand.materializeAll(this.clock.cycle, this.s);
+  }
+
+  /** What a reader of `slot` (or of no owned slot, -1) needs: its owner, or the providers without slots. */
+  protected materializeFor(slot: number): void {
+    this.counters.materialize();
+    this.onDemand.materializeFor(slot, this.clock.cycle, this.s);
+  }
+
+  /** Before observers: everything, unless every observer reads owned slots only through peek. */
+  protected materializeForObservers(): void {
+    if (this.observersNeedOwned) this.materialize();
+    else this.materializeFor(-1);
+  }
+
+  protected settle(): void {
+    this.needSettle = false;
+    if (this._mode === 'activity') this.settleActive();
+    else this.settleAll();
+  }
+
+  protected settleIfNeeded(): void {
+    if (this.needSettle) this.settle();
+  }
+
+  /** Plain mode: run every comb process in order, then check every wire's width. */
+  protected settleAll(): void {
+    const fns = this.combFns;
+    const n = fns.length;
+    const forced = this.forces.length > 0;
+    for (let p = 0; p < n; p++) {
+      fns[p]!();
+      if (forced && this.forcedProc[p]) this.applyForces(p);
+    }
+    this.evaluations += n;
+    if (!this.checks) return;
+    const s = this.s;
+    const mask = this.net.slotMask;
+    const W = this.net.nWires;
+    for (let w = 0; w < W; w++) {
+      const v = s[w]!;
+      if (!(v >= 0 && v <= mask[w]! && (v >>> 0) === v)) this.tooWide(w, v);
+    }
+  }
+
+  /** Activity mode: run the dirty comb processes in order; mark readers of changed outputs. */
+  protected settleActive(): void {
+    // DirtySet.drain, inlined: a process may add later processes to the set
+    // while it runs, so each word and summary word is re-read until empty.
+    const set = this.combDirty;
+    const words = set.words;
+    const summary = set.summary;
+    let visited = 0;
+    for (let sw = 0; sw < summary.length; sw++) {
+      while (summary[sw] !== 0) {
+        const sb = summary[sw]!;
+        const wlow = sb & -sb;
+        const wi = (sw << 5) + (31 - Math.clz32(wlow));
+        let bits: number;
+        while ((bits = words[wi]!) !== 0) {
+          const low = bits & -bits;
+          words[wi] = bits ^ low;
+          set.count--;
+          visited++;
+          this.runComb((wi << 5) + (31 - Math.clz32(low)));
+        }
+        summary[sw]! &= ~wlow;
+      }
+    }
+    this.evaluations += visited;
+  }
+
+  /** Run the dirty seq processes in index order (DirtySet.drain, inlined: this is the hottest loop). */
+  protected runDirtySeq(): void {
+    const set = this.seqDirty;
+    const words = set.words;
+    const summary = set.summary;
+    const ran = this.ran;
+    let nRan = 0;
+    for (let sw = 0; sw < summary.length; sw++) {
+      let sb = summary[sw]!;
+      while (sb !== 0) {
+        const wlow = sb & -sb;
+        const wi = (sw << 5) + (31 - Math.clz32(wlow));
+        let bits = words[wi]!;
+        words[wi] = 0;
+        while (bits !== 0) {
+          const low = bits & -bits;
+          bits ^= low;
+          const p = (wi << 5) + (31 - Math.clz32(low));
+          if (this.checks) this.runSeqChecked(p);
+          else this.seqDispatch(p);
+          ran[nRan++] = p;
+        }
+        sb ^= wlow;
+      }
+      summary[sw] = 0;
+    }
+    set.count = 0;
+    this.nRan = nRan;
+    this.evaluations += nRan;
+  }
+
+  protected readonly runComb = (p: number): void => {
+    const s = this.s;
+    const ws = this.net.combWriteStart;
+    const wl = this.net.combWrites;
+    const old = this.oldOut;
+    const a = ws[p]!;
+    const b = ws[p + 1]!;
+    for (let k = a; k < b; k++) old[k] = s[wl[k]!]!;
+    this.combDispatch(p);
+    if (this.forces.length > 0 && this.forcedProc[p]) this.applyForces(p);
+    const mask = this.net.slotMask;
+    for (let k = a; k < b; k++) {
+      const slot = wl[k]!;
+      const v = s[slot]!;
+      if (v !== old[k]) {
+        if (this.checks && !(v >= 0 && v <= mask[slot]! && (v >>> 0) === v)) this.tooWide(slot, v);
+        this.markSlot(slot);
+      }
+    }
+  };
+
+  /** Commit (plain mode): all registers take their next values at once. */
+  protected commitPlain(): void {
+    this.commitRange(0, this.net.nRegs, false);
+    this.clearTracked();
+    this.commitMemories(false);
+  }
+
+  /**
+   * Commit (activity mode): only registers a seq process that ran may write
+   * can have a new next value (a seq process writes only its own registers,
+   * its declared `writes` or else its module's; a poke sets current and next
+   * together), so visit just those, once per commit group, and wake the
+   * readers of what changed (docs/kernel.md "Commit").
+   */
+  protected commitActive(): void {
+    if (this.sweepCheaper()) {
+      // Most of the design ran: one sweep over all registers is cheaper than
+      // many short lists, and equal (the others' next values equal their current).
+      this.commitRange(0, this.net.nRegs, true);
+      this.clearTracked();
+    } else {
+      const net = this.net;
+      const s = this.s;
+      const base = net.regBase;
+      const nb = net.nextBase;
+      const ws = net.seqWriteStart;
+      const wl = net.seqWriteList;
+      const lo = net.seqSweepLo;
+      const hi = net.seqSweepHi;
+      const group = net.seqGroup;
+      const stamp = this.groupStamp;
+      // A commit counter, not the cycle: a restored snapshot turns the cycle back.
+      const now = ++this.commitCount;
+      const ran = this.ran;
+      const checks = this.checks;
+      for (let k = 0; k < this.nRan; k++) {
+        const p = ran[k]!;
+        const g = group[p]!;
+        if (stamp[g] === now) continue;
+        stamp[g] = now;
+        for (let j = ws[p]!, e = ws[p + 1]!; j < e; j++) {
+          const r = wl[j]!;
+          if (s[nb + r] !== s[base + r]) this.commitReg(r);
+        }
+        for (let r = lo[p]!, e = hi[p]!; r < e; r++) {
+          if (s[nb + r] !== s[base + r]) this.commitReg(r);
+        }
+      }
+      // What tracked processes recorded (Module.put).
+      const tl = this.trackedList;
+      for (let k = 0; k < this.nTracked; k++) {
+        const r = tl[k]!;
+        if (s[nb + r] !== s[base + r]) this.commitReg(r);
+      }
+      this.clearTracked();
+    }
+    this.commitMemories(true);
+  }
+
+  /** Register r takes its (changed) next value; its readers wake. */
+  protected commitReg(r: number): void {
+    const slot = this.net.regBase + r;
+    const v = this.s[this.net.nextBase + r]!;
+    if (this.checks) this.checkWidth(slot, v);
+    this.s[slot] = v;
+    this.markSlot(slot);
+  }
+
+  /** Debug mode: run seq process p and check that it wrote no register of its module beyond its declared writes. */
+  protected runSeqChecked(p: number): void {
+    const net = this.net;
+    const decl = net.seq[p]!;
+    if (!decl.writes.length && !decl.tracked) {
+      this.seqFns[p]!();
+      return;
+    }
+    const lo = net.seqRegLo[p]!;
+    const hi = net.seqRegHi[p]!;
+    const before = this.s.slice(net.nextBase + lo, net.nextBase + hi);
+    this.seqFns[p]!();
+    const own = new Set<number>();
+    for (let j = net.seqWriteStart[p]!; j < net.seqWriteStart[p + 1]!; j++) own.add(net.seqWriteList[j]!);
+    for (let r = lo; r < hi; r++) {
+      if (decl.tracked ? this.trackedMark[r] === 1 : own.has(r)) continue;
+      if (this.s[net.nextBase + r] !== before[r - lo]) {
+        throw new SimError('unit-assertion', `${decl.module.path}.${decl.name} wrote register ${net.regSignals[r]!.path}, which it does not ${decl.tracked ? 'record with put' : 'declare in its writes'}`, this.clock.cycle);
+      }
+    }
+  }
+
+  protected checkWidth(slot: number, v: number): void {
+    if (!(v >= 0 && v <= this.net.slotMask[slot]! && (v >>> 0) === v)) this.tooWide(slot, v);
+  }
+
+  /**
+   * One sweep over all registers beats the write lists when the lists the
+   * ran processes would visit add up to a good part of all registers
+   * (docs/kernel.md "Commit"). Counting the list lengths, not the processes:
+   * a design of many small units beside a few wide ones (a C104 network's
+   * DS-link ends beside the T9000s' virtual-link control) runs more than a
+   * quarter of its processes every cycle while they write a small part of
+   * its registers.
+   */
+  protected sweepCheaper(): boolean {
+    const ws = this.net.seqWriteStart;
+    const lo = this.net.seqSweepLo;
+    const hi = this.net.seqSweepHi;
+    const ran = this.ran;
+    const limit = this.net.nRegs >> 2;
+    let cost = this.nTracked;
+    for (let k = 0; k < this.nRan; k++) {
+      const p = ran[k]!;
+      cost += ws[p + 1]! - ws[p]! + hi[p]! - lo[p]!;
+      if (cost > limit) return true;
+    }
+    return false;
+  }
+
+  protected commitRange(from: number, to: number, mark: boolean): void {
+    const s = this.s;
+    const net = this.net;
+    const base = net.regBase;
+    const nb = net.nextBase;
+    const mask = net.slotMask;
+    for (let r = from; r < to; r++) {
+      const v = s[nb + r]!;
+      if (v !== s[base + r]) {
+        if (this.checks && !(v >= 0 && v <= mask[base + r]! && (v >>> 0) === v)) this.tooWideReg(r, v);
+        s[base + r] = v;
+        if (mark) this.markSlot(base + r);
+      }
+    }
+  }
+
+  protected commitMemories(mark: boolean): void {
+    const list = this.pendingMems;
+    for (let k = 0; k < list.length; k++) {
+      const m = list[k]!;
+      let changed = false;
+      for (let j = 0; j < m.pendCount; j++) {
+        const a = m.pendAddr[j]!;
+        const v = m.pendVal[j]!;
+        if (m.data[a] !== v) {
+          m.data[a] = v;
+          changed = true;
+        }
+      }
+      m.pendCount = 0;
+      if (changed && mark) this.markMemory(m);
+    }
+    list.length = 0;
+  }
+
+  protected markSlot(slot: number): void {
+    addReaders(this.combDirty, this.cRdStart, this.cRd, slot);
+    addReaders(this.seqDirty, this.sRdStart, this.sRd, slot);
+    if (this.guarded[slot] === 1) this.markGuarded(slot);
+  }
+
+  /**
+   * Guarded readers of a slot: only while their guard (a register or a comb
+   * signal) is in one of the states where they read it. A guard about to
+   * change in this commit or settle wakes them itself, so its value here may
+   * be the old one (docs/kernel.md "Exact sensitivity").
+   */
+  protected markGuarded(slot: number): void {
+    const net = this.net;
+    const s = this.s;
+    for (let k = net.combGuardStart[slot]!, e = net.combGuardStart[slot + 1]!; k < e; k++) {
+      if ((net.combGuardMask[k]! >>> s[net.combGuardSlot[k]!]!) & 1) this.combDirty.add(net.combGuardProc[k]!);
+    }
+    for (let k = net.seqGuardStart[slot]!, e = net.seqGuardStart[slot + 1]!; k < e; k++) {
+      if ((net.seqGuardMask[k]! >>> s[net.seqGuardSlot[k]!]!) & 1) this.seqDirty.add(net.seqGuardProc[k]!);
+    }
+  }
+
+  protected markMemory(m: Memory): void {
+    for (const p of this.net.memCombReaders[m.id]!) this.combDirty.add(p);
+    for (const q of this.net.memSeqReaders[m.id]!) this.seqDirty.add(q);
+    this.needSettle = this.needSettle || this.net.memCombReaders[m.id]!.length > 0;
+  }
+
+  protected tooWide(slot: number, v: number): never {
+    const sig = this.net.slotSignal[slot]!;
+    throw new SimError('value-too-wide', `value ${v} does not fit ${sig.width}-bit ${sig.kind} ${sig.path} (allowed 0..${sig.mask})`, this.clock.cycle);
+  }
+  protected tooWideReg(r: number, v: number): never {
+    return this.tooWide(this.net.regBase + r, v);
+  }
+
+  // ---------------------------------------------------------------- stimulus
+
+  /** Run `fn` at the start of cycle `cycle` (before that cycle's clock edge). */
+  schedule(cycle: number, fn: (sim: Simulator) => void): void {
+    if (!(Number.isInteger(cycle) && cycle >= this.clock.cycle)) {
+      throw new SimError('bad-argument', `schedule: cycle ${cycle} is in the past (now ${this.clock.cycle})`);
+    }
+    const st: Stimulus = { cycle, order: this.stimulusOrder++, fn };
+    let lo = 0;
+    let hi = this.stimuli.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.stimuli[mid]!.cycle <= cycle) lo = mid + 1;
+      else hi = mid;
+    }
+    this.stimuli.splice(lo, 0, st);
+  }
+
+  /** Cycle of the next scheduled stimulus, or Infinity. */
+  get nextStimulus(): number {
+    return this.stimuli.length ? this.stimuli[0]!.cycle : Infinity;
+  }
+
+  protected runStimuli(): void {
+    while (this.stimuli.length && this.stimuli[0]!.cycle <= this.clock.cycle) {
+      const st = this.stimuli.shift()!;
+      st.fn(this.self);
+    }
+  }
+
+  protected applyForces(p: number): void {
+    for (const f of this.forces) if (f.proc === p) this.s[f.slot] = f.value;
+  }
+
+  protected releaseForces(): void {
+    for (const f of this.forces) {
+      this.forcedProc[f.proc] = 0;
+      this.combDirty.add(f.proc);
+    }
+    this.forces = [];
+  }
+
+  // ---------------------------------------------------------------- observers
+
+  observe(o: Observer): () => void {
+    this.observers.push(o);
+    this.observersNeedOwned = this.observers.some((x) => !x.skipsOwnedOnDemand);
+    return () => {
+      const k = this.observers.indexOf(o);
+      if (k >= 0) this.observers.splice(k, 1);
+      this.observersNeedOwned = this.observers.some((x) => !x.skipsOwnedOnDemand);
+    };
+  }
+
+  protected notifySkip(from: number, to: number): void {
+    for (const o of this.observers) {
+      if (o.onSkip) o.onSkip(this.self, from, to);
+      else if (o.onCycle) {
+        const saved = this.clock.cycle;
+        for (let c = from + 1; c <= to; c++) {
+          this.clock.cycle = c;
+          o.onCycle(this.self);
+        }
+        this.clock.cycle = saved;
+      }
+    }
+  }
+
+
+  /** This core as the Simulator it always is (the class is abstract; Simulator is its one concrete subclass), for observers and stimuli. */
+  protected get self(): Simulator {
+    return this as unknown as Simulator;
+  }
+}
+
+
+/**
+ * Add the readers of `slot` (CSR start/list) to a dirty set: DirtySet.add
+ * written out, as this runs for every changed register and wire (a small
+ * monomorphic function V8 inlines into markSlot).
+ */
+function addReaders(set: DirtySet, start: Int32Array, list: Int32Array, slot: number): void {
+  const words = set.words;
+  const summary = set.summary;
+  let added = 0;
+  for (let k = start[slot]!, e = start[slot + 1]!; k < e; k++) {
+    const p = list[k]!;
+    const w = p >>> 5;
+    const bit = 1 << (p & 31);
+    const old = words[w]!;
+    if ((old & bit) === 0) {
+      words[w] = old | bit;
+      summary[w >>> 5]! |= 1 << (w & 31);
+      added++;
+    }
+  }
+  set.count += added;
+}

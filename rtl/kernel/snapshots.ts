@@ -1,0 +1,106 @@
+/**
+ * Snapshots: the whole machine state saved and restored (debugger `back`,
+ * the fast/reference property's restores), the state hash and the value
+ * dump for trace comparison.
+ */
+import { SimulatorAccess } from './peek_poke.ts';
+import type { CounterState } from './counters.ts';
+import type { Force, Stimulus } from './simulator_core.ts';
+import { SimError } from './errors.ts';
+import { stateHash } from './state_hash.ts';
+
+export interface Snapshot {
+  readonly cycle: number;
+  readonly state: Float64Array;
+  readonly mems: Float64Array[];
+  readonly combDirty: Uint32Array;
+  readonly seqDirty: Uint32Array;
+  readonly needSettle: boolean;
+  readonly poked: boolean;
+  readonly forces: Force[];
+  readonly stimuli: Stimulus[];
+  readonly extras: unknown[];
+  readonly counters: CounterState;
+  readonly wakes: { cycle: number[]; proc: number[] };
+  readonly onDemand: unknown[];
+}
+
+/** Extra state (e.g. a workload RNG) saved and restored with the design. */
+export interface StateProvider {
+  save(): unknown;
+  restore(v: unknown): void;
+  hash?(): number;
+}
+
+export abstract class SimulatorSnapshots extends SimulatorAccess {
+  private readonly providers: StateProvider[] = [];
+
+  // ---------------------------------------------------------------- snapshots
+
+  addStateProvider(p: StateProvider): void {
+    this.providers.push(p);
+  }
+
+  /** The whole machine state: state vector, memories, pending stimulus, forces, providers. */
+  save(): Snapshot {
+    this.materialize();
+    return {
+      cycle: this.clock.cycle,
+      state: this.s.slice(),
+      mems: this.net.memories.map((m) => m.data.slice()),
+      combDirty: this.combDirty.snapshot(),
+      seqDirty: this.seqDirty.snapshot(),
+      needSettle: this.needSettle,
+      poked: this.poked,
+      forces: this.forces.map((f) => ({ ...f })),
+      stimuli: this.stimuli.slice(),
+      extras: this.providers.map((p) => p.save()),
+      counters: this.counters.save(),
+      wakes: this.wakes.save(),
+      onDemand: this.onDemand.save(),
+    };
+  }
+
+  restore(snap: Snapshot): void {
+    if (snap.state.length !== this.s.length || snap.mems.length !== this.net.memories.length) {
+      throw new SimError('bad-argument', 'restore: snapshot is from a different design');
+    }
+    this.s.set(snap.state);
+    this.net.memories.forEach((m, k) => {
+      m.data.set(snap.mems[k]!);
+      m.pendCount = 0;
+    });
+    this.pendingMems.length = 0;
+    this.combDirty.restore(snap.combDirty);
+    this.seqDirty.restore(snap.seqDirty);
+    this.needSettle = snap.needSettle;
+    this.poked = snap.poked;
+    this.forces = snap.forces.map((f) => ({ ...f }));
+    this.forcedProc.fill(0);
+    for (const f of this.forces) this.forcedProc[f.proc] = 1;
+    this.stimuli = snap.stimuli.slice();
+    this.clock.cycle = snap.cycle;
+    this.providers.forEach((p, k) => p.restore(snap.extras[k]));
+    this.counters.restore(snap.counters);
+    this.clearTracked();
+    this.wakes.restore(snap.wakes);
+    this.onDemand.restore(snap.onDemand);
+  }
+
+  /**
+   * A 64-bit hash (16 hex digits) of the cycle, every current value and every
+   * memory word, and of state providers. Equal states give equal hashes.
+   */
+  stateHash(): string {
+    this.settleIfNeeded();
+    this.materialize();
+    return stateHash(this.clock.cycle, this.s, this.net.nWires + this.net.nRegs, this.net.memories, this.providers);
+  }
+
+  /** Values of all current slots (for trace comparison in tests). */
+  values(): Float64Array {
+    this.settleIfNeeded();
+    this.materialize();
+    return this.s.slice(0, this.net.nWires + this.net.nRegs);
+  }
+}
