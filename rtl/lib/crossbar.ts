@@ -218,7 +218,8 @@ export class Crossbar extends Module {
 
     for (let j = 0; j < M; j++) {
       const row = areq[j]!;
-      // Output j's arbiter is blocked downstream or busy.
+      // Output j's arbiter is blocked downstream or busy; the downstream
+      // status matters only while the output is free (a guard on busy{j}).
       const b = ablk[j]!;
       const bj = blocked[j]!;
       const busyj = busy[j]!;
@@ -227,7 +228,7 @@ export class Crossbar extends Module {
           const s = this.s;
           s[b.i] = s[bj.i] === 1 || s[busyj.i] === 1 ? 1 : 0;
         },
-        { writes: [b], reads: [bj, busyj], name: `block${j}` },
+        { writes: [b], reads: [busyj], readsWhen: [{ when: busyj, is: [0], reads: [bj] }], name: `block${j}` },
       );
       // Requests to output j: allowed, from unconnected inputs, not taken by
       // a lower output in this very cycle (the resolution chain).
