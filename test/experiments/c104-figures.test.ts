@@ -6,8 +6,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ExperimentResult } from '../../harness/experiments/output.ts';
 import { CURED, deadZoneHolds, edgeShare, rotatedHolds, sensitiveHolds, spread, STARVED, starvedLines, UNIFORM, uniformHolds } from '../../harness/experiments/c104-starvation.ts';
-import { policyOrdering } from '../../harness/experiments/c104-policies.ts';
-import { stepRule } from '../../harness/experiments/c104-buffers.ts';
+import { ackHelpsHolds, policyOrdering } from '../../harness/experiments/c104-policies.ts';
+import { noGainBeyond4, stepRule, width1Worse } from '../../harness/experiments/c104-buffers.ts';
 import { check, checkPlots, checkStructure, icemuExperiment, readResult, removeDir, tempDir } from './helpers.ts';
 
 const dirs: string[] = [];
@@ -70,6 +70,10 @@ describe('policy ordering rules', () => {
     expect(policyOrdering({ ...base, 'net-first': 100.6 }).netFirstNotAbove).toBe(false);
     expect(policyOrdering({ ...base, 'hops-first': 109.4 }).topTwoBest).toBe(false);
   });
+  it('ack priority helps every policy: every gain above 0 holds; one gain of 0 fails', () => {
+    expect(ackHelpsHolds([0.044, 0.0001, 0.006])).toBe(true);
+    expect(ackHelpsHolds([0.044, 0, 0.006])).toBe(false);
+  });
 });
 
 describe('c104-policies --quick (8×8 mesh, 64 processors: one of Fig. 4.11\'s sizes)', () => {
@@ -100,6 +104,13 @@ describe('c104-buffers', () => {
     expect(stepRule(steps)).toMatchObject({ flat: true, rises: true });
     expect(stepRule(new Map([...steps, [50, 101.1]])).flat).toBe(false);
     expect(stepRule(new Map([...steps, [68, 102.8], [101, 102.9]])).rises).toBe(false);
+  });
+  it('width rules: no width above 4 gains 1% (0.99% holds, 1% fails); width 1 below 90% of width 4 (89.9% holds, 90% fails)', () => {
+    expect(noGainBeyond4([0.0099, -0.002])).toBe(true);
+    expect(noGainBeyond4([0.01, -0.002])).toBe(false);
+    expect(width1Worse(0.899)).toBe(true);
+    expect(width1Worse(0.9)).toBe(false);
+    expect([noGainBeyond4([]), width1Worse(null)]).toEqual([null, null]);
   });
   it('--quick on the 8×8 mesh: width 1 markedly worse and no gain beyond width 4 hold; the steps do not (acks use the space left over)', async () => {
     const d = tempDir('c104-buffers');
