@@ -139,3 +139,45 @@ describe('C104 ack priority (y-first, 4×4)', () => {
     expect(done(true) - done(false)).toBe(140);
   });
 });
+
+/** Process 0 starts at `at0` and sends `msgs` to process 3 in iteration 0; every later iteration computes `periodNs`; process 3 expects them in iteration 0. */
+class Pair implements ProcessProgram {
+  readonly name = 'pair';
+  readonly params = {};
+  readonly processes = 16;
+  readonly side = 4;
+  constructor(
+    readonly mode: 'loosely' | 'async-blocking' | 'async',
+    private readonly msgs: number,
+    private readonly at0: number,
+    private readonly periodNs: number,
+  ) {}
+  nodeOf(p: number): number {
+    return p;
+  }
+  plan(p: number, k: number): IterationPlan {
+    return { computeNs: k === 0 ? 1 : this.periodNs, sends: p === 0 && k === 0 ? Array.from({ length: this.msgs }, () => ({ dest: 3, bytes: 32 })) : [] };
+  }
+  startNs(p: number): number {
+    return p === 0 ? this.at0 : 0;
+  }
+  incoming(p: number, k: number): number {
+    return p === 3 && k === 0 ? this.msgs : 0;
+  }
+}
+
+describe('synchronisation modes (docs/thesis-model.md#synchronisation)', () => {
+  const go = (prog: Pair) => runC104(prog, { side: 4, recordEvents: true }, { fixedNs: 200_000, checkpointNs: 100_000, truncate: false });
+  it("async-blocking: the second message is queued when the first one's ack is back (5 links: header 500 ns out, ack 540 ns back); async queues both at once", () => {
+    const queued = (mode: 'async-blocking' | 'async') => go(new Pair(mode, 2, 0, 1e9)).events!.filter((e) => e.kind === 'message-queued').map((e) => e.t);
+    const [a, b] = queued('async-blocking');
+    expect(b! - a!).toBe(500 + 540);
+    const [c, d] = queued('async');
+    expect(d).toBe(c);
+  });
+  it("loosely: process 3 leaves iteration 0 only when process 0's message (sent at 50 µs) has arrived: 15 iterations of 10 µs in 200 µs; async (control) 20", () => {
+    const iterations = (mode: 'loosely' | 'async') => go(new Pair(mode, 1, 50_000, 10_000)).processWork.iterations[3];
+    expect(iterations('loosely')).toBe(15);
+    expect(iterations('async')).toBe(20);
+  });
+});
