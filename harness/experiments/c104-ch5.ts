@@ -254,8 +254,8 @@ function assembleCh5(q: StdParams, points: readonly StdPoint[], results: readonl
 
 export const c104Ch5 = defineExperiment<StdPoint, StdResult, StdParams>({
   name: 'c104-ch5',
-  summary: 'seed 004 Tables 5.1–5.3, mean path 9.50, Figs 5.10–5.12 (T9000/C104 TLM, standard setup)',
-  source: 'seed 004 §5.4–§5.6, Tables 5.1, 5.2, 5.3, Figs 5.10–5.12 (docs/sources.md, c104-t9000 §10–§11)',
+  summary: 'seed 004 Tables 5.1–5.3, mean path 9.50, Figs 5.1, 5.2, 5.10–5.16 (T9000/C104 TLM, standard setup)',
+  source: 'seed 004 §5.4–§5.6, Tables 5.1, 5.2, 5.3, Figs 5.1, 5.2, 5.10–5.16 (docs/sources.md, c104-t9000 §10–§11)',
   method: 'T9000/C104 packet-passing TLM; (16, 8, 1, c, 1, 32) × 3 synchronisation modes × full / throttled CF / CF',
   options: ['seed'],
   params: stdParams,
