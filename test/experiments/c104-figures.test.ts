@@ -8,7 +8,7 @@ import type { ExperimentResult } from '../../harness/experiments/output.ts';
 import { CURED, deadZoneHolds, edgeShare, rotatedHolds, sensitiveHolds, spread, STARVED, starvedLines, UNIFORM, uniformHolds } from '../../harness/experiments/c104-starvation.ts';
 import { ackHelpsHolds, policyOrdering } from '../../harness/experiments/c104-policies.ts';
 import { noGainBeyond4, stepRule, width1Worse } from '../../harness/experiments/c104-buffers.ts';
-import { check, checkPlots, checkStructure, icemuExperiment, readResult, removeDir, tempDir } from './helpers.ts';
+import { check, checkPlots, checkStructure, icemuExperiment, readResult, removeDir, runExperimentIn, tempDir } from './helpers.ts';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
@@ -50,11 +50,7 @@ describe('starvation rules', () => {
 
 describe('c104-starvation --quick (16×16, the seed\'s size; 3 ms from an empty network)', () => {
   it('Figs 5.6, 5.7, 5.8 hold; Fig. 5.9 (noackpri cures) does not, as at full length (docs/thesis-model.md#fig-59)', async () => {
-    const d = tempDir('c104-starvation-quick');
-    dirs.push(d);
-    const run = await icemuExperiment(['c104-starvation', '--quick', '--out', d, '--jobs', '1', '--quiet']);
-    expect(run.code, run.err).toBe(0);
-    const res = readResult(d, 'c104-starvation');
+    const { d, res } = await runExperimentIn('c104-starvation', ['--quick', '--jobs', '1'], dirs);
     checkStructure(res, 'c104-starvation');
     checkPlots(d, res);
     for (const id of ['f5.6-starved-columns', 'f5.6-dead-zone', 'f5.6-uniform-low-load', 'f5.7-rotated', 'f5.8-sensitive', 'f5.8-returns']) expect(check(res, id).holds, `${id}: ${check(res, id).measured}`).toBe(true);
@@ -113,11 +109,7 @@ describe('c104-buffers', () => {
     expect([noGainBeyond4([]), width1Worse(null)]).toEqual([null, null]);
   });
   it('--quick on the 8×8 mesh: width 1 markedly worse and no gain beyond width 4 hold; the steps do not (acks use the space left over)', async () => {
-    const d = tempDir('c104-buffers');
-    dirs.push(d);
-    const run = await icemuExperiment(['c104-buffers', '--quick', '--out', d, '--jobs', '1', '--quiet']);
-    expect(run.code, run.err).toBe(0);
-    const r = readResult(d, 'c104-buffers');
+    const { res: r } = await runExperimentIn('c104-buffers', ['--quick', '--jobs', '1'], dirs);
     checkStructure(r, 'c104-buffers');
     expect(check(r, 'f4.7-width-1').holds).toBe(true);
     expect(check(r, 'f4.5-width-4').holds).toBe(true);
