@@ -6,7 +6,8 @@
  * 1…6 whole data packets of 34 tokens, plus in-between sizes) and against
  * the CPU link width 1…6. The compute period is not given; icemu uses 1 µs
  * (docs/thesis-model.md#chapter-4-runs).
- * (The token-passing curves of Figs 4.7–4.8 need the RTL.)
+ * (The token-passing curve of Fig. 4.7 and Fig. 4.8: c104-buffer-split, on
+ * the token-credit TLM; docs/thesis-model.md#figs-45-47 has this one's figures.)
  */
 import { exchangeNote, runExchange, type ExchangeResult } from './c104-exchange.ts';
 import { predicateCheck } from './c104-verdicts.ts';
