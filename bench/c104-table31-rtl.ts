@@ -32,6 +32,12 @@
  * JSON then also reports the most control blocks of one endpoint.
  *
  *   npx tsx bench/c104-table31-rtl.ts --node --all-partners --side 32 --ms 0.005
+ *
+ * `--slices connected|all`: which C104 slices are elaborated; default
+ * 'connected' (only the ~7.5 wired links of a mesh node's 32: the same values
+ * on every connected link, docs/c104.md#compact-slices); 'all' is the chip's
+ * 32 with the unwired ones tied off (the figures before stop 19's compact
+ * C104). The JSON states it.
  */
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -46,6 +52,12 @@ const ms = arg('ms', 0.2);
 const side = arg('side', 4);
 const node = process.argv.includes('--node');
 const allPartners = process.argv.includes('--all-partners');
+const si = process.argv.indexOf('--slices');
+const slices = si > 0 ? process.argv[si + 1] : 'connected';
+if (slices !== 'connected' && slices !== 'all') {
+  console.error(`bench/c104-table31-rtl: --slices must be connected or all, got '${String(slices)}'`);
+  process.exit(2);
+}
 if (allPartners && !node) {
   console.error('bench/c104-table31-rtl: --all-partners needs --node');
   process.exit(2);
@@ -56,7 +68,7 @@ if (!(ms > 0 && ms <= 20) || !(Number.isInteger(side) && side >= 2 && side <= (n
 }
 const cycles = Math.round(ms * 1e5); // 10 ns a cycle
 const t0 = performance.now();
-const sys = buildC104Mesh({ side, window: 16, interval: 100, warmup: 0, cycles, addressing: node ? 'node' : 'virtual-link', allPartners }, C104_START + cycles);
+const sys = buildC104Mesh({ side, window: 16, interval: 100, warmup: 0, cycles, addressing: node ? 'node' : 'virtual-link', allPartners, slices }, C104_START + cycles);
 const buildS = (performance.now() - t0) / 1000;
 const buildRssMb = Math.round(process.memoryUsage().rss / 2 ** 20);
 const maxBlocks = Math.max(...sys.endpoints.map((e) => e.cfg.virtualLinks.length));
@@ -89,6 +101,7 @@ const out = {
   mesh: `${side}x${side}`,
   addressing: node ? 'node' : 'virtual-link',
   allPartners,
+  slices,
   maxControlBlocks: maxBlocks,
   buildRssMb,
   heapMb: Math.round(process.memoryUsage().heapUsed / 2 ** 20),

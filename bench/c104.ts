@@ -12,6 +12,11 @@
  *   e.g. npx tsx bench/c104.ts 3 16 100 20000 5000
  * The Table 3.1 run itself (32×32, ±16, 20 ms = 2M cycles) is
  * bench/c104-table31-rtl.ts.
+ *
+ * The switches elaborate only their connected slices (C104 option
+ * `slices: 'connected'`, docs/c104.md#compact-slices; the same values on
+ * every connected link as 'all', test/c104/slices.test.ts) unless a case
+ * says `slices: 'all'`; the JSON states which.
  */
 import type { SimMode } from '../rtl/kernel/index.ts';
 import { meshNetwork } from '../rtl/c104/labelling.ts';
@@ -46,6 +51,8 @@ export interface C104MeshCase {
    * messages of the shorter run. Node addressing only.
    */
   allPartners?: boolean;
+  /** C104 slices elaborated (docs/c104.md#compact-slices); default 'connected' in the benches. */
+  slices?: 'all' | 'connected';
 }
 
 /** Every pair of distinct endpoints of a side×side mesh within ±window in x and y (terminal x·side + y), each once. */
@@ -62,6 +69,7 @@ export function windowPairs(side: number, window: number): [number, number][] {
 }
 
 export interface C104MeshResult extends WindowTiming {
+  slices: 'all' | 'connected';
   linkUtilisation: number;
   messagesDelivered: number;
   held: number;
@@ -78,7 +86,7 @@ export function buildC104Mesh(c: C104MeshCase, until: number): C104System {
   const spec = meshNetwork({ w: c.side, h: c.side, routing: 'x-first', labelsPerNode: node ? 1 : labels });
   const next = spec.terminals.map((t) => t.label);
   const channels: [ChannelEnd, ChannelEnd][] = node ? nodeChannels(pairs, T).channels : pairs.map(([a, b]) => [{ node: a, vl: next[a]!++ }, { node: b, vl: next[b]!++ }]);
-  const sys = makeC104System(spec, channels, { mode: c.mode, ...(node ? { t9000: { addressing: 'node' as const } } : {}) });
+  const sys = makeC104System(spec, channels, { mode: c.mode, c104: { slices: c.slices ?? 'connected' }, ...(node ? { t9000: { addressing: 'node' as const } } : {}) });
   sys.driver.holdWhenFull = true;
   const endOf = new Map<number, ChannelEnd>();
   for (const [a, b] of channels) {
@@ -106,6 +114,7 @@ export function measureC104Mesh(c: C104MeshCase): C104MeshResult {
   meter.detach();
   return {
     ...w,
+    slices: c.slices ?? 'connected',
     linkUtilisation: links.reduce((a, l) => a + l.utilisation, 0) / Math.max(1, links.length),
     messagesDelivered: sys.rec.deliveries.length - d0,
     held: sys.driver.heldCount,

@@ -15,7 +15,8 @@
  * CPU time alone (cycles per CPU s, ns per evaluation; no per-class counts).
  * `--no-recorder`: the window with the event recorder (an observer) detached.
  * `--trains`: also the transmit directions by state (NULL train, token train,
- * bit by bit), sampled every 10 cycles of the window.
+ * bit by bit), sampled every 10 cycles of the window. `--slices all`: every
+ * C104 slice elaborated (default 'connected', bench/c104.ts).
  */
 import { DsLinkEnd } from '../rtl/dslink/end.ts';
 import { buildC104Mesh, C104_START } from './c104.ts';
@@ -34,7 +35,8 @@ if (!(Number.isInteger(side) && side >= 2 && side <= 32 && warm >= 0 && window >
 const nodes = side * side;
 globalThis.gc?.();
 const heap0 = process.memoryUsage().heapUsed;
-const sys = buildC104Mesh({ side, window: 16, interval: 100, warmup: 0, cycles: warm + window, addressing: 'node' }, C104_START + warm + window);
+const slices = process.argv.includes('--slices') && process.argv[process.argv.indexOf('--slices') + 1] === 'all' ? 'all' : 'connected';
+const sys = buildC104Mesh({ side, window: 16, interval: 100, warmup: 0, cycles: warm + window, addressing: 'node', slices }, C104_START + warm + window);
 globalThis.gc?.();
 const heapPerNode = (process.memoryUsage().heapUsed - heap0) / nodes;
 const { sim } = sys;
@@ -111,6 +113,7 @@ console.log(
   JSON.stringify(
     {
       mesh: `${side}x${side}`,
+      slices,
       window,
       evaluationsPerNodeCycle: evals / nodes / window,
       cyclesPerCpuSecond: window / cpuS,

@@ -6,6 +6,7 @@
  *
  *   node --expose-gc --import tsx bench/footprint.ts buzzard 8
  *   node --expose-gc --import tsx bench/footprint.ts c104 8      (bench/c104.ts's mesh, node addressing)
+ *   node --expose-gc --import tsx bench/footprint.ts c104 8 all  (every C104 slice elaborated; default connected)
  *
  * Buzzard: the module tree (units, Signal objects, closures) and the
  * elaboration (netlist arrays, simulator state) are measured apart; C104:
@@ -21,7 +22,8 @@ if (!gc) {
   console.error('bench/footprint: run with node --expose-gc --import tsx');
   process.exit(2);
 }
-const [kind = 'buzzard', sizeArg = '6'] = process.argv.slice(2);
+const [kind = 'buzzard', sizeArg = '6', slicesArg = 'connected'] = process.argv.slice(2);
+const slices = slicesArg === 'all' ? 'all' : 'connected';
 const size = Number(sizeArg);
 if (!(kind === 'buzzard' || kind === 'c104') || !Number.isInteger(size) || size < 2 || size > (kind === 'buzzard' ? 9 : 16)) {
   console.error('bench/footprint: usage footprint.ts buzzard N (2..9) | c104 SIDE (2..16)');
@@ -42,7 +44,7 @@ if (kind === 'buzzard') {
   treeBytes = heap() - h0;
   sim = new Simulator(cube);
 } else {
-  sim = buildC104Mesh({ side: size, window: 16, interval: 100, warmup: 0, cycles: 100, addressing: 'node', idle: true }, 3000).sim;
+  sim = buildC104Mesh({ side: size, window: 16, interval: 100, warmup: 0, cycles: 100, addressing: 'node', idle: true, slices }, 3000).sim;
 }
 const buildSeconds = (performance.now() - t0) / 1000;
 const total = heap() - h0;
@@ -52,7 +54,7 @@ const processes = net.comb.length + net.seq.length;
 const slots = net.nWires + net.nRegs;
 console.log(
   JSON.stringify({
-    design: kind === 'buzzard' ? `buzzard n=${size}` : `c104 ${size}x${size}`,
+    design: kind === 'buzzard' ? `buzzard n=${size}` : `c104 ${size}x${size} slices ${slices}`,
     signals,
     slots,
     processes,

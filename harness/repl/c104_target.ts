@@ -170,13 +170,15 @@ function camCommand(e: ReplEngine, sys: C104System): CommandDef {
       }
       const busy: string[] = [];
       for (let k = 0; k < sw.routers.length; k++) {
-        const r = sw.routers[k]!;
+        const r = sw.routers[k];
+        if (!r) continue; // slices 'connected': not elaborated (docs/c104.md#compact-slices)
         const st = sim.peek(r.st);
         if (st !== 0) busy.push(`in${k} ${ROUTER_STATES[st]} header ${sim.peek(r.hdr)}`);
       }
       const conns: string[] = [];
-      sw.xbar.valid.forEach((v, j) => {
-        if (sim.peek(v) === 1) conns.push(`in${sim.peek(sw.xbar.src[j]!)} -> link${j} (${peerName(j)})${sim.peek(sw.blocked[j]!) ? ' blocked' : ''}`);
+      sw.xbar.valid.forEach((v, x) => {
+        const j = sw.linkOf[x]!;
+        if (sim.peek(v) === 1) conns.push(`in${sw.linkOf[sim.peek(sw.xbar.src[x]!)]} -> link${j} (${peerName(j)})${sim.peek(sw.blocked[j]!) ? ' blocked' : ''}`);
       });
       e.emit(`  inputs: ${busy.length ? busy.join('; ') : 'all waiting for a header'}`);
       e.emit(`  connections: ${conns.length ? conns.join('; ') : 'none'}`);

@@ -51,6 +51,9 @@ export function findC104Deadlock(sim: Simulator, switches: readonly C104[], net:
       return p && p.kind === 'switch' ? key(p.sw, p.link) : -1;
     };
     for (let k = 0; k < N; k++) {
+      // Crossbar indices: docs/c104.md#compact-slices (a link not elaborated has no router).
+      const x = sw.xOf[k]!;
+      if (x < 0) continue;
       const r = sw.routers[k]!;
       const st = sim.peek(r.st);
       const list: { router: number; channel: string }[] = [];
@@ -61,12 +64,13 @@ export function findC104Deadlock(sim: Simulator, switches: readonly C104[], net:
         for (let j = 0; j < N && waits; j++) {
           if (((gm >>> j) & 1) === 0) continue;
           const channel = `${name}.link${j}`;
-          if (sim.peek(sw.xbar.valid[j]!) === 1) list.push({ router: key(s, sim.peek(sw.xbar.src[j]!)), channel });
+          const xj = sw.xOf[j]!;
+          if (sim.peek(sw.xbar.valid[xj]!) === 1) list.push({ router: key(s, sw.linkOf[sim.peek(sw.xbar.src[xj]!)]!), channel });
           else if (sim.peek(sw.blocked[j]!) === 1 && behind(j) >= 0) list.push({ router: behind(j), channel });
           else waits = false;
         }
-      } else if (st === CONN && sim.peek(sw.xbar.fc[k]!) === 1) {
-        const j = sim.peek(sw.xbar.gidx[k]!);
+      } else if (st === CONN && sim.peek(sw.xbar.fc[x]!) === 1) {
+        const j = sw.linkOf[sim.peek(sw.xbar.gidx[x]!)]!;
         if (behind(j) >= 0) {
           waits = true;
           list.push({ router: behind(j), channel: `${name}.link${j}` });

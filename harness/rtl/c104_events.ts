@@ -178,6 +178,9 @@ export function attachC104Events(
       switches.forEach((sw, s) => {
         for (let k = 0; k < N; k++) {
           const v = s * N + k;
+          // Slices 'connected': a link not elaborated has no router (docs/c104.md#compact-slices).
+          const x = sw.xOf[k]!;
+          if (x < 0) continue;
           const st = sm.peek(sw.routers[k]!.st);
           const before = prevSt[v]!;
           if (every > 0 && (st !== before || sm.peek(sw.rxPop[k]!) === 1)) lastMove = t;
@@ -192,8 +195,8 @@ export function attachC104Events(
             held[v] = id;
             emit(t, 'head-arrives', id, s, k, k);
           }
-          if (sm.peek(sw.xbar.gnt[k]!) === 1) {
-            const j = sm.peek(sw.xbar.gidx[k]!);
+          if (sm.peek(sw.xbar.gnt[x]!) === 1) {
+            const j = sw.linkOf[sm.peek(sw.xbar.gidx[x]!)]!;
             emit(t, 'grant', held[v]!, s, k, j);
             const behind = net?.peer[s]![j];
             if (behind && behind.kind === 'switch' && held[v]) {
@@ -202,7 +205,7 @@ export function attachC104Events(
               shadow.get(key)!.push(held[v]!);
             }
           }
-          if (st === CONN && before !== CONN) emit(t, 'packet-forwarded', held[v]!, s, k, sm.peek(sw.xbar.gidx[k]!));
+          if (st === CONN && before !== CONN) emit(t, 'packet-forwarded', held[v]!, s, k, sw.linkOf[sm.peek(sw.xbar.gidx[x]!)]!);
           prevSt[v] = st;
         }
       });

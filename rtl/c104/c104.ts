@@ -23,6 +23,14 @@
  * crossbar drives the transmit side directly (docs/c104.md#pipeline). Children: in0..in31 (InputRouter), xbar (Crossbar, width 10: valid + char,
  * FIFO arbiters of latency 0), and `sel` (PolicySelector) for the thesis
  * policies. Readings: docs/c104.md#the-switch, docs/c104.md#arbitration.
+ *
+ * Option `slices: 'connected'` (docs/c104.md#compact-slices): only the
+ * connected links' slices are elaborated (ports, router, output stage) and
+ * the crossbar and the selector have one input and one output per connected
+ * link, in link order; `linkOf[x]` is the link of crossbar index x and
+ * `xOf[k]` the crossbar index of link k (-1: not elaborated). With 'all'
+ * (the default) both are the identity. Per-link arrays (ports, routers,
+ * blocked) stay indexed by link and have holes for the links not elaborated.
  */
 import { Module, type Signal } from '../kernel/module.ts';
 import { CHAR_BITS } from '../dslink/chars.ts';
@@ -31,6 +39,7 @@ import type { C104Config } from './config.ts';
 import { C104_LINKS, type CompiledTable } from './interval_table.ts';
 import { InputRouter, XBAR_VALID, type RouterSideBand } from './input_router.ts';
 import { PolicySelector } from './policy_selector.ts';
+import { SLICES_FAULT, sliceMap, type C104Slices } from './slices.ts';
 
 export interface C104Options {
   /** Which links are wired (ports of the others are tied off); default all. */
@@ -39,6 +48,8 @@ export interface C104Options {
   tags?: boolean;
   /** Side-band lanes per input link (T9000 `addressing: 'node'`, input_router.ts); default none. */
   sideBand?: readonly (RouterSideBand | null)[];
+  /** Elaborate every slice ('all', default) or only the connected ones (docs/c104.md#compact-slices). */
+  slices?: C104Slices;
 }
 
 export class C104 extends Module {
@@ -56,6 +67,10 @@ export class C104 extends Module {
   readonly routers: InputRouter[] = [];
   readonly xbar: Crossbar;
   readonly selector: PolicySelector | null;
+  /** Crossbar index -> link (identity with slices 'all'). */
+  readonly linkOf: readonly number[];
+  /** Link -> crossbar index, -1 for a link not elaborated (identity with slices 'all'). */
+  readonly xOf: Int8Array;
   /** Set the output stages' slot indices (onElaborated). */
   private readonly binders: (() => void)[] = [];
 
@@ -67,68 +82,76 @@ export class C104 extends Module {
     const connected = opts.connected ?? new Array<boolean>(N).fill(true);
     // The real C104 (FIFO, no ack priority) and the unfair control use rtl/lib's arbiters alone.
     const lib = (config.policy === 'fifo' || config.policy === 'fixed-priority') && !config.ackPriority;
+    const compact = (opts.slices ?? 'all') === 'connected';
+    const { linkOf, xOf } = sliceMap(connected, opts.slices ?? 'all');
+    this.linkOf = linkOf;
+    this.xOf = xOf;
+    const X = linkOf.length;
     const xbar = (this.xbar = new Crossbar(this, 'xbar', {
-      inputs: N,
-      outputs: N,
+      inputs: X,
+      outputs: X,
       width: CHAR_BITS + 1,
       policy: config.policy === 'fixed-priority' ? 'fixed-priority' : 'fifo',
       latency: 0,
       wide: true, // one flow-control process, request columns (rtl/lib/crossbar.ts)
     }));
-    const sel = (this.selector = lib ? null : new PolicySelector(this, 'sel', N, config.policy, config.seed));
+    const sel = (this.selector = lib ? null : new PolicySelector(this, 'sel', linkOf, config.policy, config.seed, compact && SLICES_FAULT.hashByIndex));
 
-    for (let k = 0; k < N; k++) {
+    for (let x = 0; x < X; x++) {
+      const k = linkOf[x]!;
       const rxValid = this.input(`rxValid${k}`);
       const rxChar = this.input(`rxChar${k}`, CHAR_BITS);
       const rxPop = this.output(`rxPop${k}`);
       const txValid = this.output(`txValid${k}`);
       const txChar = this.output(`txChar${k}`, CHAR_BITS);
       const txReady = this.input(`txReady${k}`);
-      this.rxValid.push(rxValid);
-      this.rxChar.push(rxChar);
-      this.rxPop.push(rxPop);
-      this.txValid.push(txValid);
-      this.txChar.push(txChar);
-      this.txReady.push(txReady);
+      this.rxValid[k] = rxValid;
+      this.rxChar[k] = rxChar;
+      this.rxPop[k] = rxPop;
+      this.txValid[k] = txValid;
+      this.txChar[k] = txChar;
+      this.txReady[k] = txReady;
       if (!connected[k]) {
         this.tie(rxValid, 0);
         this.tie(rxChar, 0);
         this.tie(txReady, 0);
       }
-      const r = new InputRouter(this, `in${k}`, k, table, config, opts.sideBand?.[k] ?? null);
-      this.routers.push(r);
+      const r = new InputRouter(this, `in${k}`, k, table, config, opts.sideBand?.[k] ?? null, linkOf);
+      this.routers[k] = r;
       this.connect(rxValid, r.rxValid);
       this.connect(rxChar, r.rxChar);
       this.connect(r.rxPop, rxPop);
       if (opts.tags) {
         const tag = this.input(`tag${k}`, 16);
-        this.tag.push(tag);
+        this.tag[k] = tag;
         this.connect(tag, r.tag);
       } else {
         this.tie(r.tag, 0);
       }
-      this.connect(r.din, xbar.din[k]!);
-      this.connect(r.release, xbar.release[k]!);
-      this.connect(xbar.gnt[k]!, r.gnt);
-      this.connect(xbar.gidx[k]!, r.gidx);
-      this.connect(xbar.fc[k]!, r.fc);
+      this.connect(r.din, xbar.din[x]!);
+      this.connect(r.release, xbar.release[x]!);
+      this.connect(xbar.gnt[x]!, r.gnt);
+      this.connect(xbar.gidx[x]!, r.gidx);
+      this.connect(xbar.fc[x]!, r.fc);
       // The output register (pipeline 'registered') is declared first, as it always was (signal order).
       const out = config.pipeline === 'cut-through' ? null : { ov: this.reg(`ov${k}`, 1, 0), oc: this.reg(`oc${k}`, CHAR_BITS, 0) };
       const blocked = this.wire(`blocked${k}`);
-      this.blocked.push(blocked);
-      this.connect(blocked, xbar.blocked[k]!);
+      this.blocked[k] = blocked;
+      // xo: the crossbar output of this link's stage (x, except under a negative control's fault).
+      const xo = compact && SLICES_FAULT.swapOutputs && x < 2 && X >= 2 ? 1 - x : x;
+      this.connect(blocked, xbar.blocked[xo]!);
       const dout = this.wire(`xd${k}`, CHAR_BITS + 1);
-      this.connect(xbar.dout[k]!, dout);
+      this.connect(xbar.dout[xo]!, dout);
       if (out) this.registeredStage(k, out.ov, out.oc, dout, blocked);
       else this.throughStage(k, dout, blocked);
       if (sel) {
-        this.connect(r.req, sel.reqIn[k]!);
-        this.connect(r.prio, sel.prio[k]!);
-        this.connect(sel.reqOut[k]!, xbar.req[k]!);
-        this.connect(xbar.valid[k]!, sel.busy[k]!);
-        this.connect(blocked, sel.blocked[k]!);
+        this.connect(r.req, sel.reqIn[x]!);
+        this.connect(r.prio, sel.prio[x]!);
+        this.connect(sel.reqOut[x]!, xbar.req[x]!);
+        this.connect(xbar.valid[xo]!, sel.busy[xo]!);
+        this.connect(blocked, sel.blocked[xo]!);
       } else {
-        this.connect(r.req, xbar.req[k]!);
+        this.connect(r.req, xbar.req[x]!);
       }
     }
   }

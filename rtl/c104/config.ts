@@ -5,6 +5,7 @@
  * (interval_table.ts): a network gives every switch its own.
  */
 import { C104ConfigError, C104_LINKS } from './interval_table.ts';
+import type { C104Slices } from './slices.ts';
 
 /**
  * Crossbar arbitration among inputs waiting for an output.
@@ -94,6 +95,13 @@ export const DEFAULT_C104: C104Config = {
 export interface C104Options extends Partial<Omit<C104Config, 'timing' | 'buffers'>> {
   timing?: C104Timing;
   buffers?: C104Buffers;
+  /**
+   * Which slices a network elaborates (slices.ts, docs/c104.md#compact-slices):
+   * 'all' (default) or only the 'connected' ones. An elaboration choice, not
+   * part of the switch's configuration (C104Config): nothing observable on a
+   * connected link depends on it.
+   */
+  slices?: C104Slices;
 }
 
 function int(field: string, v: unknown, lo: number, hi: number): number {

@@ -8,9 +8,10 @@
  * the header bytes it holds and then streams the packet from the receive
  * buffer until EOP or EOM (wormhole). Readings: docs/c104.md#the-switch.
  *
- * Ports (I = 5 bits of output index):
+ * Ports (X = crossbar ports, 32 unless the switch elaborates only its
+ * connected slices; I = bits of a crossbar index):
  *  link side  rxValid, rxChar[9] (in), rxPop (out)   the DsLinkEnd receive contract (rtl/dslink/chars.ts)
- *  crossbar   din[10] (out) {valid, char}; req[32] (out) the hunt group's links;
+ *  crossbar   din[10] (out) {valid, char}; req[X] (out) the hunt group's links (as crossbar indices);
  *             release (out); gnt, gidx[I], fc (in)
  *  arbitration prio[18] (out): ack << 17 | fromNetwork << 16 | tag, read by the policy selector
  *             tag[16] (in): side-band packet tag (hops or age), sampled with the header
@@ -19,6 +20,12 @@
  * in the cycle a packet is connected to output o, its tag moves from this
  * input's side-band lane to output o's (rtl/lib/side_band.ts), so it leaves
  * in the order the output's characters do.
+ *
+ * With slices 'connected' (docs/c104.md#compact-slices) `linkOf` maps a
+ * crossbar index to its link: the request goes out as crossbar indices
+ * (register `xgm`; `gm` keeps the links), and what computes with the output
+ * granted (side band, header deletion and random headers at place 'output')
+ * uses its link.
  *
  * States: 0 HEAD (taking header bytes), 1 ROUTE (lookup + routing delay,
  * and the ack look-ahead), 2 REQ (requesting), 3 CONN (connected).
@@ -45,6 +52,11 @@ import { CHAR_BITS, isData, isEnd } from '../dslink/chars.ts';
 import { rngState, xorshift32, type C104Config } from './config.ts';
 import { lookupGroup, type CompiledTable } from './interval_table.ts';
 import type { SideBandLane } from '../lib/side_band.ts';
+import { bitsFor } from '../lib/arbiter.ts';
+import { C104_LINKS } from './interval_table.ts';
+import { maskToCrossbar } from './slices.ts';
+
+const ALL_LINKS: readonly number[] = Array.from({ length: C104_LINKS }, (_, k) => k);
 
 /** One input's side-band lanes: where its packets' tags arrive, and each output's lane (null: not wired). */
 export interface RouterSideBand {
@@ -83,8 +95,13 @@ export class InputRouter extends Module {
   /** Packets routed (for observers and tests). */
   readonly packets: Signal;
 
-  constructor(parent: Module, name: string, link: number, table: CompiledTable, cfg: C104Config, sideBand: RouterSideBand | null = null) {
+  constructor(parent: Module, name: string, link: number, table: CompiledTable, cfg: C104Config, sideBand: RouterSideBand | null = null, linkOf: readonly number[] = ALL_LINKS) {
     super(parent, name);
+    const X = linkOf.length;
+    const xOf = new Int8Array(C104_LINKS).fill(-1);
+    linkOf.forEach((k, x) => (xOf[k] = x));
+    // The groups' masks as crossbar indices (the links' masks with slices 'all').
+    const xGroupMask = X === C104_LINKS ? table.groupMask : table.groupMask.map((m) => maskToCrossbar(m, xOf));
     const h = table.headerBytes;
     const inDelete = table.place === 'input' && table.deleteHeader[link]!;
     const inRandom = table.place === 'input' ? table.randomHeader[link]! : null;
@@ -100,10 +117,10 @@ export class InputRouter extends Module {
     const rxChar = (this.rxChar = this.input('rxChar', CHAR_BITS));
     const rxPop = (this.rxPop = this.output('rxPop'));
     const din = (this.din = this.output('din', CHAR_BITS + 1));
-    const req = (this.req = this.output('req', 32));
+    const req = (this.req = this.output('req', X));
     const release = (this.release = this.output('release'));
     const gnt = (this.gnt = this.input('gnt'));
-    const gidx = (this.gidx = this.input('gidx', 5));
+    const gidx = (this.gidx = this.input('gidx', bitsFor(X)));
     const fc = (this.fc = this.input('fc'));
     const tag = (this.tag = this.input('tag', 16));
     const prio = (this.prio = this.output('prio', 18));
@@ -115,6 +132,8 @@ export class InputRouter extends Module {
     const repN = (this.repN = this.reg('repN', 3, 0));
     const cnt = this.reg('cnt', 8, 0);
     const gm = (this.gm = this.reg('gm', 32, 0));
+    // The request as crossbar indices: gm itself with every slice elaborated.
+    const xgm = X === C104_LINKS ? gm : this.reg('xgm', X, 0);
     const pr = this.reg('pr', 18, 0);
     const rng = this.reg('rng', 32, rngState(cfg.seed, link));
     const packets = (this.packets = this.reg('packets', 32, 0));
@@ -138,29 +157,29 @@ export class InputRouter extends Module {
         () => {
           const s = this.s;
           const state = s[st.i]!;
-          let r = state === REQ ? s[gm.i]! : 0;
+          let r = state === REQ ? s[xgm.i]! : 0;
           let p = s[pr.i]!;
           if (state === HEAD) {
             const g = lookupGroup(table, completing(s));
             if (g >= 0) {
-              r = table.groupMask[g]!;
+              r = xGroupMask[g]!;
               p = (fromNet << 16) | s[tag.i]!;
             }
           }
           s[req.i] = r;
           s[prio.i] = p;
         },
-        { writes: [req, prio], reads: [st, gm, pr, rxValid, rxChar, nb, hdr, rng, tag], name: 'request' },
+        { writes: [req, prio], reads: [st, xgm, pr, rxValid, rxChar, nb, hdr, rng, tag], name: 'request' },
       );
     } else {
       // Requests (from registers only: the crossbar's grant and flow control depend on them).
       this.comb(
         () => {
           const s = this.s;
-          s[req.i] = s[st.i] === REQ ? s[gm.i]! : 0;
+          s[req.i] = s[st.i] === REQ ? s[xgm.i]! : 0;
           s[prio.i] = s[pr.i]!;
         },
-        { writes: [req, prio], reads: [st, gm, pr], name: 'request' },
+        { writes: [req, prio], reads: [st, xgm, pr], name: 'request' },
       );
     }
     // Data towards the crossbar and the pops from the receive buffer.
@@ -209,7 +228,7 @@ export class InputRouter extends Module {
       if (sideBand) {
         const t = sideBand.in.shift();
         if (t < 0) this.fail(`link ${link}: a packet connected with no side-band tag in flight on this input`);
-        sideBand.out[s[gidx.i]!]?.push(t);
+        sideBand.out[linkOf[s[gidx.i]!]!]?.push(t);
       }
     };
 
@@ -254,6 +273,7 @@ export class InputRouter extends Module {
           s[rep.n] = r;
           s[repN.n] = n;
           s[gm.n] = table.groupMask[g]!;
+          s[xgm.n] = xGroupMask[g]!;
           s[pr.n] = fromNet << 16 | s[tag.i]!;
           if (!cut) {
             s[cnt.n] = 0;
@@ -286,7 +306,7 @@ export class InputRouter extends Module {
           if (s[gnt.i] !== 1) return;
           connect();
           if (table.place === 'output') {
-            const out = s[gidx.i]!;
+            const out = linkOf[s[gidx.i]!]!;
             let r = s[rep.i]!;
             let n = s[repN.i]!;
             if (table.deleteHeader[out]) {
@@ -315,6 +335,7 @@ export class InputRouter extends Module {
           s[st.n] = HEAD;
           s[pr.n] = 0;
           s[gm.n] = 0;
+          s[xgm.n] = 0;
         }
       },
       { name: 'fsm' },

@@ -19,6 +19,10 @@
  *  3. arrival order: the order in which the inputs began waiting (an
  *     arrival book: an rtl/lib FifoArbiter whose grant is blocked for ever,
  *     so it only keeps ranks), ties by lowest input index.
+ * Inputs and outputs are the crossbar's: one per link, or with slices
+ * 'connected' one per connected link (`links[x]` is the link of index x;
+ * ports keep the link's name, the request masks are crossbar indices, the
+ * random choice hashes with the output's link: docs/c104.md#compact-slices).
  * Readings: docs/c104.md#arbitration.
  */
 import { Module, type Signal } from '../kernel/module.ts';
@@ -36,28 +40,29 @@ export class PolicySelector extends Module {
   readonly reqOut: readonly Signal[];
   readonly book: FifoArbiter;
 
-  constructor(parent: Module, name: string, n: number, policy: C104Policy, seed: number) {
+  constructor(parent: Module, name: string, links: readonly number[], policy: C104Policy, seed: number, faultHashByIndex = false) {
     super(parent, name);
-    const reqIn = (this.reqIn = this.inputs('reqIn', n, 32));
-    const prio = (this.prio = this.inputs('prio', n, 18));
-    const busy = (this.busy = this.inputs('busy', n));
-    const blocked = (this.blocked = this.inputs('blocked', n));
-    const reqOut = (this.reqOut = this.outputs('reqOut', n, 32));
+    const n = links.length;
+    const reqIn = (this.reqIn = links.map((k) => this.input(`reqIn${k}`, n)));
+    const prio = (this.prio = links.map((k) => this.input(`prio${k}`, 18)));
+    const busy = (this.busy = links.map((k) => this.input(`busy${k}`)));
+    const blocked = (this.blocked = links.map((k) => this.input(`blocked${k}`)));
+    const reqOut = (this.reqOut = links.map((k) => this.output(`reqOut${k}`, n)));
     const rng = this.reg('rng', 32, rngState(seed, 1000));
     const granted = this.wire('granted');
 
     // The arrival book: waiting = any request bit.
     const book = (this.book = new FifoArbiter(this, 'book', { size: n, latency: 0 }));
     this.tie(book.blocked, 1);
-    const waiting = Array.from({ length: n }, (_, i) => this.wire(`wait${i}`));
+    const waiting = links.map((k) => this.wire(`wait${k}`));
     for (let i = 0; i < n; i++) this.connect(waiting[i]!, book.req[i]!);
     const w = book.queued.map((q, i) => {
-      const x = this.wire(`bw${i}`);
+      const x = this.wire(`bw${links[i]!}`);
       this.connect(q, x);
       return x;
     });
     const rank = book.rank.map((r, i) => {
-      const x = this.wire(`brank${i}`, r.width);
+      const x = this.wire(`brank${links[i]!}`, r.width);
       this.connect(r, x);
       return x;
     });
@@ -74,6 +79,9 @@ export class PolicySelector extends Module {
     // Ack bit (set by the routers only under ack priority); the network bit counts only for net-first.
     const classMask = policy === 'net-first' ? 3 : 2;
     const claimed = new Uint8Array(n);
+    // The random choice hashes with the output's link (as with every slice elaborated).
+    // (faultHashByIndex: a negative control's fault, slices.ts SLICES_FAULT.)
+    const hash = links.map((k, x) => Math.imul((faultHashByIndex ? x : k) + 1, 0x9e3779b9));
     const tied: number[] = [];
     this.comb(
       () => {
@@ -103,7 +111,7 @@ export class PolicySelector extends Module {
             if (key === bestKey) tied.push(i);
           }
           if (best < 0) continue;
-          if (random && tied.length > 1) best = tied[xorshift32((r ^ Math.imul(j + 1, 0x9e3779b9)) >>> 0 || 1) % tied.length]!;
+          if (random && tied.length > 1) best = tied[xorshift32((r ^ hash[j]!) >>> 0 || 1) % tied.length]!;
           claimed[best] = 1;
           s[reqOut[best]!.i] = 2 ** j;
           any = 1;
