@@ -184,7 +184,7 @@ describe('synchronisation modes (docs/thesis-model.md#synchronisation)', () => {
 
 describe('hunt groups (docs/thesis-model.md#packet-passing)', () => {
   // Nodes 1, 4, 6 and 9 send 32 bytes to node 5 at once, each into switch 5 by its own internal link.
-  const sends = new Map([1, 4, 6, 9].map((n) => [n, { at: 0, to: [{ dest: 5, bytes: 32 }] }] as const));
+  const sends = new Map([1, 4, 6, 9].map((n): [number, { at: number; to: { dest: number; bytes: number }[] }] => [n, { at: 0, to: [{ dest: 5, bytes: 32 }] }]));
   const times = (cpuLinkWidth: number) => [1, 4, 6, 9].map((n) => completion(run(sends, { cpuLinkWidth }), n)).sort((a, b) => a - b);
   it('width 4: the four packets take the four links to T9000 5 together; width 1 (control): one after another, 3340 ns apart', () => {
     const wide = times(4);
