@@ -38,19 +38,33 @@
  * on every connected link, docs/c104.md#compact-slices); 'all' is the chip's
  * 32 with the unwired ones tied off (the figures before stop 19's compact
  * C104). The JSON states it.
+ *
+ * The full run, token-exact: `--full` (= `--node --side 32 --ms 20`; it needs
+ * ~10 GB: run it alone, docs/c104.md#lazy-workload). Messages are drawn
+ * lazily as the run goes and the recorder keeps running statistics only
+ * (`--events` keeps every event and message, as before), so memory stays
+ * what the mesh needs. A progress line (cycle, cycles/s, ETA) goes to stderr
+ * every `--progress S` seconds (default 30; 0: none). The JSON reports the
+ * heap after a full GC when node runs with --expose-gc (heapAfterGcMb).
+ *
+ *   NODE_OPTIONS=--expose-gc npx tsx bench/c104-table31-rtl.ts --full
  */
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { SimError } from '../rtl/kernel/index.ts';
 import { buildC104Mesh, C104_START } from './c104.ts';
+import { seriesMean } from '../harness/rtl/t9000_summary.ts';
 
 const arg = (name: string, dflt: number): number => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : dflt;
 };
-const ms = arg('ms', 0.2);
-const side = arg('side', 4);
-const node = process.argv.includes('--node');
+const full = process.argv.includes('--full');
+const ms = arg('ms', full ? 20 : 0.2);
+const side = arg('side', full ? 32 : 4);
+const node = full || process.argv.includes('--node');
+const keepEvents = process.argv.includes('--events');
+const progressS = arg('progress', 30);
 const allPartners = process.argv.includes('--all-partners');
 const si = process.argv.indexOf('--slices');
 const slices = si > 0 ? process.argv[si + 1] : 'connected';
@@ -68,7 +82,7 @@ if (!(ms > 0 && ms <= 20) || !(Number.isInteger(side) && side >= 2 && side <= (n
 }
 const cycles = Math.round(ms * 1e5); // 10 ns a cycle
 const t0 = performance.now();
-const sys = buildC104Mesh({ side, window: 16, interval: 100, warmup: 0, cycles, addressing: node ? 'node' : 'virtual-link', allPartners, slices }, C104_START + cycles);
+const sys = buildC104Mesh({ side, window: 16, interval: 100, warmup: 0, cycles, addressing: node ? 'node' : 'virtual-link', allPartners, slices }, C104_START + cycles, { summary: !keepEvents });
 const buildS = (performance.now() - t0) / 1000;
 const buildRssMb = Math.round(process.memoryUsage().rss / 2 ** 20);
 const maxBlocks = Math.max(...sys.endpoints.map((e) => e.cfg.virtualLinks.length));
@@ -80,8 +94,19 @@ const ev0 = sys.sim.evaluations;
 // hunt group, now received as docs/t9000.md#receive-area reads it); the figures
 // then cover the cycles run, and the stop is reported.
 let stopped: { cycle: number; message: string } | null = null;
+const end = C104_START + cycles;
+let lastProgress = performance.now();
 try {
-  while (sys.sim.cycle < C104_START + cycles) sys.sim.step(Math.min(10_000, C104_START + cycles - sys.sim.cycle));
+  while (sys.sim.cycle < end) {
+    sys.sim.step(Math.min(side >= 16 ? 100 : 2000, end - sys.sim.cycle));
+    const now = performance.now();
+    if (progressS > 0 && now - lastProgress >= progressS * 1000) {
+      lastProgress = now;
+      const rate = sys.sim.cycle / ((now - t1) / 1000);
+      const eta = (end - sys.sim.cycle) / rate;
+      console.error(`cycle ${sys.sim.cycle.toLocaleString('en-US')} of ${end.toLocaleString('en-US')}, ${rate.toFixed(1)} cycles/s, ETA ${fmt(eta)}, heap ${Math.round(process.memoryUsage().heapUsed / 2 ** 20)} MB`);
+    }
+  }
 } catch (e) {
   if (!(e instanceof SimError)) throw e;
   stopped = { cycle: sys.sim.cycle, message: e.message };
@@ -95,7 +120,12 @@ const nodes = side * side;
 const nsPerEval = (cpuS * 1e9) / evals;
 // 32×32: CPU per cycle of this run itself (its 2,500 start-up cycles included); smaller meshes: by evaluations per node.
 const projectedS = side === 32 ? (cpuS / ran) * 2e6 : (evals / ran / nodes) * 1024 * 2e6 * nsPerEval * 1e-9;
-const fmt = (s: number): string => `${Math.floor(s / 3600)}h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m ${String(Math.round(s % 60)).padStart(2, '0')}s`;
+function fmt(s: number): string {
+  return `${Math.floor(s / 3600)}h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m ${String(Math.round(s % 60)).padStart(2, '0')}s`;
+}
+const gc = (globalThis as { gc?: () => void }).gc;
+gc?.();
+const heapAfterGcMb = gc ? Math.round(process.memoryUsage().heapUsed / 2 ** 20) : null;
 const out = {
   name: 'c104/table-3.1/rtl-token-level',
   mesh: `${side}x${side}`,
@@ -116,8 +146,12 @@ const out = {
   evaluationsPerNodeCycle: evals / ran / nodes,
   nsPerEvaluation: nsPerEval,
   stopped,
-  messagesDelivered: sys.rec.deliveries.length,
-  messagesSent: sys.driver.messages.length,
+  keepEvents,
+  heapAfterGcMb,
+  messagesDelivered: sys.rec.summary.delivered,
+  messagesByteExact: sys.rec.summary.byteExact,
+  messagesSent: sys.driver.sentCount,
+  meanMessageCycles: seriesMean(sys.rec.summary.messageTime),
   held: sys.driver.heldCount,
   projection32x32x20ms: { cpuSeconds: projectedS, text: fmt(projectedS), how: side === 32 ? 'CPU seconds per cycle of this run (start-up included) x 2M cycles: a projection, not a run' : 'evaluations per node and cycle x 1,024 nodes x 2M cycles x ns per evaluation, all measured on this run: a projection, not a run' },
   seed: { tokenLevel: '54:59', packetLevel: '11:54', machine: '200 MHz Pentium-MMX' },

@@ -22,7 +22,7 @@ import type { SimMode } from '../rtl/kernel/index.ts';
 import { meshNetwork } from '../rtl/c104/labelling.ts';
 import { makeC104System, nodeChannels, type C104System } from '../harness/rtl/c104_system.ts';
 import { attachC104LinkMeter } from '../harness/rtl/c104_links.ts';
-import { channelPairs, thesisWindowWorkload } from '../harness/rtl/c104_thesis_workload.ts';
+import { channelPairs, thesisWindowStream, type ThesisMessage, type ThesisWorkloadOptions } from '../harness/rtl/c104_thesis_workload.ts';
 import type { ChannelEnd } from '../harness/rtl/t9000_driver.ts';
 import { timeWindow, type WindowTiming } from './steady.ts';
 
@@ -75,11 +75,28 @@ export interface C104MeshResult extends WindowTiming {
   held: number;
 }
 
-/** A square mesh under the thesis workload, sends scheduled up to `until` (held sends on). */
-export function buildC104Mesh(c: C104MeshCase, until: number): C104System {
+/**
+ * Cycles between the feeder's turns: at cycle c it issues the sends of
+ * [c + FEED, c + 2·FEED), so a cycle's sends enter the stimulus list before
+ * anything the run schedules for that cycle (held sends), in the eager
+ * order (docs/c104.md#lazy-workload).
+ */
+export const FEED_CYCLES = 1000;
+
+/**
+ * A square mesh under the thesis workload, sends issued up to `until` (held
+ * sends on). The messages are drawn lazily (harness/rtl/c104_thesis_workload.ts
+ * thesisWindowStream): once to find the pairs that talk (unless allPartners),
+ * then again as the run goes, FEED_CYCLES ahead. `summary`: the recorder keeps
+ * running statistics only and the driver releases delivered messages (a long
+ * run's memory stays flat); default: every event and message kept. `eager`:
+ * every send issued before the run (the reference the lazy feed is tested
+ * against, test/c104/lazy_workload.test.ts).
+ */
+export function buildC104Mesh(c: C104MeshCase, until: number, { summary = false, eager = false }: { summary?: boolean; eager?: boolean } = {}): C104System {
   const T = c.side * c.side;
-  const msgs = c.idle ? [] : thesisWindowWorkload({ side: c.side, window: c.window, intervalCycles: c.interval, bytes: c.bytes ?? 32, start: C104_START, end: until, seed: c.seed ?? 1 });
-  const drawn = channelPairs(msgs, T);
+  const wl: ThesisWorkloadOptions = { side: c.side, window: c.window, intervalCycles: c.interval, bytes: c.bytes ?? 32, start: C104_START, end: c.idle ? C104_START : until, seed: c.seed ?? 1 };
+  const drawn = c.allPartners ? { pairs: [], labels: 0 } : channelPairs(thesisWindowStream(wl), T);
   const node = c.addressing === 'node';
   if (c.allPartners && !node) throw new RangeError('bench c104: allPartners needs node addressing');
   const { pairs, labels } = c.allPartners ? { pairs: windowPairs(c.side, c.window), labels: 0 } : drawn;
@@ -88,17 +105,35 @@ export function buildC104Mesh(c: C104MeshCase, until: number): C104System {
   const channels: [ChannelEnd, ChannelEnd][] = node ? nodeChannels(pairs, T).channels : pairs.map(([a, b]) => [{ node: a, vl: next[a]!++ }, { node: b, vl: next[b]!++ }]);
   const sys = makeC104System(spec, channels, { mode: c.mode, c104: { slices: c.slices ?? 'connected' }, ...(node ? { t9000: { addressing: 'node' as const } } : {}) });
   sys.driver.holdWhenFull = true;
+  if (summary) {
+    sys.driver.retainMessages = false;
+    sys.rec.keepEvents = false;
+  }
   const endOf = new Map<number, ChannelEnd>();
   for (const [a, b] of channels) {
     endOf.set(a.node * T + b.node, a);
     endOf.set(b.node * T + a.node, b);
   }
-  for (const m of msgs) {
-    const src = endOf.get(m.src * T + m.dst)!;
-    const dst = endOf.get(m.dst * T + m.src)!;
-    sys.driver.send(src.node, src.vl, Array.from({ length: m.bytes }, (_, j) => (m.id + j) & 0xff), m.t);
-    sys.driver.receive(dst.node, dst.vl, m.t);
-  }
+  const stream = thesisWindowStream(wl);
+  let pending: ThesisMessage | undefined = stream.next().value;
+  const issue = (upTo: number): void => {
+    for (; pending && pending.t < upTo; pending = stream.next().value) {
+      const m = pending;
+      const src = endOf.get(m.src * T + m.dst)!;
+      const dst = endOf.get(m.dst * T + m.src)!;
+      sys.driver.send(src.node, src.vl, Array.from({ length: m.bytes }, (_, j) => (m.id + j) & 0xff), m.t);
+      sys.driver.receive(dst.node, dst.vl, m.t);
+    }
+  };
+  issue(eager ? Infinity : C104_START + 2 * FEED_CYCLES);
+  const feed = (cycle: number): void => {
+    if (!pending) return;
+    sys.sim.schedule(cycle, () => {
+      issue(cycle + 2 * FEED_CYCLES);
+      feed(cycle + FEED_CYCLES);
+    });
+  };
+  feed(C104_START + FEED_CYCLES);
   return sys;
 }
 

@@ -8,6 +8,10 @@
  * its own timing means nothing; only the counts are read.
  *
  *   npx tsx bench/kernel_work.ts [N GAP WARMUP WINDOW]     (default 6 1024 30000 3000)
+ *
+ * WAKE=<class regex> (e.g. WAKE=Crossbar) adds what wakes those comb
+ * classes: per cycle, the runs woken by each signal (name, digits as #) and
+ * how many of them changed an output (docs/kernel.md "Stop 19: crossbar").
  */
 import { buildLoaded } from './steady.ts';
 const [n = '6', gap = '1024', warm = '30000', win = '3000'] = process.argv.slice(2);
@@ -69,7 +73,32 @@ S.runComb = (p: number) => {
   const d = net.comb[p];
   const key = `${d.module.constructor.name}.${d.name.replace(/[0-9]+/g, '#')}`;
   const e = combKey.get(key) ?? [0, 0]; e[0]++; e[1] += ch; combKey.set(key, e);
+  if (wakeRe && wakeRe.test(key)) {
+    const wk = `${key} <- ${cause.get(p) ?? '(start of cycle)'}`;
+    cause.delete(p);
+    const w = wakeKey.get(wk) ?? [0, 0]; w[0]++; w[1] += ch; wakeKey.set(wk, w);
+  }
 };
+// wake causes: the first signal whose change put a process of the chosen classes in the dirty set
+const wakeRe = process.env.WAKE ? new RegExp(process.env.WAKE) : null;
+const combClass = (p: number): string => `${net.comb[p].module.constructor.name}.${net.comb[p].name.replace(/[0-9]+/g, '#')}`;
+const cause = new Map<number, string>();
+const wakeKey = new Map<string, [number, number]>();
+if (wakeRe) {
+  const origMark = S.markSlot.bind(S);
+  const cands = (slot: number): number[] => {
+    const out: number[] = [];
+    for (let k = net.combReaderStart[slot]; k < net.combReaderStart[slot + 1]; k++) out.push(net.combReaders[k]);
+    for (let k = net.combGuardStart[slot]; k < net.combGuardStart[slot + 1]; k++) out.push(net.combGuardProc[k]);
+    return out.filter((p) => wakeRe.test(combClass(p)) && !S.combDirty.has(p));
+  };
+  S.markSlot = (slot: number) => {
+    const before = cands(slot);
+    origMark(slot);
+    const sig = net.slotSignal[slot];
+    for (const p of before) if (S.combDirty.has(p)) cause.set(p, `${sig.module.constructor.name}.${sig.name.replace(/[0-9]+/g, '#')}`);
+  };
+}
 const ev0 = sim.evaluations;
 sim.step(+win);
 const W = +win;
@@ -81,3 +110,7 @@ console.log('seq runs / runs that changed a register or wrote a memory, per cycl
 for (const [k, v] of [...seqKey].sort((a, b) => b[1][0] - a[1][0]).slice(0, 15)) console.log('  ', (v[0] / W).toFixed(1), (v[1] / W).toFixed(1), k);
 console.log('comb runs / changed per cycle by class:');
 for (const [k, v] of [...combKey].sort((a, b) => b[1][0] - a[1][0]).slice(0, 20)) console.log('  ', (v[0] / W).toFixed(1), (v[1] / W).toFixed(1), k);
+if (wakeRe) {
+  console.log(`wake causes of ${wakeRe.source} comb runs (runs / changed per cycle, by first waking signal):`);
+  for (const [k, v] of [...wakeKey].sort((a, b) => b[1][0] - a[1][0]).slice(0, 30)) console.log('  ', (v[0] / W).toFixed(1), (v[1] / W).toFixed(1), k);
+}

@@ -6,7 +6,8 @@
  * 1…6 whole data packets of 34 tokens, plus in-between sizes) and against
  * the CPU link width 1…6. The compute period is not given; icemu uses 1 µs
  * (docs/thesis-model.md#chapter-4-runs).
- * (The token-passing curves of Figs 4.7–4.8 need the RTL.)
+ * (The token-passing curve of Fig. 4.7 and Fig. 4.8: c104-buffer-split, on
+ * the token-credit TLM; docs/thesis-model.md#figs-45-47 has this one's figures.)
  */
 import { exchangeNote, runExchange, type ExchangeResult } from './c104-exchange.ts';
 import { predicateCheck } from './c104-verdicts.ts';
@@ -52,6 +53,15 @@ export function stepRule(byBuffer: ReadonlyMap<number, number>, within = 0.01, s
   return { flat: worst < within, rises: firstStep > step, worstInBand: worst, firstStep };
 }
 
+/** Fig. 4.5 "no improvement beyond width 4": no width above 4 gains 1% or more over width 4 (none run: no verdict). */
+export function noGainBeyond4(gains: readonly number[]): boolean | null {
+  return gains.length ? gains.every((g) => g < 0.01) : null;
+}
+/** Fig. 4.7 "width 1 markedly worse": width 1 below 90% of width 4 (not run: no verdict). */
+export function width1Worse(share: number | null): boolean | null {
+  return share === null ? null : share < 0.9;
+}
+
 function assemble(q: BufParams, pts: readonly BufPoint[], res: readonly BufResult[]) {
   const byBuffer = new Map<number, number>();
   pts.forEach((p, k) => {
@@ -68,8 +78,8 @@ function assemble(q: BufParams, pts: readonly BufPoint[], res: readonly BufResul
   const w1 = byWidth.get(1);
   const checks = [
     predicateCheck('f4.7-steps', 'Fig. 4.7: packet passing rises in steps, one per extra whole packet of input buffer', 'steps at whole packets', `largest difference within a whole-packet band ${(100 * s.worstInBand).toFixed(2)}%; 2 packets vs 1: ${(100 * s.firstStep).toFixed(1)}%`, 'holds if rates within a band differ by under 1% and the step from one to two packets is above 2%', s.flat && s.rises),
-    predicateCheck('f4.5-width-4', 'Fig. 4.5: no improvement from CPU link width beyond 4', 'no gain beyond 4', beyond.length ? beyond.map((g, i) => `width ${w.filter(([k]) => k > 4)[i]![0]}: ${(100 * g).toFixed(2)}%`).join(', ') : 'n/a', 'holds if no width above 4 gains more than 1% over width 4', beyond.length ? beyond.every((g) => g < 0.01) : null),
-    predicateCheck('f4.7-width-1', 'Fig. 4.7: CPU link width 1 is markedly worse', 'markedly worse', w1 ? `width 1 at ${(100 * (w1 / w4)).toFixed(1)}% of width 4` : 'n/a', 'holds if width 1 is below 90% of width 4', w1 ? w1 / w4 < 0.9 : null),
+    predicateCheck('f4.5-width-4', 'Fig. 4.5: no improvement from CPU link width beyond 4', 'no gain beyond 4', beyond.length ? beyond.map((g, i) => `width ${w.filter(([k]) => k > 4)[i]![0]}: ${(100 * g).toFixed(2)}%`).join(', ') : 'n/a', 'holds if no width above 4 gains more than 1% over width 4', noGainBeyond4(beyond)),
+    predicateCheck('f4.7-width-1', 'Fig. 4.7: CPU link width 1 is markedly worse', 'markedly worse', w1 ? `width 1 at ${(100 * (w1 / w4)).toFixed(1)}% of width 4` : 'n/a', 'holds if width 1 is below 90% of width 4', width1Worse(w1 ? w1 / w4 : null)),
   ];
   const tables: ReportTable[] = [
     { title: 'Fig. 4.7: exchanges per ms (machine-wide) vs C104 input buffer (width 4)', columns: ['buffer tokens', 'whole packets', 'exchanges/ms'], rows: [...byBuffer.entries()].sort((a, b) => a[0] - b[0]).map(([b, r]) => [b, Math.floor(b / PACKET_TOKENS), r]), digits: [0, 0, 0] },

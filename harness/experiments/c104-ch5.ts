@@ -49,6 +49,30 @@ export const RATE_GAP = 0.4;
 /** Fig. 5.15's "zero" queue time, µs (one 33-byte packet takes 3.3 µs to send). */
 export const QUEUE_ZERO_US = 0.1;
 
+/** Fig. 5.2's "always at 100% CPU": every async run busy at least this share of the window. */
+export const CPU_FULL = 0.99;
+/** Figs 5.13/5.14's "more than 700% longer": the async transport time above this multiple of the others'. */
+export const LONGER = 8;
+/** Fig. 5.10's "identical": contention-free and throttled CF rates at most this far apart at every c. */
+export const IDENTICAL = 0.02;
+
+/** Fig. 5.2: the lowest async CPU utilisation at least CPU_FULL (no runs: no verdict). */
+export function asyncCpuHolds(cpu: readonly number[]): boolean | null {
+  return cpu.length ? Math.min(...cpu) >= CPU_FULL : null;
+}
+/** Figs 5.13/5.14: every async / larger-other transport ratio above LONGER (no runs: no verdict). */
+export function transportLongerHolds(ratios: readonly number[]): boolean | null {
+  return ratios.length ? ratios.every((x) => x > LONGER) : null;
+}
+/** Fig. 5.14: every lowest/highest rate share at least 1 − RATE_GAP (no c < 15: no verdict). */
+export function ratesCloseHolds(shares: readonly number[]): boolean | null {
+  return shares.length ? shares.every((x) => x >= 1 - RATE_GAP) : null;
+}
+/** Fig. 5.10: the largest relative difference at most IDENTICAL (no ideal runs: no verdict). */
+export function identicalHolds(worst: number, runs: number): boolean | null {
+  return runs ? worst <= IDENTICAL : null;
+}
+
 /** Fig. 5.15 over the full-model runs: largest self-throttled queue time; the c of the async queue and transport peaks. */
 export function queueRule(runs: readonly { mode: string; c: number; queue: number | null; transport: number | null }[]) {
   const self = runs.filter((r) => r.mode !== 'async').map((r) => r.queue ?? 0);
@@ -164,19 +188,19 @@ function assembleCh5(q: StdParams, points: readonly StdPoint[], results: readonl
   const maxConn = Math.max(...full.map(([, r]) => r.networkConnectedUtilisation));
   checks.push(absoluteCheck('f5.1-max-utilisation-connected', 'Fig. 5.1, links counted busy from their crossbar connection to the tail: maximum 50% of the network bandwidth', 50, 100 * maxConn, 5, '%', undefined, 1));
   const asyncCpu = full.filter(([p]) => p.mode === 'async').map(([, r]) => r.cpuUtilisation);
-  checks.push(predicateCheck('f5.2-async-cpu', 'Fig. 5.2: the non-blocking asynchronous workload is always at 100% CPU', '100%', asyncCpu.length ? `lowest ${(100 * Math.min(...asyncCpu)).toFixed(2)}%` : 'n/a', 'holds if every async run is at 99% CPU or more', asyncCpu.length ? Math.min(...asyncCpu) >= 0.99 : null));
+  checks.push(predicateCheck('f5.2-async-cpu', 'Fig. 5.2: the non-blocking asynchronous workload is always at 100% CPU', '100%', asyncCpu.length ? `lowest ${(100 * Math.min(...asyncCpu)).toFixed(2)}%` : 'n/a', `holds if every async run is at ${100 * CPU_FULL}% CPU or more`, asyncCpuHolds(asyncCpu)));
   const longer = full.filter(([p]) => p.mode === 'async' && p.cUs >= 1 && p.cUs < 15).map(([p, r]) => {
     const others = STD_MODES.filter((m) => m !== 'async').map((m) => get(m, 'full', p.cUs)!.dataTransport ?? NaN);
     return { c: p.cUs, ratio: (r.dataTransport ?? NaN) / Math.max(...others) };
   });
-  checks.push(predicateCheck('f5.13-transport', 'Figs 5.13/5.14: for c < 15 µs the asynchronous transport time is more than 700% longer than the other workloads\'', '> 8× (more than 700% longer)', longer.map((x) => `c = ${x.c}: ${x.ratio.toFixed(1)}×`).join(', ') || 'n/a', 'holds if the async data transport time exceeds 8× the larger of the other two at every c in [1, 15)', longer.length ? longer.every((x) => x.ratio > 8) : null));
+  checks.push(predicateCheck('f5.13-transport', 'Figs 5.13/5.14: for c < 15 µs the asynchronous transport time is more than 700% longer than the other workloads\'', '> 8× (more than 700% longer)', longer.map((x) => `c = ${x.c}: ${x.ratio.toFixed(1)}×`).join(', ') || 'n/a', `holds if the async data transport time exceeds ${LONGER}× the larger of the other two at every c in [1, 15)`, transportLongerHolds(longer.map((x) => x.ratio))));
 
   const lowC = fullCs.filter((c) => c >= 1 && c < 15);
   const rateGap = lowC.map((c) => {
     const rates = STD_MODES.map((m) => get(m, 'full', c)!.throughput);
     return { c, share: Math.min(...rates) / Math.max(...rates) };
   });
-  checks.push(predicateCheck('f5.14-rates-close', 'Figs 5.13/5.14 with Fig. 5.3: for c < 15 µs the throughputs of the three workloads differ by at most 40%', 'at most 40% (lowest ≥ 60% of highest)', rateGap.map((x) => `c = ${x.c}: ${(100 * x.share).toFixed(0)}%`).join(', ') || 'n/a', `holds if the lowest rate is at least ${100 * (1 - RATE_GAP)}% of the highest at every c in [1, 15)`, rateGap.length ? rateGap.every((x) => x.share >= 1 - RATE_GAP) : null));
+  checks.push(predicateCheck('f5.14-rates-close', 'Figs 5.13/5.14 with Fig. 5.3: for c < 15 µs the throughputs of the three workloads differ by at most 40%', 'at most 40% (lowest ≥ 60% of highest)', rateGap.map((x) => `c = ${x.c}: ${(100 * x.share).toFixed(0)}%`).join(', ') || 'n/a', `holds if the lowest rate is at least ${100 * (1 - RATE_GAP)}% of the highest at every c in [1, 15)`, ratesCloseHolds(rateGap.map((x) => x.share))));
   const qr = queueRule(full.map(([p, r]) => ({ mode: p.mode, c: p.cUs, queue: r.dataQueue, transport: r.dataTransport })));
   checks.push(predicateCheck('f5.15-self-throttled', 'Fig. 5.15: T9000 queue time is zero for the self-throttled workloads (one outstanding packet per process)', '0', `largest loosely / blocking data queue time ${qr.selfMax.toFixed(3)} µs`, `holds if every loosely-synchronous and blocking run queues data at most ${QUEUE_ZERO_US} µs on average`, qr.selfMax <= QUEUE_ZERO_US));
   checks.push(predicateCheck('f5.15-async-peak', 'Fig. 5.15: for async, long queueing starts at the loads where transport time peaks', 'same load', `async queue time peaks at c = ${qr.queuePeak} µs, transport time at c = ${qr.transportPeak} µs`, 'holds if the async data queue time and data transport time are largest at the same c', qr.queuePeak === null ? null : qr.queuePeak === qr.transportPeak));
@@ -189,7 +213,7 @@ function assembleCh5(q: StdParams, points: readonly StdPoint[], results: readonl
     const b = get('loosely', 'contention-free', c);
     if (a && b && a.throughput > 0) worst = Math.max(worst, Math.abs(b.throughput / a.throughput - 1));
   }
-  checks.push(predicateCheck('f5.10-identical', 'Fig. 5.10: loosely synchronous, the contention-free and throttled contention-free curves are identical', 'identical', `largest difference ${(100 * worst).toFixed(2)}% over c = ${idealCs.join(', ')} µs`, 'holds if they differ by at most 2% at every c', idealCs.length ? worst <= 0.02 : null));
+  checks.push(predicateCheck('f5.10-identical', 'Fig. 5.10: loosely synchronous, the contention-free and throttled contention-free curves are identical', 'identical', `largest difference ${(100 * worst).toFixed(2)}% over c = ${idealCs.join(', ')} µs`, `holds if they differ by at most ${100 * IDENTICAL}% at every c`, identicalHolds(worst, idealCs.length)));
   const z = (m: 'async-blocking' | 'async', model: ContentionMode) => get(m, model, C_ZERO);
   const fig = (id: string, text: string, seed: number, r: StdResult | undefined) => relativeCheck(id, text, seed, r ? r.throughput : null, 0.1, r ? { converged: r.converged, dropped: 0 } : undefined);
   checks.push(fig('f5.11-throttled', `Fig. 5.11: async blocking near c = 0 (c = ${C_ZERO} µs), throttled contention-free rate ≈ 290 per CPU per ms`, 290, z('async-blocking', 'throttled')));
@@ -230,8 +254,8 @@ function assembleCh5(q: StdParams, points: readonly StdPoint[], results: readonl
 
 export const c104Ch5 = defineExperiment<StdPoint, StdResult, StdParams>({
   name: 'c104-ch5',
-  summary: 'seed 004 Tables 5.1–5.3, mean path 9.50, Figs 5.10–5.12 (T9000/C104 TLM, standard setup)',
-  source: 'seed 004 §5.4–§5.6, Tables 5.1, 5.2, 5.3, Figs 5.10–5.12 (docs/sources.md, c104-t9000 §10–§11)',
+  summary: 'seed 004 Tables 5.1–5.3, mean path 9.50, Figs 5.1, 5.2, 5.10–5.16 (T9000/C104 TLM, standard setup)',
+  source: 'seed 004 §5.4–§5.6, Tables 5.1, 5.2, 5.3, Figs 5.1, 5.2, 5.10–5.16 (docs/sources.md, c104-t9000 §10–§11)',
   method: 'T9000/C104 packet-passing TLM; (16, 8, 1, c, 1, 32) × 3 synchronisation modes × full / throttled CF / CF',
   options: ['seed'],
   params: stdParams,

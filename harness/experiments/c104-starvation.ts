@@ -68,6 +68,27 @@ export function spread(lines: readonly number[]): number {
   return Math.max(...lines) / Math.min(...lines);
 }
 
+/** Fig. 5.6's dead zone: the lines below STARVED of the mean of lines 6 and 9. */
+export function starvedLines(lines: readonly number[]): number[] {
+  return lines.map((v, x) => (v < STARVED * ((lines[6]! + lines[9]!) / 2) ? x : -1)).filter((x) => x >= 0);
+}
+/** "Spreads to x < 4 and x > 11": lines 0..3 and 12..15 all starved. */
+export function deadZoneHolds(starved: readonly number[]): boolean {
+  return [0, 1, 2, 3, 12, 13, 14, 15].every((x) => starved.includes(x));
+}
+/** Fig. 5.6 at low load: columns and rows each within UNIFORM (max/min). */
+export function uniformHolds(columns: readonly number[], rows: readonly number[]): boolean {
+  return spread(columns) <= UNIFORM && spread(rows) <= UNIFORM;
+}
+/** Fig. 5.7: edge rows starved, edge columns above CURED. */
+export function rotatedHolds(rows: readonly number[], columns: readonly number[]): boolean {
+  return edgeShare(rows) < STARVED && edgeShare(columns) > CURED;
+}
+/** Fig. 5.8 "sensitive": the edge share at limit 16 more than twice that at limit 128. */
+export function sensitiveHolds(share16: number, share128: number): boolean {
+  return share16 > 2 * share128;
+}
+
 function assemble(q: StarveParams, pts: readonly StarvePoint[], res: readonly StarveResult[]) {
   const find = (f: (p: StarvePoint) => boolean) => res[pts.findIndex(f)]!;
   const label = (p: StarvePoint) => `Fig. ${p.fig} ${p.routing} ackpri ${p.ackPriority ? 'on' : 'off'} limit ${p.limit === UNLIMITED ? '∞' : p.limit} c=${p.cUs}`;
@@ -80,13 +101,13 @@ function assemble(q: StarveParams, pts: readonly StarvePoint[], res: readonly St
   const lo = find((p) => p.fig === '5.6' && p.cUs === 100);
   const share = (x: number) => `${(100 * x).toFixed(1)}%`;
   checks.push(predicateCheck('f5.6-starved-columns', 'Fig. 5.6: at high load (c = 1 µs) columns x = 0 and x = 15 do zero work', 'zero work', `edge columns at ${share(edgeShare(hi.columns))} of the middle columns' rate`, `holds if both edge columns are below ${100 * STARVED}% of the middle (x = 6..9)`, edgeShare(hi.columns) < STARVED));
-  const dead = hi.columns.map((v, x) => (v < STARVED * ((hi.columns[6]! + hi.columns[9]!) / 2) ? x : -1)).filter((x) => x >= 0);
-  checks.push(predicateCheck('f5.6-dead-zone', 'Fig. 5.6: at the highest load the dead zone spreads to x < 4 and x > 11', 'x < 4 and x > 11', `starved columns (below ${100 * STARVED}% of the middle): ${dead.join(', ') || 'none'}`, 'holds if the starved columns include 0..3 and 12..15', [0, 1, 2, 3, 12, 13, 14, 15].every((x) => dead.includes(x))));
-  checks.push(predicateCheck('f5.6-uniform-low-load', 'Fig. 5.6: at c = 100 µs the achieved work is uniform', 'uniform', `column max/min ${spread(lo.columns).toFixed(3)}, row max/min ${spread(lo.rows).toFixed(3)}`, `holds if both are at most ${UNIFORM}`, spread(lo.columns) <= UNIFORM && spread(lo.rows) <= UNIFORM));
+  const dead = starvedLines(hi.columns);
+  checks.push(predicateCheck('f5.6-dead-zone', 'Fig. 5.6: at the highest load the dead zone spreads to x < 4 and x > 11', 'x < 4 and x > 11', `starved columns (below ${100 * STARVED}% of the middle): ${dead.join(', ') || 'none'}`, 'holds if the starved columns include 0..3 and 12..15', deadZoneHolds(dead)));
+  checks.push(predicateCheck('f5.6-uniform-low-load', 'Fig. 5.6: at c = 100 µs the achieved work is uniform', 'uniform', `column max/min ${spread(lo.columns).toFixed(3)}, row max/min ${spread(lo.rows).toFixed(3)}`, `holds if both are at most ${UNIFORM}`, uniformHolds(lo.columns, lo.rows)));
   const yx = find((p) => p.fig === '5.7');
-  checks.push(predicateCheck('f5.7-rotated', 'Fig. 5.7: y-first routing gives the same pattern rotated by 90° (rows y = 0 and 15 starve, columns do not)', 'rotated', `edge rows at ${share(edgeShare(yx.rows))}, edge columns at ${share(edgeShare(yx.columns))} of the middle`, `holds if edge rows are below ${100 * STARVED}% and edge columns above ${100 * CURED}%`, edgeShare(yx.rows) < STARVED && edgeShare(yx.columns) > CURED));
+  checks.push(predicateCheck('f5.7-rotated', 'Fig. 5.7: y-first routing gives the same pattern rotated by 90° (rows y = 0 and 15 starve, columns do not)', 'rotated', `edge rows at ${share(edgeShare(yx.rows))}, edge columns at ${share(edgeShare(yx.columns))} of the middle`, `holds if edge rows are below ${100 * STARVED}% and edge columns above ${100 * CURED}%`, rotatedHolds(yx.rows, yx.columns)));
   const lim = [16, 32, 64, 128].map((l) => find((p) => p.fig === '5.8' && p.limit === l));
-  checks.push(predicateCheck('f5.8-sensitive', 'Fig. 5.8: the load surface is sensitive to the outstanding limit (16/32/64/128)', 'sensitive', `edge-column share ${lim.map((r) => share(edgeShare(r.columns))).join(' / ')}`, 'holds if the edge share changes by more than a factor 2 between limits 16 and 128', edgeShare(lim[0]!.columns) > 2 * edgeShare(lim[3]!.columns)));
+  checks.push(predicateCheck('f5.8-sensitive', 'Fig. 5.8: the load surface is sensitive to the outstanding limit (16/32/64/128)', 'sensitive', `edge-column share ${lim.map((r) => share(edgeShare(r.columns))).join(' / ')}`, 'holds if the edge share changes by more than a factor 2 between limits 16 and 128', sensitiveHolds(edgeShare(lim[0]!.columns), edgeShare(lim[3]!.columns))));
   checks.push(predicateCheck('f5.8-returns', 'Fig. 5.8: at the highest limit starvation at x = 0 and x = 15 returns', 'starved', `edge share at limit 128: ${share(edgeShare(lim[3]!.columns))}`, `holds if below ${100 * STARVED}%`, edgeShare(lim[3]!.columns) < STARVED));
   const off = pts.map((p, k) => (p.fig === '5.9' ? res[k]! : null)).filter((r): r is StarveResult => r !== null);
   const worst = Math.min(...off.map((r) => edgeShare(r.columns)));

@@ -110,16 +110,16 @@ function assemble(q: StdParams, pts: readonly VarPoint[], res: readonly StdResul
   const c10 = get('loosely', 'normal-10', 'full', light);
   const sameRate = Math.abs(c10.throughput / c0.throughput - 1);
   const lifeDiff = c0.routedAll && c10.routedAll ? Math.abs(c10.routedAll / c0.routedAll - 1) : NaN;
-  checks.push(predicateCheck('f6.6-same-rate-different-life', `Fig. 6.6: σ = 0 and 10% give the same low-load throughput but very different routed lifetimes (c = ${light} µs)`, 'same rate, different lifetimes', `rates differ ${(100 * sameRate).toFixed(1)}%, routed lifetimes ${c0.routedAll?.toFixed(2)} vs ${c10.routedAll?.toFixed(2)} µs (${(100 * lifeDiff).toFixed(0)}%)`, `holds if the rates are within ${100 * SAME}% and the lifetimes differ by at least ${100 * DIFFERENT}%`, sameRate <= SAME && lifeDiff >= DIFFERENT));
+  checks.push(predicateCheck('f6.6-same-rate-different-life', `Fig. 6.6: σ = 0 and 10% give the same low-load throughput but very different routed lifetimes (c = ${light} µs)`, 'same rate, different lifetimes', `rates differ ${(100 * sameRate).toFixed(1)}%, routed lifetimes ${c0.routedAll?.toFixed(2)} vs ${c10.routedAll?.toFixed(2)} µs (${(100 * lifeDiff).toFixed(0)}%)`, `holds if the rates are within ${100 * SAME}% and the lifetimes differ by at least ${100 * DIFFERENT}%`, sameRateDifferentLife(sameRate, lifeDiff)));
   const blockSpread = Math.max(...cs.map((c) => relSpread(rates('async-blocking', c))));
   checks.push(predicateCheck('f6.7-no-difference', 'Fig. 6.7: async blocking, the compute-period law makes no difference to throughput', 'no difference', `largest spread over the laws ${(100 * blockSpread).toFixed(1)}% (c = ${cs.join(', ')} µs)`, `holds if the rates of the four laws are within ${100 * SAME}% of each other at every c`, blockSpread <= SAME));
   const tt = cs.map((c) => theta(get('loosely', 'constant', 'full', c), get('loosely', 'constant', 'throttled', c)).t ?? NaN);
-  checks.push(predicateCheck('f6.8-theta-t-cap', 'Fig. 6.8: loosely synchronous σ = 0, θ_t approaches but never exceeds about 63%', '≤ 63%', `θ_t ${tt.map((x) => x.toFixed(0)).join(', ')}% (c = ${cs.join(', ')} µs)`, `holds if θ_t is at most ${THETA_T_CAP + THETA_T_SLACK}% at every c`, tt.every((x) => x <= THETA_T_CAP + THETA_T_SLACK)));
+  checks.push(predicateCheck('f6.8-theta-t-cap', 'Fig. 6.8: loosely synchronous σ = 0, θ_t approaches but never exceeds about 63%', '≤ 63%', `θ_t ${tt.map((x) => x.toFixed(0)).join(', ')}% (c = ${cs.join(', ')} µs)`, `holds if θ_t is at most ${THETA_T_CAP + THETA_T_SLACK}% at every c`, thetaTCapHolds(tt)));
   const trL = (law: CLaw) => theta(get('loosely', law, 'full', light), get('loosely', law, 'throttled', light)).r;
   const cond = { converged: c0.converged && get('loosely', 'constant', 'throttled', light).converged, dropped: 0 };
   checks.push(absoluteCheck('f6.9-theta-r-sigma0', `Fig. 6.9: at light load (c = ${light} µs) σ = 0 loses about 10% (θ_r ≈ 90%)`, THETA_R_LIGHT, trL('constant'), THETA_R_TOL, ' pts', cond, 0));
   const others = (['normal-10', 'normal-50', 'exp'] as CLaw[]).map((l) => trL(l) ?? NaN);
-  checks.push(predicateCheck('f6.9-theta-r-others', `Fig. 6.9: at light load (c = ${light} µs) the other laws have θ_r ≈ 100%`, '≈ 100%', others.map((x) => `${x.toFixed(1)}%`).join(', '), `holds if every one is at least ${THETA_R_NEAR_FULL}%`, others.every((x) => x >= THETA_R_NEAR_FULL)));
+  checks.push(predicateCheck('f6.9-theta-r-others', `Fig. 6.9: at light load (c = ${light} µs) the other laws have θ_r ≈ 100%`, '≈ 100%', others.map((x) => `${x.toFixed(1)}%`).join(', '), `holds if every one is at least ${THETA_R_NEAR_FULL}%`, othersNearFull(others)));
   return {
     tables,
     checks,
@@ -135,6 +135,19 @@ function assemble(q: StdParams, pts: readonly VarPoint[], res: readonly StdResul
     ],
     notes: [`Normal laws clamp at 0 (docs/thesis-model.md#figs-6669). Each point ±${(100 * q.precision).toFixed(0)}% or ${(q.maxNs / 1e6).toFixed(0)} ms; ${res.filter((r) => !r.converged).length} of ${res.length} did not converge.`],
   };
+}
+
+/** Fig. 6.6: rates within SAME of each other and routed lifetimes at least DIFFERENT apart (both relative). */
+export function sameRateDifferentLife(rateGap: number, lifeGap: number): boolean {
+  return rateGap <= SAME && lifeGap >= DIFFERENT;
+}
+/** Fig. 6.8: θ_t at most THETA_T_CAP + THETA_T_SLACK at every c. */
+export function thetaTCapHolds(thetaT: readonly number[]): boolean {
+  return thetaT.every((x) => x <= THETA_T_CAP + THETA_T_SLACK);
+}
+/** Fig. 6.9: every other law's θ_r at least THETA_R_NEAR_FULL. */
+export function othersNearFull(thetaR: readonly number[]): boolean {
+  return thetaR.every((x) => x >= THETA_R_NEAR_FULL);
 }
 
 export const c104Variability = defineExperiment<VarPoint, StdResult, StdParams>({

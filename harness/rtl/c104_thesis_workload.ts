@@ -40,10 +40,9 @@ export interface ThesisMessage {
   bytes: number;
 }
 
-export function thesisWindowWorkload(o: ThesisWorkloadOptions): ThesisMessage[] {
-  const D = o.side;
-  const prog = new SyntheticProgram({
-    D,
+function thesisProgram(o: ThesisWorkloadOptions): SyntheticProgram {
+  return new SyntheticProgram({
+    D: o.side,
     d: o.window,
     n: 1,
     c: { law: 'constant', value: (o.intervalCycles * NS_PER_CYCLE) / 1000 },
@@ -54,6 +53,12 @@ export function thesisWindowWorkload(o: ThesisWorkloadOptions): ThesisMessage[] 
     startPhase: 'random',
     seed: o.seed,
   });
+}
+
+/** The eager list: every message of [start, end), sorted by (t, src), ids in that order (the reference of thesisWindowStream). */
+export function thesisWindowWorkload(o: ThesisWorkloadOptions): ThesisMessage[] {
+  const D = o.side;
+  const prog = thesisProgram(o);
   const terminal = (node: number): number => meshLabel({ w: D, h: D, routing: 'x-first' }, node % D, Math.floor(node / D));
   const out: ThesisMessage[] = [];
   for (let p = 0; p < D * D; p++) {
@@ -68,8 +73,51 @@ export function thesisWindowWorkload(o: ThesisWorkloadOptions): ThesisMessage[] 
   return out;
 }
 
+/**
+ * The same messages as thesisWindowWorkload, in the same order with the same
+ * ids, drawn lazily: one cursor per process (its next send time and
+ * iteration) in a binary heap keyed by (t, src terminal), so memory is one
+ * entry per process whatever the length of the run (the full Table 3.1 run
+ * draws ~20 million messages: docs/c104.md#lazy-workload). With m = 1 a
+ * process sends once per iteration, so (t, src) is a total order and the
+ * merge equals the eager list's stable sort.
+ */
+export function* thesisWindowStream(o: ThesisWorkloadOptions): Generator<ThesisMessage> {
+  const D = o.side;
+  const prog = thesisProgram(o);
+  const terminal = (node: number): number => meshLabel({ w: D, h: D, routing: 'x-first' }, node % D, Math.floor(node / D));
+  const cur = Array.from({ length: D * D }, (_, p) => ({ p, src: terminal(p), k: 0, t: o.start + Math.round(prog.startNs(p) / NS_PER_CYCLE) }));
+  const before = (a: (typeof cur)[number], b: (typeof cur)[number]): boolean => a.t < b.t || (a.t === b.t && a.src < b.src);
+  const heap = cur.filter((c) => c.t < o.end);
+  const down = (i: number): void => {
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < heap.length && before(heap[l]!, heap[m]!)) m = l;
+      if (r < heap.length && before(heap[r]!, heap[m]!)) m = r;
+      if (m === i) return;
+      [heap[i], heap[m]] = [heap[m]!, heap[i]!];
+      i = m;
+    }
+  };
+  for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i);
+  let id = 0;
+  while (heap.length) {
+    const c = heap[0]!;
+    for (const s of prog.plan(c.p, c.k).sends) yield { id: id++, t: c.t, src: c.src, dst: terminal(s.dest), bytes: s.bytes };
+    c.t += Math.max(1, Math.round(prog.computeNs(c.p, c.k) / NS_PER_CYCLE));
+    c.k++;
+    if (c.t >= o.end) {
+      heap[0] = heap[heap.length - 1]!;
+      heap.pop();
+    }
+    down(0);
+  }
+}
+
 /** One channel (a virtual link each way) per unordered pair that talks, in first-use order, and the labels an endpoint needs (its most partners). */
-export function channelPairs(messages: readonly { readonly src: number; readonly dst: number }[], T: number): { pairs: [number, number][]; labels: number } {
+export function channelPairs(messages: Iterable<{ readonly src: number; readonly dst: number }>, T: number): { pairs: [number, number][]; labels: number } {
   const seen = new Set<number>();
   const pairs: [number, number][] = [];
   const partners = Array.from({ length: T }, () => 0);

@@ -52,6 +52,45 @@ interface Loop {
 
 const key = (e: ChannelEnd): string => `${e.node}:${e.vl}`;
 
+/**
+ * One source VL's messages in send order, indexed by `seq`; entries before
+ * `dropBefore(n)` are released (retainMessages off: a long run keeps only the
+ * messages still in flight, docs/c104.md#lazy-workload).
+ */
+export class SeqList {
+  private items: T9000Message[] = [];
+  private base = 0;
+  get length(): number {
+    return this.base + this.items.length;
+  }
+  /** Messages held (not yet released). */
+  get live(): number {
+    return this.items.length;
+  }
+  at(i: number): T9000Message | undefined {
+    return i >= this.base ? this.items[i - this.base] : undefined;
+  }
+  push(m: T9000Message): void {
+    this.items.push(m);
+  }
+  /** Forget the messages before index n (compacting once the dead part is the larger). */
+  dropBefore(n: number): void {
+    const dead = Math.min(n, this.length) - this.base;
+    if (dead <= 0) return;
+    if (dead >= this.items.length) {
+      this.items = [];
+      this.base += dead;
+    } else if (2 * dead >= this.items.length) {
+      this.items = this.items.slice(dead);
+      this.base += dead;
+    } else return;
+  }
+  /** Keep the first n (a restore to an earlier cycle). */
+  truncate(n: number): void {
+    this.items.length = Math.max(0, n - this.base);
+  }
+}
+
 /** What `stateProvider` saves: lengths of the append-only lists, copies of the rest. */
 interface DriverSaved {
   messages: number;
@@ -62,9 +101,20 @@ interface DriverSaved {
 }
 
 export class T9000Driver {
+  /** Every message sent, by id (empty when retainMessages is off). */
   readonly messages: T9000Message[] = [];
   /** Messages per source VL, in send order. */
-  readonly bySource = new Map<string, T9000Message[]>();
+  readonly bySource = new Map<string, SeqList>();
+  /**
+   * Keep every message (default). Off: `messages` stays empty and the event
+   * recorder releases a message from `bySource` once all its packets were
+   * followed and it was delivered, so a long run's memory is what is in
+   * flight (docs/c104.md#lazy-workload). The REPL and the checks of whole
+   * runs keep them.
+   */
+  retainMessages = true;
+  /** Messages sent so far (ids are 0 .. sentCount − 1). */
+  sentCount = 0;
   private readonly peer = new Map<string, ChannelEnd>();
   private readonly heap: number[];
   private readonly posted = new Map<string, number>();
@@ -95,7 +145,7 @@ export class T9000Driver {
   stateProvider(): StateProvider {
     return {
       save: (): DriverSaved => ({
-        messages: this.messages.length,
+        messages: this.sentCount,
         bySource: [...this.bySource].map(([k, l]) => [k, l.length]),
         heap: this.heap.slice(),
         posted: [...this.posted],
@@ -103,12 +153,13 @@ export class T9000Driver {
       }),
       restore: (v) => {
         const s = v as DriverSaved;
-        this.messages.length = s.messages;
+        this.sentCount = s.messages;
+        if (this.retainMessages) this.messages.length = s.messages;
         const lens = new Map(s.bySource);
         for (const [k, l] of this.bySource) {
           const n = lens.get(k);
           if (n === undefined) this.bySource.delete(k);
-          else l.length = n;
+          else l.truncate(n);
         }
         this.heap.splice(0, this.heap.length, ...s.heap);
         this.posted.clear();
@@ -164,12 +215,12 @@ export class T9000Driver {
     if (data.length > 65535) throw new RangeError(`t9000 driver: message length ${data.length} is outside 0..65535`);
     const ep = this.node(node);
     const k = key(src);
-    const list = this.bySource.get(k) ?? [];
+    const list = this.bySource.get(k) ?? new SeqList();
     this.bySource.set(k, list);
     // Held sends take their buffer when they enter the queue (fewer live buffers in the wrapping send area).
     const at = addr ?? (this.holdWhenFull ? 0 : this.alloc(node, data.length));
-    const msg: T9000Message = { id: this.messages.length, src, dest, data, cycle, seq: list.length, addr: at };
-    this.messages.push(msg);
+    const msg: T9000Message = { id: this.sentCount++, src, dest, data, cycle, seq: list.length, addr: at };
+    if (this.retainMessages) this.messages.push(msg);
     list.push(msg);
     const enqueue = (sim: Simulator): boolean => {
       const vlc = ep.vlc;

@@ -29,6 +29,7 @@ import type { Observer, Simulator } from '../../rtl/kernel/index.ts';
 import type { T9000Endpoint } from '../../rtl/t9000/endpoint.ts';
 import { writeTrace, type EventKind, type TraceEvent, type TraceHeader } from '../../traces/events/vocabulary.ts';
 import type { ChannelEnd, T9000Driver, T9000Message } from './t9000_driver.ts';
+import { T9000Summary } from './t9000_summary.ts';
 
 export interface Delivery {
   msg: number;
@@ -59,6 +60,15 @@ export class T9000Recorder implements Observer {
   readonly skipsOwnedOnDemand = true;
   readonly events: TraceEvent[] = [];
   readonly deliveries: Delivery[] = [];
+  /**
+   * Keep every event and delivery (default: `--events`, the REPL, tests).
+   * Off: `events` and `deliveries` stay empty and only `summary` grows (a
+   * long run's memory stays flat: docs/c104.md#lazy-workload); with the
+   * driver's retainMessages off too, messages are released once followed.
+   */
+  keepEvents = true;
+  /** Running statistics of every event stamped, kept or not (t9000_summary.ts). */
+  readonly summary = new T9000Summary();
   readonly anomalies: string[] = [];
   readonly header: TraceHeader;
   private readonly shadow: VlShadow[][];
@@ -109,7 +119,24 @@ export class T9000Recorder implements Observer {
       this.anomalies.push(`cycle ${t}: ${kind} at node ${node} for a packet no driver message accounts for`);
       return;
     }
-    this.events.push({ t, kind, msg: msg.id, node, ...extra });
+    const e: TraceEvent = { t, kind, msg: msg.id, node, ...extra };
+    this.summary.add(e, msg.cycle);
+    if (this.keepEvents) this.events.push(e);
+  }
+
+  /**
+   * Release the messages of the channel whose source is (node, vl) that every
+   * cursor has passed (sent, acknowledged, header arrived, delivered), when
+   * the driver does not retain messages.
+   */
+  private release(node: number, vl: number): void {
+    if (this.driver.retainMessages) return;
+    const list = this.driver.bySource.get(`${node}:${vl}`);
+    if (!list) return;
+    const dst = this.driver.peerOf({ node, vl });
+    const a = this.shadow[node]![vl]!;
+    const b = this.shadow[dst.node]![dst.vl]!;
+    list.dropBefore(Math.min(a.tx.msg, a.ack.msg, b.rx.msg, b.delivered));
   }
 
   /**
@@ -127,7 +154,7 @@ export class T9000Recorder implements Observer {
 
   /** The message a source-ordered counter points at on the channel whose *source* is (node, vl). */
   private srcMsg(node: number, vl: number, idx: number): T9000Message | undefined {
-    return this.driver.bySource.get(`${node}:${vl}`)?.[idx];
+    return this.driver.bySource.get(`${node}:${vl}`)?.at(idx);
   }
 
   onCycle(sim: Simulator): void {
@@ -138,7 +165,7 @@ export class T9000Recorder implements Observer {
     }
     this.lastCycle = t;
     const msgs = this.driver.messages;
-    while (this.queuedSeen < msgs.length && msgs[this.queuedSeen]!.cycle < t) {
+    while (this.keepEvents && this.queuedSeen < msgs.length && msgs[this.queuedSeen]!.cycle < t) {
       const m = msgs[this.queuedSeen++]!;
       this.events.push({ t: m.cycle, kind: 'message-queued', msg: m.id, node: m.src.node, unit: 'vlc', port: this.driver.node(m.src.node).cfg.virtualLinks[m.src.vl]!.link });
     }
@@ -160,6 +187,7 @@ export class T9000Recorder implements Observer {
           pv.acksIn = ai;
           const v = s[rx.rxVl.i]!;
           this.follow(t, 'ack', sh[v]!.ack, { node, vl: v }, node, 'rx', k);
+          this.release(node, v);
         }
         const dh = s[rx.dataHdrs.i]!;
         if (dh !== pv.dataHdrs) {
@@ -242,7 +270,9 @@ export class T9000Recorder implements Observer {
       bytes.push(sim.peekMem(ep.nodeMem.mem, cfg.sendAreaBytes + (v * cfg.rxSlots + slot) * 32 + (j % cfg.packetBytes)));
     }
     this.emit(t, 'message-complete', m, node, { unit: 'vlc', port: cfg.virtualLinks[v]!.link });
-    this.deliveries.push({ msg: m ? m.id : -1, node, vl: v, bytes, cycle: t });
+    this.summary.delivery(m !== undefined && m.data.length === len && m.data.every((x, j) => x === bytes[j]));
+    if (this.keepEvents) this.deliveries.push({ msg: m ? m.id : -1, node, vl: v, bytes, cycle: t });
+    this.release(src.node, src.vl);
     this.driver.onDelivered(node, v, t);
   }
 

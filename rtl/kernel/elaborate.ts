@@ -78,10 +78,13 @@ export interface Netlist {
   combGuardProc: Int32Array;
   combGuardSlot: Int32Array;
   combGuardMask: Int32Array;
+  /** 1: a `bits` guard (wake while s[guardSlot] & guardMask); 0: an `is` list (bit s[guardSlot] of guardMask). */
+  combGuardBits: Uint8Array;
   seqGuardStart: Int32Array;
   seqGuardProc: Int32Array;
   seqGuardSlot: Int32Array;
   seqGuardMask: Int32Array;
+  seqGuardBits: Uint8Array;
   /** Per memory: comb and seq readers. */
   memCombReaders: Int32Array[];
   memSeqReaders: Int32Array[];
@@ -271,8 +274,11 @@ export function elaborate(root: Module): Netlist {
         // A register or a comb-driven signal of its module (docs/kernel.md
         // "Exact sensitivity": a guard's own change wakes the reader, so a
         // guard read before it settles is safe); not one its own comb writes.
-        if (g.when.module !== m || g.when.width > 5 || (p.kind === 'comb' && p.writes.includes(g.when))) {
-          throw new ElaborationError('bad-process', `${m.path}.${p.name}: readsWhen guard ${g.when.path} must be a signal of its module that it does not write, at most 5 bits wide`);
+        if (g.when.module !== m || g.when.width > ('bits' in g ? 32 : 5) || (p.kind === 'comb' && p.writes.includes(g.when))) {
+          throw new ElaborationError('bad-process', `${m.path}.${p.name}: readsWhen guard ${g.when.path} must be a signal of its module that it does not write, at most ${'bits' in g ? 32 : 5} bits wide`);
+        }
+        if ('bits' in g && !(Number.isInteger(g.bits) && g.bits !== 0 && g.bits >= 0 && g.bits <= g.when.mask)) {
+          throw new ElaborationError('bad-process', `${m.path}.${p.name}: readsWhen bits ${String(g.bits)} must be a nonzero mask within guard ${g.when.path} (${g.when.width} bits)`);
         }
         for (const r of g.reads) {
           if (r.module !== m) throw new ElaborationError('bad-process', `${m.path}.${p.name} reads ${r.path}, which belongs to another module (a unit sees only its own ports)`);
@@ -407,20 +413,21 @@ export function elaborate(root: Module): Netlist {
     }
   });
   seqWriteStart[seq.length] = seqWriteArr.length;
-  const guards = (procs: ProcessDecl[]): { start: Int32Array; proc: Int32Array; slot: Int32Array; mask: Int32Array } => {
-    const entries: [number, number, number, number][] = []; // slot, proc, guard slot, mask
+  const guards = (procs: ProcessDecl[]): { start: Int32Array; proc: Int32Array; slot: Int32Array; mask: Int32Array; bits: Uint8Array } => {
+    const entries: [number, number, number, number, number][] = []; // slot, proc, guard slot, mask, bit form
     procs.forEach((p, k) => {
       for (const g of p.readsWhen) {
         let mask = 0;
-        for (const v of g.is) mask |= 1 << v;
-        for (const r of g.reads) entries.push([r.i, k, g.when.i, mask]);
+        if ('bits' in g) mask = g.bits | 0;
+        else for (const v of g.is) mask |= 1 << v;
+        for (const r of g.reads) entries.push([r.i, k, g.when.i, mask, 'bits' in g ? 1 : 0]);
       }
     });
     entries.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
     const start = new Int32Array(nSlots + 1);
     for (const e of entries) start[e[0] + 1]!++;
     for (let x = 0; x < nSlots; x++) start[x + 1]! += start[x]!;
-    return { start, proc: Int32Array.from(entries.map((e) => e[1])), slot: Int32Array.from(entries.map((e) => e[2])), mask: Int32Array.from(entries.map((e) => e[3])) };
+    return { start, proc: Int32Array.from(entries.map((e) => e[1])), slot: Int32Array.from(entries.map((e) => e[2])), mask: Int32Array.from(entries.map((e) => e[3])), bits: Uint8Array.from(entries.map((e) => e[4])) };
   };
   const cg = guards(combOrdered);
   const sg = guards(seq);
@@ -476,10 +483,12 @@ export function elaborate(root: Module): Netlist {
     combGuardProc: cg.proc,
     combGuardSlot: cg.slot,
     combGuardMask: cg.mask,
+    combGuardBits: cg.bits,
     seqGuardStart: sg.start,
     seqGuardProc: sg.proc,
     seqGuardSlot: sg.slot,
     seqGuardMask: sg.mask,
+    seqGuardBits: sg.bits,
     memCombReaders,
     memSeqReaders,
     byName: new Map(),

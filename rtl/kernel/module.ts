@@ -128,17 +128,18 @@ export class Memory {
 
 /**
  * Guarded reads (exact sensitivity, docs/kernel.md): the process reads
- * `reads` only while `when` holds one of the values `is` (a register or a
- * comb-driven signal of its module, at most 5 bits; not an output of the
- * reader itself). A change of one of `reads` wakes the
- * process only while that holds; `when` itself is a read, so entering one of
- * those states wakes it too. Plain mode ignores the guard (it runs everything).
+ * `reads` only while the guard `when` (a register or a comb-driven signal of
+ * its module; not an output of the reader itself) allows it:
+ *  - `is`: while `when` holds one of these values (`when` at most 5 bits);
+ *  - `bits`: while `when & bits` is not 0 (`when` up to 32 bits: a per-bit
+ *    enable, e.g. the crossbar's "input i requests or holds output j").
+ * A change of one of `reads` wakes the process only while that holds; `when`
+ * itself is a read, so entering such a state wakes it too. Plain mode
+ * ignores the guard (it runs everything).
  */
-export interface GuardedReads {
-  when: Signal;
-  is: readonly number[];
-  reads: readonly Signal[];
-}
+export type GuardedReads =
+  | { when: Signal; is: readonly number[]; reads: readonly Signal[] }
+  | { when: Signal; bits: number; reads: readonly Signal[] };
 
 export interface CombOptions {
   writes: readonly Signal[];

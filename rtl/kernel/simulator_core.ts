@@ -678,11 +678,14 @@ export abstract class SimulatorCore {
   protected markGuarded(slot: number): void {
     const net = this.net;
     const s = this.s;
+    // An `is` guard tests bit v of its mask, a `bits` guard v & mask: as one test, (1 << v or v) & mask.
     for (let k = net.combGuardStart[slot]!, e = net.combGuardStart[slot + 1]!; k < e; k++) {
-      if ((net.combGuardMask[k]! >>> s[net.combGuardSlot[k]!]!) & 1) this.combDirty.add(net.combGuardProc[k]!);
+      const v = s[net.combGuardSlot[k]!]!;
+      if (((net.combGuardBits[k] === 1 ? v : 1 << v) & net.combGuardMask[k]!) !== 0) this.combDirty.add(net.combGuardProc[k]!);
     }
     for (let k = net.seqGuardStart[slot]!, e = net.seqGuardStart[slot + 1]!; k < e; k++) {
-      if ((net.seqGuardMask[k]! >>> s[net.seqGuardSlot[k]!]!) & 1) this.seqDirty.add(net.seqGuardProc[k]!);
+      const v = s[net.seqGuardSlot[k]!]!;
+      if (((net.seqGuardBits[k] === 1 ? v : 1 << v) & net.seqGuardMask[k]!) !== 0) this.seqDirty.add(net.seqGuardProc[k]!);
     }
   }
 

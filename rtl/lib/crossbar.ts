@@ -87,11 +87,12 @@ export interface CrossbarConfig {
   latency?: number;
   /**
    * The wide evaluation (the C104's 32 x 32, rtl/c104/c104.ts): one
-   * flow-control process for all inputs and, up to 32 inputs, the requests
-   * transposed into one column wire per output (see the constructor). Same
-   * values at every cycle, fewer evaluations (docs/kernel.md "Measured").
-   * Default false: a process per input (the Buzzard node's crossbar, also at
-   * 18 and 20 inputs, stays as it was measured).
+   * flow-control process for all inputs (docs/kernel.md "Measured"). Default
+   * false: a flow-control process per input that reads an output's status
+   * only while the input requests or holds that output (the Buzzard node's
+   * crossbar, docs/kernel.md "Stop 19: crossbar"). Either way, up to 32
+   * inputs, the requests are transposed into one column wire per output.
+   * Same values at every cycle.
    */
   wide?: boolean;
 }
@@ -178,39 +179,47 @@ export class Crossbar extends Module {
     // Scratch: inputs claimed by lower outputs in this cycle (cleared after use).
     const claimed = new Uint8Array(N);
 
-    // A wide crossbar (config `wide`, at most 32 inputs: the C104) transposes
-    // the requests first: wire col{j} holds the inputs (bit i) that request
-    // output j and are not connected. Every output's mask process read
-    // every input's request, so one request woke all M of them (M x N work);
-    // now a request wakes this process and the masks of the outputs whose
-    // column changed (docs/kernel.md "Exact sensitivity").
+    // Up to 32 inputs the requests are transposed first: wire col{j} holds
+    // the inputs (bit i) that request output j and are not connected. With
+    // every request read by every output's mask, one request (or connection)
+    // change woke all M masks (M x N work); now it wakes this process and the
+    // masks of the outputs whose column changed (docs/kernel.md "Exact
+    // sensitivity", "Stop 19: crossbar").
+    // A crossbar with a flow-control process per input (not `wide`: the
+    // Buzzard node) also gets here, per input, wire fsel{i}: the outputs
+    // whose status is its flow control (the one it is connected to, else the
+    // allowed ones it requests), the `bits` guard of its fc process below.
     if (config.wide !== undefined && typeof config.wide !== 'boolean') throw new RangeError(`crossbar: wide must be true or false, got ${String(config.wide)}`);
     const wide = config.wide === true;
-    const cols = wide && N <= 32 ? Array.from({ length: M }, (_, j) => this.wire(`col${j}`, N)) : null;
-    if (cols) {
-      const acc = new Array<number>(M).fill(0);
+    const cols = N <= 32 ? Array.from({ length: M }, (_, j) => this.wire(`col${j}`, N)) : null;
+    const fsel = wide ? null : Array.from({ length: N }, (_, i) => this.wire(`fsel${i}`, M));
+    const acc = new Array<number>(M).fill(0);
+    if (cols || fsel) {
       this.comb(
         () => {
           const s = this.s;
           acc.fill(0);
           for (let i = 0; i < N; i++) {
-            if (s[iconn[i]!.i] === 1) continue;
+            const connected = s[iconn[i]!.i] === 1;
             let r = (s[req[i]!.i]! & allowed[i]!) >>> 0;
+            if (fsel) s[fsel[i]!.i] = connected ? (1 << s[iout[i]!.i]!) >>> 0 : r;
+            if (!cols || connected) continue;
             while (r !== 0) {
               const low = r & -r;
               acc[31 - Math.clz32(low)]! |= 1 << i;
               r = (r ^ low) >>> 0;
             }
           }
-          for (let j = 0; j < M; j++) s[cols[j]!.i] = acc[j]! >>> 0;
+          if (cols) for (let j = 0; j < M; j++) s[cols[j]!.i] = acc[j]! >>> 0;
         },
-        { writes: cols, reads: [...req, ...iconn], name: 'cols' },
+        { writes: [...(cols ?? []), ...(fsel ?? [])], reads: [...req, ...iconn, ...(fsel ? iout : [])], name: wide ? 'cols' : 'sel' },
       );
     }
 
     for (let j = 0; j < M; j++) {
       const row = areq[j]!;
-      // Output j's arbiter is blocked downstream or busy.
+      // Output j's arbiter is blocked downstream or busy; the downstream
+      // status matters only while the output is free (a guard on busy{j}).
       const b = ablk[j]!;
       const bj = blocked[j]!;
       const busyj = busy[j]!;
@@ -219,12 +228,13 @@ export class Crossbar extends Module {
           const s = this.s;
           s[b.i] = s[bj.i] === 1 || s[busyj.i] === 1 ? 1 : 0;
         },
-        { writes: [b], reads: [bj, busyj], name: `block${j}` },
+        { writes: [b], reads: [busyj], readsWhen: [{ when: busyj, is: [0], reads: [bj] }], name: `block${j}` },
       );
       // Requests to output j: allowed, from unconnected inputs, not taken by
       // a lower output in this very cycle (the resolution chain).
       if (cols) {
-        // Wide crossbar: from output j's column of requests (see `cols`).
+        // From output j's column of requests (see `cols`); the lower outputs'
+        // grants matter only while the column is not empty (a `bits` guard).
         const col = cols[j]!;
         this.comb(
           () => {
@@ -234,7 +244,7 @@ export class Crossbar extends Module {
             const v = s[col.i]! & ~claim;
             for (let i = 0; i < N; i++) s[row[i]!.i] = (v >>> i) & 1;
           },
-          { writes: row, reads: [col, ...aany.slice(0, j), ...aidx.slice(0, j)], name: `mask${j}` },
+          { writes: row, reads: [col], readsWhen: j > 0 ? [{ when: col, bits: col.mask, reads: [...aany.slice(0, j), ...aidx.slice(0, j)] }] : [], name: `mask${j}` },
         );
         continue;
       }
@@ -303,18 +313,30 @@ export class Crossbar extends Module {
     );
 
     // The companion crossbar: flow control flows from outputs back to inputs.
-    /** Input i's flow-control status. */
-    const fcOf = (s: Float64Array, i: number): number => {
-      if (s[iconn[i]!.i] === 1) return s[blocked[s[iout[i]!.i]!]!.i]!;
-      const r = s[req[i]!.i]! & allowed[i]!;
-      let v = 0;
-      for (let j = 0; j < M && v === 0; j++) if ((r >>> j) & 1 && s[blocked[j]!.i] === 1) v = 1;
-      return v;
-    };
-    if (!wide) {
+    // Input i's status is 1 if an output in fsel{i} (the one it is connected
+    // to, else the ones it requests) is blocked; it reads output j's status
+    // only while bit j of fsel{i} is set (a `bits` guard), so a status change
+    // wakes just the inputs it concerns (docs/kernel.md "Stop 19: crossbar").
+    if (fsel) {
       for (let i = 0; i < N; i++) {
         const f = fc[i]!;
-        this.comb(() => void (this.s[f.i] = fcOf(this.s, i)), { writes: [f], reads: [iconn[i]!, iout[i]!, req[i]!, ...blocked], name: `fc${i}` });
+        const fs = fsel[i]!;
+        const guards = [];
+        for (let j = 0; j < M; j++) if ((allowed[i]! >>> j) & 1) guards.push({ when: fs, bits: (1 << j) >>> 0, reads: [blocked[j]!] });
+        this.comb(
+          () => {
+            const s = this.s;
+            let r = s[fs.i]!;
+            let v = 0;
+            while (r !== 0 && v === 0) {
+              const low = r & -r;
+              v = s[blocked[31 - Math.clz32(low)]!.i]!;
+              r = (r ^ low) >>> 0;
+            }
+            s[f.i] = v;
+          },
+          { writes: [f], reads: [fs], readsWhen: guards, name: `fc${i}` },
+        );
       }
     } else {
       // A wide crossbar (config `wide`: the C104's 32 inputs): one process for all inputs.

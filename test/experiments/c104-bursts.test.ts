@@ -6,7 +6,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { absoluteCheck } from '../../harness/experiments/c104-verdicts.ts';
-import { DEFICIT, DEFICIT_TOL, INJECTION_30US, risesMost, THETA_M4, THETA_M4_TOL, thetaAt } from '../../harness/experiments/c104-bursts.ts';
+import { DEFICIT, DEFICIT_TOL, INJECTION_30US, lightBurstsOrdered, m1NearFull, risesMost, THETA_M4, THETA_M4_TOL, thetaAt } from '../../harness/experiments/c104-bursts.ts';
 import { check, checkPlots, checkStructure, removeDir, runExperimentIn } from './helpers.ts';
 
 const dirs: string[] = [];
@@ -27,6 +27,14 @@ describe('burst rules', () => {
     expect(risesMost(2.3, 1.4, 1.04)).toBe(true);
     expect(risesMost(1.4, 1.4, 1.04)).toBe(false);
     expect(risesMost(1.04, 1.09, 1.04)).toBe(false);
+  });
+  it('Fig. 6.11 m = 1: θ_r at least 95% holds, 94.9 fails, unbracketed gives no verdict', () => {
+    expect([m1NearFull(95), m1NearFull(94.9), m1NearFull(null)]).toEqual([true, false, null]);
+  });
+  it('Fig. 6.10 at light load: lifetimes strictly decreasing from m = 4 to m = 1 (10.9 > 4.9 > 4.3 holds); a tie or a swap fails', () => {
+    expect(lightBurstsOrdered([10.9, 4.9, 4.3])).toBe(true);
+    expect(lightBurstsOrdered([10.9, 4.3, 4.3])).toBe(false);
+    expect(lightBurstsOrdered([10.8, 5.05, 5.2])).toBe(false);
   });
 });
 

@@ -5,10 +5,10 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ExperimentResult } from '../../harness/experiments/output.ts';
-import { CURED, edgeShare, spread, STARVED } from '../../harness/experiments/c104-starvation.ts';
-import { policyOrdering } from '../../harness/experiments/c104-policies.ts';
-import { stepRule } from '../../harness/experiments/c104-buffers.ts';
-import { check, checkPlots, checkStructure, icemuExperiment, readResult, removeDir, tempDir } from './helpers.ts';
+import { CURED, deadZoneHolds, edgeShare, rotatedHolds, sensitiveHolds, spread, STARVED, starvedLines, UNIFORM, uniformHolds } from '../../harness/experiments/c104-starvation.ts';
+import { ackHelpsHolds, policyOrdering } from '../../harness/experiments/c104-policies.ts';
+import { noGainBeyond4, stepRule, width1Worse } from '../../harness/experiments/c104-buffers.ts';
+import { check, checkPlots, checkStructure, icemuExperiment, readResult, removeDir, runExperimentIn, tempDir } from './helpers.ts';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(removeDir));
@@ -23,6 +23,39 @@ describe('starvation rules', () => {
     expect(edgeShare(lines(63.9)) >= CURED).toBe(false);
     expect(spread([10, 10.9, 10])).toBeCloseTo(1.09, 12);
   });
+  // Middle lines 6 and 9 at 80: a line is starved below 4.
+  const zone = (v: number) => [1, 1, 1, 1, 50, 70, 80, 80, 80, 80, 70, 50, 1, 1, 1, v];
+  it('Fig. 5.6 dead zone: lines 0..3 and 12..15 below 5% of lines 6 and 9 hold; one of them at 5% fails', () => {
+    expect(starvedLines(zone(3.99))).toEqual([0, 1, 2, 3, 12, 13, 14, 15]);
+    expect(deadZoneHolds(starvedLines(zone(3.99)))).toBe(true);
+    expect(deadZoneHolds(starvedLines(zone(4)))).toBe(false);
+  });
+  it(`Fig. 5.6 uniform at low load: max/min at most ${UNIFORM} in columns and rows; just past it in either fails`, () => {
+    const flat = Array(16).fill(10);
+    const edge = (v: number) => [v, ...Array(15).fill(10)];
+    expect(uniformHolds(edge(11), flat)).toBe(true);
+    expect(uniformHolds(edge(11.001), flat)).toBe(false);
+    expect(uniformHolds(flat, edge(9.09))).toBe(false); // 10 / 9.09 = 1.1001
+  });
+  it('Fig. 5.7 rotated: edge rows below 5% and edge columns above 80% hold; either just past its bound fails', () => {
+    expect(rotatedHolds(lines(3.99), lines(64.1))).toBe(true);
+    expect(rotatedHolds(lines(4.01), lines(64.1))).toBe(false);
+    expect(rotatedHolds(lines(3.99), lines(64))).toBe(false);
+  });
+  it('Fig. 5.8 sensitive: the limit-16 edge share more than twice the limit-128 one holds; exactly twice fails', () => {
+    expect(sensitiveHolds(0.2001, 0.1)).toBe(true);
+    expect(sensitiveHolds(0.2, 0.1)).toBe(false);
+  });
+});
+
+describe('c104-starvation --quick (16×16, the seed\'s size; 3 ms from an empty network)', () => {
+  it('Figs 5.6, 5.7, 5.8 hold; Fig. 5.9 (noackpri cures) does not, as at full length (docs/thesis-model.md#fig-59)', async () => {
+    const { d, res } = await runExperimentIn('c104-starvation', ['--quick', '--jobs', '1'], dirs);
+    checkStructure(res, 'c104-starvation');
+    checkPlots(d, res);
+    for (const id of ['f5.6-starved-columns', 'f5.6-dead-zone', 'f5.6-uniform-low-load', 'f5.7-rotated', 'f5.8-sensitive', 'f5.8-returns']) expect(check(res, id).holds, `${id}: ${check(res, id).measured}`).toBe(true);
+    expect(check(res, 'f5.9-cured').holds).toBe(false);
+  }, 300_000);
 });
 
 describe('policy ordering rules', () => {
@@ -32,6 +65,10 @@ describe('policy ordering rules', () => {
     expect(policyOrdering({ ...base, random: 100 }).beatFifo).toBe(false);
     expect(policyOrdering({ ...base, 'net-first': 100.6 }).netFirstNotAbove).toBe(false);
     expect(policyOrdering({ ...base, 'hops-first': 109.4 }).topTwoBest).toBe(false);
+  });
+  it('ack priority helps every policy: every gain above 0 holds; one gain of 0 fails', () => {
+    expect(ackHelpsHolds([0.044, 0.0001, 0.006])).toBe(true);
+    expect(ackHelpsHolds([0.044, 0, 0.006])).toBe(false);
   });
 });
 
@@ -64,12 +101,15 @@ describe('c104-buffers', () => {
     expect(stepRule(new Map([...steps, [50, 101.1]])).flat).toBe(false);
     expect(stepRule(new Map([...steps, [68, 102.8], [101, 102.9]])).rises).toBe(false);
   });
+  it('width rules: no width above 4 gains 1% (0.99% holds, 1% fails); width 1 below 90% of width 4 (89.9% holds, 90% fails)', () => {
+    expect(noGainBeyond4([0.0099, -0.002])).toBe(true);
+    expect(noGainBeyond4([0.01, -0.002])).toBe(false);
+    expect(width1Worse(0.899)).toBe(true);
+    expect(width1Worse(0.9)).toBe(false);
+    expect([noGainBeyond4([]), width1Worse(null)]).toEqual([null, null]);
+  });
   it('--quick on the 8×8 mesh: width 1 markedly worse and no gain beyond width 4 hold; the steps do not (acks use the space left over)', async () => {
-    const d = tempDir('c104-buffers');
-    dirs.push(d);
-    const run = await icemuExperiment(['c104-buffers', '--quick', '--out', d, '--jobs', '1', '--quiet']);
-    expect(run.code, run.err).toBe(0);
-    const r = readResult(d, 'c104-buffers');
+    const { res: r } = await runExperimentIn('c104-buffers', ['--quick', '--jobs', '1'], dirs);
     checkStructure(r, 'c104-buffers');
     expect(check(r, 'f4.7-width-1').holds).toBe(true);
     expect(check(r, 'f4.5-width-4').holds).toBe(true);

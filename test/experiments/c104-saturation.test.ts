@@ -6,7 +6,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { absoluteCheck } from '../../harness/experiments/c104-verdicts.ts';
-import { LEVEL, levelRatio, QUEUE_DROP, QUEUE_DROP_TOL } from '../../harness/experiments/c104-saturation.ts';
+import { LEVEL, levelRatio, QUEUE_DROP, QUEUE_DROP_TOL, sdGrowsHolds } from '../../harness/experiments/c104-saturation.ts';
 import { check, checkPlots, checkStructure, removeDir, runExperimentIn } from './helpers.ts';
 
 const dirs: string[] = [];
@@ -23,6 +23,10 @@ describe('saturation rules', () => {
     expect(levelRatio([53.4, 57.1, 57.4, 52.4, 58.1, 56.5]) >= LEVEL).toBe(true);
     expect(levelRatio([54, 53, 48.7]) >= LEVEL).toBe(true);
     expect(levelRatio([54, 53, 48.5]) >= LEVEL).toBe(false);
+  });
+  it('Fig. 5.5 s.d. grows: at least ×2 from the lightest to the highest load holds; ×1.99 fails', () => {
+    expect(sdGrowsHolds(2)).toBe(true);
+    expect(sdGrowsHolds(1.99)).toBe(false);
   });
 });
 

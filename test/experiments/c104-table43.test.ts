@@ -3,7 +3,8 @@
  * every verdict rule with a control just outside its bound (synthetic
  * results through the experiments' own check functions), and the quick
  * c104-boundary-exchange run: the RTL 4×4 mesh running the boundary
- * exchange and the token-credit TLM beside it. The full runs (8×8 token
+ * exchange and the token-credit TLM beside it; the quick
+ * c104-token-vs-packet run (8×8, widths 1 and 4). The full runs (8×8 token
  * and packet columns, RTL at widths 1–4) are behind ICEMU_FULL=1; their
  * figures are in docs/thesis-model.md#table-43.
  */
@@ -95,6 +96,19 @@ describe('c104-boundary-exchange --quick: the RTL 4×4 mesh runs the exchange', 
     for (const c of checks) expect(c.holds, `${c.id}: ${c.measured}`).toBe(true);
   });
 }, 900_000);
+
+describe('c104-token-vs-packet --quick (the seed\'s 8×8 mesh, widths 1 and 4)', () => {
+  it('width 4 holds (residual 2.22%), width 1 does not (4.34%, bound 3.5), the token column below the packet one at both, as at full size (docs/thesis-model.md#table-43)', () => {
+    const q = c104TokenVsPacket.params({ quick: true });
+    const pts = c104TokenVsPacket.points(q);
+    const rep = c104TokenVsPacket.assemble(q, pts, pts.map((p) => c104TokenVsPacket.runPoint(p, q)));
+    expect(rep.checks.map((c) => [c.id, c.holds, c.measured])).toEqual([
+      ['t4.3-residual-w1', false, '4.34%'],
+      ['t4.3-residual-w4', true, '2.22%'],
+      ['t4.3-token-below', true, 'w1 -0.63%, w4 -2.65%'],
+    ]);
+  }, 300_000);
+});
 
 describe.skipIf(!FULL)('Table 4.3 at full size (ICEMU_FULL=1)', () => {
   it('c104-token-vs-packet: the residual verdicts as reported', () => {

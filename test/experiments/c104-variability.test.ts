@@ -6,7 +6,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { absoluteCheck } from '../../harness/experiments/c104-verdicts.ts';
-import { computeLaw, diffCI, fallsWithSigma, relSpread, SAME, THETA_R_LIGHT, THETA_R_TOL } from '../../harness/experiments/c104-variability.ts';
+import { computeLaw, diffCI, fallsWithSigma, othersNearFull, relSpread, SAME, sameRateDifferentLife, THETA_R_LIGHT, THETA_R_TOL, thetaTCapHolds } from '../../harness/experiments/c104-variability.ts';
 import { check, checkPlots, checkStructure, removeDir, runExperimentIn } from './helpers.ts';
 
 const dirs: string[] = [];
@@ -36,6 +36,17 @@ describe('variability rules', () => {
   it('θ_r ≈ 90 ± 5 points; 95.1 fails', () => {
     expect(absoluteCheck('t', 's', THETA_R_LIGHT, 94.9, THETA_R_TOL, ' pts').holds).toBe(true);
     expect(absoluteCheck('t', 's', THETA_R_LIGHT, 95.1, THETA_R_TOL, ' pts').holds).toBe(false);
+  });
+  it('Fig. 6.6 "same rate, different lifetimes": rates within 3% and lifetimes 20% apart hold; 3.01% or 19.9% fails', () => {
+    expect(sameRateDifferentLife(0.03, 0.2)).toBe(true);
+    expect(sameRateDifferentLife(0.0301, 0.2)).toBe(false);
+    expect(sameRateDifferentLife(0.03, 0.199)).toBe(false);
+  });
+  it('Fig. 6.8 θ_t at most 63 + 5 = 68% at every c (68.1 fails); Fig. 6.9 other laws θ_r ≥ 95% (94.9 fails)', () => {
+    expect(thetaTCapHolds([42, 64, 68])).toBe(true);
+    expect(thetaTCapHolds([42, 64, 68.1])).toBe(false);
+    expect(othersNearFull([95, 99.8, 100])).toBe(true);
+    expect(othersNearFull([94.9, 99.8, 100])).toBe(false);
   });
 });
 

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ExperimentResult } from '../../harness/experiments/output.ts';
 import { absoluteCheck, rangeCheck, relativeCheck } from '../../harness/experiments/c104-verdicts.ts';
 import { theta } from '../../harness/experiments/c104-ch6.ts';
-import { QUEUE_ZERO_US, queueRule, RATE_GAP } from '../../harness/experiments/c104-ch5.ts';
+import { asyncCpuHolds, identicalHolds, QUEUE_ZERO_US, queueRule, RATE_GAP, rateTolerance, ratesCloseHolds, transportLongerHolds } from '../../harness/experiments/c104-ch5.ts';
 import { table42Rules } from '../../harness/experiments/dslink-packet.ts';
 import type { StdResult } from '../../harness/experiments/c104-standard.ts';
 import { check, checkPlots, checkStructure, icemuExperiment, quickAndShards, readResult, removeDir, tempDir } from './helpers.ts';
@@ -38,6 +38,24 @@ describe('verdict rules and their negative controls', () => {
     expect(rangeCheck('x', 's', 30, 36, 36, ' µs').holds).toBe(true);
     expect(rangeCheck('x', 's', 30, 36, 36.01, ' µs').holds).toBe(false);
     expect(rangeCheck('x', 's', 30, 36, 29.99, ' µs').holds).toBe(false);
+  });
+  it('Tables 5.1 / 6.1 bands: ±5% at c ≥ 30 µs, ±10% at c ≤ 16 µs; 0.01% past either fails', () => {
+    expect([rateTolerance(16), rateTolerance(30)]).toEqual([0.1, 0.05]);
+    expect(relativeCheck('x', 's', 100, 109.99, rateTolerance(16)).holds).toBe(true);
+    expect(relativeCheck('x', 's', 100, 110.01, rateTolerance(16)).holds).toBe(false);
+    expect(relativeCheck('x', 's', 100, 89.99, rateTolerance(16)).holds).toBe(false);
+    expect(relativeCheck('x', 's', 100, 105.01, rateTolerance(30)).holds).toBe(false);
+  });
+  it('Figs 5.2, 5.10, 5.13/5.14, 5.14: each rule holds at its bound side and fails just past it; no runs, no verdict', () => {
+    expect(asyncCpuHolds([1, 0.99])).toBe(true); // Fig. 5.2: async CPU ≥ 99%
+    expect(asyncCpuHolds([1, 0.9899])).toBe(false);
+    expect(transportLongerHolds([8.01, 9])).toBe(true); // Figs 5.13/5.14: async transport > 8× the others'
+    expect(transportLongerHolds([8, 9])).toBe(false);
+    expect(ratesCloseHolds([0.6, 0.9])).toBe(true); // Fig. 5.14: lowest ≥ 60% of highest
+    expect(ratesCloseHolds([0.5999, 0.9])).toBe(false);
+    expect(identicalHolds(0.02, 10)).toBe(true); // Fig. 5.10: CF and throttled CF within 2%
+    expect(identicalHolds(0.0201, 10)).toBe(false);
+    expect([asyncCpuHolds([]), transportLongerHolds([]), ratesCloseHolds([]), identicalHolds(0, 0)]).toEqual([null, null, null, null]);
   });
   it('θ_t = ideal routed / achieved routed, θ_r = achieved rate / ideal rate', () => {
     const r = (throughput: number, routedAll: number) => ({ throughput, routedAll }) as StdResult;
@@ -145,6 +163,13 @@ describe.skipIf(!process.env.ICEMU_FULL)('full runs (ICEMU_FULL=1; minutes)', ()
     const seedAsync = res.report.checks.filter((c) => c.id.endsWith('-seed-async'));
     expect(seedAsync).toHaveLength(20);
     for (const c of seedAsync) expect(c.holds, `${c.id}: ${c.measured}`).toBe(c.id === 't5.2-loosely-c200-seed-async' ? null : true);
+    // Table 5.3 (c = 1 µs, data and acks together; docs/thesis-model.md#table-53): 108.6 / 89.2 / 30.1 µs, 82 / 28%: all hold.
+    for (const id of ['t5.3-creation', 't5.3-t9', 't5.3-routed', 't5.3-pct-t9', 't5.3-pct-c104']) expect(check(res, id).holds, `${id}: ${check(res, id).measured}`).toBe(true);
+    // Figs 5.2, 5.10–5.15 as measured (docs/thesis-model.md#figs-51-510512, #figs-514-515): 5.2, 5.11 throttled, 5.12 CF,
+    // 5.14 and both 5.15 statements hold; 5.10 (2.43% apart), 5.11 CF (−11.6%), 5.12 throttled (−21.2%) and 5.13's
+    // "700% longer" (5.5–8.1×) do not.
+    const figs = ['f5.2-async-cpu', 'f5.10-identical', 'f5.11-throttled', 'f5.11-cf', 'f5.12-throttled', 'f5.12-cf', 'f5.13-transport', 'f5.14-rates-close', 'f5.15-self-throttled', 'f5.15-async-peak'];
+    expect(figs.map((id) => check(res, id).holds)).toEqual([true, false, true, false, false, true, false, true, true, true]);
   }, 3_600_000);
   it('c104-ch6: the asynchronous plateau 30–36 µs at c ≤ 14; Table 6.1 and θ as reported', async () => {
     const d = tempDir('c104-ch6-full');

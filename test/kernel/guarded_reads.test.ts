@@ -19,12 +19,18 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Module, Simulator, type Signal, type SimMode } from '../../rtl/kernel/index.ts';
 
-/** `comb`: the reader's guard is a wire `sel` = g + 1 (read at sel = 2, i.e. g = 1); else the register g (read at g = 1). */
+/**
+ * The reader's guard: 'reg', the register g (read at g = 1); 'comb', a wire
+ * `sel` = g + 1 (read at sel = 2, i.e. g = 1); 'bits', an 8-bit wire `sel` =
+ * (g + 1) * 0x11, a `bits` guard (read while sel & 0x20, i.e. g = 1 or 2).
+ * `guardIs` is the `is` value or the `bits` mask.
+ */
+type GuardKind = 'reg' | 'comb' | 'bits';
 class Guarded extends Module {
   readonly xin: Signal;
   readonly gin: Signal;
   readonly out: Signal;
-  constructor(guardIs: number, comb = false) {
+  constructor(guardIs: number, kind: GuardKind = 'reg') {
     super(null, 'top');
     const xin = (this.xin = this.input('xin', 4));
     const gin = (this.gin = this.input('gin', 2));
@@ -32,20 +38,20 @@ class Guarded extends Module {
     const g = this.reg('g', 2);
     const w = this.wire('w', 4);
     const out = (this.out = this.output('out', 4));
-    const guard = comb ? this.wire('sel', 2) : g;
-    const readAt = comb ? 2 : 1;
+    const guard = kind === 'reg' ? g : this.wire('sel', kind === 'bits' ? 8 : 2);
+    const reads = (v: number): boolean => (kind === 'bits' ? (v & 0x20) !== 0 : v === (kind === 'comb' ? 2 : 1));
     // the guarded reader first: static order alone would run it before w's driver (and sel's)
     this.comb(
       () => {
         const s = this.s;
-        s[out.i] = s[guard.i] === readAt ? s[w.i]! : 0;
+        s[out.i] = reads(s[guard.i]!) ? s[w.i]! : 0;
       },
-      { writes: [out], reads: [guard], readsWhen: [{ when: guard, is: [guardIs], reads: [w] }], name: 'reader' },
+      { writes: [out], reads: [guard], readsWhen: [kind === 'bits' ? { when: guard, bits: guardIs, reads: [w] } : { when: guard, is: [guardIs], reads: [w] }], name: 'reader' },
     );
-    if (comb) {
+    if (kind !== 'reg') {
       this.comb(
         () => {
-          this.s[guard.i] = (this.s[g.i]! + 1) & 3;
+          this.s[guard.i] = kind === 'bits' ? (this.s[g.i]! + 1) * 0x11 : (this.s[g.i]! + 1) & 3;
         },
         { writes: [guard], reads: [g], name: 'decode' },
       );
@@ -68,8 +74,8 @@ class Guarded extends Module {
 }
 
 /** Out at every cycle for a stimulus sequence. */
-function trace(mode: SimMode, guardIs: number, stim: [number, number][], comb = false): number[] {
-  const top = new Guarded(guardIs, comb);
+function trace(mode: SimMode, guardIs: number, stim: [number, number][], kind: GuardKind = 'reg'): number[] {
+  const top = new Guarded(guardIs, kind);
   const sim = new Simulator(top, { mode });
   return stim.map(([x, g]) => {
     sim.poke(top.xin, x);
@@ -81,9 +87,11 @@ function trace(mode: SimMode, guardIs: number, stim: [number, number][], comb = 
 
 const stimuli = fc.array(fc.tuple(fc.integer({ min: 0, max: 15 }), fc.integer({ min: 0, max: 3 })), { minLength: 1, maxLength: 60 });
 
-const cases = [
-  { title: 'guarded reads driven by comb logic', comb: false, is: 1, wrong: 2, control: 'a reader guarded on the wrong state misses the changes' },
-  { title: 'guards that are comb-driven signals', comb: true, is: 2, wrong: 3, control: 'a reader guarded on the wrong select value misses the changes' },
+const cases: { title: string; kind: GuardKind; is: number; wrong: number; control: string }[] = [
+  { title: 'guarded reads driven by comb logic', kind: 'reg', is: 1, wrong: 2, control: 'a reader guarded on the wrong state misses the changes' },
+  { title: 'guards that are comb-driven signals', kind: 'comb', is: 2, wrong: 3, control: 'a reader guarded on the wrong select value misses the changes' },
+  // the bit form (docs/kernel.md "Exact sensitivity"): 0x22 tests bits 1 and 5, exact for g = 1, 2; 0x40 only g = 3
+  { title: 'bits guards (a mask of a comb-driven signal)', kind: 'bits', is: 0x22, wrong: 0x40, control: 'a reader guarded on the wrong bits misses the changes' },
 ];
 
 for (const c of cases) {
@@ -91,13 +99,13 @@ for (const c of cases) {
     it('property: the fast mode equals the reference mode at every cycle', () => {
       fc.assert(
         fc.property(stimuli, (stim) => {
-          expect(trace('activity', c.is, stim, c.comb)).toEqual(trace('plain', c.is, stim, c.comb));
+          expect(trace('activity', c.is, stim, c.kind)).toEqual(trace('plain', c.is, stim, c.kind));
         }),
       );
     });
 
     it('the reader does not run when the guarded wire changes outside its guard state', () => {
-      const top = new Guarded(c.is, c.comb);
+      const top = new Guarded(c.is, c.kind);
       const sim = new Simulator(top);
       sim.poke(top.gin, 0);
       sim.step(2);
@@ -116,8 +124,8 @@ for (const c of cases) {
         [5, 1],
         [7, 1],
       ];
-      expect(trace('plain', c.wrong, stim, c.comb)).toEqual([0, 15, 5]);
-      expect(trace('activity', c.wrong, stim, c.comb)).not.toEqual(trace('plain', c.wrong, stim, c.comb));
+      expect(trace('plain', c.wrong, stim, c.kind)).toEqual([0, 15, 5]);
+      expect(trace('activity', c.wrong, stim, c.kind)).not.toEqual(trace('plain', c.wrong, stim, c.kind));
     });
   });
 }
@@ -133,5 +141,36 @@ describe('guards that are comb-driven signals: limits', () => {
       }
     }
     expect(() => new Simulator(new Self())).toThrow(/must be a signal of its module that it does not write/);
+  });
+
+  it('an `is` guard is at most 5 bits; a `bits` mask is nonzero and within its guard', () => {
+    class Wide extends Module {
+      constructor(g: { is: number[] } | { bits: number }) {
+        super(null, 'top');
+        const a = this.input('a', 2);
+        const sel = this.input('sel', 8);
+        const o = this.output('o', 2);
+        this.comb(() => void (this.s[o.i] = this.s[a.i]!), { writes: [o], reads: [], readsWhen: [{ when: sel, reads: [a], ...g }], name: 'r' });
+      }
+    }
+    expect(() => new Simulator(new Wide({ is: [1] }))).toThrow(/at most 5 bits wide/);
+    expect(() => new Simulator(new Wide({ bits: 0 }))).toThrow(/nonzero mask within guard/);
+    expect(() => new Simulator(new Wide({ bits: 0x100 }))).toThrow(/nonzero mask within guard/);
+    expect(() => new Simulator(new Wide({ bits: 0x80 }))).not.toThrow();
+  });
+
+  it('a `bits` guard wakes the reader in every state it names (g = 1 and g = 2 under 0x22)', () => {
+    for (const g of [1, 2]) {
+      const top = new Guarded(0x22, 'bits');
+      const sim = new Simulator(top);
+      sim.poke(top.gin, g);
+      sim.step(2);
+      for (let x = 1; x <= 4; x++) {
+        sim.poke(top.xin, x);
+        sim.step();
+        sim.step();
+        expect(sim.peek(top.out)).toBe((x * 3) & 15);
+      }
+    }
   });
 });

@@ -352,6 +352,7 @@ describe('crossbar random traffic (plain and activity mode in lockstep)', () => 
       const x = nodeCrossbar(new Module(null, `bz${n}`), checkConfig({ n }));
       expect(x.config.inputs).toBe(2 * n);
       expect(names(x)).toContain('fc0');
+      expect(names(x)).toContain('sel');
       expect(names(x)).not.toContain('cols');
     }
     const c = new Crossbar(null, 'c', { inputs: 32, outputs: 32, wide: true });

@@ -1,0 +1,103 @@
+/**
+ * The Table 3.1 run at scale (docs/c104.md#lazy-workload): the lazy message
+ * stream equals the eager list; the recorder's running summary equals the
+ * statistics of its full event list; a lazily fed run in summary mode is
+ * the eagerly scheduled, fully recorded run, state vector for state vector;
+ * released messages keep the driver's memory to what is in flight.
+ */
+import { describe, expect, it } from 'vitest';
+import { thesisWindowStream, thesisWindowWorkload, type ThesisWorkloadOptions } from '../../harness/rtl/c104_thesis_workload.ts';
+import { summariseEvents } from '../../harness/rtl/t9000_summary.ts';
+import { buildC104Mesh, C104_START, type C104MeshCase } from '../../bench/c104.ts';
+import type { C104System } from '../../harness/rtl/c104_system.ts';
+
+const wl = (o: Partial<ThesisWorkloadOptions>): ThesisWorkloadOptions => ({ side: 4, window: 2, intervalCycles: 100, bytes: 32, start: 2500, end: 22_500, seed: 3, ...o });
+
+describe('thesisWindowStream', () => {
+  it.each([
+    ['4x4 ±2', wl({})],
+    ['8x8 ±16, 300-cycle interval', wl({ side: 8, window: 16, intervalCycles: 300, seed: 1 })],
+    ['5x5 ±1, interval 7 (many ties in t)', wl({ side: 5, window: 1, intervalCycles: 7, end: 4000, seed: 9 })],
+  ])('equals the eager list, ids and order included (%s)', (_, o) => {
+    const eager = thesisWindowWorkload(o);
+    expect(eager.length).toBeGreaterThan(100);
+    expect([...thesisWindowStream(o)]).toEqual(eager);
+  });
+
+  it('control: another seed gives another list', () => {
+    expect([...thesisWindowStream(wl({ seed: 4 }))]).not.toEqual(thesisWindowWorkload(wl({})));
+  });
+});
+
+const mesh: C104MeshCase = { side: 3, window: 2, interval: 100, warmup: 0, cycles: 0, seed: 2 };
+const UNTIL = C104_START + 6000;
+
+/** The recorder's events and the byte check of each delivery against its sent message. */
+function exactness(sys: C104System): boolean[] {
+  return sys.rec.deliveries.map((d) => {
+    const m = sys.driver.messages[d.msg];
+    return m !== undefined && m.data.length === d.bytes.length && m.data.every((b, j) => b === d.bytes[j]);
+  });
+}
+
+describe('T9000 recorder summary', { timeout: 120_000 }, () => {
+  const full = buildC104Mesh(mesh, UNTIL, { eager: true });
+  full.sim.step(UNTIL + 1500);
+  const events = full.rec.events;
+
+  it('equals the statistics of the full event list', () => {
+    expect(full.rec.summary.delivered).toBeGreaterThan(200);
+    expect(full.rec.summary.byteExact).toBe(full.rec.summary.delivered);
+    expect(full.rec.summary).toEqual(summariseEvents(events, exactness(full)));
+  });
+
+  it.each(['message-complete', 'first-packet-delivered', 'ack', 'message-queued'])('control: one %s event dropped changes them', (kind) => {
+    // (a message-queued event of a message that completed: its time enters the statistics)
+    const done = new Set(events.filter((e) => e.kind === 'message-complete').map((e) => e.msg));
+    const k = events.findIndex((e, i) => i > events.length / 2 && e.kind === kind && done.has(e.msg));
+    expect(k).toBeGreaterThan(0);
+    const dropped = events.filter((_, i) => i !== k);
+    expect(full.rec.summary).not.toEqual(summariseEvents(dropped, exactness(full)));
+  });
+
+  it('control: a delivery whose bytes differ changes them', () => {
+    const ex = exactness(full);
+    ex[7] = false;
+    expect(full.rec.summary).not.toEqual(summariseEvents(events, ex));
+  });
+
+  it('a lazily fed run in summary mode is the eager, fully recorded run: same state vector every 500 cycles, same summary', () => {
+    const eager = buildC104Mesh(mesh, UNTIL, { eager: true });
+    const lazy = buildC104Mesh(mesh, UNTIL, { summary: true });
+    expect(lazy.sim.nextStimulus).toBeLessThan(Infinity);
+    for (let c = 0; c < UNTIL + 1500; c += 500) {
+      eager.sim.step(500);
+      lazy.sim.step(500);
+      expect(lazy.sim.cycle).toBe(eager.sim.cycle);
+      expect(Buffer.from(lazy.sim.s.buffer).equals(Buffer.from(eager.sim.s.buffer))).toBe(true);
+    }
+    expect(lazy.sim.evaluations).toBe(eager.sim.evaluations);
+    expect(lazy.rec.summary).toEqual(eager.rec.summary);
+    expect(lazy.rec.events).toHaveLength(0);
+    expect(lazy.driver.sentCount).toBe(eager.driver.messages.length);
+    expect(lazy.driver.heldCount).toBe(eager.driver.heldCount);
+  });
+
+  it('control: a lazy run of another seed differs in state', () => {
+    const other = buildC104Mesh({ ...mesh, seed: 5 }, UNTIL, { summary: true });
+    other.sim.step(full.sim.cycle);
+    expect(Buffer.from(other.sim.s.buffer).equals(Buffer.from(full.sim.s.buffer))).toBe(false);
+  });
+
+  it('summary mode releases delivered messages (retaining mode keeps them all)', () => {
+    const lazy = buildC104Mesh(mesh, UNTIL, { summary: true });
+    lazy.sim.step(UNTIL + 1500);
+    const live = [...lazy.driver.bySource.values()].reduce((a, l) => a + l.live, 0);
+    const kept = [...full.driver.bySource.values()].reduce((a, l) => a + l.live, 0);
+    expect(lazy.rec.summary.delivered).toBeGreaterThan(200);
+    expect(kept).toBe(full.driver.sentCount);
+    // what is left: at most twice the messages not yet delivered (a list compacts once half of it is released)
+    expect(live).toBeLessThanOrEqual(2 * (lazy.driver.sentCount - lazy.rec.summary.delivered));
+    expect(live).toBeLessThan(kept);
+  });
+});
