@@ -76,6 +76,10 @@ if (allPartners && !node) {
   console.error('bench/c104-table31-rtl: --all-partners needs --node');
   process.exit(2);
 }
+if (!(progressS >= 0)) {
+  console.error('bench/c104-table31-rtl: --progress must be a number of seconds, 0 or more');
+  process.exit(2);
+}
 if (!(ms > 0 && ms <= 20) || !(Number.isInteger(side) && side >= 2 && side <= (node ? 32 : 4))) {
   console.error('bench/c104-table31-rtl: --ms must be in (0, 20] and --side in 2..4 (larger meshes need more than 255 virtual-link labels; with --node 2..32)');
   process.exit(2);

@@ -22,7 +22,8 @@ import type { SimMode } from '../rtl/kernel/index.ts';
 import { meshNetwork } from '../rtl/c104/labelling.ts';
 import { makeC104System, nodeChannels, type C104System } from '../harness/rtl/c104_system.ts';
 import { attachC104LinkMeter } from '../harness/rtl/c104_links.ts';
-import { channelPairs, thesisWindowStream, type ThesisMessage, type ThesisWorkloadOptions } from '../harness/rtl/c104_thesis_workload.ts';
+import { channelPairs, thesisWindowStream, type ThesisWorkloadOptions } from '../harness/rtl/c104_thesis_workload.ts';
+import { feedMessages } from '../harness/rtl/c104_feed.ts';
 import type { ChannelEnd } from '../harness/rtl/t9000_driver.ts';
 import { timeWindow, type WindowTiming } from './steady.ts';
 
@@ -76,18 +77,10 @@ export interface C104MeshResult extends WindowTiming {
 }
 
 /**
- * Cycles between the feeder's turns: at cycle c it issues the sends of
- * [c + FEED, c + 2·FEED), so a cycle's sends enter the stimulus list before
- * anything the run schedules for that cycle (held sends), in the eager
- * order (docs/c104.md#lazy-workload).
- */
-export const FEED_CYCLES = 1000;
-
-/**
  * A square mesh under the thesis workload, sends issued up to `until` (held
  * sends on). The messages are drawn lazily (harness/rtl/c104_thesis_workload.ts
  * thesisWindowStream): once to find the pairs that talk (unless allPartners),
- * then again as the run goes, FEED_CYCLES ahead. `summary`: the recorder keeps
+ * then again as the run goes (harness/rtl/c104_feed.ts). `summary`: the recorder keeps
  * running statistics only and the driver releases delivered messages (a long
  * run's memory stays flat); default: every event and message kept. `eager`:
  * every send issued before the run (the reference the lazy feed is tested
@@ -114,26 +107,18 @@ export function buildC104Mesh(c: C104MeshCase, until: number, { summary = false,
     endOf.set(a.node * T + b.node, a);
     endOf.set(b.node * T + a.node, b);
   }
-  const stream = thesisWindowStream(wl);
-  let pending: ThesisMessage | undefined = stream.next().value;
-  const issue = (upTo: number): void => {
-    for (; pending && pending.t < upTo; pending = stream.next().value) {
-      const m = pending;
+  feedMessages(
+    sys.sim,
+    thesisWindowStream(wl),
+    (m) => {
       const src = endOf.get(m.src * T + m.dst)!;
       const dst = endOf.get(m.dst * T + m.src)!;
       sys.driver.send(src.node, src.vl, Array.from({ length: m.bytes }, (_, j) => (m.id + j) & 0xff), m.t);
       sys.driver.receive(dst.node, dst.vl, m.t);
-    }
-  };
-  issue(eager ? Infinity : C104_START + 2 * FEED_CYCLES);
-  const feed = (cycle: number): void => {
-    if (!pending) return;
-    sys.sim.schedule(cycle, () => {
-      issue(cycle + 2 * FEED_CYCLES);
-      feed(cycle + FEED_CYCLES);
-    });
-  };
-  feed(C104_START + FEED_CYCLES);
+    },
+    C104_START,
+    eager,
+  );
   return sys;
 }
 

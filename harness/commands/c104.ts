@@ -48,7 +48,8 @@ import { toJson } from '../experiments/types.ts';
 import { readFileSync } from 'node:fs';
 import { parseWorkloadFile, WorkloadFileError } from '../workloads/trace-file.ts';
 import { DEFAULT_CYCLES_PER_TICK } from '../rtl/run_workload.ts';
-import { channelPairs as pairsOf, thesisWindowWorkload } from '../rtl/c104_thesis_workload.ts';
+import { channelPairs as pairsOf, thesisWindowStream } from '../rtl/c104_thesis_workload.ts';
+import { feedMessages } from '../rtl/c104_feed.ts';
 import { runThesisSync, SYNC_CHOICES } from './c104_sync.ts';
 
 /** Cycles a byte takes on a DS-link: one data token, 10 bits at one bit per cycle (docs/dslink.md#bit-clock). */
@@ -163,8 +164,11 @@ function oneOf<T extends string>(flag: string, v: string, allowed: readonly T[])
 }
 
 /** Where the pattern's messages go: one channel (a virtual link each way) per pair of endpoints that talk. */
+type PlannedMessage = { readonly id: number; readonly t: number; readonly src: number; readonly dst: number; readonly bytes: number };
 interface PatternPlan {
-  readonly messages: readonly { readonly id: number; readonly t: number; readonly src: number; readonly dst: number; readonly bytes: number }[];
+  readonly messages: readonly PlannedMessage[];
+  /** --pattern thesis: the messages drawn lazily as the run goes (harness/rtl/c104_feed.ts), `count` of them; `messages` is then empty. */
+  readonly lazy?: { readonly stream: () => Iterator<PlannedMessage>; readonly count: number };
   /** Unordered pairs [a, b], a < b, in first-use order. */
   readonly pairs: readonly (readonly [number, number])[];
   /** Virtual link labels each endpoint needs (its number of partners). */
@@ -221,13 +225,22 @@ function planThesis(opts: ParsedOptions, preset: string, genEnd: number, given: 
   const bytes = given.has('bytes') || opts.bytes !== 64 ? (opts.bytes as number) : 32;
   const window = (opts.window as number | undefined) ?? 16;
   const interval = (opts.interval as number | undefined) ?? 100;
-  const messages = thesisWindowWorkload({ side: w, window, intervalCycles: interval, bytes, start: START, end: genEnd, seed: opts.seed as number });
+  // Drawn twice, never held whole (docs/c104.md#lazy-workload): a pass for the pairs that talk, then as the run goes.
+  const o = { side: w, window, intervalCycles: interval, bytes, start: START, end: genEnd, seed: opts.seed as number };
+  let count = 0;
+  const pairs = pairsOf((function* () {
+    for (const m of thesisWindowStream(o)) {
+      count++;
+      yield m;
+    }
+  })(), w * w);
   return {
-    messages,
-    ...pairsOf(messages, w * w),
+    messages: [],
+    lazy: { stream: () => thesisWindowStream(o), count },
+    ...pairs,
     rate: (bytes * DSLINK_CYCLES_PER_BYTE) / interval,
     hotspot: NaN,
-    description: `${THESIS} pattern: every endpoint sends ${bytes} B every ${interval} cycles to a random endpoint within +-${window}: ${messages.length} messages, seed ${opts.seed}`,
+    description: `${THESIS} pattern: every endpoint sends ${bytes} B every ${interval} cycles to a random endpoint within +-${window}: ${count} messages, seed ${opts.seed}`,
   };
 }
 
@@ -377,15 +390,17 @@ async function run(cmdOpts: ParsedOptions, positional: string[] = [], given: Rea
       endOf.set(`${a.node}>${b.node}`, a);
       endOf.set(`${b.node}>${a.node}`, b);
     }
-    for (const m of plan.messages) {
+    const issue = (m: PlannedMessage): void => {
       const src = endOf.get(`${m.src}>${m.dst}`)!;
       const dst = endOf.get(`${m.dst}>${m.src}`)!;
       const bytes = Math.min(m.bytes, cap);
       const data = Array.from({ length: bytes }, () => rand.nextInt(256));
       scheduled.push({ id: sys.driver.send(src.node, src.vl, data, m.t).id, cycle: m.t, bytes });
       sys.driver.receive(dst.node, dst.vl, m.t);
-      sent++;
-    }
+    };
+    if (plan.lazy) feedMessages(sys.sim, plan.lazy.stream(), issue, START);
+    else plan.messages.forEach(issue);
+    sent = plan.lazy ? plan.lazy.count : plan.messages.length;
   } else {
     const M = opts.messages as number;
     const bytes = opts.bytes as number;

@@ -36,7 +36,12 @@ export interface T9000Message {
   id: number;
   src: ChannelEnd;
   dest: ChannelEnd;
+  /** The bytes sent; emptied once they are in the send area when retainMessages is off (`digest` keeps their check). */
   data: number[];
+  /** Its length in bytes. */
+  size: number;
+  /** bytesDigest of the bytes, set when `data` was emptied. */
+  digest?: number;
   /** Cycle the send was issued (message-queued). */
   cycle: number;
   /** Index of this message among the sends on its source VL. */
@@ -51,6 +56,13 @@ interface Loop {
 }
 
 const key = (e: ChannelEnd): string => `${e.node}:${e.vl}`;
+
+/** FNV-1a over bytes (each & 0xff): what a released message keeps of its bytes for the recorder's byte check. */
+export function bytesDigest(bytes: ArrayLike<number>): number {
+  let h = 0x811c9dc5;
+  for (let j = 0; j < bytes.length; j++) h = Math.imul(h ^ (bytes[j]! & 0xff), 0x01000193);
+  return h >>> 0;
+}
 
 /**
  * One source VL's messages in send order, indexed by `seq`; entries before
@@ -219,7 +231,7 @@ export class T9000Driver {
     this.bySource.set(k, list);
     // Held sends take their buffer when they enter the queue (fewer live buffers in the wrapping send area).
     const at = addr ?? (this.holdWhenFull ? 0 : this.alloc(node, data.length));
-    const msg: T9000Message = { id: this.sentCount++, src, dest, data, cycle, seq: list.length, addr: at };
+    const msg: T9000Message = { id: this.sentCount++, src, dest, data, size: data.length, cycle, seq: list.length, addr: at };
     if (this.retainMessages) this.messages.push(msg);
     list.push(msg);
     const enqueue = (sim: Simulator): boolean => {
@@ -233,6 +245,11 @@ export class T9000Driver {
       }
       if (addr === undefined && this.holdWhenFull) msg.addr = this.alloc(node, data.length);
       if (addr === undefined) for (let j = 0; j < data.length; j++) sim.pokeMem(ep.nodeMem.mem, msg.addr + j, data[j]!);
+      // A long run keeps what is in flight small: the bytes are in the send area now (docs/c104.md#lazy-workload).
+      if (addr === undefined && !this.retainMessages) {
+        msg.digest = bytesDigest(data);
+        msg.data = [];
+      }
       sim.pokeMem(vlc.sendQ, vl * Q + ((n - 1) % Q), msg.addr * 65536 + data.length);
       sim.pokeMem(vlc.sendPosted, vl, n % 2 ** 24);
       vlc.touch(vl);

@@ -28,7 +28,7 @@
 import type { Observer, Simulator } from '../../rtl/kernel/index.ts';
 import type { T9000Endpoint } from '../../rtl/t9000/endpoint.ts';
 import { writeTrace, type EventKind, type TraceEvent, type TraceHeader } from '../../traces/events/vocabulary.ts';
-import type { ChannelEnd, T9000Driver, T9000Message } from './t9000_driver.ts';
+import { bytesDigest, type ChannelEnd, type T9000Driver, type T9000Message } from './t9000_driver.ts';
 import { T9000Summary } from './t9000_summary.ts';
 
 export interface Delivery {
@@ -111,7 +111,7 @@ export class T9000Recorder implements Observer {
   }
 
   private packets(m: T9000Message): number {
-    return Math.max(1, Math.ceil(m.data.length / this.packetBytes[m.src.node]!));
+    return Math.max(1, Math.ceil(m.size / this.packetBytes[m.src.node]!));
   }
 
   private emit(t: number, kind: EventKind, msg: T9000Message | undefined, node: number, extra: Partial<TraceEvent> = {}): void {
@@ -270,7 +270,7 @@ export class T9000Recorder implements Observer {
       bytes.push(sim.peekMem(ep.nodeMem.mem, cfg.sendAreaBytes + (v * cfg.rxSlots + slot) * 32 + (j % cfg.packetBytes)));
     }
     this.emit(t, 'message-complete', m, node, { unit: 'vlc', port: cfg.virtualLinks[v]!.link });
-    this.summary.delivery(m !== undefined && m.data.length === len && m.data.every((x, j) => x === bytes[j]));
+    this.summary.delivery(m !== undefined && m.size === len && (m.digest === undefined ? m.data.every((x, j) => x === bytes[j]) : bytesDigest(bytes) === m.digest));
     if (this.keepEvents) this.deliveries.push({ msg: m ? m.id : -1, node, vl: v, bytes, cycle: t });
     this.release(src.node, src.vl);
     this.driver.onDelivered(node, v, t);

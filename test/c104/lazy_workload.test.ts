@@ -10,6 +10,7 @@ import { thesisWindowStream, thesisWindowWorkload, type ThesisWorkloadOptions } 
 import { summariseEvents } from '../../harness/rtl/t9000_summary.ts';
 import { buildC104Mesh, C104_START, type C104MeshCase } from '../../bench/c104.ts';
 import type { C104System } from '../../harness/rtl/c104_system.ts';
+import { bytesDigest } from '../../harness/rtl/t9000_driver.ts';
 
 const wl = (o: Partial<ThesisWorkloadOptions>): ThesisWorkloadOptions => ({ side: 4, window: 2, intervalCycles: 100, bytes: 32, start: 2500, end: 22_500, seed: 3, ...o });
 
@@ -99,5 +100,16 @@ describe('T9000 recorder summary', { timeout: 120_000 }, () => {
     // what is left: at most twice the messages not yet delivered (a list compacts once half of it is released)
     expect(live).toBeLessThanOrEqual(2 * (lazy.driver.sentCount - lazy.rec.summary.delivered));
     expect(live).toBeLessThan(kept);
+  });
+});
+
+describe('bytesDigest (what a released message keeps for the byte check)', () => {
+  it('sees one byte changed, two bytes swapped and a byte dropped', () => {
+    const b = Array.from({ length: 32 }, (_, j) => (7 + j) & 0xff);
+    const d = bytesDigest(b);
+    expect(bytesDigest([...b])).toBe(d);
+    for (let j = 0; j < 32; j++) expect(bytesDigest(b.map((x, i) => (i === j ? x ^ 1 : x)))).not.toBe(d);
+    expect(bytesDigest([b[1]!, b[0]!, ...b.slice(2)])).not.toBe(d);
+    expect(bytesDigest(b.slice(1))).not.toBe(d);
   });
 });
