@@ -24,11 +24,9 @@ import { chainNetwork, meshNetwork } from '../../rtl/c104/labelling.ts';
 import type { NetworkSpec } from '../../rtl/c104/topology.ts';
 import { DsLinkEnd } from '../../rtl/dslink/index.ts';
 import { DsNullTrain } from '../../rtl/dslink/null_train.ts';
-import { makeC104System, nodeChannels, type C104System } from '../../harness/rtl/c104_system.ts';
-import { channelPairs } from '../../harness/rtl/c104_thesis_workload.ts';
-import type { ChannelEnd } from '../../harness/rtl/t9000_driver.ts';
+import { makeC104System, type C104System } from '../../harness/rtl/c104_system.ts';
 import type { C104Pipeline } from '../../rtl/c104/config.ts';
-import { blockMemories, firstBlockDiff } from './system_check.ts';
+import { blockMemories, firstBlockDiff, pairChannels, pairMessages, postPairMessages } from './system_check.ts';
 
 interface Case {
   net: 'pair-c104' | 'chain-2' | 'mesh-2x1' | 'mesh-2x2';
@@ -48,25 +46,13 @@ function specOf(c: Case, labels: number): NetworkSpec {
 
 function build(c: Case, mode: 'plain' | 'activity'): C104System {
   const T = c.net === 'mesh-2x2' ? 4 : 2;
-  const msgs = c.msgs.map((m) => ({ ...m, src: m.src % T, dst: (m.src + 1 + (m.dst % (T - 1))) % T }));
-  const { pairs, labels } = channelPairs(msgs, T);
+  const { msgs, pairs, labels } = pairMessages(c.msgs, T);
   const node = c.addressing === 'node';
   const spec = specOf(c, node ? 1 : labels);
-  const next = spec.terminals.map((t) => t.label);
-  const channels: [ChannelEnd, ChannelEnd][] = node ? nodeChannels(pairs, T).channels : pairs.map(([a, b]) => [{ node: a, vl: next[a]!++ }, { node: b, vl: next[b]!++ }]);
+  const channels = pairChannels(spec, pairs, T, node);
   const sys = makeC104System(spec, channels, { mode, t9000: node ? { addressing: 'node' } : {}, c104: c.pipeline ? { pipeline: c.pipeline, routingDelay: 0 } : undefined });
   sys.driver.holdWhenFull = true;
-  const endOf = new Map<string, ChannelEnd>();
-  for (const [a, b] of channels) {
-    endOf.set(`${a.node}>${b.node}`, a);
-    endOf.set(`${b.node}>${a.node}`, b);
-  }
-  msgs.forEach((m, k) => {
-    const src = endOf.get(`${m.src}>${m.dst}`)!;
-    const dst = endOf.get(`${m.dst}>${m.src}`)!;
-    sys.driver.send(src.node, src.vl, Array.from({ length: m.len }, (_, j) => (k * 31 + j) & 0xff), 2500 + m.at);
-    sys.driver.receive(dst.node, dst.vl, 2500 + m.at);
-  });
+  postPairMessages(sys, channels, msgs);
   return sys;
 }
 

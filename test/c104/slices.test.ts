@@ -25,12 +25,10 @@ import { meshNetwork, type MeshRouting } from '../../rtl/c104/labelling.ts';
 import { C104_POLICIES, type C104Options, type C104Pipeline, type C104Policy } from '../../rtl/c104/config.ts';
 import { maskToLinks, SLICES_FAULT } from '../../rtl/c104/slices.ts';
 import { C104ConfigError } from '../../rtl/c104/interval_table.ts';
-import { makeC104System, nodeChannels, type C104System } from '../../harness/rtl/c104_system.ts';
+import { makeC104System, type C104System } from '../../harness/rtl/c104_system.ts';
 import { attachC104Events, type C104EventRecorder } from '../../harness/rtl/c104_events.ts';
-import { channelPairs } from '../../harness/rtl/c104_thesis_workload.ts';
-import type { ChannelEnd } from '../../harness/rtl/t9000_driver.ts';
 import type { C104 } from '../../rtl/c104/c104.ts';
-import { blockMemories, firstBlockDiff } from './system_check.ts';
+import { blockMemories, firstBlockDiff, pairChannels, pairMessages, postPairMessages } from './system_check.ts';
 
 interface Case {
   w: number;
@@ -54,27 +52,15 @@ interface Run {
 
 function build(c: Case, slices: 'all' | 'connected', mode: 'activity' | 'plain' = 'activity'): Run {
   const T = c.w * c.h;
-  const msgs = c.msgs.map((m) => ({ ...m, src: m.src % T, dst: (m.src + 1 + (m.dst % (T - 1))) % T }));
-  const { pairs, labels } = channelPairs(msgs, T);
+  const { msgs, pairs, labels } = pairMessages(c.msgs, T);
   const node = c.addressing === 'node';
   const spec = meshNetwork({ w: c.w, h: c.h, routing: c.routing, cpuLinks: c.cpuLinks, labelsPerNode: node ? 1 : labels });
-  const next = spec.terminals.map((t) => t.label);
-  const channels: [ChannelEnd, ChannelEnd][] = node ? nodeChannels(pairs, T).channels : pairs.map(([a, b]) => [{ node: a, vl: next[a]!++ }, { node: b, vl: next[b]!++ }]);
+  const channels = pairChannels(spec, pairs, T, node);
   const c104: C104Options = { policy: c.policy, pipeline: c.pipeline, ackPriority: c.policy === 'fixed-priority' ? false : c.ackPriority, slices };
   if (c.pipeline === 'cut-through') c104.routingDelay = 0;
   const sys = makeC104System(spec, channels, { mode, t9000: node ? { addressing: 'node' } : {}, c104 });
   sys.driver.holdWhenFull = true;
-  const endOf = new Map<string, ChannelEnd>();
-  for (const [a, b] of channels) {
-    endOf.set(`${a.node}>${b.node}`, a);
-    endOf.set(`${b.node}>${a.node}`, b);
-  }
-  msgs.forEach((m, k) => {
-    const src = endOf.get(`${m.src}>${m.dst}`)!;
-    const dst = endOf.get(`${m.dst}>${m.src}`)!;
-    sys.driver.send(src.node, src.vl, Array.from({ length: m.len }, (_, j) => (k * 31 + j) & 0xff), 2500 + m.at);
-    sys.driver.receive(dst.node, dst.vl, 2500 + m.at);
-  });
+  postPairMessages(sys, channels, msgs);
   let n = 0;
   const events = attachC104Events(sys.sim, sys.network.switches, sys.net, () => ({ msg: n++, packet: 0 }), { switchEnds: sys.network.ends, deadlockEvery: 2000 });
   return { sys, events };

@@ -4,8 +4,10 @@
  * order per virtual link (harness/rtl/c104_system.ts).
  */
 import { expect } from 'vitest';
-import type { C104System } from '../../harness/rtl/c104_system.ts';
+import { nodeChannels, type C104System } from '../../harness/rtl/c104_system.ts';
+import { channelPairs } from '../../harness/rtl/c104_thesis_workload.ts';
 import type { ChannelEnd } from '../../harness/rtl/t9000_driver.ts';
+import type { NetworkSpec } from '../../rtl/c104/topology.ts';
 import type { Memory, Simulator } from '../../rtl/kernel/index.ts';
 
 export /** Send `msgs` (channel index, direction, length) with receives posted; run until all delivered or `max` cycles. */
@@ -56,4 +58,39 @@ export function firstBlockDiff(ref: readonly Memory[], fast: readonly Memory[]):
     for (let w = 0; w < x.length; w++) if (x[w] !== y[w]) return `${ref[j]!.path}[${w}] reference ${x[w]} fast ${y[w]}`;
   }
   return undefined;
+}
+
+/** A lock-step test's messages (src, dst, length, start offset) over T nodes. */
+export interface PairMessage {
+  src: number;
+  dst: number;
+  len: number;
+  at: number;
+}
+
+/** Map drawn messages onto T nodes (never to themselves) and the pairs that talk. */
+export function pairMessages(drawn: readonly PairMessage[], T: number): { msgs: PairMessage[]; pairs: [number, number][]; labels: number } {
+  const msgs = drawn.map((m) => ({ ...m, src: m.src % T, dst: (m.src + 1 + (m.dst % (T - 1))) % T }));
+  return { msgs, ...channelPairs(msgs, T) };
+}
+
+/** One channel per talking pair: node addressing, or a virtual link per pair from each terminal's first label. */
+export function pairChannels(spec: NetworkSpec, pairs: [number, number][], T: number, node: boolean): [ChannelEnd, ChannelEnd][] {
+  const next = spec.terminals.map((t) => t.label);
+  return node ? nodeChannels(pairs, T).channels : pairs.map(([a, b]) => [{ node: a, vl: next[a]!++ }, { node: b, vl: next[b]!++ }]);
+}
+
+/** Post every message's send and receive 2,500 cycles (link start-up) after its offset. */
+export function postPairMessages(sys: C104System, channels: [ChannelEnd, ChannelEnd][], msgs: readonly PairMessage[]): void {
+  const endOf = new Map<string, ChannelEnd>();
+  for (const [a, b] of channels) {
+    endOf.set(`${a.node}>${b.node}`, a);
+    endOf.set(`${b.node}>${a.node}`, b);
+  }
+  msgs.forEach((m, k) => {
+    const src = endOf.get(`${m.src}>${m.dst}`)!;
+    const dst = endOf.get(`${m.dst}>${m.src}`)!;
+    sys.driver.send(src.node, src.vl, Array.from({ length: m.len }, (_, j) => (k * 31 + j) & 0xff), 2500 + m.at);
+    sys.driver.receive(dst.node, dst.vl, 2500 + m.at);
+  });
 }
