@@ -131,6 +131,9 @@ export class NodeInputPort extends Module {
     this.connect(fifo.dout, head);
     this.connect(fifo.count, count);
     this.connect(fifo.empty, empty);
+    // The FIFO's full flag (= count at depth), the flow control's guard.
+    const full = this.wire('full');
+    this.connect(fifo.full, full);
 
     // `lastBit` = (state = WORD and bits = 1), the cycle of a word's last bit,
     // kept as a register loaded by the controller from its next values: the
@@ -165,9 +168,13 @@ export class NodeInputPort extends Module {
       () => {
         const s = this.s;
         const st = s[state.i]!;
-        s[block.i] = s[count.i] === depth && (st === IDLE || st === START || st === YWAIT || st === Y1) ? 1 : 0;
+        s[block.i] = s[full.i] === 1 && (st === IDLE || st === START || st === YWAIT || st === Y1) ? 1 : 0;
       },
-      { writes: [block], reads: [state, count], name: 'flow' },
+      // Exact (docs/kernel.md "Stop 19: unit guards"): below a full FIFO the
+      // block is 0 in every state, so the state is read only while full (the
+      // FIFO's comb flag, count = depth), and a count change below depth
+      // (two per word) does not wake it.
+      { writes: [block], reads: [full], readsWhen: [{ when: full, is: [1], reads: [state] }], name: 'flow' },
     );
 
     // Control-unit view of the head word.

@@ -236,7 +236,15 @@ export class NodeOutputPort extends Module {
           }
           s[xrelease.i] = r;
         },
-        { writes: [xrelease], reads: [state, lastR, hdr, hold, atRef], name: `rel${j}` },
+        {
+          writes: [xrelease],
+          reads: [lastR, hold],
+          // Exact (docs/kernel.md "Stop 19: unit guards"): the refusal test
+          // matters only while hold is 1, and reads the state only in strict
+          // framing (A2's PY1), else the atRef register.
+          readsWhen: [{ when: hold, is: [1], reads: strict ? [hdr, state] : [hdr, atRef] }],
+          name: `rel${j}`,
+        },
       );
 
       // Per-cycle values shared by the slot's seq process and its step helpers.

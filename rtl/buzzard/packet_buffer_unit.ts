@@ -101,7 +101,7 @@ import { PbuInputEnd, PbuOutputEnd } from './pbu_line.ts';
 import { pbuInputController } from './pbu_input_controller.ts';
 import { pbuOutputController } from './pbu_output_controller.ts';
 import {
-  FREE_PORT, IN_START, NO_PORT, OUT_BC, OUT_FETCH, OUT_FIN, OUT_IDLE, PBU_IN_STATES, PBU_OUT_STATES, PBU_TX_PHASES, T_IDLE,
+  FREE_PORT, IN_START, NO_PORT, OUT_BC, OUT_FETCH, OUT_FIN, OUT_IDLE, PBU_IN_STATES, SEL_BC, SEL_FIN, SEL_IDLE, SEL_WORD, PBU_OUT_STATES, PBU_TX_PHASES, T_IDLE,
   type PbuKit,
 } from './pbu_kit.ts';
 
@@ -292,6 +292,11 @@ export class PacketBufferUnit extends Module {
     // next state: the CAM port needs only this, not every input state change (two
     // per word; docs/kernel.md "Exact sensitivity").
     const camLoadR = this.reg('camLoadR', 1, 0);
+    // outSel = OUT_SEL[outState] (pbu_kit.ts), loaded by the output controller
+    // from its next state: the CAM port and the requests tell idle, bcast and
+    // finish apart, never fetch from lowWater, which alternate at every word
+    // (docs/kernel.md "Stop 19: unit guards").
+    const outSel = this.reg('outSel', 2, SEL_IDLE);
 
     // ---- combinational logic
     // CAM port: the input controller's insert first (§5.4.2 "The input
@@ -302,17 +307,17 @@ export class PacketBufferUnit extends Module {
     this.comb(
       () => {
         const s = this.s;
-        const ost = s[outState.i]!;
-        s[camKey.i] = ost === OUT_IDLE ? s[xgidx.i]! : s[outPort.i]!;
+        const sel = s[outSel.i]!;
+        s[camKey.i] = sel === SEL_IDLE ? s[xgidx.i]! : s[outPort.i]!;
         if (s[camLoadR.i] === 1) {
           s[camOp.i] = CAM_OP.insert; // step 7
           s[camAddr.i] = 0;
           s[camWdata.i] = s[inShift.i]! * slotScale;
-        } else if (ost === OUT_BC && s[outNext.i] !== NO_PORT) {
+        } else if (sel === SEL_BC && s[outNext.i] !== NO_PORT) {
           s[camOp.i] = CAM_OP.update; // step 2: write the incremented next port back
           s[camAddr.i] = s[outRow.i]!;
           s[camWdata.i] = (s[outCamRow.i]! - (s[outCamRow.i]! & portRowMask) + s[outNext.i]! * 2 ** portLsb) >>> 0;
-        } else if (ost === OUT_FIN && s[freeFlag.i] === 1 && (s[xrelease.i] === 1 || s[txPhase.i] === T_IDLE)) {
+        } else if (sel === SEL_FIN && s[freeFlag.i] === 1 && (s[xrelease.i] === 1 || s[txPhase.i] === T_IDLE)) {
           s[camOp.i] = CAM_OP.free; // step 6
           s[camAddr.i] = s[outRow.i]!;
           s[camWdata.i] = 0;
@@ -324,13 +329,18 @@ export class PacketBufferUnit extends Module {
       },
       {
         writes: [camKey, camOp, camAddr, camWdata],
-        reads: [outState, xgidx, outPort, camLoadR, outNext, outRow, outCamRow, freeFlag, xrelease],
-        // Exact sensitivity (docs/kernel.md): the shift register feeds the CAM
-        // only in the camLoad cycle, and the framing phase matters only in
-        // step 6; otherwise every incoming bit would wake this process.
+        reads: [outSel, camLoadR],
+        // Exact sensitivity (docs/kernel.md "Stop 19: unit guards"): each
+        // input only in the output states whose branch uses it; the shift
+        // register only in the camLoad cycle (else every incoming bit would
+        // wake this process).
         readsWhen: [
           { when: camLoadR, is: [1], reads: [inShift] },
-          { when: outState, is: [OUT_FIN], reads: [txPhase] },
+          { when: outSel, is: [SEL_IDLE], reads: [xgidx] },
+          { when: outSel, is: [SEL_BC, SEL_FIN, SEL_WORD], reads: [outPort] },
+          { when: outSel, is: [SEL_BC, SEL_FIN], reads: [outRow] },
+          { when: outSel, is: [SEL_BC], reads: [outNext, outCamRow] },
+          { when: outSel, is: [SEL_FIN], reads: [freeFlag, xrelease, txPhase] },
         ],
         name: 'camPort',
       },
@@ -340,7 +350,7 @@ export class PacketBufferUnit extends Module {
     this.comb(
       () => {
         const s = this.s;
-        if (s[outState.i] !== OUT_IDLE) {
+        if (s[outSel.i] !== SEL_IDLE) {
           s[xreq.i] = 0;
           return;
         }
@@ -348,7 +358,9 @@ export class PacketBufferUnit extends Module {
         const hi = all & ~((1 << s[rrPtr.i]!) - 1);
         s[xreq.i] = hi !== 0 && s[rrWait.i]! < rrWindow ? hi : all;
       },
-      { writes: [xreq], reads: [outState, reqReg, rrPtr, rrWait], name: 'request' },
+      // Exact (docs/kernel.md "Stop 19: unit guards"): outside idle the
+      // requests are 0 whatever the request register and priority hold.
+      { writes: [xreq], reads: [outSel], readsWhen: [{ when: outSel, is: [SEL_IDLE], reads: [reqReg, rrPtr, rrWait] }], name: 'request' },
     );
 
     // Buffer RAM clients: the input write (step 9) and the output read with
@@ -385,7 +397,7 @@ export class PacketBufferUnit extends Module {
       inBit, xreq, xrelease, xgnt, xgidx, hold, wgnt, rgnt, rdata, rvalid, rsrc,
       camOp, camHit, camHitRow, camHitData, camMatch, camFreeRow, camFreeCount, contraryFull,
       blk, inState, inCnt, inShift, inLen, inSlot, inAddr, inData, wpend, camLoadR, freeRows, reqReg,
-      rrPtr, rrWait, outState, outRow, outCamRow, outPort, outNext, outAddr, outLen, outData, outDataValid, rpend, freeFlag,
+      rrPtr, rrWait, outState, outSel, outRow, outCamRow, outPort, outNext, outAddr, outLen, outData, outDataValid, rpend, freeFlag,
       txPhase, txCnt, txShift, txBit, txRel,
     };
     // On a cube's serial lines (pbu_line.ts) the bit counters, shift
@@ -412,7 +424,7 @@ export class PacketBufferUnit extends Module {
     });
     const outProc = this.seq(pbuOutputController(kit, outLine), {
       name: 'outputController',
-      writes: [txPhase, txCnt, txShift, txBit, txRel, outState, outData, outDataValid, rpend, rrPtr, rrWait, outRow, outCamRow, outPort, outNext, outAddr, outLen, freeFlag, freeRows, reqReg],
+      writes: [txPhase, txCnt, txShift, txBit, txRel, outState, outSel, outData, outDataValid, rpend, rrPtr, rrWait, outRow, outCamRow, outPort, outNext, outAddr, outLen, freeFlag, freeRows, reqReg],
       ...(outLine
         ? {
             reads: [outState, outDataValid, outData, txShift, xrelease, rpend, xgnt, rrWait, rrPtr, outNext, outLen, outAddr, freeFlag, outRow, outPort, hold],

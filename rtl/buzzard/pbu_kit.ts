@@ -51,6 +51,17 @@ export const OUT_ADJ = 2;
 export const OUT_FETCH = 3;
 export const OUT_LOW = 4;
 export const OUT_FIN = 5;
+/**
+ * `outSel`, the output state as its combs see it (docs/kernel.md "Stop 19:
+ * unit guards"): idle, bcast and finish apart, the per-word states (lenAdjust,
+ * fetch, lowWater) as one value, so the fetch/lowWater toggle of every word
+ * wakes neither the CAM port nor the request logic.
+ */
+export const SEL_IDLE = 0;
+export const SEL_BC = 1;
+export const SEL_FIN = 2;
+export const SEL_WORD = 3;
+export const OUT_SEL: readonly number[] = [SEL_IDLE, SEL_BC, SEL_WORD, SEL_WORD, SEL_WORD, SEL_FIN];
 
 export const T_IDLE = 0;
 export const T_S1 = 1;
@@ -134,6 +145,7 @@ export interface PbuKit {
   rrPtr: Signal;
   rrWait: Signal;
   outState: Signal;
+  outSel: Signal;
   outRow: Signal;
   outCamRow: Signal;
   outPort: Signal;

@@ -21,7 +21,7 @@ import { BROADCAST_TAG } from './framing.ts';
 import { nextBroadcastPort, nextPort } from './routing.ts';
 import type { PbuOutputEnd } from './pbu_line.ts';
 import {
-  IN_LOAD, NO_PORT, OUT_ADJ, OUT_BC, OUT_FETCH, OUT_FIN, OUT_IDLE, OUT_LOW,
+  IN_LOAD, NO_PORT, OUT_ADJ, OUT_BC, OUT_FETCH, OUT_FIN, OUT_IDLE, OUT_LOW, OUT_SEL,
   T_HEAD, T_IDLE, T_PY0, T_PY1, T_S0, T_S1, T_WORD, T_Y0, T_Y1, lineBit, type PbuKit,
 } from './pbu_kit.ts';
 
@@ -29,7 +29,7 @@ import {
 export function pbuOutputController(k: PbuKit, line: PbuOutputEnd | null): () => void {
   const { m, i, node, me, n, rg, strict, lb, headLen, lenMask, slotMask, destLsb, lenLsb, cLsb, rrWindow } = k;
   const { xreq, xrelease, xgnt, xgidx, hold, rgnt, rdata, rvalid, rsrc, camOp, camHit, camHitRow, camHitData, camMatch, inState } = k;
-  const { freeRows, reqReg, rrPtr, rrWait, outState, outRow, outCamRow, outPort, outNext, outAddr, outLen, outData, outDataValid, rpend, freeFlag } = k;
+  const { freeRows, reqReg, rrPtr, rrWait, outState, outSel, outRow, outCamRow, outPort, outNext, outAddr, outLen, outData, outDataValid, rpend, freeFlag } = k;
   const { txPhase, txCnt, txShift, txBit, txRel } = k;
   const nodeMask = (1 << n) - 1;
   return () => {
@@ -192,6 +192,7 @@ export function pbuOutputController(k: PbuKit, line: PbuOutputEnd | null): () =>
     s[outDataValid.n] = odv;
     s[rpend.n] = rp;
     s[outState.n] = nost;
+    s[outSel.n] = OUT_SEL[nost]!; // the combs' view of it (pbu_kit.ts)
     // the request register: from its next value (pbu_input_controller.ts header)
     if (reqSet !== 0 || reqClr !== 0) s[reqReg.n] = ((s[reqReg.n]! & ~reqClr) | reqSet) >>> 0;
 
