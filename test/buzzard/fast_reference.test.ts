@@ -39,7 +39,15 @@ interface Params {
   broadcasts: { src: number; bytes: number; cycle: number }[];
   cycles: number;
   vcdNode: number;
+  /** Small CAMs and FIFOs (contrary refusals, full input FIFOs): the unit guards' cases. */
+  camHeight?: number;
+  fifoDepth?: number;
+  /** Fixed messages [source, destination, bytes, cycle] instead of the random workload. */
+  sends?: [number, number, number, number][];
 }
+
+/** What the last compare() saw in its fast run: refusals and cycles with an input port's flow block up. */
+const seen = { refusals: 0, blockCycles: 0 };
 
 /**
  * Perturbation for the negative control: every statistics counter of the fast
@@ -58,11 +66,22 @@ function lateCounters(sim: Simulator): void {
 }
 
 function build(p: Params, mode: SimMode, run: number, perturb = false) {
-  const cube = new BuzzardCube({ n: p.n, strictFraming: p.strict, routing: p.routing });
+  const cube = new BuzzardCube({
+    n: p.n,
+    strictFraming: p.strict,
+    routing: p.routing,
+    ...(p.camHeight ? { camHeight: p.camHeight } : {}),
+    ...(p.fifoDepth ? { fifoDepth: p.fifoDepth } : {}),
+  });
   const sim = new Simulator(cube, { mode });
   const driver = new CubeDriver(sim, cube);
   const w = buzzardCh5Workload({ cubeDegree: p.n, meanBytes: p.meanBytes, meanGapTicks: p.gapTicks, durationTicks: (p.cycles * 0.6) / 4.5, seed: p.seed });
-  scheduleWorkload(driver, w);
+  if (p.sends) {
+    p.sends.forEach(([s, d, bytes, cycle], k) => {
+      driver.receive(d, s, bytes, 0, k + 1);
+      driver.send(s, d, messagePattern(100 + k, bytes), cycle, k + 1);
+    });
+  } else scheduleWorkload(driver, w);
   const N = 1 << p.n;
   p.broadcasts.forEach((b, k) => {
     const type = 0x7000 + k;
@@ -73,7 +92,7 @@ function build(p: Params, mode: SimMode, run: number, perturb = false) {
   const vcdPath = join(dir, `run${run}-${mode}${perturb ? '-perturbed' : ''}.vcd`);
   const vcd = startVcd(sim, vcdPath, { signals: [`node${p.vcdNode}.**`], stateStrings: true, date: '2026-01-01T00:00:00Z', handleExit: false });
   if (perturb) lateCounters(sim);
-  return { sim, rec, vcd, vcdPath, driver };
+  return { sim, rec, vcd, vcdPath, driver, cube };
 }
 
 /** Run both modes side by side; the first difference as text, or null. */
@@ -89,6 +108,8 @@ function compare(p: Params, run: number, perturb: boolean): string | null {
       return String(e);
     }
   };
+  seen.refusals = 0;
+  seen.blockCycles = 0;
   try {
     for (let c = 0; c <= p.cycles; c++) {
       if (c > 0) {
@@ -102,7 +123,9 @@ function compare(p: Params, run: number, perturb: boolean): string | null {
       }
       const d = fastReferenceDiff(fast.sim, ref.sim, c);
       if (d) return d;
+      if (fast.cube.nodes.some((nd) => fast.sim.peek(nd.nip.block) === 1)) seen.blockCycles++;
     }
+    seen.refusals = fast.cube.nodes.reduce((a, nd) => a + nd.cu!.slots.reduce((b, sl) => b + fast.sim.peek(sl.refusals), 0), 0);
     if (!fast.rec.events.some((e) => e.kind === 'head-arrives')) return 'no packet moved: the workload did not exercise the links';
     if (fast.sim.stateHash() !== ref.sim.stateHash()) return 'state hashes (memories) differ at the end';
     const ea = JSON.stringify(fast.rec.events);
@@ -142,6 +165,21 @@ describe('fast mode = reference mode (issue 8)', () => {
       { numRuns: 6 },
     );
   });
+
+  // The unit guards (docs/kernel.md "Stop 19: unit guards"): a node output
+  // port's release reads the header and the refusal point only while hold is
+  // up, and a node input port's flow control reads its state only while the
+  // FIFO is full. The random workloads above rarely refuse a packet or fill a
+  // FIFO; 2-row CAMs and 2-word FIFOs under heavy load refuse (full FIFOs stay rare: the control unit drains them), in both
+  // framings (a guard on the wrong value of hold or full fails here).
+  it.each([false, true])('small CAMs and FIFOs, strict framing %s: contrary refusals, both modes agree', (strict) => {
+    // events.test.ts's crossing traffic: contrary packets from slot 2 refused at nodes 2 and 0 (§5.3, A8)
+    const sends: [number, number, number, number][] = [[0, 3, 200, 6], [0, 3, 200, 7], [2, 3, 200, 8], [2, 3, 200, 9], [2, 1, 200, 10], [2, 1, 200, 11], [1, 3, 400, 6], [1, 3, 400, 6], [0, 3, 400, 8]];
+    const p: Params = { n: 2, strict, routing: 'quasi-adaptive', meanBytes: 8, gapTicks: 40, seed: 1, broadcasts: [], cycles: 4000, vcdNode: 3, camHeight: 2, fifoDepth: 2, sends };
+    expect(compare(p, run++, false)).toBeNull();
+    expect(seen.refusals).toBeGreaterThan(0);
+    console.log(`[small CAMs/FIFOs, strict ${strict}] refusals ${seen.refusals}, cycles with a flow block up ${seen.blockCycles}`);
+  }, 120_000);
 
   it('a broadcast beside a unicast from its source over the same first link (once a control-unit assertion at cycle 2584): both modes agree and every message arrives byte-exact', () => {
     // Node 0's broadcast and its unicast 0 -> 5 both reach node 5 through node 1 (first-step
