@@ -39,8 +39,9 @@
  * 32 with the unwired ones tied off (the figures before stop 19's compact
  * C104). The JSON states it.
  *
- * The full run, token-exact: `--full` (= `--node --side 32 --ms 20`; it needs
- * ~10 GB: run it alone, docs/c104.md#lazy-workload). Messages are drawn
+ * The full run, token-exact: `--full` (= `--node --side 32 --ms 20`; the
+ * mesh takes ~2.2 GB and the backlog of waiting sends may add ~7 GB by its
+ * end: run it alone, docs/c104.md#lazy-workload). Messages are drawn
  * lazily as the run goes and the recorder keeps running statistics only
  * (`--events` keeps every event and message, as before), so memory stays
  * what the mesh needs. A progress line (cycle, cycles/s, ETA) goes to stderr
