@@ -26,7 +26,6 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { meshNetwork, ringNetwork, type MeshRouting } from '../../rtl/c104/labelling.ts';
 import type { NetworkSpec } from '../../rtl/c104/topology.ts';
-import type { ChannelEnd } from '../../harness/rtl/t9000_driver.ts';
 import { findC104Deadlock } from '../../harness/rtl/c104_deadlock.ts';
 import { C104_POLICIES, type C104Options, type C104Pipeline, type C104Policy } from '../../rtl/c104/config.ts';
 import { maskToLinks, SLICES_FAULT } from '../../rtl/c104/slices.ts';
@@ -34,7 +33,7 @@ import { C104ConfigError } from '../../rtl/c104/interval_table.ts';
 import { makeC104System, type C104System } from '../../harness/rtl/c104_system.ts';
 import { attachC104Events, type C104EventRecorder } from '../../harness/rtl/c104_events.ts';
 import type { C104 } from '../../rtl/c104/c104.ts';
-import { blockMemories, firstBlockDiff, pairChannels, pairMessages, postPairMessages } from './system_check.ts';
+import { blockMemories, firstBlockDiff, pairChannels, pairMessages, postPairMessages, ringSystem } from './system_check.ts';
 
 interface Case {
   w: number;
@@ -250,20 +249,7 @@ describe('compact slices: the deadlock detector names links, not crossbar indice
       cables: base.cables.map(([a, b]) => [{ ...a, link: M[a.link]! }, { ...b, link: M[b.link]! }]),
       terminals: base.terminals.map((t) => ({ ...t, links: t.links.map((k) => M[k]!) })),
     };
-    const channels: [ChannelEnd, ChannelEnd][] = [
-      [{ node: 0, vl: 0 }, { node: 2, vl: 2 }],
-      [{ node: 1, vl: 1 }, { node: 3, vl: 3 }],
-    ];
-    const sys = makeC104System(spec, channels, { c104: { inputBufferTokens: 8, outputBufferTokens: 1, slices }, requireDeadlockFree: false });
-    for (const [a, b] of channels) {
-      for (const [src, dst] of [[a, b], [b, a]] as const) {
-        for (let k = 0; k < 4; k++) {
-          sys.driver.send(src.node, src.vl, Array.from({ length: 96 }, (_, j) => (j + k) & 0xff), 2500 + k);
-          sys.driver.receive(dst.node, dst.vl, 2500 + k);
-        }
-      }
-    }
-    return sys;
+    return ringSystem(spec, slices);
   }
 
   it('the same ring of waiting links (c104_s.link5) compact as with all 32 slices', () => {
