@@ -28,7 +28,7 @@ import { meshNetwork, ringNetwork, type MeshRouting } from '../../rtl/c104/label
 import type { NetworkSpec } from '../../rtl/c104/topology.ts';
 import { findC104Deadlock } from '../../harness/rtl/c104_deadlock.ts';
 import { C104_POLICIES, type C104Options, type C104Pipeline, type C104Policy } from '../../rtl/c104/config.ts';
-import { maskToLinks, SLICES_FAULT } from '../../rtl/c104/slices.ts';
+import { maskToCrossbar, maskToLinks, sliceMap, SLICES_FAULT } from '../../rtl/c104/slices.ts';
 import { C104ConfigError } from '../../rtl/c104/interval_table.ts';
 import { makeC104System, type C104System } from '../../harness/rtl/c104_system.ts';
 import { attachC104Events, type C104EventRecorder } from '../../harness/rtl/c104_events.ts';
@@ -230,6 +230,21 @@ describe("C104 slices 'connected' = 'all' on every connected link, at every cycl
     for (const k of wired) expect(sw.routers[k]!.path).toBe(`${sw.path}.in${k}`);
     const full = makeC104System(spec, [], {}).network.switches[0]!;
     expect(full.xbar.config.inputs).toBe(32);
+  });
+
+  it('the slice map: link order, link 0 kept when none is connected, masks both ways', () => {
+    const on = new Array<boolean>(32).fill(false);
+    for (const k of [0, 4, 5, 9, 31]) on[k] = true;
+    const m = sliceMap(on, 'connected');
+    expect(m.linkOf).toEqual([0, 4, 5, 9, 31]);
+    expect([m.xOf[9], m.xOf[31], m.xOf[1]]).toEqual([3, 4, -1]);
+    // links 4, 9, 31 and 1 (not elaborated: dropped) as crossbar indices 1, 3, 4, and back
+    const links = (1 << 4) | (1 << 9) | (1 << 31) | (1 << 1);
+    expect(maskToCrossbar(links, m.xOf)).toBe(0b11010);
+    expect(maskToLinks(0b11010, m.linkOf)).toBe(((1 << 4) | (1 << 9) | (1 << 31)) >>> 0);
+    expect(sliceMap(new Array<boolean>(32).fill(false), 'connected').linkOf).toEqual([0]);
+    // control: 'all' is the identity
+    expect(sliceMap(on, 'all').linkOf).toEqual(Array.from({ length: 32 }, (_, k) => k));
   });
 });
 
