@@ -56,6 +56,17 @@ import { SimError } from '../rtl/kernel/index.ts';
 import { buildC104Mesh, C104_START } from './c104.ts';
 import { seriesMean } from '../harness/rtl/t9000_summary.ts';
 
+// Every word a known option (a misspelt one would otherwise run the defaults unnoticed).
+const WITH_VALUE = ['--ms', '--side', '--progress', '--slices'];
+const FLAGS = ['--full', '--node', '--events', '--all-partners'];
+for (let i = 2; i < process.argv.length; i++) {
+  const a = process.argv[i]!;
+  if (WITH_VALUE.includes(a)) i++;
+  else if (!FLAGS.includes(a)) {
+    console.error(`bench/c104-table31-rtl: unknown argument '${a}' (options: ${[...FLAGS, ...WITH_VALUE].join(', ')})`);
+    process.exit(2);
+  }
+}
 const arg = (name: string, dflt: number): number => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : dflt;
