@@ -39,8 +39,9 @@
  * 32 with the unwired ones tied off (the figures before stop 19's compact
  * C104). The JSON states it.
  *
- * The full run, token-exact: `--full` (= `--node --side 32 --ms 20`; it needs
- * ~10 GB: run it alone, docs/c104.md#lazy-workload). Messages are drawn
+ * The full run, token-exact: `--full` (= `--node --side 32 --ms 20`; the
+ * mesh takes ~2.2 GB and the backlog of waiting sends may add ~7 GB by its
+ * end: run it alone, docs/c104.md#lazy-workload). Messages are drawn
  * lazily as the run goes and the recorder keeps running statistics only
  * (`--events` keeps every event and message, as before), so memory stays
  * what the mesh needs. A progress line (cycle, cycles/s, ETA) goes to stderr
@@ -55,6 +56,17 @@ import { SimError } from '../rtl/kernel/index.ts';
 import { buildC104Mesh, C104_START } from './c104.ts';
 import { seriesMean } from '../harness/rtl/t9000_summary.ts';
 
+// Every word a known option (a misspelt one would otherwise run the defaults unnoticed).
+const WITH_VALUE = ['--ms', '--side', '--progress', '--slices'];
+const FLAGS = ['--full', '--node', '--events', '--all-partners'];
+for (let i = 2; i < process.argv.length; i++) {
+  const a = process.argv[i]!;
+  if (WITH_VALUE.includes(a)) i++;
+  else if (!FLAGS.includes(a)) {
+    console.error(`bench/c104-table31-rtl: unknown argument '${a}' (options: ${[...FLAGS, ...WITH_VALUE].join(', ')})`);
+    process.exit(2);
+  }
+}
 const arg = (name: string, dflt: number): number => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : dflt;

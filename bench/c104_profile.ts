@@ -35,7 +35,12 @@ if (!(Number.isInteger(side) && side >= 2 && side <= 32 && warm >= 0 && window >
 const nodes = side * side;
 globalThis.gc?.();
 const heap0 = process.memoryUsage().heapUsed;
-const slices = process.argv.includes('--slices') && process.argv[process.argv.indexOf('--slices') + 1] === 'all' ? 'all' : 'connected';
+const slicesAt = process.argv.indexOf('--slices');
+const slices = slicesAt > 0 ? process.argv[slicesAt + 1] : 'connected';
+if (slices !== 'all' && slices !== 'connected') {
+  console.error(`bench/c104_profile: --slices must be connected or all, got '${String(slices)}'`);
+  process.exit(2);
+}
 const sys = buildC104Mesh({ side, window: 16, interval: 100, warmup: 0, cycles: warm + window, addressing: 'node', slices }, C104_START + warm + window);
 globalThis.gc?.();
 const heapPerNode = (process.memoryUsage().heapUsed - heap0) / nodes;

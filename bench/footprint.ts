@@ -25,8 +25,8 @@ if (!gc) {
 const [kind = 'buzzard', sizeArg = '6', slicesArg = 'connected'] = process.argv.slice(2);
 const slices = slicesArg === 'all' ? 'all' : 'connected';
 const size = Number(sizeArg);
-if (!(kind === 'buzzard' || kind === 'c104') || !Number.isInteger(size) || size < 2 || size > (kind === 'buzzard' ? 9 : 16)) {
-  console.error('bench/footprint: usage footprint.ts buzzard N (2..9) | c104 SIDE (2..16)');
+if (!(kind === 'buzzard' || kind === 'c104') || !Number.isInteger(size) || size < 2 || size > (kind === 'buzzard' ? 9 : 16) || !(slicesArg === 'all' || slicesArg === 'connected')) {
+  console.error('bench/footprint: usage footprint.ts buzzard N (2..9) | c104 SIDE (2..16) [connected|all]');
   process.exit(2);
 }
 const heap = (): number => {

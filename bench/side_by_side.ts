@@ -1,6 +1,6 @@
 /**
  * Before/after speed of the Buzzard cube, side by side in one process (issue
- * 8; the method of the README's Speed table): two source trees (e.g. `git
+ * 8; the method of the early tables in docs/speed.md): two source trees (e.g. `git
  * archive OLD | tar -x -C /tmp/old`, with node_modules linked in) each build
  * the same loaded cube, both are warmed up to the same cycle, then timed
  * windows alternate between them (CPU time of this process), so load from

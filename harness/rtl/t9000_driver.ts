@@ -97,9 +97,14 @@ export class SeqList {
       this.base += dead;
     } else return;
   }
-  /** Keep the first n (a restore to an earlier cycle). */
+  /** Messages released so far (indices below this are gone). */
+  get released(): number {
+    return this.base;
+  }
+  /** Keep the first n (a restore to an earlier cycle); n below `released` cannot be restored: those messages are gone. */
   truncate(n: number): void {
-    this.items.length = Math.max(0, n - this.base);
+    if (n < this.base) throw new RangeError(`t9000 driver: cannot go back to message ${n} of a virtual link: messages up to ${this.base - 1} were released (retainMessages off, docs/c104.md#lazy-workload)`);
+    this.items.length = n - this.base;
   }
 }
 
@@ -165,9 +170,14 @@ export class T9000Driver {
       }),
       restore: (v) => {
         const s = v as DriverSaved;
+        const lens = new Map(s.bySource);
+        // Checked before anything changes: a released message cannot come back (retainMessages off).
+        for (const [k, l] of this.bySource) {
+          const n = lens.get(k);
+          if (n !== undefined && n < l.released) l.truncate(n);
+        }
         this.sentCount = s.messages;
         if (this.retainMessages) this.messages.length = s.messages;
-        const lens = new Map(s.bySource);
         for (const [k, l] of this.bySource) {
           const n = lens.get(k);
           if (n === undefined) this.bySource.delete(k);

@@ -8,8 +8,8 @@
  * properties) change no cycle of any result, and stored RTL points cost
  * minutes to hours each. Instead `RTL_TIMING_FINGERPRINT` pins what the RTL
  * does: a hash of every message's first and last cycle in a fixed set of
- * small chapter-5 runs (GOLDEN_RUNS in buzzard-ch5-rtl-reuse.ts; quasi-
- * adaptive and e-cube, 32- and 64-byte packets, 2 to 13 buffers, loaded),
+ * small chapter-5 runs (GOLDEN_RUNS in harness/experiments/buzzard-ch5-rtl-version.ts;
+ * quasi-adaptive and fixed, 32- and 64-byte packets, 2 to 13 buffers, loaded),
  * checked by test/buzzard/timing_version.test.ts. A change of any cycle
  * there fails that test; whoever made it bumps RTL_TIMING_VERSION and sets
  * the new fingerprint the test prints, and every stored result of the old

@@ -277,6 +277,9 @@ export function elaborate(root: Module): Netlist {
         if (g.when.module !== m || g.when.width > ('bits' in g ? 32 : 5) || (p.kind === 'comb' && p.writes.includes(g.when))) {
           throw new ElaborationError('bad-process', `${m.path}.${p.name}: readsWhen guard ${g.when.path} must be a signal of its module that it does not write, at most ${'bits' in g ? 32 : 5} bits wide`);
         }
+        if ('is' in g && (g.is.length === 0 || g.is.some((v) => !(Number.isInteger(v) && v >= 0 && v <= g.when.mask)))) {
+          throw new ElaborationError('bad-process', `${m.path}.${p.name}: readsWhen is [${g.is.join(', ')}] must name values of guard ${g.when.path} (0..${g.when.mask})`);
+        }
         if ('bits' in g && !(Number.isInteger(g.bits) && g.bits !== 0 && g.bits >= 0 && g.bits <= g.when.mask)) {
           throw new ElaborationError('bad-process', `${m.path}.${p.name}: readsWhen bits ${String(g.bits)} must be a nonzero mask within guard ${g.when.path} (${g.when.width} bits)`);
         }

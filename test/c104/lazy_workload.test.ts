@@ -10,7 +10,7 @@ import { thesisWindowStream, thesisWindowWorkload, type ThesisWorkloadOptions } 
 import { summariseEvents } from '../../harness/rtl/t9000_summary.ts';
 import { buildC104Mesh, C104_START, type C104MeshCase } from '../../bench/c104.ts';
 import type { C104System } from '../../harness/rtl/c104_system.ts';
-import { bytesDigest } from '../../harness/rtl/t9000_driver.ts';
+import { bytesDigest, SeqList, type T9000Message } from '../../harness/rtl/t9000_driver.ts';
 
 const wl = (o: Partial<ThesisWorkloadOptions>): ThesisWorkloadOptions => ({ side: 4, window: 2, intervalCycles: 100, bytes: 32, start: 2500, end: 22_500, seed: 3, ...o });
 
@@ -111,5 +111,44 @@ describe('bytesDigest (what a released message keeps for the byte check)', () =>
     for (let j = 0; j < 32; j++) expect(bytesDigest(b.map((x, i) => (i === j ? x ^ 1 : x)))).not.toBe(d);
     expect(bytesDigest([b[1]!, b[0]!, ...b.slice(2)])).not.toBe(d);
     expect(bytesDigest(b.slice(1))).not.toBe(d);
+  });
+});
+
+describe('SeqList and the driver restore after releases', () => {
+  const msg = (seq: number): T9000Message => ({ id: seq, src: { node: 0, vl: 0 }, dest: { node: 1, vl: 0 }, data: [], size: 0, cycle: 0, seq, addr: 0 });
+
+  it('goes back to any length at or above what was released, and refuses below it in one line', () => {
+    const l = new SeqList();
+    for (let j = 0; j < 10; j++) l.push(msg(j));
+    l.dropBefore(6);
+    expect([l.released, l.length, l.live]).toEqual([6, 10, 4]);
+    l.truncate(8);
+    expect([l.length, l.at(7)?.seq, l.at(8)]).toEqual([8, 7, undefined]);
+    l.truncate(6);
+    expect([l.length, l.live]).toEqual([6, 0]);
+    // control: one below what was released (before, the list kept length 6 and the next send got seq 6, not 5)
+    expect(() => l.truncate(5)).toThrow(/^t9000 driver: cannot go back to message 5 of a virtual link: messages up to 5 were released/);
+    expect(l.length).toBe(6);
+  });
+
+  it('a driver in summary mode refuses a restore to before its releases and changes nothing; retaining, it restores', () => {
+    const lazy = buildC104Mesh(mesh, UNTIL, { summary: true });
+    const full = buildC104Mesh(mesh, UNTIL, { eager: true });
+    const pl = lazy.driver.stateProvider();
+    const pf = full.driver.stateProvider();
+    lazy.sim.step(C104_START + 500);
+    full.sim.step(C104_START + 500);
+    const early = pl.save();
+    const earlyFull = pf.save();
+    lazy.sim.step(UNTIL);
+    full.sim.step(UNTIL);
+    const sent = lazy.driver.sentCount;
+    const lens = [...lazy.driver.bySource.values()].map((l) => l.length);
+    expect(() => pl.restore(early)).toThrow(/were released \(retainMessages off/);
+    expect(lazy.driver.sentCount).toBe(sent);
+    expect([...lazy.driver.bySource.values()].map((l) => l.length)).toEqual(lens);
+    pf.restore(earlyFull);
+    expect(full.driver.sentCount).toBe((earlyFull as { messages: number }).messages);
+    expect(full.driver.messages.length).toBe(full.driver.sentCount);
   });
 });

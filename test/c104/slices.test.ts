@@ -18,17 +18,22 @@
  * idle value) or a mask of indices (req, col, the routers' and selector's
  * requests). Negative controls: two outputs' stages swapped, and the random
  * policy hashing with the crossbar index instead of the link, must fail.
+ * The deadlock detector on a cyclic ring whose ring links are 5 and 9
+ * (crossbar indices 1 and 2 when compact) names the same links both ways
+ * (read as the crossbar index it finds no ring: checked by hand).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { meshNetwork, type MeshRouting } from '../../rtl/c104/labelling.ts';
+import { meshNetwork, ringNetwork, type MeshRouting } from '../../rtl/c104/labelling.ts';
+import type { NetworkSpec } from '../../rtl/c104/topology.ts';
+import { findC104Deadlock } from '../../harness/rtl/c104_deadlock.ts';
 import { C104_POLICIES, type C104Options, type C104Pipeline, type C104Policy } from '../../rtl/c104/config.ts';
-import { maskToLinks, SLICES_FAULT } from '../../rtl/c104/slices.ts';
+import { maskToCrossbar, maskToLinks, sliceMap, SLICES_FAULT } from '../../rtl/c104/slices.ts';
 import { C104ConfigError } from '../../rtl/c104/interval_table.ts';
 import { makeC104System, type C104System } from '../../harness/rtl/c104_system.ts';
 import { attachC104Events, type C104EventRecorder } from '../../harness/rtl/c104_events.ts';
 import type { C104 } from '../../rtl/c104/c104.ts';
-import { blockMemories, firstBlockDiff, pairChannels, pairMessages, postPairMessages } from './system_check.ts';
+import { blockMemories, firstBlockDiff, pairChannels, pairMessages, postPairMessages, ringSystem } from './system_check.ts';
 
 interface Case {
   w: number;
@@ -225,5 +230,53 @@ describe("C104 slices 'connected' = 'all' on every connected link, at every cycl
     for (const k of wired) expect(sw.routers[k]!.path).toBe(`${sw.path}.in${k}`);
     const full = makeC104System(spec, [], {}).network.switches[0]!;
     expect(full.xbar.config.inputs).toBe(32);
+  });
+
+  it('the slice map: link order, link 0 kept when none is connected, masks both ways', () => {
+    const on = new Array<boolean>(32).fill(false);
+    for (const k of [0, 4, 5, 9, 31]) on[k] = true;
+    const m = sliceMap(on, 'connected');
+    expect(m.linkOf).toEqual([0, 4, 5, 9, 31]);
+    expect([m.xOf[9], m.xOf[31], m.xOf[1]]).toEqual([3, 4, -1]);
+    // links 4, 9, 31 and 1 (not elaborated: dropped) as crossbar indices 1, 3, 4, and back
+    const links = (1 << 4) | (1 << 9) | (1 << 31) | (1 << 1);
+    expect(maskToCrossbar(links, m.xOf)).toBe(0b11010);
+    expect(maskToLinks(0b11010, m.linkOf)).toBe(((1 << 4) | (1 << 9) | (1 << 31)) >>> 0);
+    expect(sliceMap(new Array<boolean>(32).fill(false), 'connected').linkOf).toEqual([0]);
+    // control: 'all' is the identity
+    expect(sliceMap(on, 'all').linkOf).toEqual(Array.from({ length: 32 }, (_, k) => k));
+  });
+});
+
+describe('compact slices: the deadlock detector names links, not crossbar indices', () => {
+  /** The cyclic ring of test/c104/system.test.ts with its links 1 and 2 moved to 5 and 9 (crossbar indices 1 and 2 when compact). */
+  const M = [0, 5, 9];
+  function ring(slices: 'all' | 'connected'): C104System {
+    const base = ringNetwork(4, true);
+    const move = <T>(a: readonly T[], empty: T): T[] => {
+      const out = new Array<T>(a.length).fill(empty);
+      M.forEach((to, from) => (out[to] = a[from]!));
+      return out;
+    };
+    const spec: NetworkSpec = {
+      ...base,
+      switches: base.switches.map((t) => ({ ...t, connected: move(t.connected, false), randomHeader: move(t.randomHeader, null), deleteHeader: move(t.deleteHeader, false), groups: t.groups.map((g) => g.map((k) => M[k]!)) })),
+      cables: base.cables.map(([a, b]) => [{ ...a, link: M[a.link]! }, { ...b, link: M[b.link]! }]),
+      terminals: base.terminals.map((t) => ({ ...t, links: t.links.map((k) => M[k]!) })),
+    };
+    return ringSystem(spec, slices);
+  }
+
+  it('the same ring of waiting links (c104_s.link5) compact as with all 32 slices', () => {
+    const rings = (['all', 'connected'] as const).map((slices) => {
+      const sys = ring(slices);
+      expect(sys.network.switches[0]!.xOf[5]).toBe(slices === 'all' ? 5 : 1);
+      expect(sys.sim.runUntil(() => sys.rec.deliveries.length === 16, 30000).reached).toBe(false);
+      const d = findC104Deadlock(sys.sim, sys.network.switches, sys.net);
+      expect(d).not.toBeNull();
+      return d!.ring;
+    });
+    expect(new Set(rings[0]!.slice(0, -1))).toEqual(new Set(['c104_0.link5', 'c104_1.link5', 'c104_2.link5', 'c104_3.link5']));
+    expect(rings[1]).toEqual(rings[0]);
   });
 });

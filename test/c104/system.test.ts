@@ -11,7 +11,7 @@ import { chainNetwork, meshNetwork, ringNetwork } from '../../rtl/c104/labelling
 import { findC104Deadlock } from '../../harness/rtl/c104_deadlock.ts';
 import type { NetworkSpec } from '../../rtl/c104/topology.ts';
 import { makeC104System, type C104System } from '../../harness/rtl/c104_system.ts';
-import { checkDeliveries, run } from './system_check.ts';
+import { checkDeliveries, ringSystem, run } from './system_check.ts';
 import type { ChannelEnd } from '../../harness/rtl/t9000_driver.ts';
 
 /** Channels: for each endpoint pair in `pairs`, the next free label of each side. */
@@ -88,24 +88,8 @@ describe('c104-transit experiment (seed 004 §4.1.5)', () => {
 });
 
 describe('deadlock negative control on real DS-links with T9000s', () => {
-  /** Four T9000s on a ring of C104s; every endpoint sends 4 long messages two switches on; small buffers. */
-  function ring(cyclic: boolean): C104System {
-    const spec = ringNetwork(4, cyclic);
-    const channels: [ChannelEnd, ChannelEnd][] = [
-      [{ node: 0, vl: 0 }, { node: 2, vl: 2 }],
-      [{ node: 1, vl: 1 }, { node: 3, vl: 3 }],
-    ];
-    const sys = makeC104System(spec, channels, { c104: { inputBufferTokens: 8, outputBufferTokens: 1 }, requireDeadlockFree: false });
-    for (const [a, b] of channels) {
-      for (const [src, dst] of [[a, b], [b, a]] as const) {
-        for (let k = 0; k < 4; k++) {
-          sys.driver.send(src.node, src.vl, Array.from({ length: 96 }, (_, j) => (j + k) & 0xff), 2500 + k);
-          sys.driver.receive(dst.node, dst.vl, 2500 + k);
-        }
-      }
-    }
-    return sys;
-  }
+  /** Four T9000s on a ring of C104s; every endpoint sends 4 long messages two switches on; small buffers (system_check.ts). */
+  const ring = (cyclic: boolean): C104System => ringSystem(ringNetwork(4, cyclic));
 
   it('the cyclic ring deadlocks and the structural detector names the ring of waiting links; the acyclic labelling delivers', () => {
     const bad = ring(true);

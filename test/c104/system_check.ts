@@ -4,7 +4,7 @@
  * order per virtual link (harness/rtl/c104_system.ts).
  */
 import { expect } from 'vitest';
-import { nodeChannels, type C104System } from '../../harness/rtl/c104_system.ts';
+import { makeC104System, nodeChannels, type C104System } from '../../harness/rtl/c104_system.ts';
 import { channelPairs } from '../../harness/rtl/c104_thesis_workload.ts';
 import type { ChannelEnd } from '../../harness/rtl/t9000_driver.ts';
 import type { NetworkSpec } from '../../rtl/c104/topology.ts';
@@ -93,4 +93,26 @@ export function postPairMessages(sys: C104System, channels: [ChannelEnd, Channel
     sys.driver.send(src.node, src.vl, Array.from({ length: m.len }, (_, j) => (k * 31 + j) & 0xff), 2500 + m.at);
     sys.driver.receive(dst.node, dst.vl, 2500 + m.at);
   });
+}
+
+/**
+ * The deadlock tests' ring traffic on a 4-switch ring (rtl/c104/labelling.ts
+ * ringNetwork, links possibly moved): endpoints 0↔2 and 1↔3, four 96-byte
+ * messages each way with receives posted, small buffers (8 in, 1 out).
+ */
+export function ringSystem(spec: NetworkSpec, slices: 'all' | 'connected' = 'all'): C104System {
+  const channels: [ChannelEnd, ChannelEnd][] = [
+    [{ node: 0, vl: 0 }, { node: 2, vl: 2 }],
+    [{ node: 1, vl: 1 }, { node: 3, vl: 3 }],
+  ];
+  const sys = makeC104System(spec, channels, { c104: { inputBufferTokens: 8, outputBufferTokens: 1, slices }, requireDeadlockFree: false });
+  for (const [a, b] of channels) {
+    for (const [src, dst] of [[a, b], [b, a]] as const) {
+      for (let k = 0; k < 4; k++) {
+        sys.driver.send(src.node, src.vl, Array.from({ length: 96 }, (_, j) => (j + k) & 0xff), 2500 + k);
+        sys.driver.receive(dst.node, dst.vl, 2500 + k);
+      }
+    }
+  }
+  return sys;
 }

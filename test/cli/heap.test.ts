@@ -1,7 +1,7 @@
 /**
  * Heap for big cubes (harness/cli/heap.ts): the CLI runs itself again with a
  * bigger heap only for 9- and 10-cubes, and only when the limit is too small.
- * (The 10-cube run itself takes minutes; it is in the README's Speed notes,
+ * (The 10-cube run itself takes minutes; it is in docs/speed.md,
  * not in the tests.)
  */
 import v8 from 'node:v8';

@@ -159,6 +159,20 @@ describe('guards that are comb-driven signals: limits', () => {
     expect(() => new Simulator(new Wide({ bits: 0x80 }))).not.toThrow();
   });
 
+  it('an `is` guard names values its guard can take (a value past its width would never match, or wrap in the mask)', () => {
+    class Narrow extends Module {
+      constructor(is: number[]) {
+        super(null, 'top');
+        const a = this.input('a', 2);
+        const sel = this.input('sel', 2);
+        const o = this.output('o', 2);
+        this.comb(() => void (this.s[o.i] = this.s[a.i]!), { writes: [o], reads: [], readsWhen: [{ when: sel, is, reads: [a] }], name: 'r' });
+      }
+    }
+    for (const bad of [[4], [-1], [1.5], []]) expect(() => new Simulator(new Narrow(bad))).toThrow(/\.r: readsWhen is \[.*\] must name values of guard (top\.)?sel \(0\.\.3\)$/);
+    expect(() => new Simulator(new Narrow([0, 3]))).not.toThrow();
+  });
+
   it('a `bits` guard wakes the reader in every state it names (g = 1 and g = 2 under 0x22)', () => {
     for (const g of [1, 2]) {
       const top = new Guarded(0x22, 'bits');
