@@ -39,7 +39,7 @@ import type { C104Config } from './config.ts';
 import { C104_LINKS, type CompiledTable } from './interval_table.ts';
 import { InputRouter, XBAR_VALID, type RouterSideBand } from './input_router.ts';
 import { PolicySelector } from './policy_selector.ts';
-import { SLICES_FAULT, sliceMap, type C104Slices } from './slices.ts';
+import { maskToCrossbar, SLICES_FAULT, sliceMap, type C104Slices } from './slices.ts';
 
 export interface C104Options {
   /** Which links are wired (ports of the others are tied off); default all. */
@@ -87,6 +87,8 @@ export class C104 extends Module {
     this.linkOf = linkOf;
     this.xOf = xOf;
     const X = linkOf.length;
+    // The groups' masks as crossbar indices, once for all routers (the links' masks with slices 'all').
+    const routerSlices = { linkOf, xGroupMask: X === C104_LINKS ? table.groupMask : table.groupMask.map((m) => maskToCrossbar(m, xOf)) };
     const xbar = (this.xbar = new Crossbar(this, 'xbar', {
       inputs: X,
       outputs: X,
@@ -116,7 +118,7 @@ export class C104 extends Module {
         this.tie(rxChar, 0);
         this.tie(txReady, 0);
       }
-      const r = new InputRouter(this, `in${k}`, k, table, config, opts.sideBand?.[k] ?? null, linkOf);
+      const r = new InputRouter(this, `in${k}`, k, table, config, opts.sideBand?.[k] ?? null, routerSlices);
       this.routers[k] = r;
       this.connect(rxValid, r.rxValid);
       this.connect(rxChar, r.rxChar);

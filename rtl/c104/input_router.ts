@@ -54,9 +54,14 @@ import { lookupGroup, type CompiledTable } from './interval_table.ts';
 import type { SideBandLane } from '../lib/side_band.ts';
 import { bitsFor } from '../lib/arbiter.ts';
 import { C104_LINKS } from './interval_table.ts';
-import { maskToCrossbar } from './slices.ts';
 
 const ALL_LINKS: readonly number[] = Array.from({ length: C104_LINKS }, (_, k) => k);
+
+/** The switch's slices as a router sees them: crossbar index -> link, and the table's group masks as crossbar indices (computed once per switch). */
+export interface RouterSlices {
+  linkOf: readonly number[];
+  xGroupMask: Uint32Array;
+}
 
 /** One input's side-band lanes: where its packets' tags arrive, and each output's lane (null: not wired). */
 export interface RouterSideBand {
@@ -95,13 +100,10 @@ export class InputRouter extends Module {
   /** Packets routed (for observers and tests). */
   readonly packets: Signal;
 
-  constructor(parent: Module, name: string, link: number, table: CompiledTable, cfg: C104Config, sideBand: RouterSideBand | null = null, linkOf: readonly number[] = ALL_LINKS) {
+  constructor(parent: Module, name: string, link: number, table: CompiledTable, cfg: C104Config, sideBand: RouterSideBand | null = null, slices: RouterSlices = { linkOf: ALL_LINKS, xGroupMask: table.groupMask }) {
     super(parent, name);
+    const { linkOf, xGroupMask } = slices;
     const X = linkOf.length;
-    const xOf = new Int8Array(C104_LINKS).fill(-1);
-    linkOf.forEach((k, x) => (xOf[k] = x));
-    // The groups' masks as crossbar indices (the links' masks with slices 'all').
-    const xGroupMask = X === C104_LINKS ? table.groupMask : table.groupMask.map((m) => maskToCrossbar(m, xOf));
     const h = table.headerBytes;
     const inDelete = table.place === 'input' && table.deleteHeader[link]!;
     const inRandom = table.place === 'input' ? table.randomHeader[link]! : null;
