@@ -113,7 +113,10 @@ export function buildC104Mesh(c: C104MeshCase, until: number, { summary = false,
     (m) => {
       const src = endOf.get(m.src * T + m.dst)!;
       const dst = endOf.get(m.dst * T + m.src)!;
-      sys.driver.send(src.node, src.vl, Array.from({ length: m.bytes }, (_, j) => (m.id + j) & 0xff), m.t);
+      const data = Array.from({ length: m.bytes }, (_, j) => (m.id + j) & 0xff);
+      // summary mode: the message waits packed until it enters its send queue (docs/c104.md#lazy-workload)
+      if (summary) sys.driver.post(src.node, src.vl, data, m.t);
+      else sys.driver.send(src.node, src.vl, data, m.t);
       sys.driver.receive(dst.node, dst.vl, m.t);
     },
     C104_START,

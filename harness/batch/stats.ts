@@ -121,31 +121,50 @@ export function messageWindow(x: MessageWindowInput): MessageWindow {
   const done = inWindow.filter((m) => last.has(m.id));
   const lat = done.map((m) => last.get(m.id)! - m.cycle);
   const fp = inWindow.filter((m) => first.has(m.id)).map((m) => first.get(m.id)! - m.cycle);
-  const windowCycles = Math.max(1, x.to - x.from);
-  const linkBw = 1 / x.cyclesPerLinkByte;
-  const offered = inWindow.reduce((a, m) => a + m.bytes, 0) / x.nodes / windowCycles / linkBw;
-  const delivered = done.reduce((a, m) => a + m.bytes, 0) / x.nodes / windowCycles / linkBw;
-  const warnings: string[] = [];
-  if (inWindow.length && done.length < inWindow.length) {
-    warnings.push(`offered load not delivered: ${inWindow.length - done.length} of ${inWindow.length} messages generated in the window were not complete at the end of the run (cycle ${x.runEnd}); latencies count only the delivered ones`);
-  } else if (offered > 0 && delivered < 0.95 * offered) {
-    warnings.push(`offered load not delivered: ${delivered.toFixed(3)} of ${offered.toFixed(3)} link bandwidths per node`);
-  }
+  const throughput = windowThroughput(
+    inWindow.reduce((a, m) => a + m.bytes, 0),
+    done.reduce((a, m) => a + m.bytes, 0),
+    x,
+  );
   const ordered = done.map((m) => [m.cycle, last.get(m.id)! - m.cycle] as const).sort((p, q) => p[0] - q[0]);
   const q = Math.floor(ordered.length / 4);
-  if (q >= 10) {
-    const early = avg(ordered.slice(0, q).map((p) => p[1]));
-    const late = avg(ordered.slice(-q).map((p) => p[1]));
-    if (late > 1.5 * early) warnings.push(`means still grow: messages generated late in the window waited ${late.toFixed(0)} cycles, early ones ${early.toFixed(0)} (past saturation: the means depend on the run length)`);
-  }
+  const quarters: [number, number] | null = q >= 10 ? [avg(ordered.slice(0, q).map((p) => p[1])), avg(ordered.slice(-q).map((p) => p[1]))] : null;
+  const warnings = windowWarnings(inWindow.length, done.length, x.runEnd, throughput, quarters);
   return {
     window: { from: x.from, to: x.to, runEnd: x.runEnd },
     messages: { generated: x.scheduled.length, inWindow: inWindow.length, deliveredInWindow: done.length, completeInRun: last.size },
     latency: latencyStats(lat),
     firstPacket: latencyStats(fp),
-    throughput: { offered, delivered, unit: `link bandwidths per node (1 byte per ${x.cyclesPerLinkByte} cycles)` },
+    throughput,
     warnings,
   };
+}
+
+/** Offered and delivered bytes of a window in link bandwidths per node. */
+export function windowThroughput(offeredBytes: number, deliveredBytes: number, x: { readonly nodes: number; readonly cyclesPerLinkByte: number; readonly from: number; readonly to: number }): MessageWindow['throughput'] {
+  const windowCycles = Math.max(1, x.to - x.from);
+  const linkBw = 1 / x.cyclesPerLinkByte;
+  return { offered: offeredBytes / x.nodes / windowCycles / linkBw, delivered: deliveredBytes / x.nodes / windowCycles / linkBw, unit: `link bandwidths per node (1 byte per ${x.cyclesPerLinkByte} cycles)` };
+}
+
+/**
+ * The saturation warnings: window messages not complete by the run's end, or
+ * delivered below 95% of offered; and `quarters` = mean latency of the first
+ * and last quarter of the delivered window messages by generation (when a
+ * quarter has 10 or more), the means still growing when late > 1.5 × early.
+ */
+export function windowWarnings(inWindow: number, done: number, runEnd: number, t: { readonly offered: number; readonly delivered: number }, quarters: readonly [number, number] | null): string[] {
+  const warnings: string[] = [];
+  if (inWindow && done < inWindow) {
+    warnings.push(`offered load not delivered: ${inWindow - done} of ${inWindow} messages generated in the window were not complete at the end of the run (cycle ${runEnd}); latencies count only the delivered ones`);
+  } else if (t.offered > 0 && t.delivered < 0.95 * t.offered) {
+    warnings.push(`offered load not delivered: ${t.delivered.toFixed(3)} of ${t.offered.toFixed(3)} link bandwidths per node`);
+  }
+  if (quarters) {
+    const [early, late] = quarters;
+    if (late > 1.5 * early) warnings.push(`means still grow: messages generated late in the window waited ${late.toFixed(0)} cycles, early ones ${early.toFixed(0)} (past saturation: the means depend on the run length)`);
+  }
+  return warnings;
 }
 
 function avg(v: readonly number[]): number {

@@ -42,7 +42,7 @@ import { patternWorkload, PATTERNS, type PatternName } from '../batch/patterns.t
 import { csvPathFor, formatLinkSummary, formatMessageWindow } from '../batch/report.ts';
 import { defaultWindow, parseFraction, parseRate } from '../batch/setup.ts';
 import { linkSummary, messageWindow } from '../batch/stats.ts';
-import { mean } from '../compare/stats.ts';
+import { listFigures, RunningFigures, type ScheduledMessage } from '../rtl/c104_run_summary.ts';
 import { attachC104LinkMeter, c104LinksCsv } from '../rtl/c104_links.ts';
 import { toJson } from '../experiments/types.ts';
 import { readFileSync } from 'node:fs';
@@ -362,6 +362,15 @@ async function run(cmdOpts: ParsedOptions, positional: string[] = [], given: Rea
   const sys = makeC104System(netSpec, channels, { c104: { policy, timing, buffers }, ...(node ? { t9000: { addressing: 'node' as const } } : {}), workload: { preset, seed: opts.seed as number, ...(patterned ? { pattern: opts.pattern } : {}), ...(traced ? { workloadFile: opts.workload } : {}) } });
   // A send that finds its virtual link's queue full waits (docs/c104.md#held-sends).
   sys.driver.holdWhenFull = true;
+  // Without --events nothing needs the events: the summary is kept as the run goes and messages wait packed (docs/c104.md#lazy-workload).
+  const keep = eventsTarget !== undefined;
+  const running = keep ? null : new RunningFigures(patterned ? win.warmup : 0, patterned ? win.genEnd : Infinity, (sw, port) => sys.net?.peer[sw]![port]?.kind !== 'switch');
+  if (running) {
+    sys.driver.retainMessages = false;
+    sys.rec.keepEvents = false;
+    sys.rec.onEvent = (e, m) => running.t9000(e, m.cycle, m.size);
+  }
+  const send = (src: ChannelEnd, data: number[], cycle: number): number => (keep ? sys.driver.send(src.node, src.vl, data, cycle).id : sys.driver.post(src.node, src.vl, data, cycle));
   const cfg = sys.network.configs[0]!;
   const load = plan ? plan.description : `${channels.length} virtual links, ${opts.messages} messages of ${opts.bytes} B each way; seed ${opts.seed}`;
   console.log(
@@ -380,10 +389,10 @@ async function run(cmdOpts: ParsedOptions, positional: string[] = [], given: Rea
     sys.network.switches,
     sys.net,
     numbering?.source ?? (() => ({ msg: synthetic++, packet: 0 })),
-    eventsTarget ? { switchEnds: sys.network.ends, endpointEnds: sys.endpoints.map((ep) => ep.links), deadlockEvery: 2000 } : {},
+    eventsTarget ? { switchEnds: sys.network.ends, endpointEnds: sys.endpoints.map((ep) => ep.links), deadlockEvery: 2000 } : { sink: (e) => running!.switchEvent(e) },
   );
   let sent = 0;
-  const scheduled: { id: number; cycle: number; bytes: number }[] = [];
+  const scheduled: ScheduledMessage[] = [];
   if (plan) {
     const endOf = new Map<string, ChannelEnd>();
     for (const [a, b] of channels) {
@@ -395,7 +404,9 @@ async function run(cmdOpts: ParsedOptions, positional: string[] = [], given: Rea
       const dst = endOf.get(`${m.dst}>${m.src}`)!;
       const bytes = Math.min(m.bytes, cap);
       const data = Array.from({ length: bytes }, () => rand.nextInt(256));
-      scheduled.push({ id: sys.driver.send(src.node, src.vl, data, m.t).id, cycle: m.t, bytes });
+      const sm = { id: send(src, data, m.t), cycle: m.t, bytes };
+      if (running) running.scheduled(sm);
+      else scheduled.push(sm);
       sys.driver.receive(dst.node, dst.vl, m.t);
     };
     if (plan.lazy) feedMessages(sys.sim, plan.lazy.stream(), issue, START);
@@ -408,7 +419,7 @@ async function run(cmdOpts: ParsedOptions, positional: string[] = [], given: Rea
       for (const [src, dst] of [[a, b], [b, a]] as const) {
         for (let k = 0; k < M; k++) {
           const data = Array.from({ length: bytes }, () => rand.nextInt(256));
-          sys.driver.send(src.node, src.vl, data, START + k);
+          send(src, data, START + k);
           sys.driver.receive(dst.node, dst.vl, START + k);
           sent++;
         }
@@ -429,50 +440,31 @@ async function run(cmdOpts: ParsedOptions, positional: string[] = [], given: Rea
     marks: vcd ? [vcdCycles] : [],
     step: (k) => sys.sim.step(k),
     after: (done) => {
+      running?.pass(sys.sim.cycle);
       if (vcd && done >= vcdCycles) {
         vcd.close();
         vcd = undefined;
       }
     },
-    finished: () => sys.rec.deliveries.length >= sent,
+    finished: () => sys.rec.summary.delivered >= sent,
   });
   vcd?.close();
   const done = run.done;
 
-  const queued = new Map(sys.driver.messages.map((m) => [m.id, m.cycle]));
-  const complete = sys.rec.events.filter((e) => e.kind === 'message-complete');
-  const times = complete.map((e) => e.t - queued.get(e.msg)!);
-  const heads = new Map<number, number[]>();
-  const transit: number[] = [];
-  const headAt = new Map<string, number>();
-  for (const e of c104rec.events) {
-    if (e.kind === 'head-arrives') {
-      heads.set(e.msg, [...(heads.get(e.msg) ?? []), e.t]);
-      headAt.set(`${e.msg}@${e.unit}`, e.t);
-    } else if (e.kind === 'packet-forwarded') {
-      const h = headAt.get(`${e.msg}@${e.unit}`);
-      if (h !== undefined) transit.push(e.t - h);
-    }
-  }
-  const hop: number[] = [];
-  for (const l of heads.values()) for (let k = 1; k < l.length; k++) hop.push(l[k]! - l[k - 1]!);
-  const means = { messageTime: mean(times), switchTransit: mean(transit), perHopHead: mean(hop) };
+  const { means, counts } = running ? running.figures() : listFigures(sys.rec.events, c104rec.events, new Map(sys.driver.messages.map((m) => [m.id, m.cycle])));
   const row = (label: string, v: number, note = ''): string => quantityRow(40, label, v, note, (c) => (c * 10).toFixed(0).padStart(10));
   console.log('');
   console.log(chalk.bold(`  ${'quantity'.padEnd(40)}${'cycles'.padStart(10)}${'ns'.padStart(10)}`));
-  console.log(row('mean message time (queued to complete)', means.messageTime, `(${times.length} messages)`));
-  console.log(row('mean switch transit (head to forwarded)', means.switchTransit, `(${transit.length} packet crossings)`));
-  console.log(row('mean per-hop head latency (switch to switch)', means.perHopHead, `(${hop.length} hops)`));
-  // A delivery is byte-exact when the receive area holds the bytes its message was sent with.
-  const byteExact = sys.rec.deliveries.filter((d) => {
-    const m = sys.driver.messages[d.msg];
-    return m !== undefined && m.data.length === d.bytes.length && m.data.every((b, j) => b === d.bytes[j]);
-  }).length;
-  console.log(`  messages: ${sent} sent, ${sys.rec.deliveries.length} delivered (${byteExact} byte-exact), ${sys.driver.heldCount} held (the sender waited for room in its virtual link's 16-entry send queue)${sys.rec.anomalies.length ? chalk.yellow(`; ${sys.rec.anomalies.length} bookkeeping anomalies (first: ${sys.rec.anomalies[0]})`) : ''}`);
+  console.log(row('mean message time (queued to complete)', means.messageTime, `(${counts.messages} messages)`));
+  console.log(row('mean switch transit (head to forwarded)', means.switchTransit, `(${counts.crossings} packet crossings)`));
+  console.log(row('mean per-hop head latency (switch to switch)', means.perHopHead, `(${counts.hops} hops)`));
+  // A delivery is byte-exact when the receive area holds the bytes its message was sent with (the recorder checks each: t9000_events.ts).
+  const delivered = sys.rec.summary.delivered;
+  const byteExact = sys.rec.summary.byteExact;
+  console.log(`  messages: ${sent} sent, ${delivered} delivered (${byteExact} byte-exact), ${sys.driver.heldCount} held (the sender waited for room in its virtual link's 16-entry send queue)${sys.rec.anomalies.length ? chalk.yellow(`; ${sys.rec.anomalies.length} bookkeeping anomalies (first: ${sys.rec.anomalies[0]})`) : ''}`);
   // --pattern: the measurement window; --workload: the whole run.
-  const summary = plan
-    ? messageWindow({ nodes: netSpec.terminals.length, cyclesPerLinkByte: DSLINK_CYCLES_PER_BYTE, scheduled, events: sys.rec.events, from: patterned ? win.warmup : 0, to: patterned ? Math.min(win.genEnd, done) : done, runEnd: done })
-    : undefined;
+  const bounds = { nodes: netSpec.terminals.length, cyclesPerLinkByte: DSLINK_CYCLES_PER_BYTE, from: patterned ? win.warmup : 0, to: patterned ? Math.min(win.genEnd, done) : done, runEnd: done };
+  const summary = plan ? (running ? running.window(bounds) : messageWindow({ ...bounds, scheduled, events: sys.rec.events })) : undefined;
   if (summary) {
     console.log('');
     for (const l of formatMessageWindow(summary)) console.log(l);
@@ -485,13 +477,13 @@ async function run(cmdOpts: ParsedOptions, positional: string[] = [], given: Rea
   if (jsonTarget) {
     const options = Object.fromEntries(spec.options.filter((o) => !['config', 'events', 'vcd', 'json', 'quiet'].includes(o.name)).map((o) => [o.name, opts[o.name] ?? null]));
     if (plan && patterned) Object.assign(options, { rate: plan.rate, hotspot: opts.pattern === 'hotspot' ? plan.hotspot : null });
-    const doc = { format: 'icemu-c104-run/1', preset, network: what, options, configFile: opts.config ?? null, virtualLinks: channels.length, cycles: done, requestedCycles: cycles, interrupted: run.interrupted, messages: { sent, delivered: sys.rec.deliveries.length, byteExact, held: sys.driver.heldCount }, ...(traced ? { workload: { file: plan!.file, cyclesPerTick: plan!.cyclesPerTick, startCycle: START } } : {}), means, window: summary ?? null, links: { from: linkFrom, to: Math.min(linkTo, done), summary: linkFigures, perLink: links } };
+    const doc = { format: 'icemu-c104-run/1', preset, network: what, options, configFile: opts.config ?? null, virtualLinks: channels.length, cycles: done, requestedCycles: cycles, interrupted: run.interrupted, messages: { sent, delivered, byteExact, held: sys.driver.heldCount }, ...(traced ? { workload: { file: plan!.file, cyclesPerTick: plan!.cyclesPerTick, startCycle: START } } : {}), means, window: summary ?? null, links: { from: linkFrom, to: Math.min(linkTo, done), summary: linkFigures, perLink: links } };
     writeText(jsonTarget, JSON.stringify(toJson(doc), null, 1) + '\n', 'json');
     if (csvTarget) writeText(csvTarget, c104LinksCsv(links), 'json');
     console.log(`Summary: ${jsonTarget.path}${csvTarget ? `, per-link CSV ${csvTarget.path}` : ''}`);
   }
   if (eventsTarget) {
-    if (sys.rec.deliveries.length < sent) c104rec.checkDeadlock(200); // the detector needs quiet links (docs/c104.md#view-events)
+    if (delivered < sent) c104rec.checkDeadlock(200); // the detector needs quiet links (docs/c104.md#view-events)
     const all = [...sys.rec.events, ...switchTraceEvents(c104rec.events, numbering?.ids)].sort((x, y) => x.t - y.t);
     writeTrace(eventsTarget, sys.rec.header, all, '--events');
     console.log(`Events: ${eventsTarget.path} (${all.length} events; switch events carry the switch-level packet number in 'unit', and their T9000 message and packet)`);
@@ -500,7 +492,7 @@ async function run(cmdOpts: ParsedOptions, positional: string[] = [], given: Rea
   if (vcdOut) console.log(`Waveform of switch ${netSpec.switches[0]!.name}, cycles 0..${Math.min(vcdCycles, done)}: ${vcdOut.path} (${vcdOut.openHint()})`);
   if (run.interrupted) return INTERRUPTED;
   if (patterned) return 0;
-  return sys.rec.deliveries.length === sent && byteExact === sent ? 0 : 1;
+  return delivered === sent && byteExact === sent ? 0 : 1;
 }
 
 export const c104Command = { spec, run };

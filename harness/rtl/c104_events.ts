@@ -122,6 +122,8 @@ export interface C104EventOptions {
   endpointEnds?: readonly (readonly unknown[])[];
   /** Look for a structural deadlock after this many cycles without router progress, and every as many after (0: never). Needs `net`. */
   deadlockEvery?: number;
+  /** Hand every event to this instead of keeping it in `events` (a long run's summary: harness/rtl/c104_run_summary.ts). */
+  sink?: (e: TraceEvent) => void;
 }
 
 const HEAD = 0;
@@ -144,15 +146,16 @@ export function attachC104Events(
   /** Shadow FIFO per output link with a switch behind it. */
   const shadow = new Map<number, PacketId[]>();
   const rec: C104EventRecorder = { events: [], unidentified: 0, checkDeadlock: () => null, detach: () => {} };
+  const push = opts.sink ?? ((e: TraceEvent): void => void rec.events.push(e));
   const emit = (t: number, kind: TraceEvent['kind'], id: PacketId | null, s: number, k: number, port: number): void => {
     if (!id) return;
-    rec.events.push({ t, kind, msg: id.msg, node: s, packet: id.packet, unit: `${names[s]}.in${k}`, port });
+    push({ t, kind, msg: id.msg, node: s, packet: id.packet, unit: `${names[s]}.in${k}`, port });
   };
   const feeder = (s: number, k: number): number => {
     const p = net?.peer[s]![k];
     return p && p.kind === 'switch' ? p.sw * N + p.link : -1;
   };
-  const states = flowStates(switches, opts, rec.events);
+  const states = flowStates(switches, opts, push);
   const cut = switches.map((sw) => sw.config.pipeline === 'cut-through');
   const every = net ? (opts.deadlockEvery ?? 0) : 0;
   let lastMove = sim.cycle;
@@ -166,7 +169,7 @@ export function attachC104Events(
     if (!rings.has(key)) {
       rings.add(key);
       const first = d.ring[0]!.replace(/\.link\d+$/, '');
-      rec.events.push({ t: sim.cycle, kind: 'deadlock', msg: 0, node: Math.max(0, names.indexOf(first)), ring: d.ring });
+      push({ t: sim.cycle, kind: 'deadlock', msg: 0, node: Math.max(0, names.indexOf(first)), ring: d.ring });
     }
     return d.ring;
   };
@@ -221,7 +224,7 @@ export function attachC104Events(
 }
 
 /** The per-cycle step recording held links and full buffers (null when no link end has credit state). */
-function flowStates(switches: readonly C104[], opts: C104EventOptions, events: TraceEvent[]): ((sim: Simulator) => void) | null {
+function flowStates(switches: readonly C104[], opts: C104EventOptions, push: (e: TraceEvent) => void): ((sim: Simulator) => void) | null {
   /** [end, node, unit of its held state, port, unit of its input buffer (switch ends only)] */
   const probes: [EndProbe, number, string, number, string | null][] = [];
   opts.switchEnds?.forEach((row, s) =>
@@ -237,7 +240,7 @@ function flowStates(switches: readonly C104[], opts: C104EventOptions, events: T
   if (!probes.length) return null;
   const held = new Uint8Array(probes.length);
   const full = new Uint8Array(probes.length);
-  const emit = (t: number, kind: EventKind, node: number, unit: string, port: number): void => void events.push({ t, kind, msg: 0, node, unit, port });
+  const emit = (t: number, kind: EventKind, node: number, unit: string, port: number): void => push({ t, kind, msg: 0, node, unit, port });
   return (sim) => {
     const t = sim.cycle;
     const s = sim.s;

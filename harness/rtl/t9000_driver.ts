@@ -26,6 +26,7 @@
  */
 import type { Simulator, StateProvider } from '../../rtl/kernel/index.ts';
 import type { T9000Endpoint } from '../../rtl/t9000/endpoint.ts';
+import { MessageBacklog } from './t9000_backlog.ts';
 
 export interface ChannelEnd {
   node: number;
@@ -64,29 +65,63 @@ export function bytesDigest(bytes: ArrayLike<number>): number {
   return h >>> 0;
 }
 
+/** Where a VL fed by `post` keeps its messages: slots of the driver's backlog chained oldest first (t9000_backlog.ts). */
+interface PackedChain {
+  readonly backlog: MessageBacklog;
+  readonly src: ChannelEnd;
+  readonly dest: ChannelEnd;
+  head: number;
+  tail: number;
+  count: number;
+  /** Packed messages not yet in the send queue (the last `waiting` of the chain), and how many of those are held. */
+  waiting: number;
+  held: number;
+}
+
 /**
  * One source VL's messages in send order, indexed by `seq`; entries before
  * `dropBefore(n)` are released (retainMessages off: a long run keeps only the
- * messages still in flight, docs/c104.md#lazy-workload).
+ * messages still in flight, docs/c104.md#lazy-workload). A VL fed by
+ * `T9000Driver.post` keeps them packed (`packed`), and `at` makes the
+ * T9000Message when it is asked for.
  */
 export class SeqList {
   private items: T9000Message[] = [];
   private base = 0;
+  /** Set by the driver at the first `post` on this VL: its messages are then packed. */
+  packed: PackedChain | null = null;
   get length(): number {
-    return this.base + this.items.length;
+    return this.base + (this.packed ? this.packed.count : this.items.length);
   }
   /** Messages held (not yet released). */
   get live(): number {
-    return this.items.length;
+    return this.packed ? this.packed.count : this.items.length;
   }
   at(i: number): T9000Message | undefined {
-    return i >= this.base ? this.items[i - this.base] : undefined;
+    const p = this.packed;
+    if (!p) return i >= this.base ? this.items[i - this.base] : undefined;
+    const k = i - this.base;
+    // only messages already in the send queue: the recorder's cursors never pass them
+    if (k < 0 || k >= p.count - p.waiting) return undefined;
+    let s = p.head;
+    for (let j = 0; j < k; j++) s = p.backlog.next(s);
+    const b = p.backlog;
+    return { id: b.id(s), src: p.src, dest: p.dest, data: [], size: b.size(s), digest: b.digest(s), cycle: b.cycle(s), seq: i, addr: b.addr(s) };
   }
   push(m: T9000Message): void {
     this.items.push(m);
   }
   /** Forget the messages before index n (compacting once the dead part is the larger). */
   dropBefore(n: number): void {
+    const p = this.packed;
+    if (p) {
+      for (; this.base < n && p.count > p.waiting; this.base++, p.count--) {
+        const s = p.head;
+        p.head = p.backlog.next(s);
+        p.backlog.free(s);
+      }
+      return;
+    }
     const dead = Math.min(n, this.length) - this.base;
     if (dead <= 0) return;
     if (dead >= this.items.length) {
@@ -104,6 +139,7 @@ export class SeqList {
   /** Keep the first n (a restore to an earlier cycle); n below `released` cannot be restored: those messages are gone. */
   truncate(n: number): void {
     if (n < this.base) throw new RangeError(`t9000 driver: cannot go back to message ${n} of a virtual link: messages up to ${this.base - 1} were released (retainMessages off, docs/c104.md#lazy-workload)`);
+    if (this.packed) throw new RangeError('t9000 driver: cannot go back in time on a virtual link fed by post (its messages are packed, docs/c104.md#lazy-workload)');
     this.items.length = n - this.base;
   }
 }
@@ -144,6 +180,8 @@ export class T9000Driver {
   holdWhenFull = false;
   /** Sends that had to wait for room in their queue, so far (holdWhenFull). */
   heldCount = 0;
+  /** Messages issued by `post` and not yet in their send queue, packed (t9000_backlog.ts). */
+  readonly backlog = new MessageBacklog();
 
   constructor(
     readonly sim: Simulator,
@@ -176,6 +214,7 @@ export class T9000Driver {
           const n = lens.get(k);
           if (n !== undefined && n < l.released) l.truncate(n);
         }
+        if ([...this.bySource.values()].some((l) => l.packed)) throw new RangeError('t9000 driver: cannot go back in time on virtual links fed by post (their messages are packed, docs/c104.md#lazy-workload)');
         this.sentCount = s.messages;
         if (this.retainMessages) this.messages.length = s.messages;
         for (const [k, l] of this.bySource) {
@@ -239,6 +278,7 @@ export class T9000Driver {
     const k = key(src);
     const list = this.bySource.get(k) ?? new SeqList();
     this.bySource.set(k, list);
+    if (list.packed) throw new RangeError(`t9000 driver: node ${node} virtual link ${vl} is fed by post; post and send do not mix on one virtual link`);
     // Held sends take their buffer when they enter the queue (fewer live buffers in the wrapping send area).
     const at = addr ?? (this.holdWhenFull ? 0 : this.alloc(node, data.length));
     const msg: T9000Message = { id: this.sentCount++, src, dest, data, size: data.length, cycle, seq: list.length, addr: at };
@@ -276,6 +316,75 @@ export class T9000Driver {
       }
     });
     return msg;
+  }
+
+  /**
+   * `send` for long runs (retainMessages off): the message waits packed in
+   * the backlog, not as an object with its bytes, until it enters the send
+   * queue (docs/c104.md#lazy-workload); the same stimuli in the same order
+   * as `send`, so the run is the same. `data` are send-area bytes (integers
+   * 0..255); a VL fed by post takes only posts, in nondecreasing cycles
+   * (so the oldest packed message is always the next to enter the queue).
+   * Returns the message's id.
+   */
+  post(node: number, vl: number, data: ArrayLike<number>, cycle: number): number {
+    if (this.retainMessages) throw new RangeError('t9000 driver: post needs retainMessages off (a retaining driver keeps message objects: use send)');
+    const src = { node, vl };
+    this.peerOf(src);
+    if (data.length > 65535) throw new RangeError(`t9000 driver: message length ${data.length} is outside 0..65535`);
+    for (let j = 0; j < data.length; j++) {
+      const b = data[j]!;
+      if (!(Number.isInteger(b) && b >= 0 && b <= 255)) throw new RangeError(`t9000 driver: byte ${j} of a message on node ${node} virtual link ${vl} is ${b}, not 0..255`);
+    }
+    const k = key(src);
+    const list = this.bySource.get(k) ?? new SeqList();
+    this.bySource.set(k, list);
+    if (!list.packed && list.length) throw new RangeError(`t9000 driver: node ${node} virtual link ${vl} was fed by send; post and send do not mix on one virtual link`);
+    const p = (list.packed ??= { backlog: this.backlog, src, dest: this.peerOf(src), head: -1, tail: -1, count: 0, waiting: 0, held: 0 });
+    const b = this.backlog;
+    if (p.count && cycle < b.cycle(p.tail)) throw new RangeError(`t9000 driver: post on node ${node} virtual link ${vl} at cycle ${cycle}, before its previous post (cycle ${b.cycle(p.tail)})`);
+    const id = this.sentCount++;
+    const slot = b.put(id, cycle, data, this.holdWhenFull ? -1 : this.alloc(node, data.length));
+    if (p.count) b.setNext(p.tail, slot);
+    else p.head = slot;
+    p.tail = slot;
+    p.count++;
+    p.waiting++;
+    this.sim.schedule(cycle, (sim) => {
+      if (p.held > 0 || !this.enqueuePacked(sim, p)) {
+        this.heldCount++;
+        p.held++;
+      }
+    });
+    return id;
+  }
+
+  /** `send`'s enqueue for the oldest packed message of a VL not yet queued: false when the queue is full (it keeps waiting). */
+  private enqueuePacked(sim: Simulator, p: PackedChain): boolean {
+    const { node, vl } = p.src;
+    const ep = this.node(node);
+    const vlc = ep.vlc;
+    const k = key(p.src);
+    const n = (this.posted.get(k) ?? 0) + 1;
+    const Q = ep.cfg.sendQueueDepth;
+    const b = this.backlog;
+    let s = p.head;
+    for (let j = p.count - p.waiting; j > 0; j--) s = b.next(s);
+    if (n - 1 - sim.peekMem(vlc.sDone, vl) >= Q) {
+      if (!this.holdWhenFull) throw new RangeError(`t9000 driver: node ${node} virtual link ${vl} has ${Q} sends queued (sendQueueDepth); cannot queue message ${b.id(s)}`);
+      return false;
+    }
+    const data = b.read(s);
+    if (b.addr(s) < 0) b.setAddr(s, this.alloc(node, data.length));
+    const addr = b.addr(s);
+    b.dropBytes(s, bytesDigest(data));
+    p.waiting--;
+    for (let j = 0; j < data.length; j++) sim.pokeMem(ep.nodeMem.mem, addr + j, data[j]!);
+    sim.pokeMem(vlc.sendQ, vl * Q + ((n - 1) % Q), addr * 65536 + data.length);
+    sim.pokeMem(vlc.sendPosted, vl, n % 2 ** 24);
+    vlc.touch(vl);
+    this.posted.set(k, n);
+    return true;
   }
 
   /** Schedule a receive on (node, vl) at `cycle`. */
@@ -323,6 +432,8 @@ export class T9000Driver {
     const k = key({ node, vl });
     const waiting = this.held.get(k);
     if (waiting?.length) this.sim.schedule(cycle, () => void (waiting[0]!() && waiting.shift()));
+    const p = this.bySource.get(k)?.packed;
+    if (p?.held) this.sim.schedule(cycle, (sim) => void (this.enqueuePacked(sim, p) && p.held--));
     const lp = this.sendLoops.get(k);
     if (!lp || lp.remaining <= 0) return;
     lp.remaining--;

@@ -67,6 +67,8 @@ export class T9000Recorder implements Observer {
    * driver's retainMessages off too, messages are released once followed.
    */
   keepEvents = true;
+  /** Called with every event stamped, kept or not, and its message (a long run's own statistics: harness/rtl/c104_run_summary.ts). */
+  onEvent: ((e: TraceEvent, m: T9000Message) => void) | null = null;
   /** Running statistics of every event stamped, kept or not (t9000_summary.ts). */
   readonly summary = new T9000Summary();
   readonly anomalies: string[] = [];
@@ -121,6 +123,7 @@ export class T9000Recorder implements Observer {
     }
     const e: TraceEvent = { t, kind, msg: msg.id, node, ...extra };
     this.summary.add(e, msg.cycle);
+    this.onEvent?.(e, msg);
     if (this.keepEvents) this.events.push(e);
   }
 

@@ -67,9 +67,12 @@ describe('T9000 recorder summary', { timeout: 120_000 }, () => {
     expect(full.rec.summary).not.toEqual(summariseEvents(events, ex));
   });
 
-  it('a lazily fed run in summary mode is the eager, fully recorded run: same state vector every 500 cycles, same summary', () => {
-    const eager = buildC104Mesh(mesh, UNTIL, { eager: true });
-    const lazy = buildC104Mesh(mesh, UNTIL, { summary: true });
+  it.each([
+    ['1 µs interval', mesh, 0],
+    ['100 ns interval: sends held, waiting packed', { ...mesh, interval: 10 }, 1],
+  ] as const)('a lazily fed run in summary mode is the eager, fully recorded run: same state vector every 500 cycles, same summary (%s)', (_, m, minHeld) => {
+    const eager = buildC104Mesh(m, UNTIL, { eager: true });
+    const lazy = buildC104Mesh(m, UNTIL, { summary: true });
     expect(lazy.sim.nextStimulus).toBeLessThan(Infinity);
     for (let c = 0; c < UNTIL + 1500; c += 500) {
       eager.sim.step(500);
@@ -82,6 +85,9 @@ describe('T9000 recorder summary', { timeout: 120_000 }, () => {
     expect(lazy.rec.events).toHaveLength(0);
     expect(lazy.driver.sentCount).toBe(eager.driver.messages.length);
     expect(lazy.driver.heldCount).toBe(eager.driver.heldCount);
+    // the packed backlog's held path was taken (post: messages wait packed, docs/c104.md#lazy-workload)
+    expect(eager.driver.heldCount).toBeGreaterThanOrEqual(minHeld);
+    expect([...lazy.driver.bySource.values()].every((l) => l.packed !== null)).toBe(true);
   });
 
   it('control: a lazy run of another seed differs in state', () => {
