@@ -230,6 +230,8 @@ export class Module {
   counterSink: CounterSet | null = null;
   /** The simulator's timed wake-ups (set at elaboration). */
   wakeSink: WakeSink | null = null;
+  /** What `whenSlots` registered (null: nothing), run once the slots are known. */
+  slotBinders: (() => void)[] | null = null;
 
   constructor(
     readonly parent: Module | null,
@@ -385,6 +387,17 @@ export class Module {
    * Signal objects.
    */
   onElaborated(): void {}
+
+  /**
+   * Run `bind` once every signal has its slot, before onElaborated: a hot
+   * process copies the slot indices it uses into its closure's variables
+   * there, so each run reads numbers from its own context instead of going
+   * through Signal objects spread over the heap (docs/kernel.md "Stop 20:
+   * cost per evaluation").
+   */
+  whenSlots(bind: () => void): void {
+    (this.slotBinders ??= []).push(bind);
+  }
 
   /** Throw a unit assertion naming this module and the cycle. */
   fail(message: string): never {
