@@ -404,3 +404,11 @@ export class Module {
     throw new SimError('unit-assertion', `${this.path || this.name}: ${message}`, this.cycleRef.cycle);
   }
 }
+
+/** An empty slot table, the value of a closure's table before Module.whenSlots fills it. */
+export const NO_SLOTS: Int32Array = new Int32Array(0);
+
+/** The current-value (`'i'`) or next-value (`'n'`) slots of `sigs`, for a closure's table in Module.whenSlots. */
+export function slotsOf(sigs: readonly Signal[], which: 'i' | 'n'): Int32Array {
+  return Int32Array.from(sigs, (x) => x[which]);
+}
