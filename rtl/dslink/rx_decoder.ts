@@ -52,6 +52,7 @@
  */
 import { Module, type ProcessDecl, type Signal } from '../kernel/module.ts';
 import type { DsNullTrain } from './null_train.ts';
+import type { DsTokenTrain } from './token_train.ts';
 import { declareRxTokenLink, type RxTokenLink } from './rx_token_link.ts';
 import { CTL_ESC, CTL_FCT, TOKEN_NAMES, TOK_BITS, TOK_FCT, TOK_NONE, TOK_NULL, ctlToken, parity } from './tokens.ts';
 
@@ -112,6 +113,12 @@ export class DsRxDecoder extends Module {
   private readonly bindSlots: () => void;
   /** The NULL train of the incoming direction (null_train.ts): while it is on demand, nothing to do here. */
   rxTrain: DsNullTrain | null = null;
+  /**
+   * The token train of the incoming direction (token_train.ts): while it
+   * runs, the deserialiser's outputs are on demand and the train wakes this
+   * decoder where they pulse; `onDecode` writes them before they are read.
+   */
+  tokTrain: DsTokenTrain | null = null;
 
   constructor(parent: Module | null, name: string, opts: { checkParity: boolean; handover?: RxHandover; nullPairs?: boolean; flow?: boolean }) {
     super(parent, name);
@@ -209,6 +216,7 @@ export class DsRxDecoder extends Module {
     this.decodeProc = this.seq(
       () => {
         if (this.rxTrain?.dormant) return;
+        this.tokTrain?.onDecode();
         const s = this.s;
         if (!flow) {
           // With flow-through these three are the comb process's ('release').
