@@ -68,6 +68,8 @@ interface TrainState {
   prevP: number;
   prevFl: number;
   prevPay: number;
+  heldP: number;
+  heldF: number;
   rxEnding: boolean;
   x0: number;
   line: LineState;
@@ -93,6 +95,13 @@ export class DsTokenTrain implements OnDemand {
   /** The previous token's data bits or control code (tokPay keeps it until the next token's last bit). */
   private prevPay = 0;
   /**
+   * hdrP and hdrF until the current token's flag bit: the previous token's
+   * parity and flag, or at entry what the registers hold (equal to pBit and
+   * flag unless one was poked since).
+   */
+  private heldP = 0;
+  private heldF = 0;
+  /**
    * The train left at a load edge c (no token for the line): the receiver's
    * values of cycle c + 1 (= rxUntil - 1) are still on demand until the
    * deserialiser, woken at c + 1, writes them back and goes on bit by bit
@@ -116,6 +125,9 @@ export class DsTokenTrain implements OnDemand {
   private readonly outN = new Int32Array(7);
   /** Negative control only (tests): post every token this many cycles late. */
   static late = 0;
+  /** Negative controls only (tests): the receiver's pulses this many cycles late; the decoder not given its inputs (onDecode a no-op). */
+  static pulseLate = 0;
+  static noDecodeWrite = false;
 
   constructor(
     /** The sending end (its serialiser) and the receiving end (its deserialiser). */
@@ -227,6 +239,8 @@ export class DsTokenTrain implements OnDemand {
     this.prevFl = s[d.flag.i]!;
     // The token the receiver completes at c (its tokPay from cycle c + 1 on): the deserialiser's rule (rx_deserialiser.ts).
     this.prevPay = s[d.acc.i]! | (s[ser.data.i]! << (cnt - 2));
+    this.heldP = s[d.out.hdrP.i]!;
+    this.heldF = s[d.out.hdrF.i]!;
     this.x0 = x;
     this.curF = c + 1 + DsTokenTrain.late;
     this.rxFrom = c + 1;
@@ -274,11 +288,12 @@ export class DsTokenTrain implements OnDemand {
     const dec = this.rx.dec;
     const t = dec.cycleRef.cycle;
     if (t <= this.rxFrom || t >= this.rxUntil) return;
-    const j = this.writePulses(t, this.s);
+    const j = this.writePulses(t, DsTokenTrain.noDecodeWrite ? new Float64Array(this.s.length) : this.s);
     if (!this.active) return;
     // j 0: tokV of the previous token now, the next token's hdrV at curF + 2; j 2: hdrV now, tokV when the token has ended.
-    if (j === 0) dec.wakeAt(dec.decodeProc, this.curF + 2);
-    else if (j === 2) dec.wakeAt(dec.decodeProc, this.curF + (this.bits(this.curF, 2) >>> 1 === 1 ? 4 : 10));
+    const late = DsTokenTrain.pulseLate;
+    if (j === 0) dec.wakeAt(dec.decodeProc, this.curF + 2 + late);
+    else if (j === 2) dec.wakeAt(dec.decodeProc, this.curF + late + (this.bits(this.curF, 2) >>> 1 === 1 ? 4 : 10));
   }
 
   /**
@@ -292,8 +307,8 @@ export class DsTokenTrain implements OnDemand {
       const pf = this.bits(f, 2);
       const len = (pf >>> 1) === 1 ? 4 : 10;
       if (t - f < len) break;
-      this.prevP = pf & 1;
-      this.prevFl = pf >>> 1;
+      this.prevP = this.heldP = pf & 1;
+      this.prevFl = this.heldF = pf >>> 1;
       this.prevPay = this.bits(f + 2, len - 2);
       f += len;
     }
@@ -308,12 +323,13 @@ export class DsTokenTrain implements OnDemand {
    * raised them. Returns t - curF (0: tokV now; 2: hdrV now).
    */
   private writePulses(t: number, s: Float64Array): number {
+    t -= DsTokenTrain.pulseLate;
     this.syncRx(t);
     const j = t - this.curF;
     const o = this.outI;
     const n = this.outN;
-    let p = this.prevP;
-    let fl = this.prevFl;
+    let p = this.heldP;
+    let fl = this.heldF;
     if (j >= 2) {
       const pf = this.bits(this.curF, 2);
       p = pf & 1;
@@ -453,7 +469,7 @@ export class DsTokenTrain implements OnDemand {
   }
 
   save(): TrainState {
-    return { active: this.active, loadEdge: this.loadEdge, rxFrom: this.rxFrom, rxUntil: this.rxUntil, curF: this.curF, prevP: this.prevP, prevFl: this.prevFl, prevPay: this.prevPay, rxEnding: this.rxEnding, x0: this.x0, line: this.line.save(), enc: this.line.saveEncoding() };
+    return { active: this.active, loadEdge: this.loadEdge, rxFrom: this.rxFrom, rxUntil: this.rxUntil, curF: this.curF, prevP: this.prevP, prevFl: this.prevFl, prevPay: this.prevPay, heldP: this.heldP, heldF: this.heldF, rxEnding: this.rxEnding, x0: this.x0, line: this.line.save(), enc: this.line.saveEncoding() };
   }
 
   restore(v: unknown): void {
@@ -466,6 +482,8 @@ export class DsTokenTrain implements OnDemand {
     this.prevP = st.prevP;
     this.prevFl = st.prevFl;
     this.prevPay = st.prevPay;
+    this.heldP = st.heldP;
+    this.heldF = st.heldF;
     this.rxEnding = st.rxEnding;
     this.x0 = st.x0;
     this.line.restore(st.line);
