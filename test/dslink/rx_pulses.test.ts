@@ -14,7 +14,10 @@
  *    stretches of cycles with nobody looking and is compared only at their
  *    ends (state, events seen by the sinks), so what the decoder reads is
  *    what onDecode wrote.
+ * The decoder reads only its inputs and clears its output pulses with a
+ * wake-up of its own (rx_decoder.ts).
  * Negative controls: the pulses one cycle late (`DsTokenTrain.pulseLate`)
+ * and a decoder without its clearing wake-up (`DsRxDecoder.noClearWake`)
  * fail the lock-step; onDecode not writing (`DsTokenTrain.noDecodeWrite`)
  * fails the unobserved comparison.
  */
@@ -23,6 +26,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Module, SimError, Simulator, type Signal } from '../../rtl/kernel/index.ts';
 import { CHAR_EOP } from '../../rtl/dslink/chars.ts';
 import { DsLinkPair } from '../../rtl/dslink/pair.ts';
+import { DsRxDecoder } from '../../rtl/dslink/rx_decoder.ts';
 import { DsTokenTrain } from '../../rtl/dslink/token_train.ts';
 import { Lockstep, firstSlotDiff } from '../lib/lockstep_sim.ts';
 import { CharSink, CharSource } from './bench.ts';
@@ -75,6 +79,7 @@ function stepAll(ls: Lockstep<RxBench>): boolean {
 afterEach(() => {
   DsTokenTrain.pulseLate = 0;
   DsTokenTrain.noDecodeWrite = false;
+  DsRxDecoder.noClearWake = false;
 });
 
 describe('token train, receive side: pulses on demand = bit by bit', () => {
@@ -212,6 +217,14 @@ describe('token train, receive side: pulses on demand = bit by bit', () => {
     expect(() => {
       for (let c = 0; c < 3300; c++) ls.step();
     }).toThrow(/in plain mode but .* in activity mode/);
+  });
+
+  it('negative control: a decoder that does not wake itself to clear its output pulses (it does not read them back) is seen', () => {
+    DsRxDecoder.noClearWake = true;
+    const ls = new Lockstep(() => new RxBench(stream(60), [], [true], 'checked'));
+    expect(() => {
+      for (let c = 0; c < 3300; c++) ls.step();
+    }).toThrow(/dec\.(gotNull|gotFct|gotChar).* in plain mode but .* in activity mode/);
   });
 
   it('negative control: a decoder that reads the slots as they stand (onDecode writes nothing) is seen unobserved, not by the lock-step', () => {
