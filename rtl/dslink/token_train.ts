@@ -335,17 +335,14 @@ export class DsTokenTrain implements OnDemand {
       p = pf & 1;
       fl = pf >>> 1;
     }
-    const put = (k: number, v: number): void => {
-      s[o[k]!] = v;
-      s[n[k]!] = v;
-    };
-    put(0, j === 2 ? 1 : 0);
-    put(1, j === 0 ? 1 : 0);
-    put(2, 0);
-    put(3, p);
-    put(4, fl);
-    put(5, this.prevFl);
-    put(6, this.prevPay);
+    // Both slots of each (no commit change); no closure here: a hot path (docs/kernel.md "Stop 20").
+    s[o[0]!] = s[n[0]!] = j === 2 ? 1 : 0;
+    s[o[1]!] = s[n[1]!] = j === 0 ? 1 : 0;
+    s[o[2]!] = s[n[2]!] = 0;
+    s[o[3]!] = s[n[3]!] = p;
+    s[o[4]!] = s[n[4]!] = fl;
+    s[o[5]!] = s[n[5]!] = this.prevFl;
+    s[o[6]!] = s[n[6]!] = this.prevPay;
     return j;
   }
 
