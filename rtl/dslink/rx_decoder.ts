@@ -110,7 +110,7 @@ export class DsRxDecoder extends Module {
   readonly nullPair: Signal | null;
   readonly lastNull: Signal | null;
   readonly decodeProc: ProcessDecl;
-  private bindSlots: () => void;
+  private readonly bindSlots: () => void;
   /** The NULL train of the incoming direction (null_train.ts): while it is on demand, nothing to do here. */
   rxTrain: DsNullTrain | null = null;
   /**
@@ -147,21 +147,27 @@ export class DsRxDecoder extends Module {
     const lastNull = (this.lastNull = opts.nullPairs ? this.reg('lastNull') : null);
     const checkParity = opts.checkParity;
     const onArrival = opts.handover === 'on-arrival';
+    /**
+     * An output pulse (gotNull, gotFct, gotChar without flow-through;
+     * errParity, errEscape, nullPair) was raised in this run: the decoder
+     * clears it at the next edge by a wake-up of its own (see its reads).
+     */
+    let pulsed = 0;
     /** Release a token now: a pulse on its output and its code on `tok`. */
     const release = (s: Float64Array, k: number, v: number): void => {
       if (nullPair && lastNull && k !== PEND_NONE) {
-        if (k === PEND_NULL && s[lastNull.i] === 1) s[nullPair.n] = 1;
+        if (k === PEND_NULL && s[lastNull.i] === 1) s[nullPair.n] = pulsed = 1;
         s[lastNull.n] = k === PEND_NULL ? 1 : 0;
       }
       if (k === PEND_NULL) {
-        if (!flow) s[gotNull.n] = 1;
+        if (!flow) s[gotNull.n] = pulsed = 1;
         s[tok.n] = TOK_NULL;
       } else if (k === PEND_FCT) {
-        if (!flow) s[gotFct.n] = 1;
+        if (!flow) s[gotFct.n] = pulsed = 1;
         s[tok.n] = TOK_FCT;
       } else if (k === PEND_CHAR) {
         if (!flow) {
-          s[gotChar.n] = 1;
+          s[gotChar.n] = pulsed = 1;
           s[char.n] = v;
         }
         s[tok.n] = v;
@@ -222,24 +228,6 @@ export class DsRxDecoder extends Module {
     // need not wake it. Its output pulses (one cycle) are cleared by a wake-up
     // of its own at the next edge rather than by reading them back.
     const reads = [enable, dead, syncV, hdrV, hdrP, hdrF, tokV, tokCtl, tokPay];
-    const pulses = flow ? [errParity, errEscape] : [gotNull, gotFct, gotChar, errParity, errEscape];
-    if (nullPair) pulses.push(nullPair);
-    const pulseN = new Int32Array(pulses.length);
-    const clearNext = (): void => {
-      const s = this.s;
-      if (this.wakeSink!.mode !== 'activity' || DsRxDecoder.noClearWake) return; // the reference mode runs every process every cycle
-      for (let k = 0; k < pulseN.length; k++) {
-        if (s[pulseN[k]!] === 1) {
-          this.wakeAt(this.decodeProc, this.cycleRef.cycle + 1);
-          return;
-        }
-      }
-    };
-    const bind = this.bindSlots;
-    this.bindSlots = () => {
-      bind();
-      pulses.forEach((p, k) => (pulseN[k] = p.n));
-    };
 
     const decode = (): void => {
       this.tokTrain?.onDecode();
@@ -274,7 +262,7 @@ export class DsRxDecoder extends Module {
       }
       if (s[hvI] === 1) {
         if (checkParity && (s[ppI]! ^ s[hpI]! ^ s[hfI]!) !== 1) {
-          s[epN] = 1;
+          s[epN] = pulsed = 1;
           s[deN] = 1;
           if (s[unI] === 1) s[suspectTotal.n] = (s[suspectTotal.i]! + 1) % 2 ** 32;
           s[unN] = 0;
@@ -294,7 +282,7 @@ export class DsRxDecoder extends Module {
       if (k === OUT_ESC) {
         s[esN] = 1;
       } else if (k === OUT_ERR_ESCAPE) {
-        s[eeN] = 1;
+        s[eeN] = pulsed = 1;
         s[deN] = 1;
       } else {
         arrive(s, k, o >>> 3);
@@ -304,8 +292,10 @@ export class DsRxDecoder extends Module {
     this.decodeProc = this.seq(
       () => {
         if (this.rxTrain?.dormant) return;
+        pulsed = 0;
         decode();
-        clearNext();
+        // The reference mode runs every process every cycle.
+        if (pulsed === 1 && this.wakeSink!.mode === 'activity' && !DsRxDecoder.noClearWake) this.wakeAt(this.decodeProc, this.cycleRef.cycle + 1);
       },
       { name: 'decode', reads },
     );

@@ -60,7 +60,7 @@ export class DsRxDeserialiser extends Module {
   readonly bitsProc: ProcessDecl;
   /** The NULL train of the incoming direction (null_train.ts): while it is on demand, nothing to do here. */
   rxTrain: DsNullTrain | null = null;
-  /** The token train of the incoming direction (token_train.ts): at most four edges a token while it runs. */
+  /** The token train of the incoming direction (token_train.ts): while it runs, every value here is on demand (docs/dslink.md#token-trains). */
   tokTrain: DsTokenTrain | null = null;
 
   constructor(parent: Module | null, name: string, opts: { disconnectCycles: number; flow?: boolean }) {

@@ -101,6 +101,9 @@ export class DsTokenTrain implements OnDemand {
    */
   private heldP = 0;
   private heldF = 0;
+  /** The parity and flag bits of the token at pfAt (read once a token: every decoder run in a train asks). */
+  private pfAt = -1;
+  private pfV = 0;
   /**
    * The train left at a load edge c (no token for the line): the receiver's
    * values of cycle c + 1 (= rxUntil - 1) are still on demand until the
@@ -246,6 +249,7 @@ export class DsTokenTrain implements OnDemand {
     this.rxFrom = c + 1;
     this.rxUntil = Infinity;
     this.rxEnding = false;
+    this.pfAt = -1; // a token posted earlier in another history (a restored snapshot) may have started there
     // From c + 1 on exactly one wire changes per cycle: D xor S alternates from x.
     this.line.encodeFrom(c + 1 - x);
     this.active = true;
@@ -293,7 +297,16 @@ export class DsTokenTrain implements OnDemand {
     // j 0: tokV of the previous token now, the next token's hdrV at curF + 2; j 2: hdrV now, tokV when the token has ended.
     const late = DsTokenTrain.pulseLate;
     if (j === 0) dec.wakeAt(dec.decodeProc, this.curF + 2 + late);
-    else if (j === 2) dec.wakeAt(dec.decodeProc, this.curF + late + (this.bits(this.curF, 2) >>> 1 === 1 ? 4 : 10));
+    else if (j === 2) dec.wakeAt(dec.decodeProc, this.curF + late + (this.pfOf(this.curF) >>> 1 === 1 ? 4 : 10));
+  }
+
+  /** The first two bits (parity, flag) of the token starting at f, cached for the token the receiver frames. */
+  private pfOf(f: number): number {
+    if (this.pfAt !== f) {
+      this.pfV = this.bits(f, 2);
+      this.pfAt = f;
+    }
+    return this.pfV;
   }
 
   /**
@@ -304,7 +317,7 @@ export class DsTokenTrain implements OnDemand {
   private syncRx(t: number): void {
     let f = this.curF;
     while (t - f >= 2) {
-      const pf = this.bits(f, 2);
+      const pf = this.pfOf(f);
       const len = (pf >>> 1) === 1 ? 4 : 10;
       if (t - f < len) break;
       this.prevP = this.heldP = pf & 1;
@@ -331,21 +344,18 @@ export class DsTokenTrain implements OnDemand {
     let p = this.heldP;
     let fl = this.heldF;
     if (j >= 2) {
-      const pf = this.bits(this.curF, 2);
+      const pf = this.pfOf(this.curF);
       p = pf & 1;
       fl = pf >>> 1;
     }
-    const put = (k: number, v: number): void => {
-      s[o[k]!] = v;
-      s[n[k]!] = v;
-    };
-    put(0, j === 2 ? 1 : 0);
-    put(1, j === 0 ? 1 : 0);
-    put(2, 0);
-    put(3, p);
-    put(4, fl);
-    put(5, this.prevFl);
-    put(6, this.prevPay);
+    // Both slots of each (no commit change); no closure here: a hot path (docs/kernel.md "Stop 20").
+    s[o[0]!] = s[n[0]!] = j === 2 ? 1 : 0;
+    s[o[1]!] = s[n[1]!] = j === 0 ? 1 : 0;
+    s[o[2]!] = s[n[2]!] = 0;
+    s[o[3]!] = s[n[3]!] = p;
+    s[o[4]!] = s[n[4]!] = fl;
+    s[o[5]!] = s[n[5]!] = this.prevFl;
+    s[o[6]!] = s[n[6]!] = this.prevPay;
     return j;
   }
 
@@ -485,6 +495,7 @@ export class DsTokenTrain implements OnDemand {
     this.heldP = st.heldP;
     this.heldF = st.heldF;
     this.rxEnding = st.rxEnding;
+    this.pfAt = -1;
     this.x0 = st.x0;
     this.line.restore(st.line);
     this.line.restoreEncoding(st.enc);
@@ -493,6 +504,7 @@ export class DsTokenTrain implements OnDemand {
   reset(): void {
     this.active = false;
     this.rxEnding = false;
+    this.pfAt = -1;
     this.rxFrom = Infinity;
     this.rxUntil = Infinity;
     this.line.restore({ runs: [], horizon: 0 });
