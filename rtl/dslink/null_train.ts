@@ -9,9 +9,9 @@
  * are computed on demand (the recorded period, by cycle) for peek, the VCD,
  * the REPL and observers.
  *
- * Still trains (docs/dslink.md#still-trains): from the second NULL boundary
- * on, the serialiser's `more` and its `take` are on demand too, so an idle
- * direction costs no evaluation at all. `take` is read only by the token
+ * Still trains (docs/dslink.md#still-trains): from entry on (while the
+ * choice offers the train's NULL), the serialiser's `more` and its `take`
+ * are on demand too, so an idle direction costs no evaluation at all. `take` is read only by the token
  * choice (`choose`, comb) and its register update (`advance`, seq), and
  * while the choice offers this train's NULL and the choice's registers hold
  * what a NULL leaves in them, neither depends on `take` (no FCT or normal
@@ -177,12 +177,11 @@ export class DsNullTrain implements OnDemand {
       if (s[this.enableI] === 1 && s[this.tokLenI] === this.len && s[this.tokBitsI] === this.word) {
         s[this.moreN] = 1;
         this.loadEdge += this.len;
-        // Still from here: the token choice's `advance` runs at this edge
-        // (take is 1) and leaves its registers at what a NULL leaves, and
-        // the choice offers this NULL; `choose` calls offered() when that
-        // changes. `loadEdge` stays the first boundary of the still stretch.
-        this.still = true;
-        this.stats.stilled++;
+        // Still from here when the choice's registers hold what a NULL
+        // leaves (the choice offers this NULL: checked above); `choose` calls
+        // offered() when that changes.
+        if (this.quietOffer()) this.goStill();
+        else ser.wakeAt(ser.shiftProc, this.loadEdge - 1);
         return true;
       }
       // Another token: the serialiser goes on bit by bit from this edge; the
@@ -271,9 +270,13 @@ export class DsNullTrain implements OnDemand {
     for (let j = 0; j < cur.length; j++) s[nxt[j]!] = s[cur[j]!]!;
     s[ser.more.n] = s[ser.more.i]!;
     this.loadEdge = c + s[ser.left.i]!;
-    ser.wakeAt(ser.shiftProc, this.loadEdge - 1);
     this.dormant = true;
     this.stats.entered++;
+    // Still at once when the choice offers this NULL now (the NULL loaded at
+    // the last edge left its registers as a NULL does); else the serialiser
+    // decides at the next boundary.
+    if (this.quietOffer()) this.goStill();
+    else ser.wakeAt(ser.shiftProc, this.loadEdge - 1);
   }
 
   /** The period's values at cycle t. */
@@ -304,13 +307,30 @@ export class DsNullTrain implements OnDemand {
    * the next boundary (the dormant train decides there, as before).
    */
   offered(bits: number, len: number): void {
-    const s = this.s;
-    const q = this.choiceI;
-    if (bits === this.word && len === this.len && s[q[0]!] === 0 && s[q[1]!] === 1 && s[q[2]!] === TOK_NULL && s[q[3]!] === 0) return;
+    if (bits === this.word && len === this.len && this.choiceAtNull()) return;
     const t = this.tx.ser.wakeSink!.stateCycle + DsNullTrain.lateHandBack;
     this.stats.handedBack++;
     if (this.boundary(t) === t) this.stats.atBoundary++;
     this.handBack(t, true);
+  }
+
+  /** The choice's registers hold what loading a NULL leaves in them (`advance` rewrites the same values at a boundary). */
+  private choiceAtNull(): boolean {
+    const s = this.s;
+    const q = this.choiceI;
+    return s[q[0]!] === 0 && s[q[1]!] === 1 && s[q[2]!] === TOK_NULL && s[q[3]!] === 0;
+  }
+
+  /** At an edge of a dormant train: the serialiser is offered this train's NULL and the choice is at a NULL's values. */
+  private quietOffer(): boolean {
+    const s = this.s;
+    return s[this.enableI] === 1 && s[this.tokLenI] === this.len && s[this.tokBitsI] === this.word && this.choiceAtNull();
+  }
+
+  /** No wake-up at boundaries from here; `loadEdge` is the first boundary of the still stretch (the file header). */
+  private goStill(): void {
+    this.still = true;
+    this.stats.stilled++;
   }
 
   /** The next NULL boundary (a cycle in which `take` is 1) at or after t. */
