@@ -141,9 +141,13 @@ export class DsNullTrain implements OnDemand {
     const ser = this.tx.ser;
     const tok = this.tx.tokens;
     const choice = [tok.prevPar.i, tok.nullSent.i, tok.tok.i, tok.normalOnWire.i];
-    // A poke of one of these hands everything back first (the still stretch relies on them).
-    this.slots = [...this.regs.map((r) => r.i), ser.more.i, ser.take.i, ...choice];
+    this.slots = [...this.regs.map((r) => r.i), ser.more.i, ser.take.i];
     this.choiceI.set(choice);
+    // A poke of one of the choice's registers hands everything back first
+    // (the still stretch relies on their values). They are owned by a
+    // provider of their own with nothing to write (their slots are real), so
+    // a peek of them (the link meter's, every cycle) costs nothing.
+    this.tx.wakeSink!.addOnDemand({ slots: choice, materialize: () => {}, nextChange: () => Infinity, thaw: () => this.thaw() });
     this.moreSlot = ser.more.i;
     this.leftSlot = ser.left.i;
     [this.moreN, this.moreI, this.takeI, this.enableI, this.tokLenI, this.tokBitsI] = [ser.more.n, ser.more.i, ser.take.i, ser.enable.i, ser.tokLen.i, ser.tokBits.i];
