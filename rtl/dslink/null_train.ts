@@ -11,8 +11,9 @@
  *
  * Still trains (docs/dslink.md#still-trains): from entry on (while the
  * choice offers the train's NULL), the serialiser's `more` and its `take`
- * are on demand too, so an idle direction costs no evaluation at all. `take` is read only by the token
- * choice (`choose`, comb) and its register update (`advance`, seq), and
+ * are on demand too, so an idle direction costs no evaluation at all.
+ * `take` is read only by the token choice (`choose`, comb) and its
+ * register update (`advance`, seq), and
  * while the choice offers this train's NULL and the choice's registers hold
  * what a NULL leaves in them, neither depends on `take` (no FCT or normal
  * token is taken; `advance` rewrites the same values). So the first change
@@ -22,7 +23,8 @@
  * it reads `take`: another token ends the still stretch there, writing the
  * true `more` and `take` of that cycle and waking the serialiser at the
  * next boundary as before. A poke of `more`, `take` or one of the choice's
- * registers (owned slots), a mode switch and a reset thaw everything.
+ * registers (owned slots; the choice's by a provider that writes nothing),
+ * a mode switch and a reset thaw everything.
  *
  * Exact by construction: the recorded period is what the bit-by-bit units
  * produced, checked (every register of the direction at cycle t + 8 equal
