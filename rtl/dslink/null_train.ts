@@ -9,10 +9,11 @@
  * are computed on demand (the recorded period, by cycle) for peek, the VCD,
  * the REPL and observers.
  *
- * Still trains (docs/dslink.md#still-trains): from the second NULL boundary
- * on, the serialiser's `more` and its `take` are on demand too, so an idle
- * direction costs no evaluation at all. `take` is read only by the token
- * choice (`choose`, comb) and its register update (`advance`, seq), and
+ * Still trains (docs/dslink.md#still-trains): from entry on (while the
+ * choice offers the train's NULL), the serialiser's `more` and its `take`
+ * are on demand too, so an idle direction costs no evaluation at all.
+ * `take` is read only by the token choice (`choose`, comb) and its
+ * register update (`advance`, seq), and
  * while the choice offers this train's NULL and the choice's registers hold
  * what a NULL leaves in them, neither depends on `take` (no FCT or normal
  * token is taken; `advance` rewrites the same values). So the first change
@@ -22,7 +23,8 @@
  * it reads `take`: another token ends the still stretch there, writing the
  * true `more` and `take` of that cycle and waking the serialiser at the
  * next boundary as before. A poke of `more`, `take` or one of the choice's
- * registers (owned slots), a mode switch and a reset thaw everything.
+ * registers (owned slots; the choice's by a provider that writes nothing),
+ * a mode switch and a reset thaw everything.
  *
  * Exact by construction: the recorded period is what the bit-by-bit units
  * produced, checked (every register of the direction at cycle t + 8 equal
@@ -141,9 +143,13 @@ export class DsNullTrain implements OnDemand {
     const ser = this.tx.ser;
     const tok = this.tx.tokens;
     const choice = [tok.prevPar.i, tok.nullSent.i, tok.tok.i, tok.normalOnWire.i];
-    // A poke of one of these hands everything back first (the still stretch relies on them).
-    this.slots = [...this.regs.map((r) => r.i), ser.more.i, ser.take.i, ...choice];
+    this.slots = [...this.regs.map((r) => r.i), ser.more.i, ser.take.i];
     this.choiceI.set(choice);
+    // A poke of one of the choice's registers hands everything back first
+    // (the still stretch relies on their values). They are owned by a
+    // provider of their own with nothing to write (their slots are real), so
+    // a peek of them (the link meter's, every cycle) costs nothing.
+    this.tx.wakeSink!.addOnDemand({ slots: choice, materialize: () => {}, nextChange: () => Infinity, thaw: () => this.thaw() });
     this.moreSlot = ser.more.i;
     this.leftSlot = ser.left.i;
     [this.moreN, this.moreI, this.takeI, this.enableI, this.tokLenI, this.tokBitsI] = [ser.more.n, ser.more.i, ser.take.i, ser.enable.i, ser.tokLen.i, ser.tokBits.i];
@@ -177,12 +183,11 @@ export class DsNullTrain implements OnDemand {
       if (s[this.enableI] === 1 && s[this.tokLenI] === this.len && s[this.tokBitsI] === this.word) {
         s[this.moreN] = 1;
         this.loadEdge += this.len;
-        // Still from here: the token choice's `advance` runs at this edge
-        // (take is 1) and leaves its registers at what a NULL leaves, and
-        // the choice offers this NULL; `choose` calls offered() when that
-        // changes. `loadEdge` stays the first boundary of the still stretch.
-        this.still = true;
-        this.stats.stilled++;
+        // Still from here when the choice's registers hold what a NULL
+        // leaves (the choice offers this NULL: checked above); `choose` calls
+        // offered() when that changes.
+        if (this.quietOffer()) this.goStill();
+        else ser.wakeAt(ser.shiftProc, this.loadEdge - 1);
         return true;
       }
       // Another token: the serialiser goes on bit by bit from this edge; the
@@ -271,9 +276,13 @@ export class DsNullTrain implements OnDemand {
     for (let j = 0; j < cur.length; j++) s[nxt[j]!] = s[cur[j]!]!;
     s[ser.more.n] = s[ser.more.i]!;
     this.loadEdge = c + s[ser.left.i]!;
-    ser.wakeAt(ser.shiftProc, this.loadEdge - 1);
     this.dormant = true;
     this.stats.entered++;
+    // Still at once when the choice offers this NULL now (the NULL loaded at
+    // the last edge left its registers as a NULL does); else the serialiser
+    // decides at the next boundary.
+    if (this.quietOffer()) this.goStill();
+    else ser.wakeAt(ser.shiftProc, this.loadEdge - 1);
   }
 
   /** The period's values at cycle t. */
@@ -304,13 +313,30 @@ export class DsNullTrain implements OnDemand {
    * the next boundary (the dormant train decides there, as before).
    */
   offered(bits: number, len: number): void {
-    const s = this.s;
-    const q = this.choiceI;
-    if (bits === this.word && len === this.len && s[q[0]!] === 0 && s[q[1]!] === 1 && s[q[2]!] === TOK_NULL && s[q[3]!] === 0) return;
+    if (bits === this.word && len === this.len && this.choiceAtNull()) return;
     const t = this.tx.ser.wakeSink!.stateCycle + DsNullTrain.lateHandBack;
     this.stats.handedBack++;
     if (this.boundary(t) === t) this.stats.atBoundary++;
     this.handBack(t, true);
+  }
+
+  /** The choice's registers hold what loading a NULL leaves in them (`advance` rewrites the same values at a boundary). */
+  private choiceAtNull(): boolean {
+    const s = this.s;
+    const q = this.choiceI;
+    return s[q[0]!] === 0 && s[q[1]!] === 1 && s[q[2]!] === TOK_NULL && s[q[3]!] === 0;
+  }
+
+  /** At an edge of a dormant train: the serialiser is offered this train's NULL and the choice is at a NULL's values. */
+  private quietOffer(): boolean {
+    const s = this.s;
+    return s[this.enableI] === 1 && s[this.tokLenI] === this.len && s[this.tokBitsI] === this.word && this.choiceAtNull();
+  }
+
+  /** No wake-up at boundaries from here; `loadEdge` is the first boundary of the still stretch (the file header). */
+  private goStill(): void {
+    this.still = true;
+    this.stats.stilled++;
   }
 
   /** The next NULL boundary (a cycle in which `take` is 1) at or after t. */
