@@ -98,6 +98,9 @@ async function run(opts: ParsedOptions): Promise<number> {
   if (traceNode >= 1 << n) throw new UsageError(`icemu buzzard: --trace-node must be in 0..${(1 << n) - 1} for a ${n}-cube (got ${traceNode})`);
   const win = defaultWindow(cycles, opts.warmup as number | undefined);
   if (win.warmup >= win.genEnd) throw new UsageError(`icemu buzzard: --warmup must be below ${win.genEnd} (80% of --cycles, where generation ends)`);
+  // A window that starts past the run would give an empty trace or waveform after the whole run.
+  if ((opts.trace as number) > 0 && (opts['trace-from'] as number) >= cycles) throw new UsageError(`icemu buzzard: --trace-from must be below --cycles (${cycles}) (got ${opts['trace-from']})`);
+  if (!opts['no-vcd'] && opts['vcd-from'] !== undefined && (opts['vcd-from'] as number) >= cycles) throw new UsageError(`icemu buzzard: --vcd-from must be below --cycles (${cycles}) (got ${opts['vcd-from']})`);
   if (opts.hotspot !== undefined && opts.pattern !== 'hotspot') throw new UsageError('icemu buzzard: --hotspot goes with --pattern hotspot');
   const choice = resolveWorkload('buzzard', opts, n, win.genEnd);
   const w = choice.workload;

@@ -154,3 +154,19 @@ describe('repl: an unknown preset lists every preset the REPL opens', () => {
     expect(r.code, r.err).toBe(0);
   }, 60_000);
 });
+
+describe('a trace or waveform window that starts past the run is refused before it', () => {
+  it('buzzard --trace-from / --vcd-from at or past --cycles, demo --trace-from (before: an empty window after the whole run)', async () => {
+    await refused(['buzzard', '--n', '1', '--cycles', '1000', '--no-vcd', '--trace', '5', '--trace-from', '1000'], /^icemu buzzard: --trace-from must be below --cycles \(1000\) \(got 1000\)$/);
+    await refused(['buzzard', '--n', '1', '--cycles', '1000', '--vcd', join(dir, 'b.vcd'), '--vcd-from', '5000'], /--vcd-from must be below --cycles/);
+    await refused(['demo', '--cycles', '10', '--no-vcd', '--trace-from', '10'], /^icemu demo: --trace-from must be below --cycles \(10\) \(got 10\)$/);
+  });
+
+  it('control: the last cycle is a window; --trace 0 or --no-vcd leave the window options unread', async () => {
+    const d = await icemu(['demo', '--cycles', '10', '--no-vcd', '--trace-from', '9', '--trace', '1', '-q']);
+    expect(d.code, d.err).toBe(0);
+    expect(d.out.split('\n').filter((l) => /^\s+\d+ \|/.test(l)).map((l) => Number(l.split('|')[0]))).toEqual([9]);
+    const b = await icemu(['buzzard', '--n', '1', '--cycles', '1000', '--no-vcd', '-q', '--trace-from', '5000', '--vcd-from', '5000']);
+    expect(b.code, b.err).toBe(0);
+  }, 60_000);
+});
