@@ -19,7 +19,7 @@ import { scheduleWorkload } from '../rtl/run_workload.ts';
 import { hops } from '../workloads/index.ts';
 import { idealLinkUtilisation } from '../models/buzzard.ts';
 import { UsageError, type CommandSpec, type ParsedOptions } from '../cli/args.ts';
-import { INTERRUPTED, outputFile, writeText } from '../cli/output-path.ts';
+import { distinctOutputs, INTERRUPTED, outputFile, writeText } from '../cli/output-path.ts';
 import { interruptedLine, runChunked, simulatedLine } from '../cli/run-loop.ts';
 import { checkGlobs } from '../cli/signals.ts';
 import { plural, quantityRow } from '../cli/text.ts';
@@ -110,6 +110,13 @@ async function run(opts: ParsedOptions): Promise<number> {
   const eventsTarget = opts.events === undefined ? undefined : outputFile('events', opts.events as string);
   const jsonTarget = opts.json === undefined ? undefined : outputFile('json', opts.json as string);
   const csvTarget = jsonTarget && (jsonTarget.inPlace ? undefined : outputFile('json', csvPathFor(jsonTarget.path)));
+  distinctOutputs([
+    ['--vcd', vcdPlan?.vcd],
+    ['--vcd (its .gtkw)', vcdPlan?.gtkw],
+    ['--events', eventsTarget],
+    ['--json', jsonTarget],
+    ['--json (its .links.csv)', csvTarget],
+  ]);
   const quiet = Boolean(opts.quiet);
   console.log(
     chalk.bold('icemu buzzard') +

@@ -170,3 +170,34 @@ describe('a trace or waveform window that starts past the run is refused before 
     expect(b.code, b.err).toBe(0);
   }, 60_000);
 });
+
+describe('one run, one file per output; view never writes over its trace', () => {
+  it('buzzard: --json and --events naming one file, --json naming the VCD\'s .gtkw: refused before the run, nothing written', async () => {
+    const f = join(dir, 'same.out');
+    await refused(['buzzard', '--n', '1', '--cycles', '1000', '--no-vcd', '--events', f, '--json', f], /^icemu buzzard: --json .*same\.out: also named by --events/);
+    await refused(['buzzard', '--n', '1', '--cycles', '1000', '--vcd', join(dir, 's.vcd'), '--json', join(dir, 's.gtkw')], /--json .*s\.gtkw: also named by --vcd \(its \.gtkw\)/);
+    expect(fs.existsSync(f)).toBe(false);
+    expect(fs.existsSync(join(dir, 's.vcd'))).toBe(false);
+  });
+
+  it('view: --out naming the trace (or a link to it) is refused and the trace is intact; --subcube on a small cube is refused', async () => {
+    const trace = join(dir, 't.jsonl');
+    expect((await icemu(['buzzard', '--n', '1', '--cycles', '1000', '--no-vcd', '-q', '--events', trace])).code).toBe(0);
+    const bytes = fs.readFileSync(trace);
+    await refused(['view', trace, '--out', trace], /^icemu view: --out .*t\.jsonl is the trace being read/);
+    fs.symlinkSync(trace, join(dir, 'link.html'));
+    await refused(['view', trace, '--out', join(dir, 'link.html')], /is the trace being read/);
+    expect(fs.readFileSync(trace).equals(bytes)).toBe(true);
+    await refused(['view', trace, '--subcube', '1', '--out', join(dir, 'p.html')], /^icemu view: --subcube goes with Buzzard traces of cubes above degree 6 \(this trace: a 1-cube\)$/);
+  }, 60_000);
+
+  it('control: distinct files, /dev/null twice, and view into another file all run', async () => {
+    const r = await icemu(['buzzard', '--n', '1', '--cycles', '1000', '--no-vcd', '-q', '--events', join(dir, 'e.jsonl'), '--json', join(dir, 'e.json')]);
+    expect(r.code, r.err).toBe(0);
+    const n = await icemu(['buzzard', '--n', '1', '--cycles', '1000', '--no-vcd', '-q', '--events', '/dev/null', '--json', '/dev/null']);
+    expect(n.code, n.err).toBe(0);
+    const v = await icemu(['view', join(dir, 'e.jsonl'), '--out', join(dir, 'e.html')]);
+    expect(v.code, v.err).toBe(0);
+    expect(fs.readFileSync(join(dir, 'e.html'), 'utf8')).toMatch(/^<!doctype html>/i);
+  }, 60_000);
+});
