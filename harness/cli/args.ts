@@ -48,6 +48,7 @@ export function usageOf(command: string): (msg: string) => UsageError {
 export function parseArgs(spec: CommandSpec, argv: string[]): { opts: ParsedOptions; positionals: string[]; help: boolean; given: Set<string> } {
   const opts: ParsedOptions = {};
   const given = new Set<string>();
+  const listed = new Set<string>();
   for (const o of spec.options) opts[o.name] = Array.isArray(o.default) ? [...o.default] : o.default;
   const positionals: string[] = [];
   let help = false;
@@ -98,7 +99,9 @@ export function parseArgs(spec: CommandSpec, argv: string[]): { opts: ParsedOpti
       continue;
     }
     const raw = inline ?? argv[++k];
-    if (raw === undefined) throw new UsageError(`icemu ${spec.name}: --${o.name} needs a value (${o.arg ?? o.type})`);
+    // A missing value must not swallow the next option (`--json --no-vcd` would write a file named
+    // `--no-vcd`); a value that really starts with `--` is written `--json=--x`.
+    if (raw === undefined || (inline === undefined && isOptionWord(raw, byShort))) throw new UsageError(`icemu ${spec.name}: --${o.name} needs a value (${o.arg ?? o.type})`);
     if (o.type === 'int') {
       const v = Number(raw.replace(/_/g, ''));
       const lo = o.min ?? -Infinity;
@@ -108,15 +111,29 @@ export function parseArgs(spec: CommandSpec, argv: string[]): { opts: ParsedOpti
       }
       opts[o.name] = v;
     } else if (o.type === 'list') {
+      // Given values replace the default; a second --x adds to the first (the default was copied
+      // above, so comparing with o.default never told them apart: `--rates 0.5` ran the defaults too).
       const prev = opts[o.name];
-      const list = Array.isArray(prev) && prev !== o.default ? prev : [];
-      list.push(...raw.split(',').filter(Boolean));
+      const list = listed.has(o.name) && Array.isArray(prev) ? prev : [];
+      listed.add(o.name);
+      const items = raw.split(',').filter(Boolean);
+      if (items.length === 0) throw new UsageError(`icemu ${spec.name}: --${o.name} needs a value (${o.arg ?? o.type}), got '${raw}'`);
+      list.push(...items);
       opts[o.name] = list;
     } else {
       opts[o.name] = raw;
     }
   }
+  // `--vcd FILE --no-vcd`: which one the user meant cannot be told; refuse rather than pick one.
+  for (const x of given) {
+    if (given.has(`no-${x}`) && byName.get(`no-${x}`)) throw new UsageError(`icemu ${spec.name}: --${x} and --no-${x} cannot be combined`);
+  }
   return { opts, positionals, help, given };
+}
+
+/** An argv word that is an option, not a value: `--anything`, or a declared short option (`-q`). */
+function isOptionWord(word: string, byShort: ReadonlyMap<string, OptionSpec>): boolean {
+  return word.startsWith('--') || (word.startsWith('-') && byShort.has(word.slice(1))) || word === '-h';
 }
 
 export function formatHelp(spec: CommandSpec): string {

@@ -17,6 +17,22 @@ export function outputFile(option: string, path: string): OutputTarget {
   return checkOutputPath(path, `--${option}`);
 }
 
+/**
+ * Two outputs of one run naming the same file (`--events x --json x`) would
+ * leave only the one written last: refused before the run. Devices and
+ * FIFOs written in place (`/dev/null` twice) are not files and may repeat.
+ */
+export function distinctOutputs(outputs: readonly (readonly [label: string, target: OutputTarget | undefined])[]): void {
+  const seen = new Map<string, string>();
+  for (const [label, t] of outputs) {
+    if (!t || t.inPlace) continue;
+    const key = nodePath.resolve(t.target);
+    const other = seen.get(key);
+    if (other !== undefined) throw new OutputPathError(t.path, `also named by ${other} (one run, one file each)`, label);
+    seen.set(key, label);
+  }
+}
+
 /** Check an output directory named by an option (`--out`): it exists or can be created, and files can be created in it. */
 export function outputDir(option: string, dir: string): string {
   if (dir === '') throw new OutputPathError(dir, 'empty path', `--${option}`);

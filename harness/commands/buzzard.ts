@@ -19,7 +19,7 @@ import { scheduleWorkload } from '../rtl/run_workload.ts';
 import { hops } from '../workloads/index.ts';
 import { idealLinkUtilisation } from '../models/buzzard.ts';
 import { UsageError, type CommandSpec, type ParsedOptions } from '../cli/args.ts';
-import { INTERRUPTED, outputFile, writeText } from '../cli/output-path.ts';
+import { distinctOutputs, INTERRUPTED, outputFile, writeText } from '../cli/output-path.ts';
 import { interruptedLine, runChunked, simulatedLine } from '../cli/run-loop.ts';
 import { checkGlobs } from '../cli/signals.ts';
 import { plural, quantityRow } from '../cli/text.ts';
@@ -98,6 +98,10 @@ async function run(opts: ParsedOptions): Promise<number> {
   if (traceNode >= 1 << n) throw new UsageError(`icemu buzzard: --trace-node must be in 0..${(1 << n) - 1} for a ${n}-cube (got ${traceNode})`);
   const win = defaultWindow(cycles, opts.warmup as number | undefined);
   if (win.warmup >= win.genEnd) throw new UsageError(`icemu buzzard: --warmup must be below ${win.genEnd} (80% of --cycles, where generation ends)`);
+  // A window that starts past the run would give an empty trace or waveform after the whole run.
+  if ((opts.trace as number) > 0 && (opts['trace-from'] as number) >= cycles) throw new UsageError(`icemu buzzard: --trace-from must be below --cycles (${cycles}) (got ${opts['trace-from']})`);
+  if (!opts['no-vcd'] && opts['vcd-from'] !== undefined && (opts['vcd-from'] as number) >= cycles) throw new UsageError(`icemu buzzard: --vcd-from must be below --cycles (${cycles}) (got ${opts['vcd-from']})`);
+  if (opts.hotspot !== undefined && opts.pattern !== 'hotspot') throw new UsageError('icemu buzzard: --hotspot goes with --pattern hotspot');
   const choice = resolveWorkload('buzzard', opts, n, win.genEnd);
   const w = choice.workload;
   const cpt = choice.cpt;
@@ -106,6 +110,13 @@ async function run(opts: ParsedOptions): Promise<number> {
   const eventsTarget = opts.events === undefined ? undefined : outputFile('events', opts.events as string);
   const jsonTarget = opts.json === undefined ? undefined : outputFile('json', opts.json as string);
   const csvTarget = jsonTarget && (jsonTarget.inPlace ? undefined : outputFile('json', csvPathFor(jsonTarget.path)));
+  distinctOutputs([
+    ['--vcd', vcdPlan?.vcd],
+    ['--vcd (its .gtkw)', vcdPlan?.gtkw],
+    ['--events', eventsTarget],
+    ['--json', jsonTarget],
+    ['--json (its .links.csv)', csvTarget],
+  ]);
   const quiet = Boolean(opts.quiet);
   console.log(
     chalk.bold('icemu buzzard') +

@@ -51,6 +51,7 @@ async function run(opts: ParsedOptions): Promise<number> {
   }
   const mode = opts.mode as string;
   if (mode !== 'activity' && mode !== 'plain') throw new UsageError(`icemu demo: --mode must be activity or plain (got '${mode}')`);
+  if ((opts.trace as number) > 0 && (opts['trace-from'] as number) >= cycles) throw new UsageError(`icemu demo: --trace-from must be below --cycles (${cycles}) (got ${opts['trace-from']})`);
   // Outputs are checked before anything runs (one line naming the option, exit 2).
   const vcdPlan = opts['no-vcd'] ? undefined : planVcd('vcd', opts.vcd as string);
   const cfg = { ...DEFAULT_CONTENTION, seed: opts.seed as number, policy: policy as ArbiterPolicy, latency: opts.latency as number };

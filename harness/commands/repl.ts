@@ -6,14 +6,18 @@
  * commands piped into stdin) it runs the commands and exits non-zero at the
  * first error.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import chalk from 'chalk';
 import { UsageError, type CommandSpec, type ParsedOptions } from '../cli/args.ts';
 import { ReplEngine } from '../repl/engine.ts';
 import { ConfigError, DEFAULT_PRESET, PRESETS } from '../repl/presets.ts';
 import { runScript } from '../repl/script.ts';
 import { NETWORK_PRESETS } from '../repl/targets.ts';
+import { nearestNames } from '../../rtl/kernel/names.ts';
 import { runTerminal } from '../repl/terminal.ts';
+
+/** Every preset the REPL opens: Buzzard cubes, then the T9000 / C104 networks. */
+const ALL_PRESETS = [...Object.keys(PRESETS), ...Object.keys(NETWORK_PRESETS)];
 
 const spec: CommandSpec = {
   name: 'repl',
@@ -38,7 +42,7 @@ const spec: CommandSpec = {
   positionals: [
     {
       name: 'preset | config.json',
-      description: `${[...Object.keys(PRESETS), ...Object.keys(NETWORK_PRESETS)].join(', ')} (default ${DEFAULT_PRESET}), or a JSON file of BuzzardConfig fields`,
+      description: `${ALL_PRESETS.join(', ')} (default ${DEFAULT_PRESET}), or a JSON file of BuzzardConfig fields`,
     },
   ],
   examples: ['icemu repl', 'icemu repl cube2', 'icemu repl my-cube.json', 'icemu repl cube3 --script session.txt'],
@@ -46,6 +50,12 @@ const spec: CommandSpec = {
 
 async function run(opts: ParsedOptions, positionals: string[]): Promise<number> {
   if (positionals.length > 1) throw new UsageError(`icemu repl: one preset or config file, got ${positionals.length} (${positionals.join(' ')})`);
+  const arg = positionals[0];
+  // Checked here, not by resolveConfig (whose list is the Buzzard cubes only, as icemu buzzard --config takes).
+  if (arg !== undefined && !ALL_PRESETS.includes(arg) && !arg.endsWith('.json') && !existsSync(arg)) {
+    const near = nearestNames(arg, ALL_PRESETS);
+    throw new UsageError(`icemu repl: unknown preset '${arg}'${near.length ? ` (did you mean ${near.join(', ')}?)` : ''}; presets: ${ALL_PRESETS.join(', ')}; or give a JSON config file`);
+  }
   const script = opts.script as string | undefined;
   const interactive = script === undefined && Boolean(process.stdin.isTTY);
   let text: string | undefined;

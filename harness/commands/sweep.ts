@@ -39,7 +39,7 @@ const spec: CommandSpec = {
     { name: 'mean-bytes', type: 'int', default: 128, min: 1, max: 65536, description: 'mean message length (exponential), bytes' },
     { name: 'hotspot', type: 'string', arg: 'F', description: 'with --pattern hotspot: fraction of messages sent to node 0 (default 0.2)' },
     { name: 'seed', type: 'int', default: 1, min: 0, max: 2 ** 31 - 1, description: 'workload seed' },
-    { name: 'quick', type: 'flag', description: `a small sweep (what the tests run): ${QUICK_SWEEP.n}-cube, rates ${QUICK_SWEEP.rates.join(',')}, ${QUICK_SWEEP.cycles} cycles` },
+    { name: 'quick', type: 'flag', description: `a small sweep (what the tests run): ${QUICK_SWEEP.n}-cube, rates ${QUICK_SWEEP.rates.join(',')}, ${QUICK_SWEEP.cycles} cycles, mean ${QUICK_SWEEP.meanBytes} B (each unless --n, --rates, --cycles or --mean-bytes is given)` },
     { name: 'out', type: 'string', default: 'out/sweep', arg: 'DIR', description: 'output directory (for merge: default the shard directory)' },
     { name: 'jobs', short: 'j', type: 'int', default: defaultJobs(), min: 1, max: 1024, description: 'parallel worker threads (1: run in this process)' },
     { name: 'shard', type: 'string', arg: 'i/N', description: 'run only every N-th rate starting at i and write a shard file' },
@@ -55,8 +55,18 @@ const spec: CommandSpec = {
 
 const usage = usageOf('sweep');
 
-async function run(opts: ParsedOptions, positionals: string[]): Promise<number> {
+/** One rate of --rates (parseRate's check, its message naming --rates). */
+function rateOf(text: string): number {
+  try {
+    return parseRate('sweep', text);
+  } catch (e) {
+    throw usage(`--rates: each ${(e as Error).message.replace(/^icemu sweep: --rate /, 'rate ')}`);
+  }
+}
+
+async function run(opts: ParsedOptions, positionals: string[], given: ReadonlySet<string> = new Set()): Promise<number> {
   if (positionals.length) {
+    if (positionals[0] === 'merge' && positionals.length === 1) throw usage('merge needs the directory of the shard files (usage: icemu sweep merge <dir> [--out DIR])');
     if (positionals[0] !== 'merge' || positionals.length !== 2) throw usage(`unexpected argument '${positionals.join(' ')}' (usage: icemu sweep [options] | icemu sweep merge <dir>)`);
     return merge(positionals[1]!, buzzardSweep.name, opts.out === spec.options.find((o) => o.name === 'out')!.default ? undefined : (opts.out as string), 'icemu sweep merge');
   }
@@ -64,9 +74,12 @@ async function run(opts: ParsedOptions, positionals: string[]): Promise<number> 
   const pattern = opts.pattern as string;
   if (!(PATTERNS as readonly string[]).includes(pattern)) throw usage(`--pattern must be one of ${PATTERNS.join(', ')} (got '${pattern}')`);
   const ratesGiven = (opts.rates as string[]).join(',') !== DEFAULT_RATES.join(',');
-  const rates = quick && !ratesGiven ? QUICK_SWEEP.rates : (opts.rates as string[]).map((r) => parseRate('sweep', r));
+  const rates = quick && !ratesGiven ? QUICK_SWEEP.rates : (opts.rates as string[]).map(rateOf);
+  if (new Set(rates).size !== rates.length) throw usage(`--rates names a rate twice (got ${(opts.rates as string[]).join(',')})`);
+  if (opts.hotspot !== undefined && pattern !== 'hotspot') throw usage('--hotspot goes with --pattern hotspot');
   const { cfg } = resolveCube('sweep', { ...opts, n: (opts.n as number | undefined) ?? (opts.config === undefined ? (quick ? QUICK_SWEEP.n : 3) : undefined) });
-  const cycles = quick ? QUICK_SWEEP.cycles : (opts.cycles as number);
+  // --quick sets the sizes it names unless the command line gives them (as --n and --rates).
+  const cycles = quick && !given.has('cycles') ? QUICK_SWEEP.cycles : (opts.cycles as number);
   let shard: ShardSpec | undefined;
   let params;
   try {
@@ -79,7 +92,7 @@ async function run(opts: ParsedOptions, positionals: string[]): Promise<number> 
       rates,
       cycles,
       warmup: (opts.warmup as number | undefined) ?? Math.floor(cycles * 0.1),
-      meanBytes: quick ? QUICK_SWEEP.meanBytes : (opts['mean-bytes'] as number),
+      meanBytes: quick && !given.has('mean-bytes') ? QUICK_SWEEP.meanBytes : (opts['mean-bytes'] as number),
       seed: opts.seed as number,
       hotspot,
     });

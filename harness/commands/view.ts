@@ -2,6 +2,7 @@
  * `icemu view <events.jsonl> [--out page.html]`: one self-contained HTML
  * page replaying a run recorded with `--events` (harness/view/).
  */
+import { realpathSync } from 'node:fs';
 import { basename } from 'node:path';
 import { UsageError, type CommandSpec, type ParsedOptions } from '../cli/args.ts';
 import { loadModel, ViewInputError } from '../view/load.ts';
@@ -30,11 +31,22 @@ const spec: CommandSpec = {
   examples: ['icemu buzzard --n 3 --cycles 20000 --events out/c3.jsonl --no-vcd', 'icemu view out/c3.jsonl --out out/c3.html'],
 };
 
+/** The two paths reach one file (symlinks followed; a path that does not exist yet is no file). */
+function sameFile(a: string, b: string): boolean {
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
+  }
+}
+
 function run(opts: ParsedOptions, positionals: string[]): number {
   if (positionals.length !== 1) throw new UsageError(`icemu view: expected one trace file (got ${positionals.length}); usage: ${spec.usage}`);
   const trace = positionals[0]!;
   const out = (opts.out as string | undefined) ?? trace.replace(/\.jsonl?$/, '') + '.html';
   const target = outputFile('out', out); // checked before any work (harness/cli/output-path.ts)
+  // `--out` naming the trace itself would replace the user's trace with the page.
+  if (!target.inPlace && sameFile(trace, target.target)) throw new UsageError(`icemu view: --out ${out} is the trace being read (name another file for the page)`);
   let m;
   try {
     m = loadModel(trace);
@@ -44,6 +56,7 @@ function run(opts: ParsedOptions, positionals: string[]): number {
   }
   m.title = basename(trace);
   const sub = opts.subcube as number;
+  if (sub !== 0 && !(m.n > 6)) throw new UsageError(`icemu view: --subcube goes with Buzzard traces of cubes above degree 6 (this trace: ${m.n ? `a ${m.n}-cube` : 'not an n-cube'})`);
   if (m.n > 6 && sub >= 1 << (m.n - 6)) throw new UsageError(`icemu view: --subcube must be in 0..${(1 << (m.n - 6)) - 1} for a ${m.n}-cube (got ${sub})`);
   writeText(target, renderPage(m, { sub: m.n > 6 ? sub : 0 }), 'out');
   console.log(`icemu view: ${out} (${m.nodes} nodes, ${m.pkt.msg.length} packets, ${m.tEnd + 1} ${m.unit})`);

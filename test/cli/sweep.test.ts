@@ -39,7 +39,7 @@ describe('icemu sweep', () => {
 
   it('bad options: one line, exit 2', async () => {
     for (const [argv, re] of [
-      [['sweep', '--rates', '0.1,lots'], /--rate must be a number/],
+      [['sweep', '--rates', '0.1,lots'], /--rates: each rate must be a number/],
       [['sweep', '--pattern', 'zigzag'], /--pattern must be one of/],
       [['sweep', '--shard', '3/2'], /shard/],
       [['sweep', 'merge'], /usage: icemu sweep/],
