@@ -140,6 +140,11 @@ export class NodeInputPort extends Module {
     // same value in the same cycle as the comb of the current ones, but it
     // changes twice per word instead of the bit counter's every cycle.
     const lastBit = this.reg('lastBit');
+    // Slot indices in the closures (Module.whenSlots; docs/kernel.md "Stop 20: cost per evaluation").
+    let bitsI = 0, bitsN = 0, blockI = 0, doutI = 0, doutLastI = 0, fullI = 0, headI = 0, inBitI = 0, isrI = 0, isrN = 0, lastBitI = 0, lastBitN = 0, pushI = 0, pushDataI = 0, stateI = 0, stateN = 0, wordsI = 0, wordsN = 0;
+    this.whenSlots(() => {
+      [bitsI, bitsN, blockI, doutI, doutLastI, fullI, headI, inBitI, isrI, isrN, lastBitI, lastBitN, pushI, pushDataI, stateI, stateN, wordsI, wordsN] = [bits.i, bits.n, block.i, dout.i, doutLast.i, full.i, head.i, inBit.i, isr.i, isr.n, lastBit.i, lastBit.n, push.i, pushData.i, state.i, state.n, words.i, words.n];
+    });
 
     // On a cube's serial lines the controller wakes only at its events and
     // the line bit comes from the crossbar output's tap (nip_line.ts).
@@ -149,9 +154,9 @@ export class NodeInputPort extends Module {
     this.comb(
       () => {
         const s = this.s;
-        const last = s[lastBit.i] === 1;
-        s[push.i] = last ? 1 : 0;
-        s[pushData.i] = last ? (((s[isr.i]! << 1) & 0xffff) | (line ? line.bitNow() : s[inBit.i]!)) + (s[words.i] === 0 ? 65536 : 0) : 0;
+        const last = s[lastBitI] === 1;
+        s[pushI] = last ? 1 : 0;
+        s[pushDataI] = last ? (((s[isrI]! << 1) & 0xffff) | (line ? line.bitNow() : s[inBitI]!)) + (s[wordsI] === 0 ? 65536 : 0) : 0;
       },
       {
         writes: [push, pushData],
@@ -167,8 +172,8 @@ export class NodeInputPort extends Module {
     this.comb(
       () => {
         const s = this.s;
-        const st = s[state.i]!;
-        s[block.i] = s[full.i] === 1 && (st === IDLE || st === START || st === YWAIT || st === Y1) ? 1 : 0;
+        const st = s[stateI]!;
+        s[blockI] = s[fullI] === 1 && (st === IDLE || st === START || st === YWAIT || st === Y1) ? 1 : 0;
       },
       // Exact (docs/kernel.md "Stop 19: unit guards"): below a full FIFO the
       // block is 0 in every state, so the state is read only while full (the
@@ -181,9 +186,9 @@ export class NodeInputPort extends Module {
     this.comb(
       () => {
         const s = this.s;
-        const h = s[head.i]!;
-        s[dout.i] = h & 0xffff;
-        s[doutLast.i] = h >>> 16;
+        const h = s[headI]!;
+        s[doutI] = h & 0xffff;
+        s[doutLastI] = h >>> 16;
       },
       { writes: [dout, doutLast], reads: [head], name: 'head' },
     );
@@ -193,56 +198,56 @@ export class NodeInputPort extends Module {
       () => {
         const s = this.s;
         if (line) line.before(this.cycleRef.cycle);
-        const st = s[state.i]!;
-        const b = s[inBit.i]!;
-        const k = s[bits.i]!;
-        if (st === PRE || st === WORD) s[isr.n] = ((s[isr.i]! << 1) | b) & 0xffff;
+        const st = s[stateI]!;
+        const b = s[inBitI]!;
+        const k = s[bitsI]!;
+        if (st === PRE || st === WORD) s[isrN] = ((s[isrI]! << 1) | b) & 0xffff;
         switch (st) {
           case IDLE:
-            if (b === 1) s[state.n] = START;
+            if (b === 1) s[stateN] = START;
             break;
           case START:
             if (b === 0) {
-              s[state.n] = PRE;
-              s[bits.n] = preBits;
+              s[stateN] = PRE;
+              s[bitsN] = preBits;
             }
             break;
           case PRE:
-            s[bits.n] = k - 1;
+            s[bitsN] = k - 1;
             if (k === 1) {
-              s[words.n] = ((s[isr.i]! << 1) | b) & lMask;
-              if (strict) s[state.n] = YWAIT;
+              s[wordsN] = ((s[isrI]! << 1) | b) & lMask;
+              if (strict) s[stateN] = YWAIT;
               else {
-                s[state.n] = WORD;
-                s[bits.n] = 16;
+                s[stateN] = WORD;
+                s[bitsN] = 16;
               }
             }
             break;
           case YWAIT:
             if (b !== 1) this.fail('expected the sync 1 (Y1) after a field, got 0');
-            s[state.n] = Y1;
+            s[stateN] = Y1;
             break;
           case Y1:
             if (b === 0) {
-              s[state.n] = WORD;
-              s[bits.n] = 16;
+              s[stateN] = WORD;
+              s[bitsN] = 16;
             }
             break;
           case WORD:
-            s[bits.n] = k - 1;
+            s[bitsN] = k - 1;
             if (k === 1) {
-              const w = s[words.i]!;
-              if (w === 0) s[state.n] = IDLE;
+              const w = s[wordsI]!;
+              if (w === 0) s[stateN] = IDLE;
               else {
-                s[words.n] = w - 1;
-                s[state.n] = YWAIT;
+                s[wordsN] = w - 1;
+                s[stateN] = YWAIT;
               }
             }
             break;
           default:
             this.fail(`bad state ${st}`);
         }
-        s[lastBit.n] = s[state.n] === WORD && s[bits.n] === 1 ? 1 : 0;
+        s[lastBitN] = s[stateN] === WORD && s[bitsN] === 1 ? 1 : 0;
         if (line) line.after(this.cycleRef.cycle);
       },
       // On serial lines the bit, the bit counter and the shift register move

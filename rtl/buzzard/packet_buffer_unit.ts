@@ -297,6 +297,11 @@ export class PacketBufferUnit extends Module {
     // finish apart, never fetch from lowWater, which alternate at every word
     // (docs/kernel.md "Stop 19: unit guards").
     const outSel = this.reg('outSel', 2, SEL_IDLE);
+    // Slot indices in the closures (Module.whenSlots; docs/kernel.md "Stop 20: cost per evaluation").
+    let camAddrI = 0, camKeyI = 0, camLoadRI = 0, camOpI = 0, camWdataI = 0, freeFlagI = 0, inAddrI = 0, inDataI = 0, inShiftI = 0, outAddrI = 0, outCamRowI = 0, outLenI = 0, outNextI = 0, outPortI = 0, outRowI = 0, outSelI = 0, outStateI = 0, raddrI = 0, reqRegI = 0, rrPtrI = 0, rrWaitI = 0, rreqI = 0, txPhaseI = 0, waddrI = 0, wdataI = 0, wpendI = 0, wreqI = 0, xgidxI = 0, xreleaseI = 0, xreqI = 0;
+    this.whenSlots(() => {
+      [camAddrI, camKeyI, camLoadRI, camOpI, camWdataI, freeFlagI, inAddrI, inDataI, inShiftI, outAddrI, outCamRowI, outLenI, outNextI, outPortI, outRowI, outSelI, outStateI, raddrI, reqRegI, rrPtrI, rrWaitI, rreqI, txPhaseI, waddrI, wdataI, wpendI, wreqI, xgidxI, xreleaseI, xreqI] = [camAddr.i, camKey.i, camLoadR.i, camOp.i, camWdata.i, freeFlag.i, inAddr.i, inData.i, inShift.i, outAddr.i, outCamRow.i, outLen.i, outNext.i, outPort.i, outRow.i, outSel.i, outState.i, raddr.i, reqReg.i, rrPtr.i, rrWait.i, rreq.i, txPhase.i, waddr.i, wdata.i, wpend.i, wreq.i, xgidx.i, xrelease.i, xreq.i];
+    });
 
     // ---- combinational logic
     // CAM port: the input controller's insert first (§5.4.2 "The input
@@ -307,24 +312,24 @@ export class PacketBufferUnit extends Module {
     this.comb(
       () => {
         const s = this.s;
-        const sel = s[outSel.i]!;
-        s[camKey.i] = sel === SEL_IDLE ? s[xgidx.i]! : s[outPort.i]!;
-        if (s[camLoadR.i] === 1) {
-          s[camOp.i] = CAM_OP.insert; // step 7
-          s[camAddr.i] = 0;
-          s[camWdata.i] = s[inShift.i]! * slotScale;
-        } else if (sel === SEL_BC && s[outNext.i] !== NO_PORT) {
-          s[camOp.i] = CAM_OP.update; // step 2: write the incremented next port back
-          s[camAddr.i] = s[outRow.i]!;
-          s[camWdata.i] = (s[outCamRow.i]! - (s[outCamRow.i]! & portRowMask) + s[outNext.i]! * 2 ** portLsb) >>> 0;
-        } else if (sel === SEL_FIN && s[freeFlag.i] === 1 && (s[xrelease.i] === 1 || s[txPhase.i] === T_IDLE)) {
-          s[camOp.i] = CAM_OP.free; // step 6
-          s[camAddr.i] = s[outRow.i]!;
-          s[camWdata.i] = 0;
+        const sel = s[outSelI]!;
+        s[camKeyI] = sel === SEL_IDLE ? s[xgidxI]! : s[outPortI]!;
+        if (s[camLoadRI] === 1) {
+          s[camOpI] = CAM_OP.insert; // step 7
+          s[camAddrI] = 0;
+          s[camWdataI] = s[inShiftI]! * slotScale;
+        } else if (sel === SEL_BC && s[outNextI] !== NO_PORT) {
+          s[camOpI] = CAM_OP.update; // step 2: write the incremented next port back
+          s[camAddrI] = s[outRowI]!;
+          s[camWdataI] = (s[outCamRowI]! - (s[outCamRowI]! & portRowMask) + s[outNextI]! * 2 ** portLsb) >>> 0;
+        } else if (sel === SEL_FIN && s[freeFlagI] === 1 && (s[xreleaseI] === 1 || s[txPhaseI] === T_IDLE)) {
+          s[camOpI] = CAM_OP.free; // step 6
+          s[camAddrI] = s[outRowI]!;
+          s[camWdataI] = 0;
         } else {
-          s[camOp.i] = CAM_OP.none;
-          s[camAddr.i] = 0;
-          s[camWdata.i] = 0;
+          s[camOpI] = CAM_OP.none;
+          s[camAddrI] = 0;
+          s[camWdataI] = 0;
         }
       },
       {
@@ -350,13 +355,13 @@ export class PacketBufferUnit extends Module {
     this.comb(
       () => {
         const s = this.s;
-        if (s[outSel.i] !== SEL_IDLE) {
-          s[xreq.i] = 0;
+        if (s[outSelI] !== SEL_IDLE) {
+          s[xreqI] = 0;
           return;
         }
-        const all = s[reqReg.i]!;
-        const hi = all & ~((1 << s[rrPtr.i]!) - 1);
-        s[xreq.i] = hi !== 0 && s[rrWait.i]! < rrWindow ? hi : all;
+        const all = s[reqRegI]!;
+        const hi = all & ~((1 << s[rrPtrI]!) - 1);
+        s[xreqI] = hi !== 0 && s[rrWaitI]! < rrWindow ? hi : all;
       },
       // Exact (docs/kernel.md "Stop 19: unit guards"): outside idle the
       // requests are 0 whatever the request register and priority hold.
@@ -369,12 +374,12 @@ export class PacketBufferUnit extends Module {
     this.comb(
       () => {
         const s = this.s;
-        s[wreq.i] = s[wpend.i]!;
-        s[waddr.i] = s[inAddr.i]! & addrMask;
-        s[wdata.i] = s[inData.i]!;
-        const oa = s[outAddr.i]!;
-        s[rreq.i] = s[outState.i] === OUT_FETCH && s[outLen.i] !== 0 && oa !== s[inAddr.i] ? 1 : 0;
-        s[raddr.i] = oa;
+        s[wreqI] = s[wpendI]!;
+        s[waddrI] = s[inAddrI]! & addrMask;
+        s[wdataI] = s[inDataI]!;
+        const oa = s[outAddrI]!;
+        s[rreqI] = s[outStateI] === OUT_FETCH && s[outLenI] !== 0 && oa !== s[inAddrI] ? 1 : 0;
+        s[raddrI] = oa;
       },
       { writes: [wreq, waddr, wdata, rreq, raddr], reads: [wpend, inAddr, inData, outState, outLen, outAddr], name: 'ramPorts' },
     );

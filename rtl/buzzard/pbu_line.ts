@@ -72,20 +72,41 @@ function missed(m: Module, now: number, c: number, side: string): never {
 
 /** The input controller's end: it receives from the neighbour's O_i (its tap set by the cube). */
 export class PbuInputEnd extends ReceiverEnd {
+  // Slot indices on the instance (Module.whenSlots; docs/kernel.md "Stop 20: cost per evaluation").
+  private inCntI = 0;
+  private inCntN = 0;
+  private inShiftI = 0;
+  private inShiftN = 0;
+  private inStateI = 0;
+  private inStateN = 0;
+  private wgntI = 0;
+  private wpendI = 0;
+  private wpendN = 0;
   private readonly headMod: number;
 
   constructor(
     m: Module,
     links: LinkSet,
-    private readonly r: PbuInRegs,
+    r: PbuInRegs,
     private readonly k: PbuFraming,
   ) {
     super(m, links, r.inBit);
     this.headMod = 2 ** k.headLen;
+    m.whenSlots(() => {
+      this.inCntI = r.inCnt.i;
+      this.inCntN = r.inCnt.n;
+      this.inShiftI = r.inShift.i;
+      this.inShiftN = r.inShift.n;
+      this.inStateI = r.inState.i;
+      this.inStateN = r.inState.n;
+      this.wgntI = r.wgnt.i;
+      this.wpendI = r.wpend.i;
+      this.wpendN = r.wpend.n;
+    });
   }
 
   shifting(): boolean {
-    const ist = this.m.s[this.r.inState.i]!;
+    const ist = this.m.s[this.inStateI]!;
     return ist === IN_PRE || ist === IN_REF || ist === IN_DEST || ist === IN_WORD || ist === IN_SYNC || ist === IN_PSYNC;
   }
 
@@ -94,11 +115,10 @@ export class PbuInputEnd extends ReceiverEnd {
     if (now <= from) return;
     this.done = now;
     const s = this.m.s;
-    const r = this.r;
-    const ist = s[r.inState.i]!;
+    const ist = s[this.inStateI]!;
     if (ist === IN_PRE || ist === IN_REF || ist === IN_DEST || ist === IN_WORD) {
-      let cnt = s[r.inCnt.i]!;
-      let sh = s[r.inShift.i]!;
+      let cnt = s[this.inCntI]!;
+      let sh = s[this.inShiftI]!;
       const last = ist === IN_PRE || ist === IN_REF ? this.k.preBits - 1 : 15;
       const mod = ist === IN_WORD ? 65536 : this.headMod;
       // Every skipped edge must be a pure shift: no event count among cnt..cnt+n-1.
@@ -106,15 +126,15 @@ export class PbuInputEnd extends ReceiverEnd {
       if ((ist === IN_PRE && cnt === 0) || cnt + n - 1 >= last) this.missed(now, from + Math.max(0, last - cnt));
       if (ist !== IN_REF) sh = (sh * 2 ** n + this.src!.bits(from, now)) % mod;
       cnt += n;
-      s[r.inCnt.i] = s[r.inCnt.n] = cnt;
-      s[r.inShift.i] = s[r.inShift.n] = sh;
+      s[this.inCntI] = s[this.inCntN] = cnt;
+      s[this.inShiftI] = s[this.inShiftN] = sh;
     } else if (ist === IN_SYNC || ist === IN_PSYNC) {
-      let cnt = s[r.inCnt.i]!;
+      let cnt = s[this.inCntI]!;
       for (let c = from; c < now; c++) {
         if (this.src!.bitAt(c) === 0) this.missed(now, c);
         cnt = 1;
       }
-      s[r.inCnt.i] = s[r.inCnt.n] = cnt;
+      s[this.inCntI] = s[this.inCntN] = cnt;
     } else {
       this.checkAwaited(from, now);
     }
@@ -132,8 +152,8 @@ export class PbuInputEnd extends ReceiverEnd {
     const s = this.m.s;
     const k = this.k;
     let t = Infinity;
-    const nist = s[this.r.inState.n]!;
-    const ncnt = s[this.r.inCnt.n]!;
+    const nist = s[this.inStateN]!;
+    const ncnt = s[this.inCntN]!;
     this.awaiting = -1;
     if (nist === IN_PRE) t = ncnt === 0 ? from : from + k.preBits - 1 - ncnt;
     else if (nist === IN_REF) t = from + k.preBits - 1 - ncnt;
@@ -149,29 +169,67 @@ export class PbuInputEnd extends ReceiverEnd {
     // change of the free row register, a read), and when a word was written
     // in the cycle the next one was latched (wpend stays 1 and the RAM's
     // grant may stay 1: no read changes, yet the write is due).
-    const r = this.r;
-    const ist = s[r.inState.i]!;
-    if ((nist !== ist && (nist === IN_START || nist === IN_LATCH || nist === IN_LOAD)) || (s[r.wpend.i] === 1 && s[r.wgnt.i] === 1 && s[r.wpend.n] === 1)) t = from;
+    const ist = s[this.inStateI]!;
+    if ((nist !== ist && (nist === IN_START || nist === IN_LATCH || nist === IN_LOAD)) || (s[this.wpendI] === 1 && s[this.wgntI] === 1 && s[this.wpendN] === 1)) t = from;
     this.waker.at(t);
   }
 }
 
 /** The output controller's end: it sends on its own line, connected to a crossbar output's tap from a grant to a release. */
 export class PbuOutputEnd extends SenderEnd {
+  // Slot indices on the instance (Module.whenSlots; docs/kernel.md "Stop 20: cost per evaluation").
+  private outDataValidI = 0;
+  private outDataValidN = 0;
+  private outLenI = 0;
+  private outLenN = 0;
+  private outStateI = 0;
+  private rpendI = 0;
+  private rpendN = 0;
+  private txBitI = 0;
+  private txBitN = 0;
+  private txCntI = 0;
+  private txCntN = 0;
+  private txPhaseI = 0;
+  private txPhaseN = 0;
+  private txShiftI = 0;
+  private txShiftN = 0;
+  private xgidxI = 0;
+  private xgntI = 0;
+  private xreleaseI = 0;
   constructor(
     m: Module,
     name: string,
     links: LinkSet,
     /** This node's crossbar output taps (O_0..O_n). */
     private readonly taps: readonly LinkTap[],
-    private readonly r: PbuOutRegs,
+    r: PbuOutRegs,
     private readonly k: PbuFraming,
   ) {
     super(m, name, links);
+    m.whenSlots(() => {
+      this.outDataValidI = r.outDataValid.i;
+      this.outDataValidN = r.outDataValid.n;
+      this.outLenI = r.outLen.i;
+      this.outLenN = r.outLen.n;
+      this.outStateI = r.outState.i;
+      this.rpendI = r.rpend.i;
+      this.rpendN = r.rpend.n;
+      this.txBitI = r.txBit.i;
+      this.txBitN = r.txBit.n;
+      this.txCntI = r.txCnt.i;
+      this.txCntN = r.txCnt.n;
+      this.txPhaseI = r.txPhase.i;
+      this.txPhaseN = r.txPhase.n;
+      this.txShiftI = r.txShift.i;
+      this.txShiftN = r.txShift.n;
+      this.xgidxI = r.xgidx.i;
+      this.xgntI = r.xgnt.i;
+      this.xreleaseI = r.xrelease.i;
+    });
   }
 
   shifting(): boolean {
-    const ph = this.m.s[this.r.txPhase.i]!;
+    const ph = this.m.s[this.txPhaseI]!;
     return ph === T_HEAD || ph === T_WORD;
   }
 
@@ -180,17 +238,16 @@ export class PbuOutputEnd extends SenderEnd {
     if (now <= from) return;
     this.done = now;
     const s = this.m.s;
-    const r = this.r;
-    const ph = s[r.txPhase.i]!;
+    const ph = s[this.txPhaseI]!;
     if (ph === T_HEAD || ph === T_WORD) {
-      let tc = s[r.txCnt.i]!;
+      let tc = s[this.txCntI]!;
       // No event count among tc..tc-n+1: the last bit (1), the strict sync (17), the release (2, last word only).
       const n = now - from;
-      const ev = ph === T_WORD ? (this.lastWord(r.outLen.i, r.outDataValid.i, r.rpend.i) ? 2 : 1) : this.k.strict && tc >= 17 ? 17 : 1;
+      const ev = ph === T_WORD ? (this.lastWord(this.outLenI, this.outDataValidI, this.rpendI) ? 2 : 1) : this.k.strict && tc >= 17 ? 17 : 1;
       if (tc - n + 1 <= ev) missed(this.m, now, from + tc - ev, 'output');
       tc -= n;
-      s[r.txCnt.i] = s[r.txCnt.n] = tc;
-      s[r.txBit.i] = s[r.txBit.n] = lineBit(ph, tc, s[r.txShift.i]!);
+      s[this.txCntI] = s[this.txCntN] = tc;
+      s[this.txBitI] = s[this.txBitN] = lineBit(ph, tc, s[this.txShiftI]!);
     }
   }
 
@@ -204,19 +261,18 @@ export class PbuOutputEnd extends SenderEnd {
   after(now: number): void {
     const s = this.m.s;
     const k = this.k;
-    const r = this.r;
     const from = now + 1;
     // the connection: released at the last bit, made at a grant
-    if (s[r.xrelease.i] === 1) this.sender.release(from);
-    if (s[r.outState.i] === OUT_IDLE && s[r.xgnt.i] === 1) this.sender.connect(this.taps[s[r.xgidx.i]!]!, from);
+    if (s[this.xreleaseI] === 1) this.sender.release(from);
+    if (s[this.outStateI] === OUT_IDLE && s[this.xgntI] === 1) this.sender.connect(this.taps[s[this.xgidxI]!]!, from);
     // a new field (or level) on the line
-    const ph = s[r.txPhase.i]!;
-    const nph = s[r.txPhase.n]!;
-    const tc = s[r.txCnt.i]!;
-    const nc = s[r.txCnt.n]!;
-    const nsh = s[r.txShift.n]!;
+    const ph = s[this.txPhaseI]!;
+    const nph = s[this.txPhaseN]!;
+    const tc = s[this.txCntI]!;
+    const nc = s[this.txCntN]!;
+    const nsh = s[this.txShiftN]!;
     // Unchanged (a pure shift, or the same level): what is posted stands.
-    const unchanged = ph === nph && nsh === s[r.txShift.i] && nc === (ph === T_HEAD || ph === T_WORD ? tc - 1 : tc);
+    const unchanged = ph === nph && nsh === s[this.txShiftI] && nc === (ph === T_HEAD || ph === T_WORD ? tc - 1 : tc);
     if (!unchanged) {
       if (nph === T_HEAD || nph === T_WORD) {
         const n = nph === T_HEAD && k.strict && nc > 16 ? nc - 16 : nc; // to the strict post-preheader sync, or the field's end
@@ -228,9 +284,9 @@ export class PbuOutputEnd extends SenderEnd {
     this.done = from;
     if (!this.links.fast) return;
     // The line bit is computed on demand: no commit of it wakes the crossbar's data path.
-    s[r.txBit.i] = s[r.txBit.n]!;
+    s[this.txBitI] = s[this.txBitN]!;
     if (nph === T_HEAD) this.waker.at(from + nc - (k.strict && nc >= 17 ? 17 : 1));
-    else if (nph === T_WORD) this.waker.at(from + nc - (nc >= 2 && this.lastWord(r.outLen.n, r.outDataValid.n, r.rpend.n) ? 2 : 1));
+    else if (nph === T_WORD) this.waker.at(from + nc - (nc >= 2 && this.lastWord(this.outLenN, this.outDataValidN, this.rpendN) ? 2 : 1));
     // The framing phase is not among the controller's reads (entering a head
     // or word would wake it for a pure shift): it asks for the next edge
     // itself after S0, PY0, Y0 (always left at the next edge) and on

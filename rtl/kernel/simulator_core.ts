@@ -149,7 +149,11 @@ export abstract class SimulatorCore {
     for (const m of net.modules) m.counterSink = this.counters;
     net.seq.forEach((p, k) => (p.index = k));
     for (const m of net.modules) m.wakeSink = this;
-    for (const m of net.modules) if (m.slotBinders) for (const bind of m.slotBinders) bind();
+    for (const m of net.modules) {
+      if (!m.slotBinders) continue;
+      for (const bind of m.slotBinders) bind();
+      m.slotBinders = null; // run once: a design is elaborated once
+    }
     for (const m of net.modules) m.onElaborated();
     this.combFns = net.comb.map((p) => p.fn);
     this.seqFns = net.seq.map((p) => p.fn);
