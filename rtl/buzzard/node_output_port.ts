@@ -190,6 +190,11 @@ export class NodeOutputPort extends Module {
       const sr = this.reg(`sr${j}`, 32);
       const hdr = this.reg(`hdr${j}`, headCount);
       const words = this.reg(`words${j}`, lb);
+      // Slot indices in the closures (Module.whenSlots; docs/kernel.md "Stop 20: cost per evaluation").
+      let atRefI = 0, atRefN = 0, cntI = 0, cntN = 0, cntLoadI = 0, cntLoadN = 0, hdrI = 0, hdrN = 0, holdI = 0, idleRN = 0, lastRI = 0, lastRN = 0, pfI = 0, pfN = 0, pfAvailI = 0, pfAvailN = 0, pfCountI = 0, pfDataI = 0, pfLoadI = 0, pktDoneI = 0, pktDoneN = 0, refillI = 0, refillN = 0, refusedI = 0, refusedN = 0, srI = 0, srN = 0, stateI = 0, stateN = 0, wordsI = 0, wordsN = 0, xgntI = 0, xoutRN = 0, xreleaseI = 0, xreqRN = 0;
+      this.whenSlots(() => {
+        [atRefI, atRefN, cntI, cntN, cntLoadI, cntLoadN, hdrI, hdrN, holdI, idleRN, lastRI, lastRN, pfI, pfN, pfAvailI, pfAvailN, pfCountI, pfDataI, pfLoadI, pktDoneI, pktDoneN, refillI, refillN, refusedI, refusedN, srI, srN, stateI, stateN, wordsI, wordsN, xgntI, xoutRN, xreleaseI, xreqRN] = [atRef.i, atRef.n, cnt.i, cnt.n, cntLoad.i, cntLoad.n, hdr.i, hdr.n, hold.i, idleR.n, lastR.i, lastR.n, pf.i, pf.n, pfAvail.i, pfAvail.n, pfCount.i, pfData.i, pfLoad.i, pktDone.i, pktDone.n, refill.i, refill.n, refused.i, refused.n, sr.i, sr.n, state.i, state.n, words.i, words.n, xgnt.i, xoutR.n, xrelease.i, xreqR.n];
+      });
       slots.push({ j, xreq, xout, xrelease, xgnt, hold, pfLoad, pfData, pfCount, pfAvail, refill, pktDone, refused, idle, state, pf, cnt, cntLoad, sr, hdr, words });
 
       const reqBit = 2 ** j;
@@ -211,13 +216,13 @@ export class NodeOutputPort extends Module {
       this.connect(idleR, idle);
       const outputs = (): void => {
         const s = this.s;
-        const st = s[state.n]!;
-        const c = s[cnt.n]!;
-        s[xreqR.n] = st === ARB ? reqBit : 0;
-        s[xoutR.n] = st === S1 || st === PY1 || st === Y1 ? 1 : st === PRE || st === DEST || st === DATA ? s[sr.n]! >>> 31 : 0;
-        s[idleR.n] = st === IDLE && s[pfAvail.n] === 0 ? 1 : 0;
-        s[lastR.n] = st === DEST ? (c === 1 && s[words.n] === 0 ? 1 : 0) : st === DATA ? ((c === 1 || c === preEnd) && s[words.n] === 1 ? 1 : 0) : 0;
-        s[atRef.n] = st === PRE && c === preEnd ? 1 : 0;
+        const st = s[stateN]!;
+        const c = s[cntN]!;
+        s[xreqRN] = st === ARB ? reqBit : 0;
+        s[xoutRN] = st === S1 || st === PY1 || st === Y1 ? 1 : st === PRE || st === DEST || st === DATA ? s[srN]! >>> 31 : 0;
+        s[idleRN] = st === IDLE && s[pfAvailN] === 0 ? 1 : 0;
+        s[lastRN] = st === DEST ? (c === 1 && s[wordsN] === 0 ? 1 : 0) : st === DATA ? ((c === 1 || c === preEnd) && s[wordsN] === 1 ? 1 : 0) : 0;
+        s[atRefN] = st === PRE && c === preEnd ? 1 : 0;
       };
 
       // Release: during the last bit of the packet (lastR), or in the
@@ -230,11 +235,11 @@ export class NodeOutputPort extends Module {
       this.comb(
         () => {
           const s = this.s;
-          let r = s[lastR.i]!;
-          if (r === 0 && s[hold.i] === 1 && Math.floor(s[hdr.i]! / 2 ** contraryBit) === 1) {
-            if (strict ? s[state.i] === PY1 : s[atRef.i] === 1) r = 1;
+          let r = s[lastRI]!;
+          if (r === 0 && s[holdI] === 1 && Math.floor(s[hdrI]! / 2 ** contraryBit) === 1) {
+            if (strict ? s[stateI] === PY1 : s[atRefI] === 1) r = 1;
           }
-          s[xrelease.i] = r;
+          s[xreleaseI] = r;
         },
         {
           writes: [xrelease],
@@ -256,18 +261,18 @@ export class NodeOutputPort extends Module {
       let avNext = false;
       let rfNext = 0;
       let next = 0;
-      const isHead = (): boolean => this.s[cntLoad.i] === headCount;
+      const isHead = (): boolean => this.s[cntLoadI] === headCount;
       /** Left-align the low k bits of v in the 32-bit shift register. */
       const align = (v: number, k: number): number => (v % 2 ** k) * 2 ** (32 - k);
       /** Step 1: move a head from the prefetch buffer into the slot. */
       const startPacket = (): void => {
         const s = this.s;
-        if (!isHead()) this.fail(`slot ${j}: the prefetch holds a ${s[cntLoad.i]}-bit data chunk where a packet head (${headCount} bits) is expected`);
-        const h = s[pf.i]! % 2 ** headCount;
-        s[sr.n] = align(h, headCount);
-        s[cnt.n] = headCount;
-        s[hdr.n] = h;
-        s[words.n] = Math.floor(h / 65536) & lMask;
+        if (!isHead()) this.fail(`slot ${j}: the prefetch holds a ${s[cntLoadI]}-bit data chunk where a packet head (${headCount} bits) is expected`);
+        const h = s[pfI]! % 2 ** headCount;
+        s[srN] = align(h, headCount);
+        s[cntN] = headCount;
+        s[hdrN] = h;
+        s[wordsN] = Math.floor(h / 65536) & lMask;
         avNext = false;
         rfNext = 0;
         next = ARB;
@@ -276,38 +281,38 @@ export class NodeOutputPort extends Module {
       const takeChunk = (): void => {
         const s = this.s;
         if (isHead()) this.fail(`slot ${j}: a packet head was loaded before the last word of the packet in progress`);
-        const k = s[cntLoad.i]!;
-        s[sr.n] = align(s[pf.i]!, k);
-        s[cnt.n] = k;
+        const k = s[cntLoadI]!;
+        s[srN] = align(s[pfI]!, k);
+        s[cntN] = k;
         avNext = false;
         if (k <= REFILL_AT && !load) rfNext = 1;
       };
       /** One data bit leaves: shift and count (step 2); refill request at 23 (step 4). */
       const shift = (): void => {
         const s = this.s;
-        s[sr.n] = (s[sr.i]! * 2) % TWO32;
-        s[cnt.n] = c - 1;
+        s[srN] = (s[srI]! * 2) % TWO32;
+        s[cntN] = c - 1;
         if (c - 1 === REFILL_AT && !av && !load) rfNext = 1;
       };
       /** Refusal: drop the packet, keep its head, re-arbitrate (step 3 → step 1). */
       const abort = (): void => {
         const s = this.s;
-        const h = s[hdr.i]!;
-        s[sr.n] = align(h, headCount);
-        s[cnt.n] = headCount;
-        s[words.n] = Math.floor(h / 65536) & lMask;
-        s[refused.n] = 1;
+        const h = s[hdrI]!;
+        s[srN] = align(h, headCount);
+        s[cntN] = headCount;
+        s[wordsN] = Math.floor(h / 65536) & lMask;
+        s[refusedN] = 1;
         next = ARB;
       };
       /** The last bit of a word has just left (cnt = c before the shift). */
       const endOfWord = (dest: boolean): void => {
         const s = this.s;
-        const left = dest ? s[words.i]! : s[words.i]! - 1;
-        s[words.n] = left;
+        const left = dest ? s[wordsI]! : s[wordsI]! - 1;
+        s[wordsN] = left;
         if (left === 0) {
           // Step 5: the packet is complete.
           if (c !== 1) this.fail(`slot ${j}: the packet's last word left with ${c - 1} chunk bits unsent (chunk sizes do not match L)`);
-          s[pktDone.n] = 1;
+          s[pktDoneN] = 1;
           if (av) startPacket();
           else next = IDLE;
           return;
@@ -315,7 +320,7 @@ export class NodeOutputPort extends Module {
         next = Y1;
         if (c === 1 && av) takeChunk();
       };
-      const contrary = (): boolean => Math.floor(this.s[hdr.i]! / 2 ** contraryBit) === 1;
+      const contrary = (): boolean => Math.floor(this.s[hdrI]! / 2 ** contraryBit) === 1;
 
       // On a cube's serial lines (slot_line.ts): the bit counter, the shift
       // register and the line bit move between the slot's events without a
@@ -325,37 +330,37 @@ export class NodeOutputPort extends Module {
         () => {
           const s = this.s;
           if (line) line.before(this.cycleRef.cycle);
-          const st = s[state.i]!;
-          const hd = s[hold.i] === 1;
-          load = s[pfLoad.i] === 1;
-          av = s[pfAvail.i] === 1;
-          c = s[cnt.i]!;
+          const st = s[stateI]!;
+          const hd = s[holdI] === 1;
+          load = s[pfLoadI] === 1;
+          av = s[pfAvailI] === 1;
+          c = s[cntI]!;
           avNext = av;
-          rfNext = s[refill.i]!;
+          rfNext = s[refillI]!;
           next = st;
-          if (s[pktDone.i] === 1) s[pktDone.n] = 0;
-          if (s[refused.i] === 1) s[refused.n] = 0;
+          if (s[pktDoneI] === 1) s[pktDoneN] = 0;
+          if (s[refusedI] === 1) s[refusedN] = 0;
 
           // Control-unit side: latch a prefetch load (DESIGN.md pfLoad/pfData/pfCount).
           if (load) {
             if (av) this.fail(`slot ${j}: pfLoad while the prefetch buffer still holds unsent data (pfAvail${j} = 1)`);
-            const k = s[pfCount.i]!;
+            const k = s[pfCountI]!;
             if (k !== headCount && k !== CHUNK_BITS && k !== LAST_CHUNK_BITS) {
               this.fail(`slot ${j}: pfCount ${k} is not ${headCount} (head), ${CHUNK_BITS} or ${LAST_CHUNK_BITS}`);
             }
-            s[pf.n] = s[pfData.i]!;
-            s[cntLoad.n] = k;
+            s[pfN] = s[pfDataI]!;
+            s[cntLoadN] = k;
             avNext = true;
             rfNext = 0;
           }
 
-          if (s[xgnt.i] === 1 && st !== ARB) this.fail(`slot ${j}: granted in state ${SLOT_STATES[st]}`);
+          if (s[xgntI] === 1 && st !== ARB) this.fail(`slot ${j}: granted in state ${SLOT_STATES[st]}`);
           switch (st) {
             case IDLE:
               if (av) startPacket();
               break;
             case ARB:
-              if (s[xgnt.i] === 1) next = S1;
+              if (s[xgntI] === 1) next = S1;
               break;
             case S1:
               if (!hd) next = S0;
@@ -397,9 +402,9 @@ export class NodeOutputPort extends Module {
             default:
               this.fail(`slot ${j}: bad state ${st}`);
           }
-          s[state.n] = next;
-          s[pfAvail.n] = avNext ? 1 : 0;
-          s[refill.n] = rfNext;
+          s[stateN] = next;
+          s[pfAvailN] = avNext ? 1 : 0;
+          s[refillN] = rfNext;
           outputs();
           if (line) line.after(this.cycleRef.cycle);
         },

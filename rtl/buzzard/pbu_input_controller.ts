@@ -28,26 +28,31 @@ import {
 export function pbuInputController(k: PbuKit, line: PbuInputEnd | null): () => void {
   const { m, i, rg, n, strict, refusalOn, lb, preBits, headMask, lenMask, slotMask, INVALID } = k;
   const { inBit, wgnt, camFreeRow, camFreeCount, contraryFull, blk, inState, inCnt, inShift, inLen, inSlot, inAddr, inData, wpend, camLoadR, freeRows, reqReg } = k;
+  // Slot indices in the closure (Module.whenSlots; docs/kernel.md "Stop 20: cost per evaluation").
+  let blkN = 0, camFreeCountI = 0, camFreeRowI = 0, camLoadRN = 0, contraryFullI = 0, freeRowsI = 0, freeRowsN = 0, inAddrI = 0, inAddrN = 0, inBitI = 0, inCntI = 0, inCntN = 0, inDataN = 0, inLenI = 0, inLenN = 0, inShiftI = 0, inShiftN = 0, inSlotI = 0, inSlotN = 0, inStateI = 0, inStateN = 0, reqRegN = 0, wgntI = 0, wpendI = 0, wpendN = 0;
+  m.whenSlots(() => {
+    [blkN, camFreeCountI, camFreeRowI, camLoadRN, contraryFullI, freeRowsI, freeRowsN, inAddrI, inAddrN, inBitI, inCntI, inCntN, inDataN, inLenI, inLenN, inShiftI, inShiftN, inSlotI, inSlotN, inStateI, inStateN, reqRegN, wgntI, wpendI, wpendN] = [blk.n, camFreeCount.i, camFreeRow.i, camLoadR.n, contraryFull.i, freeRows.i, freeRows.n, inAddr.i, inAddr.n, inBit.i, inCnt.i, inCnt.n, inData.n, inLen.i, inLen.n, inShift.i, inShift.n, inSlot.i, inSlot.n, inState.i, inState.n, reqReg.n, wgnt.i, wpend.i, wpend.n];
+  });
   return () => {
     const s = m.s;
     if (line) line.before(m.cycleRef.cycle);
-    const bit = s[inBit.i]!;
+    const bit = s[inBitI]!;
     let freeDec = 0;
     let reqSet = 0;
-    const fr = s[freeRows.i]!;
-    if (fr > s[camFreeCount.i]!) m.fail(`free row register ${fr} exceeds the CAM's ${s[camFreeCount.i]} free rows`);
-    const ist = s[inState.i]!;
+    const fr = s[freeRowsI]!;
+    if (fr > s[camFreeCountI]!) m.fail(`free row register ${fr} exceeds the CAM's ${s[camFreeCountI]} free rows`);
+    const ist = s[inStateI]!;
     let nist = ist;
-    let wp = s[wpend.i]!;
+    let wp = s[wpendI]!;
     // Steps 9–10: the RAM write of the latched word; then increment the
     // address (or, for the L-th word, write the non-valid address, step 8).
-    if (wp === 1 && s[wgnt.i] === 1) {
+    if (wp === 1 && s[wgntI] === 1) {
       wp = 0;
       if (ist === IN_LASTW) {
-        s[inAddr.n] = INVALID;
+        s[inAddrN] = INVALID;
         nist = IN_START;
       } else {
-        s[inAddr.n] = s[inAddr.i]! + 1;
+        s[inAddrN] = s[inAddrI]! + 1;
       }
     }
     switch (ist) {
@@ -56,11 +61,11 @@ export function pbuInputController(k: PbuKit, line: PbuInputEnd | null): () => v
         break;
       case IN_LATCH: {
         // step 2: RAM address := PBU offset | slot of the first free row | 0
-        if (s[camFreeCount.i] === 0) m.fail('step 2 with no free CAM row');
-        const slot = s[camFreeRow.i]! & slotMask;
-        s[inSlot.n] = slot;
-        s[inAddr.n] = ramAddress(i, slot, 0, rg);
-        s[blk.n] = 0; // step 3: "Release flow control block on input"
+        if (s[camFreeCountI] === 0) m.fail('step 2 with no free CAM row');
+        const slot = s[camFreeRowI]! & slotMask;
+        s[inSlotN] = slot;
+        s[inAddrN] = ramAddress(i, slot, 0, rg);
+        s[blkN] = 0; // step 3: "Release flow control block on input"
         nist = IN_WAIT;
         break;
       }
@@ -70,40 +75,40 @@ export function pbuInputController(k: PbuKit, line: PbuInputEnd | null): () => v
       case IN_SBIT:
         if (bit === 0) {
           nist = IN_PRE;
-          s[inCnt.n] = 0;
-          s[inShift.n] = 0;
+          s[inCntN] = 0;
+          s[inShiftN] = 0;
         }
         break;
       case IN_PRE: {
-        const cnt = s[inCnt.i]!;
-        const sh = s[inShift.i]! * 2 + bit;
+        const cnt = s[inCntI]!;
+        const sh = s[inShiftI]! * 2 + bit;
         if (cnt === 0) {
           // step 4: contrary bit AND the contrary-full line (A8: flagAndButTail)
-          if (bit === 1 && refusalOn && s[contraryFull.i] === 1) {
-            s[blk.n] = 1;
-            s[inCnt.n] = 1;
+          if (bit === 1 && refusalOn && s[contraryFullI] === 1) {
+            s[blkN] = 1;
+            s[inCntN] = 1;
             nist = IN_REF;
             break;
           }
           freeDec = 1; // "Otherwise decrement the free row register"
         }
-        s[inShift.n] = sh;
+        s[inShiftN] = sh;
         if (cnt === preBits - 1) {
           const len = sh & lenMask; // step 5: "On the arrival of bit 8, latch the packet length"
           if (len === 0) m.fail('packet with length field L = 0 (A5: L is 1..maxL)');
-          s[inLen.n] = len;
-          s[inCnt.n] = 0;
+          s[inLenN] = len;
+          s[inCntN] = 0;
           nist = strict ? IN_PSYNC : IN_DEST;
         } else {
-          s[inCnt.n] = cnt + 1;
+          s[inCntN] = cnt + 1;
         }
         break;
       }
       case IN_REF: {
         // refused: ignore the rest of the preheader (DESIGN "Contrary refusal")
-        const cnt = s[inCnt.i]!;
+        const cnt = s[inCntI]!;
         if (cnt === preBits - 1) nist = IN_REFD;
-        else s[inCnt.n] = cnt + 1;
+        else s[inCntN] = cnt + 1;
         break;
       }
       case IN_REFD: // block stays until the aborted sender's line is 0, then step 1
@@ -111,67 +116,67 @@ export function pbuInputController(k: PbuKit, line: PbuInputEnd | null): () => v
         break;
       case IN_PSYNC: // A2: strict post-preheader sync (never blocked here)
       case IN_SYNC:
-        if (bit === 1) s[inCnt.n] = 1;
+        if (bit === 1) s[inCntN] = 1;
         else {
-          if (s[inCnt.i] === 0) m.fail(`framing: sync pattern without its '1' (input state ${PBU_IN_STATES[ist]})`);
-          s[inCnt.n] = 0;
+          if (s[inCntI] === 0) m.fail(`framing: sync pattern without its '1' (input state ${PBU_IN_STATES[ist]})`);
+          s[inCntN] = 0;
           nist = ist === IN_PSYNC ? IN_DEST : IN_WORD;
         }
         break;
       case IN_DEST: {
         // destination bits 9..24; step 6 (CAM intention) during bit 23 is
         // the priority the camLoad cycle has on the CAM port
-        const cnt = s[inCnt.i]!;
-        s[inShift.n] = (s[inShift.i]! * 2 + bit) % (headMask + 1);
+        const cnt = s[inCntI]!;
+        s[inShiftN] = (s[inShiftI]! * 2 + bit) % (headMask + 1);
         if (cnt === 15) nist = IN_LOAD;
-        else s[inCnt.n] = cnt + 1;
+        else s[inCntN] = cnt + 1;
         break;
       }
       case IN_LOAD: {
         // step 7: latch the 25 bits into the first free CAM row (camPort
         // comb drives the insert) and set the request bit for next port P
         if (bit !== 1) m.fail('framing: no Y1 after the destination word');
-        const p = (s[inShift.i]! >>> (lb + 16)) & 15;
+        const p = (s[inShiftI]! >>> (lb + 16)) & 15;
         if (p > n || p === i) m.fail(`incoming next port ${p} is not a crossbar output of PBU ${i} (0..${n} except ${i})`);
-        if ((s[camFreeRow.i]! & slotMask) !== s[inSlot.i]) m.fail('the first free CAM row no longer holds the RAM slot latched in step 2');
+        if ((s[camFreeRowI]! & slotMask) !== s[inSlotI]) m.fail('the first free CAM row no longer holds the RAM slot latched in step 2');
         reqSet = 1 << p;
-        s[inCnt.n] = 1; // the Y1 is on the line
+        s[inCntN] = 1; // the Y1 is on the line
         nist = IN_SYNC;
         break;
       }
       case IN_WORD: {
-        const cnt = s[inCnt.i]!;
-        const sh = (s[inShift.i]! * 2 + bit) & 0xffff;
-        s[inShift.n] = sh;
+        const cnt = s[inCntI]!;
+        const sh = (s[inShiftI]! * 2 + bit) & 0xffff;
+        s[inShiftN] = sh;
         if (cnt === 15) {
           // step 8: latch into the RAM data register, check/decrement the length counter
           if (wp === 1) m.fail('RAM write overrun: the previous word is still not written');
-          s[inData.n] = sh;
+          s[inDataN] = sh;
           wp = 1;
-          const len = s[inLen.i]! - 1;
-          s[inLen.n] = len;
-          s[inCnt.n] = 0;
+          const len = s[inLenI]! - 1;
+          s[inLenN] = len;
+          s[inCntN] = 0;
           if (len === 0) {
-            s[blk.n] = 1; // "assert the flow control block"
+            s[blkN] = 1; // "assert the flow control block"
             nist = IN_LASTW;
           } else {
             nist = IN_SYNC;
           }
         } else {
-          s[inCnt.n] = cnt + 1;
+          s[inCntN] = cnt + 1;
         }
         break;
       }
       default: // IN_LASTW: waits for the write grant above
         break;
     }
-    s[wpend.n] = wp;
-    s[inState.n] = nist;
+    s[wpendN] = wp;
+    s[inStateN] = nist;
     // camLoadR = (inState = camLoad): the CAM port's guard (packet_buffer_unit.ts)
-    s[camLoadR.n] = nist === IN_LOAD ? 1 : 0;
+    s[camLoadRN] = nist === IN_LOAD ? 1 : 0;
     // shared registers: from their next values (see the header)
-    if (reqSet !== 0) s[reqReg.n] = (s[reqReg.n]! | reqSet) >>> 0;
-    if (freeDec !== 0) s[freeRows.n] = s[freeRows.n]! - 1;
+    if (reqSet !== 0) s[reqRegN] = (s[reqRegN]! | reqSet) >>> 0;
+    if (freeDec !== 0) s[freeRowsN] = s[freeRowsN]! - 1;
     if (line) line.after(m.cycleRef.cycle);
   };
 }

@@ -32,6 +32,11 @@ export function pbuOutputController(k: PbuKit, line: PbuOutputEnd | null): () =>
   const { freeRows, reqReg, rrPtr, rrWait, outState, outSel, outRow, outCamRow, outPort, outNext, outAddr, outLen, outData, outDataValid, rpend, freeFlag } = k;
   const { txPhase, txCnt, txShift, txBit, txRel } = k;
   const nodeMask = (1 << n) - 1;
+  // Slot indices in the closure (Module.whenSlots; docs/kernel.md "Stop 20: cost per evaluation").
+  let camHitI = 0, camHitDataI = 0, camHitRowI = 0, camMatchI = 0, camOpI = 0, freeFlagI = 0, freeFlagN = 0, freeRowsN = 0, holdI = 0, inStateI = 0, outAddrI = 0, outAddrN = 0, outCamRowN = 0, outDataI = 0, outDataN = 0, outDataValidI = 0, outDataValidN = 0, outLenI = 0, outLenN = 0, outNextI = 0, outNextN = 0, outPortI = 0, outPortN = 0, outRowI = 0, outRowN = 0, outSelN = 0, outStateI = 0, outStateN = 0, rdataI = 0, reqRegN = 0, rgntI = 0, rpendI = 0, rpendN = 0, rrPtrN = 0, rrWaitI = 0, rrWaitN = 0, rsrcI = 0, rvalidI = 0, txBitN = 0, txCntI = 0, txCntN = 0, txPhaseI = 0, txPhaseN = 0, txRelN = 0, txShiftN = 0, xgidxI = 0, xgntI = 0, xreleaseI = 0, xreqI = 0;
+  m.whenSlots(() => {
+    [camHitI, camHitDataI, camHitRowI, camMatchI, camOpI, freeFlagI, freeFlagN, freeRowsN, holdI, inStateI, outAddrI, outAddrN, outCamRowN, outDataI, outDataN, outDataValidI, outDataValidN, outLenI, outLenN, outNextI, outNextN, outPortI, outPortN, outRowI, outRowN, outSelN, outStateI, outStateN, rdataI, reqRegN, rgntI, rpendI, rpendN, rrPtrN, rrWaitI, rrWaitN, rsrcI, rvalidI, txBitN, txCntI, txCntN, txPhaseI, txPhaseN, txRelN, txShiftN, xgidxI, xgntI, xreleaseI, xreqI] = [camHit.i, camHitData.i, camHitRow.i, camMatch.i, camOp.i, freeFlag.i, freeFlag.n, freeRows.n, hold.i, inState.i, outAddr.i, outAddr.n, outCamRow.n, outData.i, outData.n, outDataValid.i, outDataValid.n, outLen.i, outLen.n, outNext.i, outNext.n, outPort.i, outPort.n, outRow.i, outRow.n, outSel.n, outState.i, outState.n, rdata.i, reqReg.n, rgnt.i, rpend.i, rpend.n, rrPtr.n, rrWait.i, rrWait.n, rsrc.i, rvalid.i, txBit.n, txCnt.i, txCnt.n, txPhase.i, txPhase.n, txRel.n, txShift.n, xgidx.i, xgnt.i, xrelease.i, xreq.i];
+  });
   return () => {
     const s = m.s;
     if (line) line.before(m.cycleRef.cycle);
@@ -39,83 +44,83 @@ export function pbuOutputController(k: PbuKit, line: PbuOutputEnd | null): () =>
     let reqClr = 0;
 
     // ================= output framing (§5.4.8; DESIGN "Framing")
-    const ost = s[outState.i]!;
+    const ost = s[outStateI]!;
     let nost = ost;
-    const ph = s[txPhase.i]!;
-    const hl = s[hold.i]!;
-    const tc = s[txCnt.i]!;
-    let odv = s[outDataValid.i]!;
+    const ph = s[txPhaseI]!;
+    const hl = s[holdI]!;
+    const tc = s[txCntI]!;
+    let odv = s[outDataValidI]!;
     switch (ph) {
       case T_S1: // sample hold during S1; stretch the 1 while held
-        if (hl === 0) s[txPhase.n] = T_S0;
+        if (hl === 0) s[txPhaseN] = T_S0;
         break;
       case T_S0:
-        s[txPhase.n] = T_HEAD;
-        s[txCnt.n] = headLen;
+        s[txPhaseN] = T_HEAD;
+        s[txCntN] = headLen;
         break;
       case T_HEAD:
         if (strict && tc === 17) {
-          s[txPhase.n] = T_PY1; // A2: the sync after the preheader
-          s[txCnt.n] = 16;
+          s[txPhaseN] = T_PY1; // A2: the sync after the preheader
+          s[txCntN] = 16;
         } else if (tc === 1) {
-          s[txPhase.n] = T_Y1;
+          s[txPhaseN] = T_Y1;
         } else {
-          s[txCnt.n] = tc - 1;
+          s[txCntN] = tc - 1;
         }
         break;
       case T_PY1:
-        if (hl === 0) s[txPhase.n] = T_PY0;
+        if (hl === 0) s[txPhaseN] = T_PY0;
         break;
       case T_PY0:
-        s[txPhase.n] = T_HEAD;
+        s[txPhaseN] = T_HEAD;
         break;
       case T_Y1:
         // step 5: at the low-water mark latch the RAM data register into
         // the shift register; stretch the Y1 while held or while the word
         // is not there yet (spec §8.9 item 6)
         if (hl === 0 && ost === OUT_LOW && odv === 1) {
-          s[txPhase.n] = T_Y0;
-          s[txShift.n] = s[outData.i]!;
-          s[txCnt.n] = 16;
+          s[txPhaseN] = T_Y0;
+          s[txShiftN] = s[outDataI]!;
+          s[txCntN] = 16;
           odv = 0;
           nost = OUT_FETCH; // "Go to step 4"
         }
         break;
       case T_Y0:
-        s[txPhase.n] = T_WORD;
+        s[txPhaseN] = T_WORD;
         break;
       case T_WORD:
-        if (tc === 1) s[txPhase.n] = s[xrelease.i] === 1 ? T_IDLE : T_Y1;
-        else s[txCnt.n] = tc - 1;
+        if (tc === 1) s[txPhaseN] = s[xreleaseI] === 1 ? T_IDLE : T_Y1;
+        else s[txCntN] = tc - 1;
         break;
       default:
         break;
     }
 
     // ================= output controller (§5.4.2 output steps 1–6)
-    let rp = s[rpend.i]!;
-    if (s[xgnt.i] === 1 && ost !== OUT_IDLE) m.fail(`grant while the output controller is busy (A9: requests are withdrawn while forwarding)`);
+    let rp = s[rpendI]!;
+    if (s[xgntI] === 1 && ost !== OUT_IDLE) m.fail(`grant while the output controller is busy (A9: requests are withdrawn while forwarding)`);
     // the RAM data register takes the word read at the previous edge
-    if (rp === 1 && s[rvalid.i] === 1 && s[rsrc.i] === me) {
-      s[outData.n] = s[rdata.i]!;
+    if (rp === 1 && s[rvalidI] === 1 && s[rsrcI] === me) {
+      s[outDataN] = s[rdataI]!;
       odv = 1;
       rp = 0;
     }
     switch (ost) {
       case OUT_IDLE:
         // rotating priority: count cycles spent requesting without a grant
-        if (s[xgnt.i] === 1) {
-          const g = s[xgidx.i]!;
-          s[rrPtr.n] = g + 1 > n ? 0 : g + 1;
-          s[rrWait.n] = 0;
-        } else if (s[xreq.i]! !== 0) {
-          if (s[rrWait.i]! < rrWindow) s[rrWait.n] = s[rrWait.i]! + 1;
-        } else s[rrWait.n] = 0;
-        if (s[xgnt.i] === 1) {
+        if (s[xgntI] === 1) {
+          const g = s[xgidxI]!;
+          s[rrPtrN] = g + 1 > n ? 0 : g + 1;
+          s[rrWaitN] = 0;
+        } else if (s[xreqI]! !== 0) {
+          if (s[rrWaitI]! < rrWindow) s[rrWaitN] = s[rrWaitI]! + 1;
+        } else s[rrWaitN] = 0;
+        if (s[xgntI] === 1) {
           // step 1: read the CAM entry selected by the (encoded) grant
-          const j = s[xgidx.i]!;
-          if (s[camHit.i] !== 1) m.fail(`grant for output ${j} but no CAM row has next port ${j}`);
-          const row = s[camHitData.i]!;
+          const j = s[xgidxI]!;
+          if (s[camHitI] !== 1) m.fail(`grant for output ${j} but no CAM row has next port ${j}`);
+          const row = s[camHitDataI]!;
           const c = (row >>> cLsb) & 1;
           const L = (row >>> lenLsb) & lenMask;
           const D = (row >>> destLsb) & 0xffff;
@@ -131,16 +136,16 @@ export function pbuOutputController(k: PbuKit, line: PbuOutputEnd | null): () =>
             const b = nextBroadcastPort(i, j, n);
             if (b >= 0) nx = b;
           }
-          s[outRow.n] = s[camHitRow.i]!;
-          s[outCamRow.n] = row;
-          s[outPort.n] = j;
-          s[outNext.n] = nx;
-          s[outAddr.n] = ramAddress(i, row & slotMask, 0, rg);
-          s[outLen.n] = L;
+          s[outRowN] = s[camHitRowI]!;
+          s[outCamRowN] = row;
+          s[outPortN] = j;
+          s[outNextN] = nx;
+          s[outAddrN] = ramAddress(i, row & slotMask, 0, rg);
+          s[outLenN] = L;
           // output shift register: C reset, P updated, L, D
-          s[txShift.n] = (np * 2 ** lb + L) * 65536 + D;
-          s[txPhase.n] = T_S1;
-          s[freeFlag.n] = 0;
+          s[txShiftN] = (np * 2 ** lb + L) * 65536 + D;
+          s[txPhaseN] = T_S1;
+          s[freeFlagN] = 0;
           odv = 0;
           rp = 0;
           nost = OUT_BC;
@@ -149,11 +154,11 @@ export function pbuOutputController(k: PbuKit, line: PbuOutputEnd | null): () =>
       case OUT_BC: {
         // step 2 (shifting has begun): broadcast not finished → write the
         // next port back and request it; else flag the row to be freed at the end
-        const nx = s[outNext.i]!;
+        const nx = s[outNextI]!;
         if (nx === NO_PORT) {
-          s[freeFlag.n] = 1;
+          s[freeFlagN] = 1;
           nost = OUT_ADJ;
-        } else if (s[camOp.i] === CAM_OP.update) {
+        } else if (s[camOpI] === CAM_OP.update) {
           reqSet = 1 << nx;
           nost = OUT_ADJ;
         } // else the input controller has the CAM this cycle: wait one cycle
@@ -164,11 +169,11 @@ export function pbuOutputController(k: PbuKit, line: PbuOutputEnd | null): () =>
         break;
       case OUT_FETCH: {
         // step 4
-        const len = s[outLen.i]!;
+        const len = s[outLenI]!;
         if (len === 0) nost = OUT_FIN;
-        else if (s[rgnt.i] === 1) {
-          s[outAddr.n] = s[outAddr.i]! + 1;
-          s[outLen.n] = len - 1;
+        else if (s[rgntI] === 1) {
+          s[outAddrN] = s[outAddrI]! + 1;
+          s[outLenN] = len - 1;
           rp = 1;
           nost = OUT_LOW;
         }
@@ -176,12 +181,12 @@ export function pbuOutputController(k: PbuKit, line: PbuOutputEnd | null): () =>
       }
       case OUT_FIN:
         // step 6 at the last bit (or later), not while the input controller inserts
-        if ((s[xrelease.i] === 1 || ph === T_IDLE) && s[inState.i] !== IN_LOAD) {
-          const others = s[camMatch.i]! & ~(1 << s[outRow.i]!);
-          if (others === 0) reqClr = 1 << s[outPort.i]!;
-          if (s[freeFlag.i] === 1) {
-            s[freeRows.n] = s[freeRows.n]! + 1; // the camPort comb drives the free
-            s[freeFlag.n] = 0;
+        if ((s[xreleaseI] === 1 || ph === T_IDLE) && s[inStateI] !== IN_LOAD) {
+          const others = s[camMatchI]! & ~(1 << s[outRowI]!);
+          if (others === 0) reqClr = 1 << s[outPortI]!;
+          if (s[freeFlagI] === 1) {
+            s[freeRowsN] = s[freeRowsN]! + 1; // the camPort comb drives the free
+            s[freeFlagN] = 0;
           }
           nost = OUT_IDLE;
         }
@@ -189,19 +194,19 @@ export function pbuOutputController(k: PbuKit, line: PbuOutputEnd | null): () =>
       default: // OUT_LOW: the framing latches the word at the Y1
         break;
     }
-    s[outDataValid.n] = odv;
-    s[rpend.n] = rp;
-    s[outState.n] = nost;
-    s[outSel.n] = OUT_SEL[nost]!; // the combs' view of it (pbu_kit.ts)
+    s[outDataValidN] = odv;
+    s[rpendN] = rp;
+    s[outStateN] = nost;
+    s[outSelN] = OUT_SEL[nost]!; // the combs' view of it (pbu_kit.ts)
     // the request register: from its next value (pbu_input_controller.ts header)
-    if (reqSet !== 0 || reqClr !== 0) s[reqReg.n] = ((s[reqReg.n]! & ~reqClr) | reqSet) >>> 0;
+    if (reqSet !== 0 || reqClr !== 0) s[reqRegN] = ((s[reqRegN]! & ~reqClr) | reqSet) >>> 0;
 
     // The line registers from the next values (a register this process did
     // not write has next = current: the commit keeps them equal).
-    const nph = s[txPhase.n]!;
-    const nc = s[txCnt.n]!;
-    s[txBit.n] = lineBit(nph, nc, s[txShift.n]!);
-    s[txRel.n] = nph === T_WORD && nc === 1 && s[outLen.n] === 0 && s[outDataValid.n] === 0 && s[rpend.n] === 0 ? 1 : 0;
+    const nph = s[txPhaseN]!;
+    const nc = s[txCntN]!;
+    s[txBitN] = lineBit(nph, nc, s[txShiftN]!);
+    s[txRelN] = nph === T_WORD && nc === 1 && s[outLenN] === 0 && s[outDataValidN] === 0 && s[rpendN] === 0 ? 1 : 0;
     if (line) line.after(m.cycleRef.cycle);
   };
 }

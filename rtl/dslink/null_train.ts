@@ -7,8 +7,22 @@
  * ('activity') this unit notices such a stretch, records one period of
  * those registers, and from then on the units stop evaluating: their values
  * are computed on demand (the recorded period, by cycle) for peek, the VCD,
- * the REPL and observers. Only the serialiser's `more` register (its `take`
- * drives the token choice) keeps changing for real, twice a NULL.
+ * the REPL and observers.
+ *
+ * Still trains (docs/dslink.md#still-trains): from the second NULL boundary
+ * on, the serialiser's `more` and its `take` are on demand too, so an idle
+ * direction costs no evaluation at all. `take` is read only by the token
+ * choice (`choose`, comb) and its register update (`advance`, seq), and
+ * while the choice offers this train's NULL and the choice's registers hold
+ * what a NULL leaves in them, neither depends on `take` (no FCT or normal
+ * token is taken; `advance` rewrites the same values). So the first change
+ * that could matter runs `choose` (every input of `advance` but the enable
+ * is one of `choose`'s, and an enable change thaws through the link end's
+ * `trainWatch`), and `choose` hands the offered token to `offered()` before
+ * it reads `take`: another token ends the still stretch there, writing the
+ * true `more` and `take` of that cycle and waking the serialiser at the
+ * next boundary as before. A poke of `more`, `take` or one of the choice's
+ * registers (owned slots), a mode switch and a reset thaw everything.
  *
  * Exact by construction: the recorded period is what the bit-by-bit units
  * produced, checked (every register of the direction at cycle t + 8 equal
@@ -42,16 +56,22 @@ import { S_RUN } from './link_fsm.ts';
 const PERIODS = 1;
 
 export interface NullTrainStats {
-  /** Trains entered and left. */
+  /** Trains entered and left; still stretches begun and ended by another token offered. */
   entered: number;
   thawed: number;
+  stilled: number;
+  handedBack: number;
+  /** Of those, handed back in a boundary cycle (`take` 1 then: the FCT or character goes at this boundary). */
+  atBoundary: number;
 }
 
 export class DsNullTrain implements OnDemand {
   /** True while the direction's values are on demand. */
   dormant = false;
+  /** Dormant and `more`/`take` on demand too: no wake-up at NULL boundaries (the file header). */
+  still = false;
   slots: readonly number[] = [];
-  readonly stats: NullTrainStats = { entered: 0, thawed: 0 };
+  readonly stats: NullTrainStats = { entered: 0, thawed: 0, stilled: 0, handedBack: 0, atBoundary: 0 };
   /** Current-value and next-value slots of the frozen registers: the serialiser's first, then the receiver's. */
   private readonly cur: Int32Array;
   private readonly nxt: Int32Array;
@@ -64,6 +84,10 @@ export class DsNullTrain implements OnDemand {
   private enableI = -1;
   private tokLenI = -1;
   private tokBitsI = -1;
+  private moreI = -1;
+  private takeI = -1;
+  /** The token choice's registers (prevPar, nullSent, tok, normalOnWire): what a NULL leaves in them is checked while still. */
+  private readonly choiceI = new Int32Array(4);
   /** Frozen registers other units read unguarded: constant over the period, or no train. */
   private readonly constIdx: number[];
   // recording
@@ -101,6 +125,7 @@ export class DsNullTrain implements OnDemand {
     const outsideRead = new Set<Signal>([d.disc, dec.gotFct, dec.gotChar, dec.char, dec.errParity, dec.errEscape, ...(dec.nullPair ? [dec.nullPair] : [])]);
     this.constIdx = regs.flatMap((r, k) => (outsideRead.has(r) ? [k] : []));
     tx.ser.txTrain = this;
+    tx.tokens.nullTrain = this;
     rx.deser.rxTrain = this;
     rx.dec.rxTrain = this;
   }
@@ -113,11 +138,15 @@ export class DsNullTrain implements OnDemand {
       this.cur[k] = r.i;
       this.nxt[k] = r.n;
     });
-    this.slots = [...this.regs.map((r) => r.i), this.tx.ser.more.i];
-    this.moreSlot = this.tx.ser.more.i;
-    this.leftSlot = this.tx.ser.left.i;
     const ser = this.tx.ser;
-    [this.moreN, this.enableI, this.tokLenI, this.tokBitsI] = [ser.more.n, ser.enable.i, ser.tokLen.i, ser.tokBits.i];
+    const tok = this.tx.tokens;
+    const choice = [tok.prevPar.i, tok.nullSent.i, tok.tok.i, tok.normalOnWire.i];
+    // A poke of one of these hands everything back first (the still stretch relies on them).
+    this.slots = [...this.regs.map((r) => r.i), ser.more.i, ser.take.i, ...choice];
+    this.choiceI.set(choice);
+    this.moreSlot = ser.more.i;
+    this.leftSlot = ser.left.i;
+    [this.moreN, this.moreI, this.takeI, this.enableI, this.tokLenI, this.tokBitsI] = [ser.more.n, ser.more.i, ser.take.i, ser.enable.i, ser.tokLen.i, ser.tokBits.i];
   }
 
   private get s(): Float64Array {
@@ -138,6 +167,7 @@ export class DsNullTrain implements OnDemand {
     const sink = ser.wakeSink!;
     const c = ser.cycleRef.cycle;
     if (this.dormant) {
+      if (this.still) return true; // woken by a poke of another register of the unit: the same NULL at every boundary
       if (c === this.loadEdge - 1) {
         s[this.moreN] = 0; // the NULL's last bit is on the wire next cycle: take
         ser.wakeAt(ser.shiftProc, this.loadEdge);
@@ -147,7 +177,12 @@ export class DsNullTrain implements OnDemand {
       if (s[this.enableI] === 1 && s[this.tokLenI] === this.len && s[this.tokBitsI] === this.word) {
         s[this.moreN] = 1;
         this.loadEdge += this.len;
-        ser.wakeAt(ser.shiftProc, this.loadEdge - 1);
+        // Still from here: the token choice's `advance` runs at this edge
+        // (take is 1) and leaves its registers at what a NULL leaves, and
+        // the choice offers this NULL; `choose` calls offered() when that
+        // changes. `loadEdge` stays the first boundary of the still stretch.
+        this.still = true;
+        this.stats.stilled++;
         return true;
       }
       // Another token: the serialiser goes on bit by bit from this edge; the
@@ -258,6 +293,51 @@ export class DsNullTrain implements OnDemand {
 
   /** Negative control only (tests): read the period this many cycles off. */
   static skew = 0;
+  /** Negative control only (tests): hand `more`/`take` back as if this many cycles later. */
+  static lateHandBack = 0;
+
+  /**
+   * From `choose` (tx_tokens.ts) while still, before it reads `take`: the
+   * token it offers now. This train's NULL with the choice's registers as a
+   * NULL leaves them: nothing changes at the next boundary; anything else:
+   * hand `more` and `take` back for this cycle and wake the serialiser at
+   * the next boundary (the dormant train decides there, as before).
+   */
+  offered(bits: number, len: number): void {
+    const s = this.s;
+    const q = this.choiceI;
+    if (bits === this.word && len === this.len && s[q[0]!] === 0 && s[q[1]!] === 1 && s[q[2]!] === TOK_NULL && s[q[3]!] === 0) return;
+    const t = this.tx.ser.wakeSink!.stateCycle + DsNullTrain.lateHandBack;
+    this.stats.handedBack++;
+    if (this.boundary(t) === t) this.stats.atBoundary++;
+    this.handBack(t, true);
+  }
+
+  /** The next NULL boundary (a cycle in which `take` is 1) at or after t. */
+  private boundary(t: number): number {
+    const p = this.len;
+    const b = this.loadEdge;
+    return t <= b ? b : b + Math.ceil((t - b) / p) * p;
+  }
+
+  /** Write `more` (both slots) and `take` for cycle t of a still stretch. */
+  private writeTake(t: number, s: Float64Array): number {
+    const b = this.boundary(t);
+    const more = t === b ? 0 : 1;
+    s[this.moreI] = more;
+    s[this.moreN] = more;
+    s[this.takeI] = s[this.enableI] === 1 && more === 0 ? 1 : 0;
+    return b;
+  }
+
+  /** End the still stretch at cycle t: `more` and `take` real again, the serialiser woken at the next boundary (wake) or by the caller. */
+  private handBack(t: number, wake: boolean): void {
+    this.still = false;
+    const b = this.writeTake(t, this.s);
+    this.loadEdge = b;
+    const ser = this.tx.ser;
+    if (wake) ser.wakeAt(ser.shiftProc, t === b ? b : b - 1);
+  }
 
   /**
    * Write the values back for good: the serialiser's for cycle txCycle, the
@@ -266,6 +346,7 @@ export class DsNullTrain implements OnDemand {
    * units' processes so they go on bit by bit.
    */
   private thawAt(txCycle: number, rxCycle: number, wakeTx: boolean): void {
+    if (this.still) this.handBack(txCycle, false);
     this.dormant = false;
     this.stats.thawed++;
     const s = this.s;
@@ -302,6 +383,7 @@ export class DsNullTrain implements OnDemand {
       s[cur[j]!] = v[j]!;
       s[nxt[j]!] = v[j]!;
     }
+    if (this.still) this.writeTake(cycle, s);
   }
 
   nextChange(cycle: number): number {
@@ -309,17 +391,18 @@ export class DsNullTrain implements OnDemand {
   }
 
   save(): unknown {
-    return { dormant: this.dormant, table: this.table.map((x) => x.slice()), origin: this.origin, loadEdge: this.loadEdge, word: this.word, len: this.len };
+    return { dormant: this.dormant, still: this.still, table: this.table.map((x) => x.slice()), origin: this.origin, loadEdge: this.loadEdge, word: this.word, len: this.len };
   }
 
   restore(v: unknown): void {
-    const st = v as { dormant: boolean; table: Float64Array[]; origin: number; loadEdge: number; word: number; len: number };
+    const st = v as { dormant: boolean; still: boolean; table: Float64Array[]; origin: number; loadEdge: number; word: number; len: number };
     Object.assign(this, { ...st, table: st.table.map((x) => x.slice()) });
     this.rec = -1;
   }
 
   reset(): void {
     this.dormant = false;
+    this.still = false;
     this.rec = -1;
   }
 }

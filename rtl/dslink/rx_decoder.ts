@@ -52,6 +52,7 @@
  */
 import { Module, type ProcessDecl, type Signal } from '../kernel/module.ts';
 import type { DsNullTrain } from './null_train.ts';
+import type { DsTokenTrain } from './token_train.ts';
 import { declareRxTokenLink, type RxTokenLink } from './rx_token_link.ts';
 import { CTL_ESC, CTL_FCT, TOKEN_NAMES, TOK_BITS, TOK_FCT, TOK_NONE, TOK_NULL, ctlToken, parity } from './tokens.ts';
 
@@ -109,9 +110,17 @@ export class DsRxDecoder extends Module {
   readonly nullPair: Signal | null;
   readonly lastNull: Signal | null;
   readonly decodeProc: ProcessDecl;
-  private readonly bindSlots: () => void;
+  private bindSlots: () => void;
   /** The NULL train of the incoming direction (null_train.ts): while it is on demand, nothing to do here. */
   rxTrain: DsNullTrain | null = null;
+  /**
+   * The token train of the incoming direction (token_train.ts): while it
+   * runs, the deserialiser's outputs are on demand and the train wakes this
+   * decoder where they pulse; `onDecode` writes them before they are read.
+   */
+  tokTrain: DsTokenTrain | null = null;
+  /** Negative control only (tests): no wake-up to clear the output pulses. */
+  static noClearWake = false;
 
   constructor(parent: Module | null, name: string, opts: { checkParity: boolean; handover?: RxHandover; nullPairs?: boolean; flow?: boolean }) {
     super(parent, name);
@@ -206,68 +215,99 @@ export class DsRxDecoder extends Module {
       [esI, esN, ppI, ppN, hpI, hfI, unI, unN, pkI, pkN, pvI] = [esc.i, esc.n, prevPar.i, prevPar.n, hdrP.i, hdrF.i, unchecked.i, unchecked.n, pendKind.i, pendKind.n, pendVal.i];
     };
 
+    // What the decode process reads (docs/kernel.md "Stop 20: receive side"):
+    // its inputs only. With enable 1, no input pulse (hdrV, tokV, syncV) and
+    // no output pulse standing, a run changes nothing, whatever its own
+    // registers hold: they matter only at an input pulse, so their changes
+    // need not wake it. Its output pulses (one cycle) are cleared by a wake-up
+    // of its own at the next edge rather than by reading them back.
+    const reads = [enable, dead, syncV, hdrV, hdrP, hdrF, tokV, tokCtl, tokPay];
+    const pulses = flow ? [errParity, errEscape] : [gotNull, gotFct, gotChar, errParity, errEscape];
+    if (nullPair) pulses.push(nullPair);
+    const pulseN = new Int32Array(pulses.length);
+    const clearNext = (): void => {
+      const s = this.s;
+      if (this.wakeSink!.mode !== 'activity' || DsRxDecoder.noClearWake) return; // the reference mode runs every process every cycle
+      for (let k = 0; k < pulseN.length; k++) {
+        if (s[pulseN[k]!] === 1) {
+          this.wakeAt(this.decodeProc, this.cycleRef.cycle + 1);
+          return;
+        }
+      }
+    };
+    const bind = this.bindSlots;
+    this.bindSlots = () => {
+      bind();
+      pulses.forEach((p, k) => (pulseN[k] = p.n));
+    };
+
+    const decode = (): void => {
+      this.tokTrain?.onDecode();
+      const s = this.s;
+      if (!flow) {
+        // With flow-through these three are the comb process's ('release').
+        s[gnN] = 0;
+        s[gfN] = 0;
+        s[gcN] = 0;
+      }
+      s[epN] = 0;
+      s[eeN] = 0;
+      if (nullPair) s[nullPair.n] = 0;
+      if (s[enI] !== 1) {
+        s[ppN] = 0;
+        s[esN] = 0;
+        s[deN] = 0;
+        s[pkN] = PEND_NONE;
+        s[pendVal.n] = 0;
+        s[tok.n] = TOK_NONE;
+        s[unN] = 0;
+        if (lastNull) s[lastNull.n] = 0;
+        return;
+      }
+      if (s[deI] === 1) return;
+      if (s[syI] === 1) {
+        // The first NULL: its bits were matched whole; it is held (or released) like any token.
+        arrive(s, PEND_NULL, 0);
+        s[ppN] = 0;
+        s[esN] = 0;
+        return;
+      }
+      if (s[hvI] === 1) {
+        if (checkParity && (s[ppI]! ^ s[hpI]! ^ s[hfI]!) !== 1) {
+          s[epN] = 1;
+          s[deN] = 1;
+          if (s[unI] === 1) s[suspectTotal.n] = (s[suspectTotal.i]! + 1) % 2 ** 32;
+          s[unN] = 0;
+          return;
+        }
+        s[unN] = 0;
+        release(s, s[pkI]!, s[pvI]!);
+        s[pkN] = PEND_NONE;
+        return;
+      }
+      if (s[tvI] !== 1) return;
+      const pay = s[tpI]!;
+      const ctl = s[tcI] === 1;
+      s[ppN] = parity(ctl ? pay & 3 : pay);
+      const o = tokenOutcome(ctl, pay, s[esI] === 1);
+      const k = o & 7;
+      if (k === OUT_ESC) {
+        s[esN] = 1;
+      } else if (k === OUT_ERR_ESCAPE) {
+        s[eeN] = 1;
+        s[deN] = 1;
+      } else {
+        arrive(s, k, o >>> 3);
+        if (k === PEND_NULL) s[esN] = 0;
+      }
+    };
     this.decodeProc = this.seq(
       () => {
         if (this.rxTrain?.dormant) return;
-        const s = this.s;
-        if (!flow) {
-          // With flow-through these three are the comb process's ('release').
-          s[gnN] = 0;
-          s[gfN] = 0;
-          s[gcN] = 0;
-        }
-        s[epN] = 0;
-        s[eeN] = 0;
-        if (nullPair) s[nullPair.n] = 0;
-        if (s[enI] !== 1) {
-          s[ppN] = 0;
-          s[esN] = 0;
-          s[deN] = 0;
-          s[pkN] = PEND_NONE;
-          s[pendVal.n] = 0;
-          s[tok.n] = TOK_NONE;
-          s[unN] = 0;
-          if (lastNull) s[lastNull.n] = 0;
-          return;
-        }
-        if (s[deI] === 1) return;
-        if (s[syI] === 1) {
-          // The first NULL: its bits were matched whole; it is held (or released) like any token.
-          arrive(s, PEND_NULL, 0);
-          s[ppN] = 0;
-          s[esN] = 0;
-          return;
-        }
-        if (s[hvI] === 1) {
-          if (checkParity && (s[ppI]! ^ s[hpI]! ^ s[hfI]!) !== 1) {
-            s[epN] = 1;
-            s[deN] = 1;
-            if (s[unI] === 1) s[suspectTotal.n] = (s[suspectTotal.i]! + 1) % 2 ** 32;
-            s[unN] = 0;
-            return;
-          }
-          s[unN] = 0;
-          release(s, s[pkI]!, s[pvI]!);
-          s[pkN] = PEND_NONE;
-          return;
-        }
-        if (s[tvI] !== 1) return;
-        const pay = s[tpI]!;
-        const ctl = s[tcI] === 1;
-        s[ppN] = parity(ctl ? pay & 3 : pay);
-        const o = tokenOutcome(ctl, pay, s[esI] === 1);
-        const k = o & 7;
-        if (k === OUT_ESC) {
-          s[esN] = 1;
-        } else if (k === OUT_ERR_ESCAPE) {
-          s[eeN] = 1;
-          s[deN] = 1;
-        } else {
-          arrive(s, k, o >>> 3);
-          if (k === PEND_NULL) s[esN] = 0;
-        }
+        decode();
+        clearNext();
       },
-      { name: 'decode' },
+      { name: 'decode', reads },
     );
   }
 

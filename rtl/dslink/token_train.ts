@@ -7,15 +7,20 @@
  *  - the serialiser runs twice a token (the load edge, and the edge before
  *    it, where `more` falls so that `take` rises); its `data`, `strobe`,
  *    `sh`, `left`, `busy` are computed on demand from the posted word;
- *  - the deserialiser runs at four edges of each token it frames (its first
- *    bit, where the pulse of the previous token ends; its flag bit, where
- *    `hdrV` is raised; the next edge, where it falls; its last bit, where
- *    `tokV` carries the token), not at every bit: its registers that change
- *    per bit (`xPrev`, `cnt`, `pBit`, `flag`, `acc`, `discCnt`) are computed
- *    on demand from the line, by the deserialiser's own framing rules (a
- *    token is 4 bits when its flag is 1, else 10);
- *  - the decoder and everything above it are unchanged: they see the same
- *    pulses (`hdrV`, `tokV`, ...) in the same cycles.
+ *  - the deserialiser does not run at all: its registers that change per
+ *    bit (`xPrev`, `cnt`, `pBit`, `flag`, `acc`, `discCnt`) and its
+ *    token-level outputs (`hdrV`, `hdrP`, `hdrF`, `tokV`, `tokCtl`,
+ *    `tokPay`, `syncV`) are computed on demand from the line, by the
+ *    deserialiser's own framing rules (a token is 4 bits when its flag is
+ *    1, else 10), with a cursor (the first bit of the token it frames) that
+ *    moves on when asked (`syncRx`);
+ *  - the decoder is woken by timed wake-ups in the cycles where its inputs
+ *    pulse (`hdrV` at a token's first bit + 2, `tokV` at its last bit + 1:
+ *    each such run schedules the next) instead of by the pulses' rises and
+ *    falls, and reads its inputs through `onDecode`, which writes their
+ *    values of the cycle into the slots first; what it does in those cycles
+ *    is unchanged, and so is everything above it (docs/dslink.md#token-trains,
+ *    docs/kernel.md "Stop 20: receive side").
  * D and S (the wires, one net with the far end's dIn/sIn) are on demand
  * too, so peek, the VCD, the REPL (watches and breakpoints on a wire) and
  * observers see every bit of every cycle.
@@ -62,6 +67,10 @@ interface TrainState {
   curF: number;
   prevP: number;
   prevFl: number;
+  prevPay: number;
+  heldP: number;
+  heldF: number;
+  rxEnding: boolean;
   x0: number;
   line: LineState;
   enc: EncodingState;
@@ -83,6 +92,23 @@ export class DsTokenTrain implements OnDemand {
   /** pBit and flag of the receiver's previous token (its registers keep them until the next token's bits). */
   private prevP = 0;
   private prevFl = 0;
+  /** The previous token's data bits or control code (tokPay keeps it until the next token's last bit). */
+  private prevPay = 0;
+  /**
+   * hdrP and hdrF until the current token's flag bit: the previous token's
+   * parity and flag, or at entry what the registers hold (equal to pBit and
+   * flag unless one was poked since).
+   */
+  private heldP = 0;
+  private heldF = 0;
+  /**
+   * The train left at a load edge c (no token for the line): the receiver's
+   * values of cycle c + 1 (= rxUntil - 1) are still on demand until the
+   * deserialiser, woken at c + 1, writes them back and goes on bit by bit
+   * (written at the edge c itself they would show the decoder, running at
+   * that edge after the serialiser, its inputs of c + 1).
+   */
+  private rxEnding = false;
   /** D xor S in the cycle before rxFrom (the receiver's xPrev there). */
   private x0 = 0;
   /**
@@ -95,9 +121,13 @@ export class DsTokenTrain implements OnDemand {
   private tokLenI = 0;
   private tokBitsI = 0;
   private tokI = 0;
+  private readonly outI = new Int32Array(7);
   private readonly outN = new Int32Array(7);
   /** Negative control only (tests): post every token this many cycles late. */
   static late = 0;
+  /** Negative controls only (tests): the receiver's pulses this many cycles late; the decoder not given its inputs (onDecode a no-op). */
+  static pulseLate = 0;
+  static noDecodeWrite = false;
 
   constructor(
     /** The sending end (its serialiser) and the receiving end (its deserialiser). */
@@ -107,6 +137,7 @@ export class DsTokenTrain implements OnDemand {
     this.line = new DataStrobeLine(`${tx.path || tx.name}.line`);
     tx.ser.tokTrain = this;
     rx.deser.tokTrain = this;
+    rx.dec.tokTrain = this;
   }
 
   private get s(): Float64Array {
@@ -124,6 +155,8 @@ export class DsTokenTrain implements OnDemand {
     this.tokBitsI = ser.tokBits.i;
     this.tokI = this.tx.tokens.tok.i;
     const o = d.out;
+    this.slots = [...this.slots, o.hdrV.i, o.tokV.i, o.syncV.i, o.hdrP.i, o.hdrF.i, o.tokCtl.i, o.tokPay.i];
+    this.outI.set([o.hdrV.i, o.tokV.i, o.syncV.i, o.hdrP.i, o.hdrF.i, o.tokCtl.i, o.tokPay.i]);
     this.outN.set([o.hdrV.n, o.tokV.n, o.syncV.n, o.hdrP.n, o.hdrF.n, o.tokCtl.n, o.tokPay.n]);
   }
 
@@ -175,7 +208,10 @@ export class DsTokenTrain implements OnDemand {
     this.loadEdge = c + len;
     ser.wakeAt(ser.shiftProc, c + len - 1);
     this.stats.tokens++;
-    if ((this.stats.tokens & 63) === 0) this.line.forget(c - 64);
+    if ((this.stats.tokens & 63) === 0) {
+      this.syncRx(c - 64); // the receiver's cursor reads from curF on: move it past what is forgotten
+      this.line.forget(c - 64);
+    }
   }
 
   /**
@@ -201,10 +237,15 @@ export class DsTokenTrain implements OnDemand {
     const c = ser.cycleRef.cycle;
     this.prevP = s[d.pBit.i]!;
     this.prevFl = s[d.flag.i]!;
+    // The token the receiver completes at c (its tokPay from cycle c + 1 on): the deserialiser's rule (rx_deserialiser.ts).
+    this.prevPay = s[d.acc.i]! | (s[ser.data.i]! << (cnt - 2));
+    this.heldP = s[d.out.hdrP.i]!;
+    this.heldF = s[d.out.hdrF.i]!;
     this.x0 = x;
     this.curF = c + 1 + DsTokenTrain.late;
     this.rxFrom = c + 1;
     this.rxUntil = Infinity;
+    this.rxEnding = false;
     // From c + 1 on exactly one wire changes per cycle: D xor S alternates from x.
     this.line.encodeFrom(c + 1 - x);
     this.active = true;
@@ -212,48 +253,100 @@ export class DsTokenTrain implements OnDemand {
     // The serialiser's registers keep their slots (next = current: no commit change) and are computed on demand from now on.
     for (const r of [ser.data, ser.strobe, ser.sh, ser.left, ser.busy]) s[r.n] = s[r.i]!;
     this.post(c);
-    d.wakeAt(d.bitsProc, c + 1);
+    // The decoder's first pulse of the train: the first token's hdrV (onDecode schedules the rest).
+    const dec = this.rx.dec;
+    dec.wakeAt(dec.decodeProc, this.curF + 2);
     return true;
   }
 
   // ------------------------------------------------------------ receiver
 
-  /** The deserialiser's bits process at its edge: true when the train handled it. */
+  /**
+   * The deserialiser's bits process at its edge: true when the train handled
+   * it (nothing to do: its values are on demand). At the edge after a thaw
+   * at a load edge, its values are written back and it goes on bit by bit.
+   */
   onBits(): boolean {
     const d = this.rx.deser;
     const e = d.cycleRef.cycle;
     if (e < this.rxFrom || e >= this.rxUntil) return false;
-    const s = this.s;
-    // hdrV, tokV, syncV, hdrP, hdrF, tokCtl, tokPay (next-value slots)
-    const o = this.outN;
-    s[o[0]!] = 0;
-    s[o[1]!] = 0;
-    s[o[2]!] = 0;
-    const f = this.curF;
-    const j = e - f;
-    if (j === 0) {
-      d.wakeAt(d.bitsProc, e + 1);
-    } else if (j === 1) {
-      const pf = this.bits(f, 2);
-      s[o[0]!] = 1;
-      s[o[3]!] = pf & 1;
-      s[o[4]!] = pf >>> 1;
-      d.wakeAt(d.bitsProc, e + 1);
-      d.wakeAt(d.bitsProc, f + ((pf >>> 1) === 1 ? 4 : 10) - 1);
-    } else if (j >= 2) {
-      const pf = this.bits(f, 2);
-      const len = (pf >>> 1) === 1 ? 4 : 10;
-      if (j === len - 1) {
-        s[o[1]!] = 1;
-        s[o[5]!] = pf >>> 1;
-        s[o[6]!] = this.bits(f + 2, len - 2);
-        this.prevP = pf & 1;
-        this.prevFl = pf >>> 1;
-        this.curF = f + len;
-        d.wakeAt(d.bitsProc, e + 1);
-      }
+    if (this.rxEnding && e === this.rxUntil - 1) {
+      this.thawRx(e);
+      return false;
     }
     return true;
+  }
+
+  /**
+   * The decoder's decode process at edge t, before it reads its inputs:
+   * write the deserialiser's outputs of cycle t into their slots (they are
+   * on demand for rxFrom < t < rxUntil; in rxFrom the deserialiser's last
+   * bit-by-bit edge wrote them), and from a cycle where one of them pulses,
+   * wake the decoder at the next such cycle while the train runs.
+   */
+  onDecode(): void {
+    const dec = this.rx.dec;
+    const t = dec.cycleRef.cycle;
+    if (t <= this.rxFrom || t >= this.rxUntil) return;
+    const j = this.writePulses(t, DsTokenTrain.noDecodeWrite ? new Float64Array(this.s.length) : this.s);
+    if (!this.active) return;
+    // j 0: tokV of the previous token now, the next token's hdrV at curF + 2; j 2: hdrV now, tokV when the token has ended.
+    const late = DsTokenTrain.pulseLate;
+    if (j === 0) dec.wakeAt(dec.decodeProc, this.curF + 2 + late);
+    else if (j === 2) dec.wakeAt(dec.decodeProc, this.curF + late + (this.bits(this.curF, 2) >>> 1 === 1 ? 4 : 10));
+  }
+
+  /**
+   * Move the receiver's cursor to the token the deserialiser frames in cycle
+   * t (the one whose bits it has seen at edges curF .. t - 1): every token
+   * that ended before t becomes the previous one.
+   */
+  private syncRx(t: number): void {
+    let f = this.curF;
+    while (t - f >= 2) {
+      const pf = this.bits(f, 2);
+      const len = (pf >>> 1) === 1 ? 4 : 10;
+      if (t - f < len) break;
+      this.prevP = this.heldP = pf & 1;
+      this.prevFl = this.heldF = pf >>> 1;
+      this.prevPay = this.bits(f + 2, len - 2);
+      f += len;
+    }
+    this.curF = f;
+  }
+
+  /**
+   * Write the deserialiser's token-level outputs for cycle t (> rxFrom) into
+   * both slots: what its edge t - 1 wrote (rx_deserialiser.ts's emit):
+   * hdrV at a token's second bit + 1, tokV at its last bit + 1, syncV never
+   * (synchronised); hdrP/hdrF, tokCtl/tokPay keep the last token's that
+   * raised them. Returns t - curF (0: tokV now; 2: hdrV now).
+   */
+  private writePulses(t: number, s: Float64Array): number {
+    t -= DsTokenTrain.pulseLate;
+    this.syncRx(t);
+    const j = t - this.curF;
+    const o = this.outI;
+    const n = this.outN;
+    let p = this.heldP;
+    let fl = this.heldF;
+    if (j >= 2) {
+      const pf = this.bits(this.curF, 2);
+      p = pf & 1;
+      fl = pf >>> 1;
+    }
+    const put = (k: number, v: number): void => {
+      s[o[k]!] = v;
+      s[n[k]!] = v;
+    };
+    put(0, j === 2 ? 1 : 0);
+    put(1, j === 0 ? 1 : 0);
+    put(2, 0);
+    put(3, p);
+    put(4, fl);
+    put(5, this.prevFl);
+    put(6, this.prevPay);
+    return j;
   }
 
   /** n bits (lsb first) from cycle `from` on the line. */
@@ -292,6 +385,7 @@ export class DsTokenTrain implements OnDemand {
     };
     put(d.xPrev, t === this.rxFrom ? this.x0 : this.line.bitAt(t - 1) ^ this.line.strobeAt(t - 1));
     put(d.discCnt, 0);
+    this.syncRx(t);
     const f = this.curF;
     const j = t - f;
     let cnt = 0;
@@ -321,7 +415,10 @@ export class DsTokenTrain implements OnDemand {
     // owner per slot (the later one, this train): it answers for both.
     this.tx.ser.txTrain?.materialize(cycle, s);
     if (this.active) this.writeTx(cycle, s);
-    if (cycle >= this.rxFrom && cycle < this.rxUntil) this.writeRx(cycle, s);
+    if (cycle >= this.rxFrom && cycle < this.rxUntil) {
+      this.writeRx(cycle, s);
+      if (cycle > this.rxFrom) this.writePulses(cycle, s);
+    }
   }
 
   nextChange(cycle: number): number {
@@ -330,32 +427,49 @@ export class DsTokenTrain implements OnDemand {
 
   /**
    * Write the values back for good: the serialiser's for cycle txCycle, the
-   * receiver's for rxCycle (one later when called from the serialiser's
-   * load edge), and let the receiver go on bit by bit from rxCycle.
+   * receiver's for rxCycle, and let the receiver go on bit by bit from
+   * rxCycle. Called from the serialiser's load edge (rxCycle one later),
+   * the receiver's are written at rxCycle (rxEnding: onBits, onDecode or a
+   * thaw, whichever comes first).
    */
   private thawAt(txCycle: number, rxCycle: number): void {
-    const s = this.s;
-    this.writeTx(txCycle, s);
-    this.writeRx(rxCycle, s);
+    this.writeTx(txCycle, this.s);
     this.active = false;
-    this.rxUntil = rxCycle;
     this.stats.thawed++;
+    if (rxCycle > txCycle) {
+      this.rxUntil = rxCycle + 1;
+      this.rxEnding = true;
+      const d = this.rx.deser;
+      d.wakeAt(d.bitsProc, rxCycle);
+    } else this.thawRx(rxCycle);
+  }
+
+  /** Write the receiver's values of cycle t back for good; the deserialiser goes on bit by bit from edge t. */
+  private thawRx(t: number): void {
+    const s = this.s;
+    this.writeRx(t, s);
+    if (t > this.rxFrom) this.writePulses(t, s);
+    this.rxUntil = t;
+    this.rxEnding = false;
     const d = this.rx.deser;
-    d.wakeAt(d.bitsProc, rxCycle);
+    d.wakeAt(d.bitsProc, t);
   }
 
   /** A comb process or a stimulus (poke, mode switch): hand back the values of the state's cycle. */
   thaw(): void {
     this.tx.ser.txTrain?.thaw(); // the shared slots' other owner (see materialize)
-    if (!this.active) return;
     const ser = this.tx.ser;
+    if (!this.active) {
+      if (this.rxEnding) this.thawRx(ser.wakeSink!.stateCycle);
+      return;
+    }
     const t = ser.wakeSink!.stateCycle;
     this.thawAt(t, t);
     ser.wakeAt(ser.shiftProc, t);
   }
 
   save(): TrainState {
-    return { active: this.active, loadEdge: this.loadEdge, rxFrom: this.rxFrom, rxUntil: this.rxUntil, curF: this.curF, prevP: this.prevP, prevFl: this.prevFl, x0: this.x0, line: this.line.save(), enc: this.line.saveEncoding() };
+    return { active: this.active, loadEdge: this.loadEdge, rxFrom: this.rxFrom, rxUntil: this.rxUntil, curF: this.curF, prevP: this.prevP, prevFl: this.prevFl, prevPay: this.prevPay, heldP: this.heldP, heldF: this.heldF, rxEnding: this.rxEnding, x0: this.x0, line: this.line.save(), enc: this.line.saveEncoding() };
   }
 
   restore(v: unknown): void {
@@ -367,6 +481,10 @@ export class DsTokenTrain implements OnDemand {
     this.curF = st.curF;
     this.prevP = st.prevP;
     this.prevFl = st.prevFl;
+    this.prevPay = st.prevPay;
+    this.heldP = st.heldP;
+    this.heldF = st.heldF;
+    this.rxEnding = st.rxEnding;
     this.x0 = st.x0;
     this.line.restore(st.line);
     this.line.restoreEncoding(st.enc);
@@ -374,6 +492,7 @@ export class DsTokenTrain implements OnDemand {
 
   reset(): void {
     this.active = false;
+    this.rxEnding = false;
     this.rxFrom = Infinity;
     this.rxUntil = Infinity;
     this.line.restore({ runs: [], horizon: 0 });

@@ -34,6 +34,7 @@
  */
 import { Module, type Signal } from '../kernel/module.ts';
 import type { RunIdle } from './config.ts';
+import type { DsNullTrain } from './null_train.ts';
 import { CTL_FCT, LEN_CTL, LEN_DATA, LEN_NULL, TOKEN_NAMES, TOK_BITS, TOK_FCT, TOK_NONE, TOK_NULL, charCtl, nullBits, parity, tokenBits } from './tokens.ts';
 
 export class DsTxTokens extends Module {
@@ -54,6 +55,13 @@ export class DsTxTokens extends Module {
   readonly tok: Signal;
   readonly normalOnWire: Signal;
   private readonly bindSlots: () => void;
+  /**
+   * The NULL train of this direction (null_train.ts), set when the link is
+   * joined to a DsLinkEnd. While it is still (`take` and the serialiser's
+   * `more` on demand, docs/dslink.md#null-trains) the choice hands it the
+   * token it offers before reading `take`.
+   */
+  nullTrain: DsNullTrain | null = null;
 
   constructor(parent: Module | null, name: string, opts: { ignoreCredit: boolean; runIdle?: RunIdle }) {
     super(parent, name);
@@ -121,6 +129,11 @@ export class DsTxTokens extends Module {
           s[tb] = nullBits(p);
           s[tl] = LEN_NULL;
         }
+        // A still NULL train keeps `take` on demand: if the token offered is
+        // no longer its NULL, it hands the true `take` back here, before it
+        // is read (docs/dslink.md#still-trains).
+        const nt = this.nullTrain;
+        if (nt !== null && nt.still) nt.offered(s[tb]!, s[tl]!);
         const t = s[tk] === 1;
         s[sf] = t && k === 1 ? 1 : 0;
         s[sn] = t && k === 2 ? 1 : 0;

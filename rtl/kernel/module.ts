@@ -230,6 +230,8 @@ export class Module {
   counterSink: CounterSet | null = null;
   /** The simulator's timed wake-ups (set at elaboration). */
   wakeSink: WakeSink | null = null;
+  /** What `whenSlots` registered (null: nothing), run once the slots are known. */
+  slotBinders: (() => void)[] | null = null;
 
   constructor(
     readonly parent: Module | null,
@@ -386,8 +388,27 @@ export class Module {
    */
   onElaborated(): void {}
 
+  /**
+   * Run `bind` once every signal has its slot, before onElaborated: a hot
+   * process copies the slot indices it uses into its closure's variables
+   * there, so each run reads numbers from its own context instead of going
+   * through Signal objects spread over the heap (docs/kernel.md "Stop 20:
+   * cost per evaluation").
+   */
+  whenSlots(bind: () => void): void {
+    (this.slotBinders ??= []).push(bind);
+  }
+
   /** Throw a unit assertion naming this module and the cycle. */
   fail(message: string): never {
     throw new SimError('unit-assertion', `${this.path || this.name}: ${message}`, this.cycleRef.cycle);
   }
+}
+
+/** An empty slot table, the value of a closure's table before Module.whenSlots fills it. */
+export const NO_SLOTS: Int32Array = new Int32Array(0);
+
+/** The current-value (`'i'`) or next-value (`'n'`) slots of `sigs`, for a closure's table in Module.whenSlots. */
+export function slotsOf(sigs: readonly Signal[], which: 'i' | 'n'): Int32Array {
+  return Int32Array.from(sigs, (x) => x[which]);
 }

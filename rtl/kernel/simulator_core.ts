@@ -11,6 +11,7 @@ import { DirtySet } from './dirty_set.ts';
 import { WakeQueue } from './wake_queue.ts';
 import { OnDemandValues, type OnDemand } from './on_demand.ts';
 import { generatedDispatch } from './dispatch.ts';
+import { buildReaderIndex, GUARD_STRIDE } from './reader_index.ts';
 import { elaborate, type Netlist } from './elaborate.ts';
 import { ElaborationError, SimError } from './errors.ts';
 import { Memory, Module, type ProcessDecl, Signal } from './module.ts';
@@ -103,12 +104,10 @@ export abstract class SimulatorCore {
   /** Per commit group: the last cycle + 1 its registers were committed (each group once per edge). */
   protected readonly groupStamp: Int32Array;
   protected commitCount = 0;
-  /** Reader lists (net.combReaderStart/…, cached here for the hot markSlot) and slots with guarded readers. */
-  protected readonly cRdStart: Int32Array;
-  protected readonly cRd: Int32Array;
-  protected readonly sRdStart: Int32Array;
-  protected readonly sRd: Int32Array;
-  protected readonly guarded: Uint8Array;
+  /** Who wakes when a slot changes, merged for the hot markSlot (reader_index.ts). */
+  protected readonly rdIdx: Int32Array;
+  protected readonly rdList: Int32Array;
+  protected readonly gdList: Int32Array;
   protected needSettle = false;
   /** Something was poked since the last clock edge: observers get onStimulus before the next one. */
   protected poked = false;
@@ -150,6 +149,7 @@ export abstract class SimulatorCore {
     for (const m of net.modules) m.counterSink = this.counters;
     net.seq.forEach((p, k) => (p.index = k));
     for (const m of net.modules) m.wakeSink = this;
+    for (const m of net.modules) if (m.slotBinders) for (const bind of m.slotBinders) bind();
     for (const m of net.modules) m.onElaborated();
     this.combFns = net.comb.map((p) => p.fn);
     this.seqFns = net.seq.map((p) => p.fn);
@@ -161,14 +161,10 @@ export abstract class SimulatorCore {
     this.groupStamp = new Int32Array(net.nSeqGroups);
     this.trackedList = new Int32Array(net.nRegs);
     this.trackedMark = new Uint8Array(net.nRegs);
-    this.cRdStart = net.combReaderStart;
-    this.cRd = net.combReaders;
-    this.sRdStart = net.seqReaderStart;
-    this.sRd = net.seqReaders;
-    this.guarded = new Uint8Array(net.size);
-    for (let x = 0; x < net.nWires + net.nRegs; x++) {
-      if (net.combGuardStart[x] !== net.combGuardStart[x + 1] || net.seqGuardStart[x] !== net.seqGuardStart[x + 1]) this.guarded[x] = 1;
-    }
+    const ri = buildReaderIndex(net);
+    this.rdIdx = ri.idx;
+    this.rdList = ri.readers;
+    this.gdList = ri.guards;
     this.forcedProc = new Uint8Array(net.comb.length);
     this.oldOut = new Float64Array(net.combWrites.length);
     this.reset();
@@ -663,29 +659,36 @@ export abstract class SimulatorCore {
     list.length = 0;
   }
 
+  /** Slot `slot` changed: its readers wake, and its guarded readers whose guard is in a reading state. */
   protected markSlot(slot: number): void {
-    addReaders(this.combDirty, this.cRdStart, this.cRd, slot);
-    addReaders(this.seqDirty, this.sRdStart, this.sRd, slot);
-    if (this.guarded[slot] === 1) this.markGuarded(slot);
+    const idx = this.rdIdx;
+    const i = slot << 1;
+    const a = idx[i]!;
+    const b = idx[i + 2]!;
+    if (a !== b) addReaders(this.combDirty, this.seqDirty, this.rdList, a, b);
+    const ga = idx[i + 1]!;
+    const gb = idx[i + 3]!;
+    if (ga !== gb) this.markGuarded(ga, gb);
   }
 
   /**
-   * Guarded readers of a slot: only while their guard (a register or a comb
-   * signal) is in one of the states where they read it. A guard about to
-   * change in this commit or settle wakes them itself, so its value here may
-   * be the old one (docs/kernel.md "Exact sensitivity").
+   * Guarded readers of a slot (entries ga..gb of the reader index's guard
+   * list): only while their guard (a register or a comb signal) is in one of
+   * the states where they read it. A guard about to change in this commit or
+   * settle wakes them itself, so its value here may be the old one
+   * (docs/kernel.md "Exact sensitivity").
    */
-  protected markGuarded(slot: number): void {
-    const net = this.net;
+  protected markGuarded(ga: number, gb: number): void {
     const s = this.s;
+    const g = this.gdList;
     // An `is` guard tests bit v of its mask, a `bits` guard v & mask: as one test, (1 << v or v) & mask.
-    for (let k = net.combGuardStart[slot]!, e = net.combGuardStart[slot + 1]!; k < e; k++) {
-      const v = s[net.combGuardSlot[k]!]!;
-      if (((net.combGuardBits[k] === 1 ? v : 1 << v) & net.combGuardMask[k]!) !== 0) this.combDirty.add(net.combGuardProc[k]!);
-    }
-    for (let k = net.seqGuardStart[slot]!, e = net.seqGuardStart[slot + 1]!; k < e; k++) {
-      const v = s[net.seqGuardSlot[k]!]!;
-      if (((net.seqGuardBits[k] === 1 ? v : 1 << v) & net.seqGuardMask[k]!) !== 0) this.seqDirty.add(net.seqGuardProc[k]!);
+    for (let k = ga; k < gb; k += GUARD_STRIDE) {
+      const v = s[g[k]!]!;
+      if (((g[k + 3] === 1 ? v : 1 << v) & g[k + 1]!) !== 0) {
+        const p = g[k + 2]!;
+        if (p >= 0) this.combDirty.add(p);
+        else this.seqDirty.add(~p);
+      }
     }
   }
 
@@ -780,24 +783,27 @@ export abstract class SimulatorCore {
 
 
 /**
- * Add the readers of `slot` (CSR start/list) to a dirty set: DirtySet.add
- * written out, as this runs for every changed register and wire (a small
- * monomorphic function V8 inlines into markSlot).
+ * Add readers list[a..b) to the dirty sets (an entry p >= 0 is comb process
+ * p, < 0 seq process ~p; reader_index.ts): DirtySet.add written out, as this
+ * runs for every changed register and wire (a small monomorphic function V8
+ * inlines into markSlot).
  */
-function addReaders(set: DirtySet, start: Int32Array, list: Int32Array, slot: number): void {
-  const words = set.words;
-  const summary = set.summary;
-  let added = 0;
-  for (let k = start[slot]!, e = start[slot + 1]!; k < e; k++) {
-    const p = list[k]!;
+function addReaders(comb: DirtySet, seq: DirtySet, list: Int32Array, a: number, b: number): void {
+  for (let k = a; k < b; k++) {
+    let p = list[k]!;
+    let set = comb;
+    if (p < 0) {
+      p = ~p;
+      set = seq;
+    }
+    const words = set.words;
     const w = p >>> 5;
     const bit = 1 << (p & 31);
     const old = words[w]!;
     if ((old & bit) === 0) {
       words[w] = old | bit;
-      summary[w >>> 5]! |= 1 << (w & 31);
-      added++;
+      set.summary[w >>> 5]! |= 1 << (w & 31);
+      set.count++;
     }
   }
-  set.count += added;
 }

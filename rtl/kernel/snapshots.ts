@@ -29,6 +29,12 @@ export interface Snapshot {
 export interface StateProvider {
   save(): unknown;
   restore(v: unknown): void;
+  /**
+   * Throws (one line) if `v` cannot be restored, changing nothing. The kernel
+   * asks every provider before it changes anything, so a refused restore
+   * leaves the whole simulator where it was.
+   */
+  check?(v: unknown): void;
   hash?(): number;
 }
 
@@ -61,10 +67,17 @@ export abstract class SimulatorSnapshots extends SimulatorAccess {
     };
   }
 
+  /**
+   * Put the machine back to `snap`, all or nothing: the snapshot's shape and
+   * every provider's `check` are asked first; the providers are restored
+   * before the kernel's own state, and if one of them still throws, those
+   * already restored are put back to where they were. So a failed restore
+   * changes nothing and reports one error.
+   */
   restore(snap: Snapshot): void {
-    if (snap.state.length !== this.s.length || snap.mems.length !== this.net.memories.length) {
-      throw new SimError('bad-argument', 'restore: snapshot is from a different design');
-    }
+    this.checkSnapshot(snap);
+    this.providers.forEach((p, k) => p.check?.(snap.extras[k]));
+    this.restoreProviders(snap.extras);
     this.s.set(snap.state);
     this.net.memories.forEach((m, k) => {
       m.data.set(snap.mems[k]!);
@@ -80,11 +93,38 @@ export abstract class SimulatorSnapshots extends SimulatorAccess {
     for (const f of this.forces) this.forcedProc[f.proc] = 1;
     this.stimuli = snap.stimuli.slice();
     this.clock.cycle = snap.cycle;
-    this.providers.forEach((p, k) => p.restore(snap.extras[k]));
     this.counters.restore(snap.counters);
     this.clearTracked();
     this.wakes.restore(snap.wakes);
     this.onDemand.restore(snap.onDemand);
+  }
+
+  /** Everything the kernel's own restore steps could refuse, asked before any of them runs. */
+  private checkSnapshot(snap: Snapshot): void {
+    const mems = this.net.memories;
+    const same =
+      snap.state.length === this.s.length &&
+      snap.mems.length === mems.length &&
+      snap.mems.every((m, k) => m.length === mems[k]!.data.length) &&
+      snap.combDirty.length === (this.combDirty.size + 31) >>> 5 &&
+      snap.seqDirty.length === (this.seqDirty.size + 31) >>> 5 &&
+      snap.counters.active.length === this.counters.n &&
+      snap.extras.length === this.providers.length &&
+      snap.onDemand.length === this.onDemand.size;
+    if (!same) throw new SimError('bad-argument', 'restore: snapshot is from a different design');
+  }
+
+  /** Providers restored in order; if one throws, the ones before it get their own state back. */
+  private restoreProviders(extras: readonly unknown[]): void {
+    const before = this.providers.map((p) => p.save());
+    for (let k = 0; k < this.providers.length; k++) {
+      try {
+        this.providers[k]!.restore(extras[k]);
+      } catch (err) {
+        for (let j = 0; j < k; j++) this.providers[j]!.restore(before[j]);
+        throw err;
+      }
+    }
   }
 
   /**

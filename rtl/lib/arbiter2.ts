@@ -51,12 +51,17 @@ export class Arbiter2 extends Module {
     const gnt0 = (this.gnt0 = this.output('gnt0'));
     const gnt1 = (this.gnt1 = this.output('gnt1'));
     const pri = (this.pri = this.reg('pri', 1, 0));
+    // Slot indices in the closures (Module.whenSlots; docs/kernel.md "Stop 20: cost per evaluation").
+    let enI = 0, gnt0I = 0, gnt1I = 0, priI = 0, priN = 0, reqI = 0, req0I = 0, req1I = 0;
+    this.whenSlots(() => {
+      [enI, gnt0I, gnt1I, priI, priN, reqI, req0I, req1I] = [en.i, gnt0.i, gnt1.i, pri.i, pri.n, req.i, req0.i, req1.i];
+    });
 
     // Up: request to the parent.
     this.comb(
       () => {
         const s = this.s;
-        s[req.i] = s[req0.i]! | s[req1.i]!;
+        s[reqI] = s[req0I]! | s[req1I]!;
       },
       { writes: [req], reads: [req0, req1], name: 'up' },
     );
@@ -65,12 +70,12 @@ export class Arbiter2 extends Module {
     this.comb(
       () => {
         const s = this.s;
-        const e = s[en.i]!;
-        const r0 = s[req0.i]!;
-        const r1 = s[req1.i]!;
-        const p = s[pri.i]!;
-        s[gnt0.i] = e === 1 && r0 === 1 && (r1 === 0 || p === 0) ? 1 : 0;
-        s[gnt1.i] = e === 1 && r1 === 1 && (r0 === 0 || p === 1) ? 1 : 0;
+        const e = s[enI]!;
+        const r0 = s[req0I]!;
+        const r1 = s[req1I]!;
+        const p = s[priI]!;
+        s[gnt0I] = e === 1 && r0 === 1 && (r1 === 0 || p === 0) ? 1 : 0;
+        s[gnt1I] = e === 1 && r1 === 1 && (r0 === 0 || p === 1) ? 1 : 0;
       },
       { writes: [gnt0, gnt1], reads: [en, req0, req1, pri], name: 'down' },
     );
@@ -79,13 +84,13 @@ export class Arbiter2 extends Module {
     this.seq(
       () => {
         const s = this.s;
-        if (s[en.i] !== 1) return;
-        const r0 = s[req0.i]!;
-        const r1 = s[req1.i]!;
+        if (s[enI] !== 1) return;
+        const r0 = s[req0I]!;
+        const r1 = s[req1I]!;
         if (r0 === 0 && r1 === 0) return;
-        const granted0 = r0 === 1 && (r1 === 0 || s[pri.i] === 0);
+        const granted0 = r0 === 1 && (r1 === 0 || s[priI] === 0);
         // The side just granted loses priority.
-        s[pri.n] = granted0 ? 1 : 0;
+        s[priN] = granted0 ? 1 : 0;
       },
       // It acts only while en is high, so the requests and pri wake it only
       // then (a guard on the input en, driven by the parent's comb logic:

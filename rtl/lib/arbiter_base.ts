@@ -121,10 +121,26 @@ export abstract class Arbiter extends Module {
     for (let k = 0; k < M; k++) ereq.push(this.wire(`ereq${k}`));
     this.ereq = ereq;
 
+    // Slot indices in the closures (Module.whenSlots; docs/kernel.md "Stop 20: cost per evaluation").
+    const ereqI = new Int32Array(M);
+    const reqI = new Int32Array(M);
+    const gntI = new Int32Array(M);
+    const ageI = new Int32Array(M);
+    const ageN = new Int32Array(M);
+    this.whenSlots(() => {
+      for (let k = 0; k < M; k++) {
+        ereqI[k] = ereq[k]!.i;
+        reqI[k] = req[k]!.i;
+        gntI[k] = gnt[k]!.i;
+        ageI[k] = age[k]!.i;
+        ageN[k] = age[k]!.n;
+      }
+    });
+
     this.comb(
       () => {
         const s = this.s;
-        for (let k = 0; k < M; k++) s[ereq[k]!.i] = s[req[k]!.i] === 1 && s[age[k]!.i] === L ? 1 : 0;
+        for (let k = 0; k < M; k++) s[ereqI[k]!] = s[reqI[k]!] === 1 && s[ageI[k]!] === L ? 1 : 0;
       },
       { writes: ereq, reads: [...req, ...age], name: 'eligible' },
     );
@@ -133,10 +149,7 @@ export abstract class Arbiter extends Module {
     this.seq(
       () => {
         const s = this.s;
-        for (let k = 0; k < M; k++) {
-          const a = age[k]!;
-          s[a.n] = s[req[k]!.i] === 1 && s[gnt[k]!.i] === 0 ? Math.min(s[a.i]! + 1, L) : 0;
-        }
+        for (let k = 0; k < M; k++) s[ageN[k]!] = s[reqI[k]!] === 1 && s[gntI[k]!] === 0 ? Math.min(s[ageI[k]!]! + 1, L) : 0;
       },
       { reads: [...req, ...gnt, ...age], name: 'aging' },
     );

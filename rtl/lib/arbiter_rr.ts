@@ -26,33 +26,45 @@ export class RoundRobinArbiter extends Arbiter {
     const { blocked, gnt, any, idx, ereq } = this;
     const ptr = (this.ptr = this.reg('ptr', bitsFor(M), 0));
 
+    // Slot indices in the closures (Module.whenSlots; docs/kernel.md "Stop 20: cost per evaluation").
+    const gntI = new Int32Array(M);
+    const ereqI = new Int32Array(M);
+    let blockedI = 0, ptrI = 0, ptrN = 0, anyI = 0, idxI = 0;
+    this.whenSlots(() => {
+      for (let k = 0; k < M; k++) {
+        gntI[k] = gnt[k]!.i;
+        ereqI[k] = ereq[k]!.i;
+      }
+      [blockedI, ptrI, ptrN, anyI, idxI] = [blocked.i, ptr.i, ptr.n, any.i, idx.i];
+    });
+
     this.comb(
       () => {
         const s = this.s;
-        for (let k = 0; k < M; k++) s[gnt[k]!.i] = 0;
+        for (let k = 0; k < M; k++) s[gntI[k]!] = 0;
         let w = -1;
-        if (s[blocked.i] === 0) {
-          const p = s[ptr.i]!;
+        if (s[blockedI] === 0) {
+          const p = s[ptrI]!;
           for (let n = 0; n < M; n++) {
             const k = p + n < M ? p + n : p + n - M;
-            if (s[ereq[k]!.i] === 1) {
+            if (s[ereqI[k]!] === 1) {
               w = k;
               break;
             }
           }
         }
-        if (w >= 0) s[gnt[w]!.i] = 1;
-        s[any.i] = w >= 0 ? 1 : 0;
-        s[idx.i] = w >= 0 ? w : 0;
+        if (w >= 0) s[gntI[w]!] = 1;
+        s[anyI] = w >= 0 ? 1 : 0;
+        s[idxI] = w >= 0 ? w : 0;
       },
       { writes: [...gnt, any, idx], reads: [...ereq, blocked, ptr], name: 'decide' },
     );
     this.seq(
       () => {
         const s = this.s;
-        if (s[any.i] === 1) {
-          const w = s[idx.i]! + 1;
-          s[ptr.n] = w === M ? 0 : w;
+        if (s[anyI] === 1) {
+          const w = s[idxI]! + 1;
+          s[ptrN] = w === M ? 0 : w;
         }
       },
       { reads: [any, idx, ptr], name: 'commit' },

@@ -67,7 +67,7 @@
  * upper-triangular I_i→O_j, i < j, of Fig. 5.5 cannot carry contrary packets),
  * an N×M boolean matrix, or a predicate (i, j) => boolean.
  */
-import { Module, type Signal } from '../kernel/module.ts';
+import { Module, NO_SLOTS, slotsOf, type Signal } from '../kernel/module.ts';
 import { bitsFor, checkInt, checkPolicy, makeArbiter, type Arbiter, type ArbiterPolicy } from './arbiter.ts';
 
 export type CrossbarConnectivity = 'full' | 'no-diagonal' | readonly (readonly boolean[])[] | ((i: number, j: number) => boolean);
@@ -175,6 +175,27 @@ export class Crossbar extends Module {
       aidx.push(x);
     }
     this.arbiters = arbiters;
+    // Slot indices in the closures (Module.whenSlots; docs/kernel.md "Stop 20: cost per evaluation").
+    let aanyIs = NO_SLOTS, aidxIs = NO_SLOTS, blockedIs = NO_SLOTS, busyIs = NO_SLOTS, busyNs = NO_SLOTS, dinIs = NO_SLOTS, doutIs = NO_SLOTS, gidxIs = NO_SLOTS, gntIs = NO_SLOTS, iconnIs = NO_SLOTS, iconnNs = NO_SLOTS, ioutIs = NO_SLOTS, ioutNs = NO_SLOTS, releaseIs = NO_SLOTS, reqIs = NO_SLOTS, srcrIs = NO_SLOTS, srcrNs = NO_SLOTS;
+    this.whenSlots(() => {
+      aanyIs = slotsOf(aany, 'i');
+      aidxIs = slotsOf(aidx, 'i');
+      blockedIs = slotsOf(blocked, 'i');
+      busyIs = slotsOf(busy, 'i');
+      busyNs = slotsOf(busy, 'n');
+      dinIs = slotsOf(din, 'i');
+      doutIs = slotsOf(dout, 'i');
+      gidxIs = slotsOf(gidx, 'i');
+      gntIs = slotsOf(gnt, 'i');
+      iconnIs = slotsOf(iconn, 'i');
+      iconnNs = slotsOf(iconn, 'n');
+      ioutIs = slotsOf(iout, 'i');
+      ioutNs = slotsOf(iout, 'n');
+      releaseIs = slotsOf(release, 'i');
+      reqIs = slotsOf(req, 'i');
+      srcrIs = slotsOf(srcr, 'i');
+      srcrNs = slotsOf(srcr, 'n');
+    });
 
     // Scratch: inputs claimed by lower outputs in this cycle (cleared after use).
     const claimed = new Uint8Array(N);
@@ -200,9 +221,9 @@ export class Crossbar extends Module {
           const s = this.s;
           acc.fill(0);
           for (let i = 0; i < N; i++) {
-            const connected = s[iconn[i]!.i] === 1;
-            let r = (s[req[i]!.i]! & allowed[i]!) >>> 0;
-            if (fsel) s[fsel[i]!.i] = connected ? (1 << s[iout[i]!.i]!) >>> 0 : r;
+            const connected = s[iconnIs[i]!] === 1;
+            let r = (s[reqIs[i]!]! & allowed[i]!) >>> 0;
+            if (fsel) s[fsel[i]!.i] = connected ? (1 << s[ioutIs[i]!]!) >>> 0 : r;
             if (!cols || connected) continue;
             while (r !== 0) {
               const low = r & -r;
@@ -240,7 +261,7 @@ export class Crossbar extends Module {
           () => {
             const s = this.s;
             let claim = 0;
-            for (let jj = 0; jj < j; jj++) if (s[aany[jj]!.i] === 1) claim |= 1 << s[aidx[jj]!.i]!;
+            for (let jj = 0; jj < j; jj++) if (s[aanyIs[jj]!] === 1) claim |= 1 << s[aidxIs[jj]!]!;
             const v = s[col.i]! & ~claim;
             for (let i = 0; i < N; i++) s[row[i]!.i] = (v >>> i) & 1;
           },
@@ -251,12 +272,12 @@ export class Crossbar extends Module {
       this.comb(
         () => {
           const s = this.s;
-          for (let jj = 0; jj < j; jj++) if (s[aany[jj]!.i] === 1) claimed[s[aidx[jj]!.i]!] = 1;
+          for (let jj = 0; jj < j; jj++) if (s[aanyIs[jj]!] === 1) claimed[s[aidxIs[jj]!]!] = 1;
           for (let i = 0; i < N; i++) {
-            const r = s[req[i]!.i]!;
-            s[row[i]!.i] = ((r & allowed[i]!) >>> j) & 1 && s[iconn[i]!.i] === 0 && claimed[i] === 0 ? 1 : 0;
+            const r = s[reqIs[i]!]!;
+            s[row[i]!.i] = ((r & allowed[i]!) >>> j) & 1 && s[iconnIs[i]!] === 0 && claimed[i] === 0 ? 1 : 0;
           }
-          for (let jj = 0; jj < j; jj++) if (s[aany[jj]!.i] === 1) claimed[s[aidx[jj]!.i]!] = 0;
+          for (let jj = 0; jj < j; jj++) if (s[aanyIs[jj]!] === 1) claimed[s[aidxIs[jj]!]!] = 0;
         },
         { writes: row, reads: [...req, ...iconn, ...aany.slice(0, j), ...aidx.slice(0, j)], name: `mask${j}` },
       );
@@ -278,7 +299,7 @@ export class Crossbar extends Module {
         this.comb(
           () => {
             const s = this.s;
-            s[dj.i] = s[bj.i] === 1 ? s[din[s[sj.i]!]!.i]! : 0;
+            s[dj.i] = s[bj.i] === 1 ? s[dinIs[s[sj.i]!]!]! : 0;
           },
           { writes: [dj], reads: [bj, sj], readsWhen: guards, name: `data${j}` },
         );
@@ -287,7 +308,7 @@ export class Crossbar extends Module {
       this.comb(
         () => {
           const s = this.s;
-          for (let j = 0; j < M; j++) s[dout[j]!.i] = s[busy[j]!.i] === 1 ? s[din[s[srcr[j]!.i]!]!.i]! : 0;
+          for (let j = 0; j < M; j++) s[doutIs[j]!] = s[busyIs[j]!] === 1 ? s[din[s[srcrIs[j]!]!]!.i]! : 0;
         },
         { writes: dout, reads: [...busy, ...srcr, ...din], name: 'data' },
       );
@@ -298,14 +319,14 @@ export class Crossbar extends Module {
       () => {
         const s = this.s;
         for (let i = 0; i < N; i++) {
-          s[gnt[i]!.i] = 0;
-          s[gidx[i]!.i] = s[iconn[i]!.i] === 1 ? s[iout[i]!.i]! : 0;
+          s[gntIs[i]!] = 0;
+          s[gidxIs[i]!] = s[iconnIs[i]!] === 1 ? s[ioutIs[i]!]! : 0;
         }
         for (let j = 0; j < M; j++) {
-          if (s[aany[j]!.i] === 1) {
-            const i = s[aidx[j]!.i]!;
-            s[gnt[i]!.i] = 1;
-            s[gidx[i]!.i] = j;
+          if (s[aanyIs[j]!] === 1) {
+            const i = s[aidxIs[j]!]!;
+            s[gntIs[i]!] = 1;
+            s[gidxIs[i]!] = j;
           }
         }
       },
@@ -330,7 +351,7 @@ export class Crossbar extends Module {
             let v = 0;
             while (r !== 0 && v === 0) {
               const low = r & -r;
-              v = s[blocked[31 - Math.clz32(low)]!.i]!;
+              v = s[blockedIs[31 - Math.clz32(low)]!]!;
               r = (r ^ low) >>> 0;
             }
             s[f.i] = v;
@@ -369,21 +390,21 @@ export class Crossbar extends Module {
       () => {
         const s = this.s;
         for (let i = 0; i < N; i++) {
-          const r = s[req[i]!.i]!;
+          const r = s[reqIs[i]!]!;
           if ((r & ~allowed[i]!) !== 0) this.badRequest(i, r);
-          if (s[release[i]!.i] === 1) {
-            if (s[iconn[i]!.i] !== 1) this.fail(`input ${i} asserts release but is not connected to any output`);
-            s[iconn[i]!.n] = 0;
-            s[busy[s[iout[i]!.i]!]!.n] = 0;
+          if (s[releaseIs[i]!] === 1) {
+            if (s[iconnIs[i]!] !== 1) this.fail(`input ${i} asserts release but is not connected to any output`);
+            s[iconnNs[i]!] = 0;
+            s[busy[s[ioutIs[i]!]!]!.n] = 0;
           }
         }
         for (let j = 0; j < M; j++) {
-          if (s[aany[j]!.i] !== 1) continue;
-          const i = s[aidx[j]!.i]!;
-          s[busy[j]!.n] = 1;
-          s[srcr[j]!.n] = i;
-          s[iconn[i]!.n] = 1;
-          s[iout[i]!.n] = j;
+          if (s[aanyIs[j]!] !== 1) continue;
+          const i = s[aidxIs[j]!]!;
+          s[busyNs[j]!] = 1;
+          s[srcrNs[j]!] = i;
+          s[iconnNs[i]!] = 1;
+          s[ioutNs[i]!] = j;
         }
       },
       // What it truly reads (docs/kernel.md "Exact sensitivity"): not the data

@@ -131,25 +131,39 @@ export class DualPortRam extends Module {
     this.connect(rarb.any, rany);
     this.connect(rarb.idx, ridx);
 
+    // Slot indices in the closure (Module.whenSlots; docs/kernel.md "Stop 20: cost per evaluation").
+    const waddrI = new Int32Array(C);
+    const wdataI = new Int32Array(C);
+    const raddrI = new Int32Array(R);
+    let wanyI = 0, widxI = 0, ranyI = 0, ridxI = 0, rdqN = 0, rvqN = 0, rsqN = 0;
+    this.whenSlots(() => {
+      for (let k = 0; k < C; k++) {
+        waddrI[k] = waddr[k]!.i;
+        wdataI[k] = wdata[k]!.i;
+      }
+      for (let k = 0; k < R; k++) raddrI[k] = raddr[k]!.i;
+      [wanyI, widxI, ranyI, ridxI, rdqN, rvqN, rsqN] = [wany.i, widx.i, rany.i, ridx.i, rdq.n, rvq.n, rsq.n];
+    });
+
     this.seq(
       () => {
         const s = this.s;
-        if (s[wany.i] === 1) {
-          const k = s[widx.i]!;
-          const a = s[waddr[k]!.i]!;
+        if (s[wanyI] === 1) {
+          const k = s[widxI]!;
+          const a = s[waddrI[k]!]!;
           if (a >= D) this.fail(`write client ${k}: address ${a} outside 0..${D - 1}`);
-          mem.write(a, s[wdata[k]!.i]!);
+          mem.write(a, s[wdataI[k]!]!);
         }
-        if (s[rany.i] === 1) {
-          const k = s[ridx.i]!;
-          const a = s[raddr[k]!.i]!;
+        if (s[ranyI] === 1) {
+          const k = s[ridxI]!;
+          const a = s[raddrI[k]!]!;
           if (a >= D) this.fail(`read client ${k}: address ${a} outside 0..${D - 1}`);
           // mem.data holds the words before this edge's write: old data.
-          s[rdq.n] = mem.data[a]!;
-          s[rvq.n] = 1;
-          s[rsq.n] = k;
+          s[rdqN] = mem.data[a]!;
+          s[rvqN] = 1;
+          s[rsqN] = k;
         } else {
-          s[rvq.n] = 0;
+          s[rvqN] = 0;
         }
       },
       { reads: [wany, widx, ...waddr, ...wdata, rany, ridx, ...raddr, rvq, mem], name: 'access' },

@@ -49,6 +49,13 @@ const HDR = 2;
 const DATA = 3;
 const END = 4;
 
+/** The wires an idle packetiser reads at the head of one queue. */
+interface QueueHead {
+  readonly empty: Signal;
+  readonly dout: Signal;
+  readonly doutVl: Signal;
+}
+
 export class TxPort extends Module {
   readonly ackPush: Signal;
   readonly ackEntry: Signal;
@@ -123,12 +130,12 @@ export class TxPort extends Module {
     // Queue heads and bypass: an entry pushed into an empty queue while the
     // packetiser is idle is taken straight away (no queue cycle); an idle
     // packetiser offers the entry's first header character in the same cycle.
-    const ackEmpty = ackQ ? this.wire('ackEmpty') : null;
-    const ackDout = ackQ ? this.wire('ackDout', 32) : null;
-    const ackDoutVl = ackQ ? this.wire('ackDoutVl', VL_BITS) : null;
-    const dataEmpty = this.wire('dataEmpty');
-    const dataDout = this.wire('dataDout', 32);
-    const dataDoutVl = this.wire('dataDoutVl', VL_BITS);
+    const ackHead = ackQ ? this.queueHead('ack') : null;
+    const dataHead = this.queueHead('data');
+    const ackEmpty = ackHead?.empty ?? null;
+    const ackDout = ackHead?.dout ?? null;
+    const ackDoutVl = ackHead?.doutVl ?? null;
+    const { empty: dataEmpty, dout: dataDout, doutVl: dataDoutVl } = dataHead;
     const popAck = this.wire('popAck');
     const popData = this.wire('popData');
     const ackQPush = this.wire('ackQPush');
@@ -138,26 +145,8 @@ export class TxPort extends Module {
     const start = this.wire('start');
     const startEntry = this.wire('startEntry', 32);
     const startVl = this.wire('startVl', VL_BITS);
-    if (ackQ) {
-      this.connect(ackQ.empty, ackEmpty!);
-      this.connect(ackQ.dout, ackDout!);
-      this.connect(ackQPush, ackQ.push);
-      this.connect(ackEntry, ackQ.din);
-      this.connect(popAck, ackQ.pop);
-      this.connect(ackVlQ!.dout, ackDoutVl!);
-      this.connect(ackQPush, ackVlQ!.push);
-      this.connect(ackVl, ackVlQ!.din);
-      this.connect(popAck, ackVlQ!.pop);
-    }
-    this.connect(dataQ.empty, dataEmpty);
-    this.connect(dataQ.dout, dataDout);
-    this.connect(dataQPush, dataQ.push);
-    this.connect(dataQDin, dataQ.din);
-    this.connect(popData, dataQ.pop);
-    this.connect(dataVlQ.dout, dataDoutVl);
-    this.connect(dataQPush, dataVlQ.push);
-    this.connect(dataQVlDin, dataVlQ.din);
-    this.connect(popData, dataVlQ.pop);
+    if (ackQ) this.joinQueue(ackQ, ackVlQ!, ackHead!, { push: ackQPush, din: ackEntry, vlDin: ackVl, pop: popAck });
+    this.joinQueue(dataQ, dataVlQ, dataHead, { push: dataQPush, din: dataQDin, vlDin: dataQVlDin, pop: popData });
 
     // The head of the queue an idle packetiser serves next (registers and queue
     // outputs only, so txValid never depends combinationally on this cycle's
@@ -372,5 +361,27 @@ export class TxPort extends Module {
         { reads: [endSeen, endVl, drain, txReady, txDone], name: 'drain' },
       );
     }
+  }
+
+  /** The head wires of one queue (`ack` or `data`): empty, the entry at the head and its VL. */
+  private queueHead(prefix: 'ack' | 'data'): QueueHead {
+    return { empty: this.wire(`${prefix}Empty`), dout: this.wire(`${prefix}Dout`, 32), doutVl: this.wire(`${prefix}DoutVl`, VL_BITS) };
+  }
+
+  /**
+   * One queue is two FIFOs in step (docs/t9000.md#transmit-port): the entries
+   * and, beside them, each entry's VL; both are pushed and popped by the same
+   * wires, so they hold the same number of places at every cycle.
+   */
+  private joinQueue(q: Fifo, vlQ: Fifo, head: QueueHead, by: { push: Signal; din: Signal; vlDin: Signal; pop: Signal }): void {
+    this.connect(q.empty, head.empty);
+    this.connect(q.dout, head.dout);
+    this.connect(by.push, q.push);
+    this.connect(by.din, q.din);
+    this.connect(by.pop, q.pop);
+    this.connect(vlQ.dout, head.doutVl);
+    this.connect(by.push, vlQ.push);
+    this.connect(by.vlDin, vlQ.din);
+    this.connect(by.pop, vlQ.pop);
   }
 }

@@ -151,3 +151,16 @@ export function makeBench(opts: BenchOptions = {}, mode: 'plain' | 'activity' = 
   const bench = new Bench(opts);
   return { bench, sim: new Simulator(bench, { mode }) };
 }
+
+/** Two ends, a source (characters at given cycles) and a sink on each: the NULL-train tests' bench (null_train, still_train). */
+export class TrainBench extends Module {
+  readonly pair: DsLinkPair;
+  constructor(aToB: { at: number; ch: number }[], bToA: { at: number; ch: number }[], popB: boolean[], handover: 'checked' | 'on-arrival', popA: boolean[] = [true]) {
+    super(null, 'top');
+    const pair = (this.pair = new DsLinkPair(this, 'link', { a: { rxHandover: handover }, b: { rxHandover: handover } }));
+    new CharSource(this, 'srcA', pair.a, aToB.map((x) => x.ch), [true], aToB.map((x) => x.at));
+    new CharSource(this, 'srcB', pair.b, bToA.map((x) => x.ch), [true], bToA.map((x) => x.at));
+    new CharSink(this, 'sinkA', pair.a, popA);
+    new CharSink(this, 'sinkB', pair.b, popB);
+  }
+}
