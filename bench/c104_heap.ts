@@ -55,6 +55,7 @@ for (const us of points.sort((a, b) => a - b)) {
   const sent = sys.driver.sentCount;
   const delivered = sys.rec.summary.delivered;
   rows.push({ us, heapMb: +(h / 2 ** 20).toFixed(2), sent, delivered, held: sys.driver.heldCount, waiting: sent - delivered, cyclesPerCpuSecond: +rate.toFixed(2), evaluationsPerCycle: +evals.toFixed(1) });
+  console.error(JSON.stringify(rows[rows.length - 1]));
 }
 const a = rows[0]!;
 const b = rows[rows.length - 1]!;
