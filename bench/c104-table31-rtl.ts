@@ -40,11 +40,12 @@
  * C104). The JSON states it.
  *
  * The full run, token-exact: `--full` (= `--node --side 32 --ms 20`; the
- * mesh takes ~2.2 GB and the backlog of waiting sends may add ~7 GB by its
- * end: run it alone, docs/c104.md#lazy-workload). Messages are drawn
- * lazily as the run goes and the recorder keeps running statistics only
- * (`--events` keeps every event and message, as before), so memory stays
- * what the mesh needs. A progress line (cycle, cycles/s, ETA) goes to stderr
+ * mesh takes ~2 GB and the backlog of messages issued and not yet
+ * delivered, packed at 28 bytes each, may add ~0.65 GB by its end: run it
+ * alone, docs/c104.md#lazy-workload). Messages are drawn lazily as the run
+ * goes, wait packed until they are sent (the driver's `post`), and the
+ * recorder keeps running statistics only (`--events` keeps every event and
+ * message object, as before), so memory stays about what the mesh needs. A progress line (cycle, cycles/s, ETA) goes to stderr
  * every `--progress S` seconds (default 30; 0: none). The JSON reports the
  * heap after a full GC when node runs with --expose-gc (heapAfterGcMb).
  *

@@ -206,15 +206,11 @@ export class T9000Driver {
         posted: [...this.posted],
         recvPosted: [...this.recvPosted],
       }),
+      check: (v) => this.checkRestore(v as DriverSaved),
       restore: (v) => {
         const s = v as DriverSaved;
+        this.checkRestore(s);
         const lens = new Map(s.bySource);
-        // Checked before anything changes: a released message cannot come back (retainMessages off).
-        for (const [k, l] of this.bySource) {
-          const n = lens.get(k);
-          if (n !== undefined && n < l.released) l.truncate(n);
-        }
-        if ([...this.bySource.values()].some((l) => l.packed)) throw new RangeError('t9000 driver: cannot go back in time on virtual links fed by post (their messages are packed, docs/c104.md#lazy-workload)');
         this.sentCount = s.messages;
         if (this.retainMessages) this.messages.length = s.messages;
         for (const [k, l] of this.bySource) {
@@ -229,6 +225,16 @@ export class T9000Driver {
         for (const [k, n] of s.recvPosted) this.recvPosted.set(k, n);
       },
     };
+  }
+
+  /** Throws, changing nothing, when `s` cannot be restored: a released message cannot come back (retainMessages off), nor can posted (packed) ones. */
+  private checkRestore(s: DriverSaved): void {
+    const lens = new Map(s.bySource);
+    for (const [k, l] of this.bySource) {
+      const n = lens.get(k);
+      if (n !== undefined && n < l.released) l.truncate(n);
+    }
+    if ([...this.bySource.values()].some((l) => l.packed)) throw new RangeError('t9000 driver: cannot go back in time on virtual links fed by post (their messages are packed, docs/c104.md#lazy-workload)');
   }
 
   node(a: number): T9000Endpoint {
