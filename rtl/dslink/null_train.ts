@@ -65,6 +65,9 @@ export interface NullTrainStats {
   handedBack: number;
   /** Of those, handed back in a boundary cycle (`take` 1 then: the FCT or character goes at this boundary). */
   atBoundary: number;
+  /** Trains entered straight from a token train's load edge (no recording); left straight into a token train. */
+  fromTokens: number;
+  toTokens: number;
 }
 
 export class DsNullTrain implements OnDemand {
@@ -73,7 +76,7 @@ export class DsNullTrain implements OnDemand {
   /** Dormant and `more`/`take` on demand too: no wake-up at NULL boundaries (the file header). */
   still = false;
   slots: readonly number[] = [];
-  readonly stats: NullTrainStats = { entered: 0, thawed: 0, stilled: 0, handedBack: 0, atBoundary: 0 };
+  readonly stats: NullTrainStats = { entered: 0, thawed: 0, stilled: 0, handedBack: 0, atBoundary: 0, fromTokens: 0, toTokens: 0 };
   /** Current-value and next-value slots of the frozen registers: the serialiser's first, then the receiver's. */
   private readonly cur: Int32Array;
   private readonly nxt: Int32Array;
@@ -92,6 +95,13 @@ export class DsNullTrain implements OnDemand {
   private readonly choiceI = new Int32Array(4);
   /** Frozen registers other units read unguarded: constant over the period, or no train. */
   private readonly constIdx: number[];
+  /**
+   * Frozen registers no unit of the direction reads while a NULL period runs
+   * (the decoder's `char`, written only when a character is released, and
+   * `suspectTotal`, read only on a parity error): a handover from a token
+   * train carries their current values into the period (handFromTokens).
+   */
+  private readonly passiveIdx: number[];
   // recording
   private rec = -1;
   private recNext = 0;
@@ -102,6 +112,8 @@ export class DsNullTrain implements OnDemand {
   private table: Float64Array[] = [];
   private origin = 0;
   private loadEdge = 0;
+  /** Row of the table at a load edge (the NULL's last bit on the wire, `left` 0). */
+  private loadPhase = -1;
 
   constructor(
     /** The sending end (its serialiser) and the receiving end (its deserialiser and decoder). */
@@ -126,6 +138,8 @@ export class DsNullTrain implements OnDemand {
     this.nxt = new Int32Array(regs.length);
     const outsideRead = new Set<Signal>([d.disc, dec.gotFct, dec.gotChar, dec.char, dec.errParity, dec.errEscape, ...(dec.nullPair ? [dec.nullPair] : [])]);
     this.constIdx = regs.flatMap((r, k) => (outsideRead.has(r) ? [k] : []));
+    const passive = new Set<Signal>([dec.char, dec.suspectTotal]);
+    this.passiveIdx = regs.flatMap((r, k) => (passive.has(r) ? [k] : []));
     tx.ser.txTrain = this;
     tx.tokens.nullTrain = this;
     rx.deser.rxTrain = this;
@@ -192,7 +206,14 @@ export class DsNullTrain implements OnDemand {
       }
       // Another token: the serialiser goes on bit by bit from this edge; the
       // receiver's state at c + 1 still follows the period (bits up to c are NULL bits).
-      this.thawAt(c, c + 1, false);
+      this.thawAt(c, c + 1, false, false);
+      // Or straight onto the token train's line from this edge (docs/dslink.md#train-handover):
+      // the deserialiser is then on demand from c + 1, no run there.
+      if (this.tx.ser.tokTrain?.enterAfterNull(c)) {
+        this.stats.toTokens++;
+        return true;
+      }
+      this.rx.deser.wakeAt(this.rx.deser.bitsProc, c + 1);
       this.shiftThaw = c;
       return false;
     }
@@ -276,6 +297,7 @@ export class DsNullTrain implements OnDemand {
     for (let j = 0; j < cur.length; j++) s[nxt[j]!] = s[cur[j]!]!;
     s[ser.more.n] = s[ser.more.i]!;
     this.loadEdge = c + s[ser.left.i]!;
+    this.loadPhase = (this.loadEdge - this.origin) % p;
     this.dormant = true;
     this.stats.entered++;
     // Still at once when the choice offers this NULL now (the NULL loaded at
@@ -283,6 +305,53 @@ export class DsNullTrain implements OnDemand {
     // decides at the next boundary.
     if (this.quietOffer()) this.goStill();
     else ser.wakeAt(ser.shiftProc, this.loadEdge - 1);
+  }
+
+  /**
+   * At a token train's load edge c (token_train.ts), the sender loading a NULL
+   * after a NULL: enter the train here, without recording, when this
+   * direction's registers at cycle c (every on-demand value of the token
+   * train written into the slots by the caller) equal the row of a period
+   * recorded earlier at its load edge, apart from the passive registers,
+   * which take their current values (docs/dslink.md#train-handover). Exact
+   * by the argument of the recording: the units are deterministic, the state
+   * at c is the state the recorded period had at its load edge, and the
+   * inputs are the same (this NULL loaded at c, both ends in Run: checked by
+   * the caller). The train then handles this load edge as a dormant train
+   * does. Returns false (nothing changed) when the rows differ.
+   */
+  handFromTokens(c: number): boolean {
+    const p = this.len;
+    const s = this.s;
+    if (this.dormant || this.loadPhase < 0 || this.table.length !== p || s[this.tokLenI] !== p || s[this.tokBitsI] !== this.word) return false;
+    if (this.tx.ser.wakeSink!.mode !== 'activity' || s[this.rx.deser.enable.i] !== 1) return false;
+    const cur = this.cur;
+    const row = this.table[this.loadPhase]!;
+    const passive = this.passiveIdx;
+    for (let j = 0; j < cur.length; j++) if (s[cur[j]!] !== row[j] && !passive.includes(j)) return false;
+    for (const j of DsNullTrain.stalePassive ? [] : passive) {
+      const v = s[cur[j]!]!;
+      for (const r of this.table) r[j] = v; // constant over the period: no unit of the direction writes it there
+    }
+    this.rec = -1;
+    this.origin = c - this.loadPhase + DsNullTrain.handSkew;
+    const nxt = this.nxt;
+    for (let j = 0; j < cur.length; j++) s[nxt[j]!] = s[cur[j]!]!;
+    this.dormant = true;
+    this.stats.entered++;
+    this.stats.fromTokens++;
+    // This load edge, as a dormant train's (onShift): the NULL loaded, `more` rises.
+    s[this.moreN] = 1;
+    this.loadEdge = c + p;
+    const ser = this.tx.ser;
+    if (this.quietOffer()) this.goStill();
+    else ser.wakeAt(ser.shiftProc, this.loadEdge - 1);
+    return true;
+  }
+
+  /** A period has been recorded (handFromTokens has a row to compare with). */
+  hasPeriod(): boolean {
+    return this.loadPhase >= 0 && this.table.length === this.len;
   }
 
   /** The period's values at cycle t. */
@@ -302,6 +371,10 @@ export class DsNullTrain implements OnDemand {
 
   /** Negative control only (tests): read the period this many cycles off. */
   static skew = 0;
+  /** Negative control only (tests): a train entered from a token train reads its period this many cycles off. */
+  static handSkew = 0;
+  /** Negative control only (tests): a train entered from a token train keeps the recorded period's passive values (a stale `char`). */
+  static stalePassive = false;
   /** Negative control only (tests): hand `more`/`take` back as if this many cycles later. */
   static lateHandBack = 0;
 
@@ -371,7 +444,7 @@ export class DsNullTrain implements OnDemand {
    * edge: the receiver's next state still follows the period), and wake the
    * units' processes so they go on bit by bit.
    */
-  private thawAt(txCycle: number, rxCycle: number, wakeTx: boolean): void {
+  private thawAt(txCycle: number, rxCycle: number, wakeTx: boolean, wakeDeser = true): void {
     if (this.still) this.handBack(txCycle, false);
     this.dormant = false;
     this.stats.thawed++;
@@ -387,7 +460,7 @@ export class DsNullTrain implements OnDemand {
     }
     const ser = this.tx.ser;
     if (wakeTx) ser.wakeAt(ser.shiftProc, txCycle);
-    this.rx.deser.wakeAt(this.rx.deser.bitsProc, rxCycle);
+    if (wakeDeser) this.rx.deser.wakeAt(this.rx.deser.bitsProc, rxCycle);
     this.rx.dec.wakeAt(this.rx.dec.decodeProc, rxCycle);
   }
 
@@ -417,12 +490,12 @@ export class DsNullTrain implements OnDemand {
   }
 
   save(): unknown {
-    return { dormant: this.dormant, still: this.still, table: this.table.map((x) => x.slice()), origin: this.origin, loadEdge: this.loadEdge, word: this.word, len: this.len };
+    return { dormant: this.dormant, still: this.still, table: this.table.map((x) => x.slice()), origin: this.origin, loadEdge: this.loadEdge, loadPhase: this.loadPhase, word: this.word, len: this.len };
   }
 
   restore(v: unknown): void {
-    const st = v as { dormant: boolean; still: boolean; table: Float64Array[]; origin: number; loadEdge: number; word: number; len: number };
-    Object.assign(this, { ...st, table: st.table.map((x) => x.slice()) });
+    const st = v as { dormant: boolean; still: boolean; table: Float64Array[]; origin: number; loadEdge: number; loadPhase: number; word: number; len: number };
+    Object.assign(this, { ...st, loadPhase: st.loadPhase ?? -1, table: st.table.map((x) => x.slice()) });
     this.rec = -1;
   }
 

@@ -51,11 +51,22 @@ import type { DsLinkEnd } from './end.ts';
 import { S_RUN } from './link_fsm.ts';
 import { LEN_CTL, LEN_DATA, LEN_NULL, TOK_NULL } from './tokens.ts';
 
+/**
+ * NULLs after a NULL a token train posts while it waits for the receiver's
+ * state to reach its NULL period's (docs/dslink.md#train-handover): one NULL
+ * is enough after a character ('checked' holds it until the next token's
+ * parity); more would only delay the fall back to a recording.
+ */
+const IDLE_NULLS = 2;
+
 export interface TokenTrainStats {
   /** Trains entered and left; tokens posted on the line. */
   entered: number;
   thawed: number;
   tokens: number;
+  /** Trains left straight into the direction's NULL train; entered straight from it (docs/dslink.md#train-handover). */
+  toNull: number;
+  fromNull: number;
 }
 
 /** What a snapshot keeps of a train (save/restore). */
@@ -79,7 +90,7 @@ interface TrainState {
 export class DsTokenTrain implements OnDemand {
   /** The sender's serialiser is on the line (its load edges post tokens). */
   active = false;
-  readonly stats: TokenTrainStats = { entered: 0, thawed: 0, tokens: 0 };
+  readonly stats: TokenTrainStats = { entered: 0, thawed: 0, tokens: 0, toNull: 0, fromNull: 0 };
   readonly line: DataStrobeLine;
   slots: readonly number[] = [];
   /** Next load edge of the serialiser (a token's last bit is on the wire at loadEdge). */
@@ -181,6 +192,18 @@ export class DsTokenTrain implements OnDemand {
     }
     if (c !== this.loadEdge) return true; // woken by the token choice changing mid-token: not read until the boundary
     if (this.mayPost()) {
+      this.idleNulls = 0;
+      this.post(c);
+      return true;
+    }
+    // A NULL after a NULL: straight into the NULL train when its period
+    // (recorded earlier) continues this state (docs/dslink.md#train-handover).
+    if (this.handToNull(c)) return true;
+    // Not yet (the receiver's decoder still holds the last character in
+    // `pendVal` and `tok` until the NULLs have arrived): post the NULL and
+    // ask again at the next load edge, a few times.
+    if (this.idleNulls < IDLE_NULLS && this.idleNull() && this.tx.ser.txTrain!.hasPeriod()) {
+      this.idleNulls++;
       this.post(c);
       return true;
     }
@@ -188,6 +211,29 @@ export class DsTokenTrain implements OnDemand {
     // receiver from the next edge: the bit on the wire now is still posted).
     this.thawAt(c, c + 1);
     return false;
+  }
+
+  /**
+   * At load edge c, the link going idle: every on-demand value of cycle c
+   * written into the slots, and the NULL train asked to take the direction
+   * from this edge (null_train.ts handFromTokens). The train then answers
+   * for every slot this one did; the receiver's part ends at c.
+   */
+  private handToNull(c: number): boolean {
+    const nt = this.tx.ser.txTrain;
+    const s = this.s;
+    if (nt === null || !this.idleNull()) return false;
+    if (s[this.tx.fsm.state.i] !== S_RUN || s[this.rx.fsm.state.i] !== S_RUN || !(c > this.rxFrom && c < this.rxUntil)) return false;
+    this.writeTx(c, s);
+    this.writeRx(c, s);
+    this.writePulses(c, s);
+    if (!nt.handFromTokens(c)) return false;
+    this.active = false;
+    this.rxUntil = c;
+    this.rxEnding = false;
+    this.stats.thawed++;
+    this.stats.toNull++;
+    return true;
   }
 
   /** At a load edge: the token offered can go on the line. */
@@ -200,6 +246,15 @@ export class DsTokenTrain implements OnDemand {
     if (len === LEN_NULL && this.tx.ser.txTrain !== null && s[this.tokI] === TOK_NULL) return false;
     return true;
   }
+
+  /** At a load edge: the sender enabled and offered a NULL after a NULL (the link idle: mayPost's refusal). */
+  private idleNull(): boolean {
+    const s = this.s;
+    return s[this.enableI] === 1 && s[this.tokLenI] === LEN_NULL && s[this.tokI] === TOK_NULL && this.tx.ser.txTrain !== null;
+  }
+
+  /** NULLs after a NULL posted since the last other token, waiting for a handover to the NULL train. */
+  private idleNulls = 0;
 
   /** Post the offered token from cycle c + 1 on (edge c loads it). */
   private post(c: number): void {
@@ -237,14 +292,50 @@ export class DsTokenTrain implements OnDemand {
     if (x === s[d.xPrev.i]) return false; // no bit on the wire now
     const cnt = s[d.cnt.i]!;
     if (!(cnt >= 2 && cnt + 1 === (s[d.flag.i] === 1 ? 4 : 10))) return false; // the receiver does not end a token now
-    const c = ser.cycleRef.cycle;
+    // The token the receiver completes at c (its tokPay from cycle c + 1 on): the deserialiser's rule (rx_deserialiser.ts).
+    this.start(ser.cycleRef.cycle, x, s[d.acc.i]! | (s[ser.data.i]! << (cnt - 2)));
+    return true;
+  }
+
+  /**
+   * At the load edge c of a dormant NULL train offered another token, after
+   * its thaw wrote the serialiser's values of cycle c and the receiver's of
+   * c + 1 (null_train.ts): start here when the offered token can go on the
+   * line and the receiver completed the NULL with the bit on the wire at c
+   * (tokV 1 and `cnt` 0 at c + 1), so the train's receiver rules hold from
+   * c + 1 on as at tryEnter's edges (docs/dslink.md#train-handover).
+   */
+  enterAfterNull(c: number): boolean {
+    const s = this.s;
+    if (this.tx.ser.wakeSink!.mode !== 'activity' || !this.mayPost()) return false;
+    if (s[this.tx.fsm.state.i] !== S_RUN || s[this.rx.fsm.state.i] !== S_RUN) return false;
+    const d = this.rx.deser;
+    if (s[d.enable.i] !== 1 || s[d.synced.i] !== 1 || s[d.gotBit.i] !== 1 || s[d.out.tokV.i] !== 1 || s[d.cnt.i] !== 0 || s[d.acc.i] !== 0) return false;
+    const ser = this.tx.ser;
+    const x = s[ser.data.i]! ^ s[ser.strobe.i]!;
+    if (s[d.xPrev.i] !== x) return false;
+    // The receiver's values at c + 1: pBit, flag, hdrP, hdrF as at c (a token's end keeps them), tokPay the token just completed.
+    this.start(c, x, s[d.out.tokPay.i]!);
+    this.stats.fromNull++;
+    return true;
+  }
+
+  /**
+   * Start at load edge c: D xor S is x in cycle c, the receiver completes a
+   * token with payload pay at c and frames the next from c + 1 (its pBit,
+   * flag, hdrP, hdrF read from the slots: unchanged by that token's end).
+   */
+  private start(c: number, x: number, pay: number): void {
+    const s = this.s;
+    const ser = this.tx.ser;
+    const d = this.rx.deser;
     this.prevP = s[d.pBit.i]!;
     this.prevFl = s[d.flag.i]!;
-    // The token the receiver completes at c (its tokPay from cycle c + 1 on): the deserialiser's rule (rx_deserialiser.ts).
-    this.prevPay = s[d.acc.i]! | (s[ser.data.i]! << (cnt - 2));
+    this.prevPay = pay;
     this.heldP = s[d.out.hdrP.i]!;
     this.heldF = s[d.out.hdrF.i]!;
     this.x0 = x;
+    this.idleNulls = 0;
     this.curF = c + 1 + DsTokenTrain.late;
     this.rxFrom = c + 1;
     this.rxUntil = Infinity;
@@ -260,7 +351,6 @@ export class DsTokenTrain implements OnDemand {
     // The decoder's first pulse of the train: the first token's hdrV (onDecode schedules the rest).
     const dec = this.rx.dec;
     dec.wakeAt(dec.decodeProc, this.curF + 2);
-    return true;
   }
 
   // ------------------------------------------------------------ receiver
