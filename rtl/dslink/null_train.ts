@@ -9,6 +9,12 @@
  * are computed on demand (the recorded period, by cycle) for peek, the VCD,
  * the REPL and observers.
  *
+ * Train handover (docs/dslink.md#train-handover): once a period has been
+ * recorded, later idle stretches are entered straight from the token
+ * train's load edge (handFromTokens: the state checked against the
+ * period's load-edge row, no recording), and a dormant train offered
+ * another token hands the direction straight to the token train there.
+ *
  * Still trains (docs/dslink.md#still-trains): from entry on (while the
  * choice offers the train's NULL), the serialiser's `more` and its `take`
  * are on demand too, so an idle direction costs no evaluation at all.

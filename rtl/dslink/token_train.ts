@@ -32,7 +32,9 @@
  * cycle while tokens follow each other with no gap). It ends ("thaw": every
  * on-demand value written back, both units go on bit by bit) when the
  * sender loads no token (the quiet run-idle modes), a NULL after a NULL
- * (the NULL train's case, null_train.ts), or is disabled; when either end's
+ * (the NULL train's case, null_train.ts: handed to it at that edge when its
+ * recorded period continues the state, docs/dslink.md#train-handover), or
+ * is disabled; when either end's
  * enable changes (the link end's `trainWatch` comb process); before a poke
  * of one of its registers; on a switch to the reference mode; on reset.
  * The reference mode ('plain') never enters a train: it is the bit-by-bit

@@ -30,6 +30,7 @@ import { DsRxDecoder } from '../../rtl/dslink/rx_decoder.ts';
 import { DsTokenTrain } from '../../rtl/dslink/token_train.ts';
 import { Lockstep, firstSlotDiff } from '../lib/lockstep_sim.ts';
 import { CharSink, CharSource } from './bench.ts';
+import { countRuns } from './count_runs.ts';
 
 type Handover = 'checked' | 'on-arrival';
 interface Send {
@@ -243,17 +244,3 @@ describe('token train, receive side: pulses on demand = bit by bit', () => {
     expect(firstSlotDiff(p, f)).not.toBeNull();
   });
 });
-
-/** Counts the runs of one seq process from now on (wraps the simulator's function table: a test may look inside). */
-function countRuns(sim: Simulator, proc: { fn: () => void }): () => number {
-  const inner = sim as unknown as { net: { seq: { fn: () => void }[] }; seqFns: (() => void)[] };
-  const p = inner.net.seq.findIndex((d) => d === proc);
-  expect(p).toBeGreaterThanOrEqual(0);
-  let n = 0;
-  const fn = inner.seqFns[p]!;
-  inner.seqFns[p] = () => {
-    n++;
-    fn();
-  };
-  return () => n;
-}

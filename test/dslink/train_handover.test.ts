@@ -25,6 +25,7 @@ import { DsLinkPair } from '../../rtl/dslink/pair.ts';
 import { DsNullTrain } from '../../rtl/dslink/null_train.ts';
 import { Lockstep, firstSlotDiff } from '../lib/lockstep_sim.ts';
 import { CharSink, CharSource } from './bench.ts';
+import { countRuns } from './count_runs.ts';
 
 type Handover = 'checked' | 'on-arrival';
 interface Send {
@@ -178,17 +179,3 @@ describe('train handover: token train <-> NULL train with no bit-by-bit stretch 
     }).toThrow(/dec\.char.* in plain mode but .* in activity mode/);
   });
 });
-
-/** Counts the runs of one seq process from now on (wraps the simulator's function table, as test/dslink/rx_pulses.test.ts). */
-function countRuns(sim: Simulator, proc: { fn: () => void }): () => number {
-  const inner = sim as unknown as { net: { seq: { fn: () => void }[] }; seqFns: (() => void)[] };
-  const p = inner.net.seq.findIndex((d) => d === proc);
-  expect(p).toBeGreaterThanOrEqual(0);
-  let n = 0;
-  const fn = inner.seqFns[p]!;
-  inner.seqFns[p] = () => {
-    n++;
-    fn();
-  };
-  return () => n;
-}
