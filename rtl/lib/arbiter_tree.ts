@@ -30,7 +30,7 @@
  * same as round-robin). The bound is tight: with every requester holding,
  * some leaf waits exactly 2^d − 1 grants.
  */
-import { Module, type Signal } from '../kernel/module.ts';
+import { Module, NO_SLOTS, slotsOf, type Signal } from '../kernel/module.ts';
 import { Arbiter2 } from './arbiter2.ts';
 import { Arbiter, type ArbiterOptions } from './arbiter_base.ts';
 
@@ -100,6 +100,13 @@ export class ArbiterTree extends Arbiter {
       const root = build(0, M, '');
       this.connect(en, root.down);
     }
+    // Slot indices in the closures (Module.whenSlots; docs/kernel.md "Stop 20: cost per evaluation").
+    let anyI = 0, idxI = 0;
+    let gntIs = NO_SLOTS;
+    this.whenSlots(() => {
+      [anyI, idxI] = [any.i, idx.i];
+      gntIs = slotsOf(gnt, 'i');
+    });
     this.nodes = nodes;
 
     this.comb(
@@ -108,14 +115,14 @@ export class ArbiterTree extends Arbiter {
         let a = 0;
         let w = 0;
         for (let k = 0; k < M; k++) {
-          if (s[gnt[k]!.i] === 1) {
+          if (s[gntIs[k]!] === 1) {
             a = 1;
             w = k;
             break;
           }
         }
-        s[any.i] = a;
-        s[idx.i] = w;
+        s[anyI] = a;
+        s[idxI] = w;
       },
       { writes: [any, idx], reads: gnt, name: 'encode' },
     );

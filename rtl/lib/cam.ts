@@ -242,14 +242,19 @@ export class Cam extends Module {
     const keep = keepMask;
     const notKeep = ~keepMask & wmask;
     const { key, raddr, op, addr, wdata, hit, hitRow, hitData, match, rdata, freeRow, freeCount, flagAnd, flagAndButTail, used } = this;
+    // Slot indices in the closures (Module.whenSlots; docs/kernel.md "Stop 20: cost per evaluation").
+    let addrI = 0, flagAndI = 0, flagAndButTailI = 0, freeCountI = 0, freeRowI = 0, hitI = 0, hitDataI = 0, hitRowI = 0, keyI = 0, matchI = 0, opI = 0, raddrI = 0, rdataI = 0, usedI = 0, usedN = 0, wdataI = 0;
+    this.whenSlots(() => {
+      [addrI, flagAndI, flagAndButTailI, freeCountI, freeRowI, hitI, hitDataI, hitRowI, keyI, matchI, opI, raddrI, rdataI, usedI, usedN, wdataI] = [addr.i, flagAnd.i, flagAndButTail.i, freeCount.i, freeRow.i, hit.i, hitData.i, hitRow.i, key.i, match.i, op.i, raddr.i, rdata.i, used.i, used.n, wdata.i];
+    });
 
     // Associative match: compare the key field of every occupied row with `key`.
     this.comb(
       () => {
         if (!ready) prepare();
         const s = this.s;
-        const kv = s[key.i]!;
-        const u = s[used.i]!;
+        const kv = s[keyI]!;
+        const u = s[usedI]!;
         const n = u > H ? H : u; // only a poke can make used > H
         let vec = 0;
         let first = -1;
@@ -260,15 +265,15 @@ export class Cam extends Module {
             if (first < 0) first = k;
           }
         }
-        s[match.i] = vec >>> 0;
+        s[matchI] = vec >>> 0;
         if (first >= 0) {
-          s[hit.i] = 1;
-          s[hitRow.i] = first;
-          s[hitData.i] = s[rowI[first]!]!;
+          s[hitI] = 1;
+          s[hitRowI] = first;
+          s[hitDataI] = s[rowI[first]!]!;
         } else {
-          s[hit.i] = 0;
-          s[hitRow.i] = 0;
-          s[hitData.i] = 0;
+          s[hitI] = 0;
+          s[hitRowI] = 0;
+          s[hitDataI] = 0;
         }
       },
       { writes: [hit, hitRow, hitData, match], reads: [key, used, ...rows], name: 'match' },
@@ -279,8 +284,8 @@ export class Cam extends Module {
       () => {
         if (!ready) prepare();
         const s = this.s;
-        const a = s[raddr.i]!;
-        s[rdata.i] = a < H ? s[rowI[a]!]! : 0;
+        const a = s[raddrI]!;
+        s[rdataI] = a < H ? s[rowI[a]!]! : 0;
       },
       { writes: [rdata], reads: [raddr, ...rows], name: 'read' },
     );
@@ -290,19 +295,19 @@ export class Cam extends Module {
       () => {
         if (!ready) prepare();
         const s = this.s;
-        const u = s[used.i]!;
+        const u = s[usedI]!;
         const n = u > H ? H : u;
-        s[freeRow.i] = n < H ? s[rowI[n]!]! : 0;
-        s[freeCount.i] = H - n;
+        s[freeRowI] = n < H ? s[rowI[n]!]! : 0;
+        s[freeCountI] = H - n;
         if (flagBit < 0) {
-          s[flagAnd.i] = 0;
-          s[flagAndButTail.i] = 0;
+          s[flagAndI] = 0;
+          s[flagAndButTailI] = 0;
         } else {
           let all = 1;
           for (let k = 0; k < H - 1; k++) all &= s[rowI[k]!]! >>> flagBit;
           all &= 1;
-          s[flagAndButTail.i] = all;
-          s[flagAnd.i] = all & (s[rowI[H - 1]!]! >>> flagBit) & 1;
+          s[flagAndButTailI] = all;
+          s[flagAndI] = all & (s[rowI[H - 1]!]! >>> flagBit) & 1;
         }
       },
       { writes: [freeRow, freeCount, flagAnd, flagAndButTail], reads: [used, ...rows], name: 'status' },
@@ -313,21 +318,21 @@ export class Cam extends Module {
       () => {
         if (!ready) prepare();
         const s = this.s;
-        const o = s[op.i]!;
+        const o = s[opI]!;
         if (o === 0) return;
-        const n = s[used.i]!;
+        const n = s[usedI]!;
         if (o === 1) {
           if (n >= H) this.fail(`insert into a full CAM (${H} of ${H} rows used)`);
           const old = s[rowI[n]!]!;
-          s[rowN[n]!] = ((old & keep) | (s[wdata.i]! & notKeep)) >>> 0;
-          s[used.n] = n + 1;
+          s[rowN[n]!] = ((old & keep) | (s[wdataI]! & notKeep)) >>> 0;
+          s[usedN] = n + 1;
           return;
         }
-        const a = s[addr.i]!;
+        const a = s[addrI]!;
         if (o === 2) {
           if (a >= n) this.fail(`update of row ${a}, which is not occupied (${n} row(s) used)`);
           const old = s[rowI[a]!]!;
-          s[rowN[a]!] = ((old & keep) | (s[wdata.i]! & notKeep)) >>> 0;
+          s[rowN[a]!] = ((old & keep) | (s[wdataI]! & notKeep)) >>> 0;
           return;
         }
         // free: shift rows above `a` one step toward the head; the freed
@@ -336,7 +341,7 @@ export class Cam extends Module {
         const tail = ((s[rowI[a]!]! & keep) | freeBits) >>> 0;
         for (let k = a; k < H - 1; k++) s[rowN[k]!] = s[rowI[k + 1]!]!;
         s[rowN[H - 1]!] = tail;
-        s[used.n] = n - 1;
+        s[usedN] = n - 1;
       },
       { reads: [op, addr, wdata, used, ...rows], name: 'ops' },
     );
