@@ -236,6 +236,8 @@ export class T9000Driver {
 
   /** Throws, changing nothing, when `s` cannot be restored: a released message cannot come back (retainMessages off), nor can posted (packed) ones. */
   private checkRestore(s: DriverSaved): void {
+    // A snapshot written before the send area kept its taken buffers (docs/c104.md#send-area) has only the old bump place.
+    if (!Array.isArray(s.areas) || s.areas.length !== this.areas.length) throw new RangeError('t9000 driver: this snapshot has no send-area state for these endpoints (written before docs/c104.md#send-area); it cannot be restored');
     const lens = new Map(s.bySource);
     for (const [k, l] of this.bySource) {
       const n = lens.get(k);

@@ -112,6 +112,16 @@ describe('SendArea', () => {
     expect(p.idle).toBe(true);
   });
 
+  it('snapshots carry the send area; one without it (an older driver) is refused, a whole one restores', () => {
+    const sys = makeC104System(chainNetwork(1, 1), [[{ node: 0, vl: 0 }, { node: 1, vl: 1 }]]);
+    const p = sys.driver.stateProvider();
+    const saved = p.save() as { areas: unknown[]; heap?: number[] };
+    expect(saved.areas).toHaveLength(2);
+    const { areas: _areas, ...old } = saved;
+    expect(() => p.check!({ ...old, heap: [0, 0] })).toThrow(/no send-area state for these endpoints/);
+    expect(() => p.check!(saved)).not.toThrow();
+  });
+
   it('a send that finds no room without holdWhenFull is one RangeError naming the bytes queued', () => {
     const sys = makeC104System(chainNetwork(1, 1), [[{ node: 0, vl: 0 }, { node: 1, vl: 1 }]], { t9000: { sendAreaBytes: 64 } });
     for (let k = 0; k < 2; k++) {
