@@ -16,6 +16,8 @@ export interface OptionsFile {
   readonly opts: ParsedOptions;
   /** The extra keys the file gave (strings). */
   readonly extra: Readonly<Record<string, string>>;
+  /** The option names the file gave (whether or not the command line overrode them). */
+  readonly keys: readonly string[];
 }
 
 export function applyOptionsFile(spec: CommandSpec, opts: ParsedOptions, given: ReadonlySet<string>, file: string, o: { exclude: readonly string[]; extra: readonly string[] }): OptionsFile {
@@ -71,5 +73,5 @@ export function applyOptionsFile(spec: CommandSpec, opts: ParsedOptions, given: 
     const name = a.replace(/^--(no-)?/, '').replace(/=.*$/, '');
     if (!given.has(name)) out[name] = fromFile[name];
   }
-  return { opts: out, extra };
+  return { opts: out, extra, keys: argv.map((a) => a.replace(/^--(no-)?/, '').replace(/=.*$/, '')) };
 }

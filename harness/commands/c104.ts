@@ -33,7 +33,7 @@ import { T9000PacketSource } from '../rtl/c104_packet_source.ts';
 import type { ChannelEnd } from '../rtl/t9000_driver.ts';
 import { writeTrace } from '../../traces/events/vocabulary.ts';
 import { UsageError, type CommandSpec, type ParsedOptions } from '../cli/args.ts';
-import { INTERRUPTED, outputFile, writeText } from '../cli/output-path.ts';
+import { distinctOutputs, INTERRUPTED, outputFile, writeText } from '../cli/output-path.ts';
 import { interruptedLine, runChunked, simulatedLine } from '../cli/run-loop.ts';
 import { quantityRow } from '../cli/text.ts';
 import { applyOptionsFile } from '../cli/options-file.ts';
@@ -91,6 +91,11 @@ const spec: CommandSpec = {
     'endpoint within +-(--window) nodes in x and y (default 16), from a random start phase.',
     'A send that finds its virtual link\'s 16-entry send queue full waits (the sender is held)',
     'and enters the queue when a send of that virtual link completes; the summary counts them.',
+    "A queued message keeps its buffer in its endpoint's 4,096-byte send area until its send is",
+    'done (deliveries byte-exact at any load): a send that finds no free buffer waits too, until a',
+    'send of its endpoint completes (counted apart in the summary). --width, --height and --routing',
+    'go with mesh, --switches with chain, --dim with puma (refused with another preset); --events,',
+    '--json (and its CSV) and --vcd must name distinct files.',
     `--pattern ${THESIS} --sync MODE runs Def. 5.1's processes closed loop instead (--processes per endpoint,`,
     'compute --interval cycles, then one message; MODE loosely, async-blocking or async, as the',
     'packet-level model: docs/c104.md#thesis-processes) and prints data packets per CPU per ms in',
@@ -160,6 +165,15 @@ const spec: CommandSpec = {
     'icemu c104 mesh --width 2 --height 2 --workload msgs.txt --cycles-per-tick 10 --json out/w.json',
   ],
 };
+
+/** Options that shape one preset's network only. */
+const PRESET_OPTIONS: readonly (readonly [option: string, preset: string])[] = [
+  ['width', 'mesh'],
+  ['height', 'mesh'],
+  ['routing', 'mesh'],
+  ['switches', 'chain'],
+  ['dim', 'puma'],
+];
 
 function oneOf<T extends string>(flag: string, v: string, allowed: readonly T[]): T {
   if (!(allowed as readonly string[]).includes(v)) throw new UsageError(`icemu c104: --${flag} must be one of ${allowed.join(', ')} (got '${v}')`);
@@ -270,12 +284,16 @@ async function run(cmdOpts: ParsedOptions, positional: string[] = [], given: Rea
   if (positional.length > 1) throw new UsageError(`icemu c104: one preset at most (got ${positional.join(' ')})`);
   let opts = cmdOpts;
   let presetArg = positional[0];
+  const named = new Set(given);
   if (cmdOpts.config !== undefined) {
     const f = applyOptionsFile(spec, cmdOpts, given, cmdOpts.config as string, { exclude: ['events', 'vcd', 'json', 'quiet'], extra: ['preset'] });
     opts = f.opts;
     presetArg ??= f.extra.preset;
+    for (const k of f.keys) named.add(k);
   }
   const preset = oneOf('preset', presetArg ?? 'mesh', PRESETS);
+  // An option of another preset would be ignored: refused instead.
+  for (const [o, p] of PRESET_OPTIONS) if (named.has(o) && p !== preset) throw new UsageError(`icemu c104: --${o} goes with the ${p} preset, not ${preset}`);
   const routing = oneOf<MeshRouting>('routing', opts.routing as string, MESH_ROUTINGS);
   const policy = oneOf<C104Policy>('policy', opts.policy as string, C104_POLICIES.filter((p) => p !== 'fixed-priority'));
   const timing = oneOf<C104Timing>('timing', opts.timing as string, C104_TIMINGS);
@@ -359,6 +377,13 @@ async function run(cmdOpts: ParsedOptions, positional: string[] = [], given: Rea
   const csvTarget = jsonTarget && (jsonTarget.inPlace ? undefined : outputFile('json', csvPathFor(jsonTarget.path)));
   const eventsTarget = opts.events === undefined ? undefined : outputFile('events', opts.events as string);
   const vcdPlan = opts.vcd === undefined ? undefined : planVcd('vcd', opts.vcd as string);
+  distinctOutputs([
+    ['--vcd', vcdPlan?.vcd],
+    ['--vcd (its .gtkw)', vcdPlan?.gtkw],
+    ['--events', eventsTarget],
+    ['--json', jsonTarget],
+    ['--json (its .links.csv)', csvTarget],
+  ]);
 
   const quiet = Boolean(opts.quiet);
   const t0 = performance.now();
@@ -464,7 +489,7 @@ async function run(cmdOpts: ParsedOptions, positional: string[] = [], given: Rea
   // A delivery is byte-exact when the receive area holds the bytes its message was sent with (the recorder checks each: t9000_events.ts).
   const delivered = sys.rec.summary.delivered;
   const byteExact = sys.rec.summary.byteExact;
-  console.log(`  messages: ${sent} sent, ${delivered} delivered (${byteExact} byte-exact), ${sys.driver.heldCount} held (the sender waited for room in its virtual link's 16-entry send queue)${sys.rec.anomalies.length ? chalk.yellow(`; ${sys.rec.anomalies.length} bookkeeping anomalies (first: ${sys.rec.anomalies[0]})`) : ''}`);
+  console.log(`  messages: ${sent} sent, ${delivered} delivered (${byteExact} byte-exact), ${sys.driver.heldCount} held (the sender waited for room in its virtual link's 16-entry send queue${sys.driver.roomHeldCount ? `, or, ${sys.driver.roomHeldCount} times, for a free buffer in its endpoint's send area` : ''})${sys.rec.anomalies.length ? chalk.yellow(`; ${sys.rec.anomalies.length} bookkeeping anomalies (first: ${sys.rec.anomalies[0]})`) : ''}`);
   // --pattern: the measurement window; --workload: the whole run.
   const bounds = { nodes: netSpec.terminals.length, cyclesPerLinkByte: DSLINK_CYCLES_PER_BYTE, from: patterned ? win.warmup : 0, to: patterned ? Math.min(win.genEnd, done) : done, runEnd: done };
   const summary = plan ? (running ? running.window(bounds) : messageWindow({ ...bounds, scheduled, events: sys.rec.events })) : undefined;
@@ -480,7 +505,7 @@ async function run(cmdOpts: ParsedOptions, positional: string[] = [], given: Rea
   if (jsonTarget) {
     const options = Object.fromEntries(spec.options.filter((o) => !['config', 'events', 'vcd', 'json', 'quiet'].includes(o.name)).map((o) => [o.name, opts[o.name] ?? null]));
     if (plan && patterned) Object.assign(options, { rate: plan.rate, hotspot: opts.pattern === 'hotspot' ? plan.hotspot : null });
-    const doc = { format: 'icemu-c104-run/1', preset, network: what, options, configFile: opts.config ?? null, virtualLinks: channels.length, cycles: done, requestedCycles: cycles, interrupted: run.interrupted, messages: { sent, delivered, byteExact, held: sys.driver.heldCount }, ...(traced ? { workload: { file: plan!.file, cyclesPerTick: plan!.cyclesPerTick, startCycle: START } } : {}), means, window: summary ?? null, links: { from: linkFrom, to: Math.min(linkTo, done), summary: linkFigures, perLink: links } };
+    const doc = { format: 'icemu-c104-run/1', preset, network: what, options, configFile: opts.config ?? null, virtualLinks: channels.length, cycles: done, requestedCycles: cycles, interrupted: run.interrupted, messages: { sent, delivered, byteExact, held: sys.driver.heldCount, heldForSendArea: sys.driver.roomHeldCount }, ...(traced ? { workload: { file: plan!.file, cyclesPerTick: plan!.cyclesPerTick, startCycle: START } } : {}), means, window: summary ?? null, links: { from: linkFrom, to: Math.min(linkTo, done), summary: linkFigures, perLink: links } };
     writeText(jsonTarget, JSON.stringify(toJson(doc), null, 1) + '\n', 'json');
     if (csvTarget) writeText(csvTarget, c104LinksCsv(links), 'json');
     console.log(`Summary: ${jsonTarget.path}${csvTarget ? `, per-link CSV ${csvTarget.path}` : ''}`);

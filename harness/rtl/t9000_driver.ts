@@ -27,6 +27,7 @@
 import type { Simulator, StateProvider } from '../../rtl/kernel/index.ts';
 import type { T9000Endpoint } from '../../rtl/t9000/endpoint.ts';
 import { MessageBacklog } from './t9000_backlog.ts';
+import { SendArea, type SendAreaSaved } from './t9000_send_area.ts';
 
 export interface ChannelEnd {
   node: number;
@@ -148,7 +149,7 @@ export class SeqList {
 interface DriverSaved {
   messages: number;
   bySource: [string, number][];
-  heap: number[];
+  areas: SendAreaSaved[];
   posted: [string, number][];
   recvPosted: [string, number][];
 }
@@ -169,17 +170,22 @@ export class T9000Driver {
   /** Messages sent so far (ids are 0 .. sentCount − 1). */
   sentCount = 0;
   private readonly peer = new Map<string, ChannelEnd>();
-  private readonly heap: number[];
+  /** Each node's send area (t9000_send_area.ts): a queued message's buffer is not written again until its send is done. */
+  readonly areas: SendArea[];
   private readonly posted = new Map<string, number>();
   private readonly recvPosted = new Map<string, number>();
   private readonly sendLoops = new Map<string, Loop>();
   private readonly recvLoops = new Map<string, number>();
   /** Held sends per source VL (holdWhenFull), oldest first. */
   private readonly held = new Map<string, (() => boolean)[]>();
+  /** Per node, the source VLs whose oldest held send waits for room in the send area (retried when any send of the node completes). */
+  private readonly roomWait: Set<string>[];
   /** Wait instead of failing when a virtual link's send queue is full (see the file header). */
   holdWhenFull = false;
-  /** Sends that had to wait for room in their queue, so far (holdWhenFull). */
+  /** Sends that had to wait, so far (holdWhenFull): for room in their queue, behind a held send of their VL, or for a free send-area buffer. */
   heldCount = 0;
+  /** Of those, how often the oldest held send of a VL found no free buffer in its send area (docs/c104.md#send-area). */
+  roomHeldCount = 0;
   /** Messages issued by `post` and not yet in their send queue, packed (t9000_backlog.ts). */
   readonly backlog = new MessageBacklog();
 
@@ -187,7 +193,8 @@ export class T9000Driver {
     readonly sim: Simulator,
     readonly nodes: readonly T9000Endpoint[],
   ) {
-    this.heap = nodes.map(() => 0);
+    this.areas = nodes.map((ep, a) => new SendArea(ep.cfg.sendAreaBytes, (vl, n) => this.sendDone(a, vl, n)));
+    this.roomWait = nodes.map(() => new Set());
   }
 
   /**
@@ -202,7 +209,7 @@ export class T9000Driver {
       save: (): DriverSaved => ({
         messages: this.sentCount,
         bySource: [...this.bySource].map(([k, l]) => [k, l.length]),
-        heap: this.heap.slice(),
+        areas: this.areas.map((x) => x.save()),
         posted: [...this.posted],
         recvPosted: [...this.recvPosted],
       }),
@@ -218,7 +225,7 @@ export class T9000Driver {
           if (n === undefined) this.bySource.delete(k);
           else l.truncate(n);
         }
-        this.heap.splice(0, this.heap.length, ...s.heap);
+        s.areas.forEach((x, a) => this.areas[a]!.restore(x));
         this.posted.clear();
         for (const [k, n] of s.posted) this.posted.set(k, n);
         this.recvPosted.clear();
@@ -229,6 +236,8 @@ export class T9000Driver {
 
   /** Throws, changing nothing, when `s` cannot be restored: a released message cannot come back (retainMessages off), nor can posted (packed) ones. */
   private checkRestore(s: DriverSaved): void {
+    // A snapshot written before the send area kept its taken buffers (docs/c104.md#send-area) has only the old bump place.
+    if (!Array.isArray(s.areas) || s.areas.length !== this.areas.length) throw new RangeError('t9000 driver: this snapshot has no send-area state for these endpoints (written before docs/c104.md#send-area); it cannot be restored');
     const lens = new Map(s.bySource);
     for (const [k, l] of this.bySource) {
       const n = lens.get(k);
@@ -262,21 +271,54 @@ export class T9000Driver {
     return p;
   }
 
-  /** Bump-allocate `bytes` in node a's send area (wrapping; the caller keeps live messages apart). */
-  alloc(a: number, bytes: number): number {
+  /** Refuses, up front, a message longer than node a's whole send area. */
+  private checkFits(a: number, bytes: number): void {
     const size = this.node(a).cfg.sendAreaBytes;
     if (bytes > size) throw new RangeError(`t9000 driver: message of ${bytes} bytes exceeds node ${a}'s send area (${size} bytes)`);
-    let at = this.heap[a]!;
-    if (at + bytes > size) at = 0;
-    this.heap[a] = at + bytes;
-    return at;
+  }
+
+  /** Whether the send numbered n (1, 2, ... in posting order) on node a's virtual link vl is done: its sDone count passed it (wrap-safe, counts are 24 bits). */
+  private sendDone(a: number, vl: number, n: number): boolean {
+    const posted = this.posted.get(`${a}:${vl}`) ?? 0;
+    const done = this.sim.peekMem(this.node(a).vlc.sDone, vl);
+    const outstanding = (((posted - done) % 2 ** 24) + 2 ** 24) % 2 ** 24;
+    return n <= posted - outstanding;
+  }
+
+  /**
+   * A free buffer of `bytes` in node a's send area for the send entering the
+   * queue of VL `k` (t9000_send_area.ts), or −1: no free gap fits until a
+   * queued send of the node completes, and the send waits (holdWhenFull;
+   * retried by `onSendDone`). Without holdWhenFull, or with nothing queued
+   * to wait for, a RangeError naming the bytes in queued messages.
+   */
+  private room(a: number, k: string, bytes: number): number {
+    const area = this.areas[a]!;
+    const at = area.alloc(bytes);
+    if (at >= 0) {
+      this.roomWait[a]!.delete(k);
+      return at;
+    }
+    if (!this.holdWhenFull || area.idle) {
+      throw new RangeError(`t9000 driver: node ${a}'s send area (${area.size} bytes) has no free ${bytes} bytes for a message on virtual link ${k.split(':')[1]}: ${area.takenBytes} bytes are in queued messages (a larger sendAreaBytes, or holdWhenFull, docs/c104.md#send-area)`);
+    }
+    if (!this.roomWait[a]!.has(k)) this.roomHeldCount++;
+    this.roomWait[a]!.add(k);
+    return -1;
   }
 
   /**
    * Schedule a send of `data` on (node, vl) at `cycle`. `addr` reuses a buffer
-   * already holding the bytes (a process sending one buffer again).
+   * already holding the bytes (a process sending one buffer again); without
+   * it the message takes a free buffer when it enters the send queue (its
+   * `addr` is set then) and its bytes are written there.
    */
   send(node: number, vl: number, data: number[], cycle: number, addr?: number): T9000Message {
+    return this.issue(node, vl, data, cycle, addr, addr === undefined);
+  }
+
+  /** `send`; `write`: the bytes are written at `addr` (given: a pinned buffer of a loop) or at a buffer taken on entering the queue. */
+  private issue(node: number, vl: number, data: number[], cycle: number, addr: number | undefined, write: boolean): T9000Message {
     const src = { node, vl };
     const dest = this.peerOf(src);
     if (data.length > 65535) throw new RangeError(`t9000 driver: message length ${data.length} is outside 0..65535`);
@@ -285,8 +327,9 @@ export class T9000Driver {
     const list = this.bySource.get(k) ?? new SeqList();
     this.bySource.set(k, list);
     if (list.packed) throw new RangeError(`t9000 driver: node ${node} virtual link ${vl} is fed by post; post and send do not mix on one virtual link`);
-    // Held sends take their buffer when they enter the queue (fewer live buffers in the wrapping send area).
-    const at = addr ?? (this.holdWhenFull ? 0 : this.alloc(node, data.length));
+    this.checkFits(node, data.length);
+    // A send takes its buffer when it enters the queue (docs/c104.md#send-area); 0 until then.
+    const at = addr ?? 0;
     const msg: T9000Message = { id: this.sentCount++, src, dest, data, size: data.length, cycle, seq: list.length, addr: at };
     if (this.retainMessages) this.messages.push(msg);
     list.push(msg);
@@ -299,10 +342,15 @@ export class T9000Driver {
         if (!this.holdWhenFull) throw new RangeError(`t9000 driver: node ${node} virtual link ${vl} has ${Q} sends queued (sendQueueDepth); cannot queue message ${msg.id}`);
         return false;
       }
-      if (addr === undefined && this.holdWhenFull) msg.addr = this.alloc(node, data.length);
-      if (addr === undefined) for (let j = 0; j < data.length; j++) sim.pokeMem(ep.nodeMem.mem, msg.addr + j, data[j]!);
+      if (addr === undefined) {
+        const got = this.room(node, k, data.length);
+        if (got < 0) return false;
+        msg.addr = got;
+        this.areas[node]!.take(got, data.length, vl, n);
+      } else this.areas[node]!.hold(addr, data.length, vl, n);
+      if (write) for (let j = 0; j < data.length; j++) sim.pokeMem(ep.nodeMem.mem, msg.addr + j, data[j]!);
       // A long run keeps what is in flight small: the bytes are in the send area now (docs/c104.md#lazy-workload).
-      if (addr === undefined && !this.retainMessages) {
+      if (write && !this.retainMessages) {
         msg.digest = bytesDigest(data);
         msg.data = [];
       }
@@ -350,7 +398,8 @@ export class T9000Driver {
     const b = this.backlog;
     if (p.count && cycle < b.cycle(p.tail)) throw new RangeError(`t9000 driver: post on node ${node} virtual link ${vl} at cycle ${cycle}, before its previous post (cycle ${b.cycle(p.tail)})`);
     const id = this.sentCount++;
-    const slot = b.put(id, cycle, data, this.holdWhenFull ? -1 : this.alloc(node, data.length));
+    this.checkFits(node, data.length);
+    const slot = b.put(id, cycle, data, -1);
     if (p.count) b.setNext(p.tail, slot);
     else p.head = slot;
     p.tail = slot;
@@ -381,8 +430,10 @@ export class T9000Driver {
       return false;
     }
     const data = b.read(s);
-    if (b.addr(s) < 0) b.setAddr(s, this.alloc(node, data.length));
-    const addr = b.addr(s);
+    const addr = this.room(node, k, data.length);
+    if (addr < 0) return false;
+    b.setAddr(s, addr);
+    this.areas[node]!.take(addr, data.length, vl, n);
     b.dropBytes(s, bytesDigest(data));
     p.waiting--;
     for (let j = 0; j < data.length; j++) sim.pokeMem(ep.nodeMem.mem, addr + j, data[j]!);
@@ -420,7 +471,15 @@ export class T9000Driver {
       throw new RangeError(`t9000 driver: ahead ${ahead} is outside 1..${this.node(node).cfg.sendQueueDepth} (sendQueueDepth)`);
     }
     const first = make();
-    const m = this.send(node, vl, first, cycle);
+    // A reused buffer is the loop's for good: taken now (pinned), its bytes written when the first send enters the queue.
+    let m: T9000Message;
+    if (reuseBuffer) {
+      this.checkFits(node, first.length);
+      const at = this.areas[node]!.alloc(first.length);
+      if (at < 0) throw new RangeError(`t9000 driver: node ${node}'s send area has no free ${first.length} bytes for a send loop's buffer`);
+      this.areas[node]!.take(at, first.length, vl, -1);
+      m = this.issue(node, vl, first, cycle, at, true);
+    } else m = this.send(node, vl, first, cycle);
     const lp: Loop = { remaining: count - 1, make: reuseBuffer ? () => first : make, addr: reuseBuffer ? m.addr : -1 };
     this.sendLoops.set(key({ node, vl }), lp);
     for (let k = 1; k < ahead && lp.remaining > 0; k++, lp.remaining--) this.send(node, vl, lp.make(), cycle, lp.addr >= 0 ? lp.addr : undefined);
@@ -436,14 +495,21 @@ export class T9000Driver {
   /** Called by the recorder in the cycle a send on (node, vl) completed. */
   onSendDone(node: number, vl: number, cycle: number): void {
     const k = key({ node, vl });
-    const waiting = this.held.get(k);
-    if (waiting?.length) this.sim.schedule(cycle, () => void (waiting[0]!() && waiting.shift()));
-    const p = this.bySource.get(k)?.packed;
-    if (p?.held) this.sim.schedule(cycle, (sim) => void (this.enqueuePacked(sim, p) && p.held--));
+    this.retryHeld(k, cycle);
+    // Its buffer is free now: sends of other VLs of the node that wait for room try again.
+    for (const w of this.roomWait[node]!) if (w !== k) this.retryHeld(w, cycle);
     const lp = this.sendLoops.get(k);
     if (!lp || lp.remaining <= 0) return;
     lp.remaining--;
     this.send(node, vl, lp.make(), cycle, lp.addr >= 0 ? lp.addr : undefined);
+  }
+
+  /** The oldest held send of VL k tries to enter its queue in `cycle`. */
+  private retryHeld(k: string, cycle: number): void {
+    const waiting = this.held.get(k);
+    if (waiting?.length) this.sim.schedule(cycle, () => void (waiting[0]!() && waiting.shift()));
+    const p = this.bySource.get(k)?.packed;
+    if (p?.held) this.sim.schedule(cycle, (sim) => void (this.enqueuePacked(sim, p) && p.held--));
   }
 
   /** Called by the recorder in the cycle a message was delivered on (node, vl). */

@@ -93,7 +93,7 @@ describe('icemu c104 --workload', () => {
     expect(r.out).toMatch(/trace file .*oneway\.txt: 5 messages \(unit ticks, 1 tick = 4\.5 cycles\) from cycle 2500/);
     expect(r.out).toMatch(/messages: 5 sent, 5 delivered \(5 byte-exact\)/);
     const doc = JSON.parse(fs.readFileSync(json, 'utf8'));
-    expect(doc.messages).toEqual({ sent: 5, delivered: 5, byteExact: 5, held: 0 });
+    expect(doc.messages).toEqual({ sent: 5, delivered: 5, byteExact: 5, held: 0, heldForSendArea: 0 });
     expect(doc.virtualLinks).toBe(1);
     expect(doc.workload).toMatchObject({ cyclesPerTick: 4.5, startCycle: 2500 });
     const { rows } = readCsv(join(dir, 'oneway.links.csv'));
