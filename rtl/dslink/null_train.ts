@@ -193,7 +193,16 @@ export class DsNullTrain implements OnDemand {
     const sink = ser.wakeSink!;
     const c = ser.cycleRef.cycle;
     if (this.dormant) {
-      if (this.still) return true; // woken by a poke of another register of the unit: the same NULL at every boundary
+      if (this.still) {
+        // Woken by a poke: of a register the serialiser reads (the same NULL
+        // at every boundary), or of the choice's tokBits/tokLen (comb wires,
+        // forced until after this edge: `choose` did not run, so offered()
+        // saw nothing). In a boundary cycle the serialiser loads what the
+        // wires say: another token hands back here and thaws below
+        // (test/dslink/still_train_review.test.ts).
+        if (c !== this.boundary(c) || (s[this.tokLenI] === this.len && s[this.tokBitsI] === this.word)) return true;
+        this.handBack(c, false);
+      }
       if (c === this.loadEdge - 1) {
         s[this.moreN] = 0; // the NULL's last bit is on the wire next cycle: take
         ser.wakeAt(ser.shiftProc, this.loadEdge);
