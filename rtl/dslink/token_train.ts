@@ -244,6 +244,8 @@ export class DsTokenTrain implements OnDemand {
     if (s[this.enableI] !== 1) return false;
     const len = s[this.tokLenI]!;
     if (len !== LEN_CTL && len !== LEN_DATA && len !== LEN_NULL) return false;
+    // A word wider than its length (a forced tokBits): the serialiser's `sh` keeps the high bits, which no line word carries; bit by bit.
+    if (s[this.tokBitsI]! >>> len !== 0) return false;
     // A NULL after a NULL: the link goes idle, the NULL train's case.
     if (len === LEN_NULL && this.tx.ser.txTrain !== null && s[this.tokI] === TOK_NULL) return false;
     return true;

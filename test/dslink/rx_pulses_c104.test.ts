@@ -62,7 +62,8 @@ function unobserved(c: Case, cycles: number): string | undefined {
   if (JSON.stringify(ref.rec.events) !== JSON.stringify(fast.rec.events)) return 'event traces differ';
   if (JSON.stringify(ref.rec.deliveries) !== JSON.stringify(fast.rec.deliveries)) return 'deliveries differ';
   expect(fast.rec.deliveries.length).toBeGreaterThan(0);
-  expect(trainTokens(fast)).toBeGreaterThan(100);
+  // Two 8-byte messages, the smallest case, put 85 tokens on trains since the trains hand over to each other (fewer NULLs on token trains).
+  expect(trainTokens(fast)).toBeGreaterThan(40);
   return undefined;
 }
 
