@@ -288,9 +288,14 @@ export abstract class SimulatorCore {
     return { reached: false, cycles: maxCycles };
   }
 
-  /** True when nothing will change until the next stimulus (activity mode only). */
+  /**
+   * True when nothing will change until the next stimulus (activity mode
+   * only). An on-demand value that still changes (a still NULL train's wires
+   * schedule nothing but move every cycle) is a change: the REPL must not
+   * call such a design idle nor step over its watches.
+   */
   get quiescent(): boolean {
-    return this._mode === 'activity' && this.noPendingWork() && this.wakes.size === 0;
+    return this._mode === 'activity' && this.noPendingWork() && this.wakes.size === 0 && (this.onDemand.size === 0 || this.onDemand.nextChange(this.clock.cycle) === Infinity);
   }
 
   /** No process dirty, no settle, poke, force or running counter pending (timed wake-ups and stimuli not considered). */

@@ -25,16 +25,14 @@ async function session(mode: 'plain' | 'activity', cmds: string[], mid: (eng: Re
 }
 
 describe('REPL on still NULL trains: the same stops as the reference mode', () => {
-  // SKIPPED, a defect found by this review (reported to the lead): at cycle
-  // 4946 of this script the fast mode's `continue` stops at once with "idle:
-  // nothing is moving and nothing is scheduled" (harness/repl/time.ts asks
-  // Simulator.quiescent, rtl/kernel/simulator_core.ts, which ignores the
-  // on-demand providers' nextChange), while the reference mode stops at 4949
-  // on the watch (a.link0.ser.more 1 -> 0). A still train schedules nothing,
-  // yet its wires, `more` and `take` change every cycle (its nextChange is
-  // cycle + 1). Fix (kernel, not this review's area): quiescent false while
-  // onDemand.nextChange(cycle) is finite, or the REPL asks it.
-  it.skip('watch more, break on the D wire and on take, print, send: identical transcripts', async () => {
+  // A defect this review found: the fast mode's `continue` stopped at once
+  // with "idle: nothing is moving and nothing is scheduled" at cycle 4946
+  // while the reference stopped at 4949 on the watch (a.link0.ser.more 1 -> 0):
+  // Simulator.quiescent ignored the on-demand values, and a still train
+  // schedules nothing while its wires, `more` and `take` move every cycle.
+  // quiescent now asks the on-demand providers' nextChange; with the old
+  // getter this test fails.
+  it('watch more, break on the D wire and on take, print, send: identical transcripts', async () => {
     const cmds = [
       'run until a.link0.linkState == Run && b.link0.linkState == Run',
       'step 3000',
@@ -43,7 +41,7 @@ describe('REPL on still NULL trains: the same stops as the reference mode', () =
       'continue',
       'print a.link0.ser.take a.link0.ser.more a.link0.dOut a.link0.sOut',
       'delete 1',
-      'break a.link0.dOut == 1 && a.link0.ser.left == 3',
+      'break a.link0.dOut == 1 && a.link0.ser.left == 2',
       'continue',
       'continue',
       'delete 2',
