@@ -134,13 +134,14 @@ export abstract class SimulatorSnapshots extends SimulatorAccess {
   stateHash(): string {
     this.settleIfNeeded();
     this.materialize();
-    return stateHash(this.clock.cycle, this.s, this.net.nWires + this.net.nRegs, this.net.memories, this.providers);
+    const cur = this.currentValues();
+    return stateHash(this.clock.cycle, cur, cur.length, this.net.memories, this.providers);
   }
 
-  /** Values of all current slots (for trace comparison in tests). */
+  /** Every current value, wires then registers by index (for trace comparison in tests; SimulatorCore.currentValues). */
   values(): Float64Array {
     this.settleIfNeeded();
     this.materialize();
-    return this.s.slice(0, this.net.nWires + this.net.nRegs);
+    return this.currentValues();
   }
 }
