@@ -371,6 +371,13 @@ export abstract class SimulatorCore {
     return out;
   }
 
+  /** A copy of the state vector with the next-value slots 0: `values()`. */
+  protected slotValues(): Float64Array {
+    const out = this.s.slice();
+    for (let x = this.net.regBase + 1; x < out.length; x += 2) out[x] = 0;
+    return out;
+  }
+
   /** Cycle of the next timed wake-up, or Infinity. */
   get nextWake(): number {
     return this.wakes.next;

@@ -138,10 +138,14 @@ export abstract class SimulatorSnapshots extends SimulatorAccess {
     return stateHash(this.clock.cycle, cur, cur.length, this.net.memories, this.providers);
   }
 
-  /** Every current value, wires then registers by index (for trace comparison in tests; SimulatorCore.currentValues). */
+  /**
+   * Every current value at its slot (`values()[sig.i]`), next-value slots 0
+   * (for trace comparison in tests: the next values are no part of the state
+   * between cycles; docs/kernel.md "Stop 20: state layout").
+   */
   values(): Float64Array {
     this.settleIfNeeded();
     this.materialize();
-    return this.currentValues();
+    return this.slotValues();
   }
 }

@@ -76,10 +76,7 @@ export class Lockstep<T extends Module> {
 export function firstSlotDiff(a: Simulator, b: Simulator): { path: string; a: number; b: number } | null {
   const x = a.values();
   const y = b.values();
-  // values(): the wires' slots, then the registers by index (docs/kernel.md "Stop 20: state layout").
-  const net = a.net;
-  const signalAt = (k: number): Signal => (k < net.nWires ? net.slotSignal[k]! : net.regSignals[k - net.nWires]!);
-  for (let k = 0; k < x.length; k++) if (x[k] !== y[k]) return { path: signalAt(k).path, a: x[k]!, b: y[k]! };
+  for (let k = 0; k < x.length; k++) if (x[k] !== y[k]) return { path: a.net.slotSignal[k]!.path, a: x[k]!, b: y[k]! };
   return null;
 }
 
