@@ -39,17 +39,19 @@ S.commitActive = () => {
     const key = `${d.module.constructor.name}.${d.name.replace(/[0-9]+/g, '#')}${d.writes.length ? ' [w]' : d.tracked ? ' [t]' : ' [range]'}`;
     perProcVisits.set(key, (perProcVisits.get(key) ?? 0) + len);
   }
-  const before = S.s.slice(net.regBase, net.regBase + net.nRegs);
+  // Register r's current value is in slot regBase + 2r (docs/kernel.md "Stop 20: state layout").
+  const cur = (r: number): number => S.s[net.regBase + 2 * r];
+  const before = Array.from({ length: net.nRegs }, (_, r) => cur(r));
   const memWriters = new Set(S.pendingMems.map((m: { module: unknown }) => m.module));
   const ranNow: number[] = Array.from(S.ran.subarray(0, S.nRan));
   origCommit();
-  for (let r = 0; r < net.nRegs; r++) if (S.s[net.regBase + r] !== before[r]) changes++;
+  for (let r = 0; r < net.nRegs; r++) if (cur(r) !== before[r]) changes++;
   // Per seq run: did a register it may write change, or its module write a memory?
   for (const p of ranNow) {
     const d = net.seq[p];
     let hit = memWriters.has(d.module) || d.tracked;
-    for (let j = net.seqWriteStart[p]; !hit && j < net.seqWriteStart[p + 1]; j++) hit = S.s[net.regBase + net.seqWriteList[j]] !== before[net.seqWriteList[j]];
-    for (let r = net.seqSweepLo[p]; !hit && r < net.seqSweepHi[p]; r++) hit = S.s[net.regBase + r] !== before[r];
+    for (let j = net.seqWriteStart[p]; !hit && j < net.seqWriteStart[p + 1]; j++) hit = cur(net.seqWriteList[j]) !== before[net.seqWriteList[j]];
+    for (let r = net.seqSweepLo[p]; !hit && r < net.seqSweepHi[p]; r++) hit = cur(r) !== before[r];
     const key = `${d.module.constructor.name}.${d.name.replace(/[0-9]+/g, '#')}`;
     const e = seqKey.get(key) ?? [0, 0];
     e[0]++;

@@ -25,11 +25,20 @@ export interface Netlist {
   memories: Memory[];
   nWires: number;
   nRegs: number;
+  /**
+   * Register r's current value is in slot regBase + 2r and its next value
+   * beside it, in regBase + 2r + 1 (one cache line for the pair the commit
+   * compares and a process reads and writes: docs/kernel.md "Stop 20: state
+   * layout").
+   */
   regBase: number;
-  nextBase: number;
-  /** Slot count including next values. */
+  /** Slot count including next values: nWires + 2 nRegs. */
   size: number;
-  /** Per slot (current values): width mask, canonical (driver) signal, aliases, driver kind. */
+  /**
+   * Per slot: width mask (next-value slots too), canonical (driver) signal,
+   * aliases, driver kind (current-value slots; a next-value slot has no
+   * signal, no alias, driver kind 'none').
+   */
   slotMask: Float64Array;
   slotSignal: Signal[];
   /** Built on first use (the REPL's `print`): not kept for every design. */
@@ -37,7 +46,7 @@ export interface Netlist {
   slotDriver: DriverKind[];
   /** Comb process that drives a slot, or -1. */
   slotCombDriver: Int32Array;
-  /** Register index r -> its signal (slot regBase + r). */
+  /** Register index r -> its signal (slot regBase + 2r). */
   regSignals: Signal[];
   tieSlots: Int32Array;
   tieValues: Float64Array;
@@ -64,13 +73,13 @@ export interface Netlist {
   /** CSR: comb process p writes slots combWrites[combWriteStart[p] .. combWriteStart[p+1]). */
   combWriteStart: Int32Array;
   combWrites: Int32Array;
-  /** CSR over current-value slots: readers of each slot. */
+  /** CSR over slots: readers of each slot (a next-value slot has none). */
   combReaderStart: Int32Array;
   combReaders: Int32Array;
   seqReaderStart: Int32Array;
   seqReaders: Int32Array;
   /**
-   * Guarded readers (GuardedReads), CSR over current-value slots: entry k of
+   * Guarded readers (GuardedReads), CSR over slots: entry k of
    * slot x wakes process guardProc[k] when bit s[guardSlot[k]] of
    * guardMask[k] is set. Comb and seq readers in separate lists.
    */
@@ -217,7 +226,8 @@ export function elaborate(root: Module): Netlist {
   // 3. slots: wire nets in the order of their first signal; register nets in
   // the order of their registers' declaration (the registers of one module
   // are then contiguous, so activity-mode commit can visit just the modules
-  // whose seq processes ran).
+  // whose seq processes ran), each register's next value beside its current
+  // one (docs/kernel.md "Stop 20: state layout").
   const rootOf = new Int32Array(nSig);
   for (let k = 0; k < nSig; k++) rootOf[k] = find(k);
   const slotOfRoot = new Int32Array(nSig).fill(-1);
@@ -230,11 +240,10 @@ export function elaborate(root: Module): Netlist {
   let nRegs = 0;
   for (let k = 0; k < nSig; k++) {
     const r = rootOf[k]!;
-    if (driverOf[r]?.sig === signals[k] && signals[k]!.kind === 'reg') slotOfRoot[r] = regBase + nRegs++;
+    if (driverOf[r]?.sig === signals[k] && signals[k]!.kind === 'reg') slotOfRoot[r] = regBase + 2 * nRegs++;
   }
-  const nextBase = nWires + nRegs;
 
-  const nSlots = nWires + nRegs;
+  const nSlots = nWires + 2 * nRegs;
   const slotMask = new Float64Array(nSlots);
   const slotSignal: Signal[] = new Array(nSlots);
   const slotDriver: DriverKind[] = new Array(nSlots).fill('none');
@@ -253,8 +262,9 @@ export function elaborate(root: Module): Netlist {
     }
     slotMask[slot] = sig.mask;
     if (sig.kind === 'reg') {
-      sig.n = slot + nRegs;
-      regSignals[slot - regBase] = sig;
+      sig.n = slot + 1;
+      slotMask[slot + 1] = sig.mask;
+      regSignals[(slot - regBase) >> 1] = sig;
     }
   }
   // Slots last: until here a signal's `i` was its index (driverOf[r].sig is compared above).
@@ -375,7 +385,7 @@ export function elaborate(root: Module): Netlist {
       let count = 0;
       for (const x of p.module.signals) {
         if (x.kind !== 'reg') continue;
-        const r = x.i - regBase;
+        const r = (x.i - regBase) >> 1;
         if (r < lo) lo = r;
         if (r > hi) hi = r;
         count++;
@@ -403,7 +413,7 @@ export function elaborate(root: Module): Netlist {
         if (w.module !== p.module || w.kind !== 'reg') {
           throw new ElaborationError('bad-process', `${p.module.path}.${p.name} declares it writes ${w.path}, which is not a register of its module`);
         }
-        seqWriteArr.push(w.i - regBase);
+        seqWriteArr.push((w.i - regBase) >> 1);
       }
       seqGroup[k] = nSeqGroups++;
     } else {
@@ -456,8 +466,7 @@ export function elaborate(root: Module): Netlist {
     nWires,
     nRegs,
     regBase,
-    nextBase,
-    size: nWires + 2 * nRegs,
+    size: nSlots,
     slotMask,
     slotSignal,
     slotAliases: [],

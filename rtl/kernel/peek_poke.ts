@@ -70,8 +70,8 @@ export abstract class SimulatorAccess extends SimulatorCore {
     const driver = this.net.slotDriver[slot];
     if (driver === 'tie') throw new SimError('bad-poke', `poke ${sig.path}: the net is tied to a constant`, this.clock.cycle);
     if (driver === 'reg') {
-      this.s[slot + this.net.nRegs] = value;
-      this.wakeWritersOf(slot - this.net.regBase);
+      this.s[slot + 1] = value; // its next value, beside it (docs/kernel.md "Stop 20: state layout")
+      this.wakeWritersOf((slot - this.net.regBase) >> 1);
     }
     if (sig.counterId >= 0 || this.net.slotSignal[slot]!.counterId >= 0) this.counters.poked(slot, value);
     if (driver === 'comb') {

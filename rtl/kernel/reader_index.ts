@@ -28,8 +28,9 @@ export interface ReaderIndex {
 export const GUARD_STRIDE = 4;
 
 export function buildReaderIndex(net: Netlist): ReaderIndex {
-  // Readers are listed for current-value slots only (wires, then registers).
-  const n = net.nWires + net.nRegs;
+  // Every slot, next-value slots with empty lists (a register's next value is
+  // beside its current one: docs/kernel.md "Stop 20: state layout").
+  const n = net.size;
   const idx = new Int32Array(2 * (n + 1));
   const readers = new Int32Array(net.combReaders.length + net.seqReaders.length);
   const guards = new Int32Array(GUARD_STRIDE * (net.combGuardProc.length + net.seqGuardProc.length));

@@ -221,8 +221,8 @@ export abstract class SimulatorCore {
     s.fill(0);
     for (let r = 0; r < net.nRegs; r++) {
       const v = net.regSignals[r]!.reset;
-      s[net.regBase + r] = v;
-      s[net.nextBase + r] = v;
+      s[net.regBase + 2 * r] = v;
+      s[net.regBase + 2 * r + 1] = v;
     }
     for (let k = 0; k < net.tieSlots.length; k++) s[net.tieSlots[k]!] = net.tieValues[k]!;
     for (const m of net.memories) {
@@ -347,7 +347,7 @@ export abstract class SimulatorCore {
 
   /** WakeSink: a tracked process wrote the register whose next-value slot is `n`. */
   written(n: number): void {
-    const r = n - this.net.nextBase;
+    const r = (n - this.net.regBase) >> 1;
     if (this.trackedMark[r] === 0) {
       this.trackedMark[r] = 1;
       this.trackedList[this.nTracked++] = r;
@@ -360,6 +360,27 @@ export abstract class SimulatorCore {
     const mark = this.trackedMark;
     for (let k = 0; k < this.nTracked; k++) mark[list[k]!] = 0;
     this.nTracked = 0;
+  }
+
+  /**
+   * The current values in the order they had before next values moved beside
+   * them (wires, then registers by index): what the state hash and `values()`
+   * read, so hashes in users' checkpoint files stay valid (docs/kernel.md
+   * "Stop 20: state layout"). The caller materializes first.
+   */
+  protected currentValues(): Float64Array {
+    const net = this.net;
+    const out = new Float64Array(net.nWires + net.nRegs);
+    out.set(this.s.subarray(0, net.nWires));
+    for (let r = 0, x = net.regBase; r < net.nRegs; r++, x += 2) out[net.nWires + r] = this.s[x]!;
+    return out;
+  }
+
+  /** A copy of the state vector with the next-value slots 0: `values()`. */
+  protected slotValues(): Float64Array {
+    const out = this.s.slice();
+    for (let x = this.net.regBase + 1; x < out.length; x += 2) out[x] = 0;
+    return out;
   }
 
   /** Cycle of the next timed wake-up, or Infinity. */
@@ -538,8 +559,8 @@ export abstract class SimulatorCore {
     } else {
       const net = this.net;
       const s = this.s;
+      // Register r: current value in base + 2r, next value beside it.
       const base = net.regBase;
-      const nb = net.nextBase;
       const ws = net.seqWriteStart;
       const wl = net.seqWriteList;
       const lo = net.seqSweepLo;
@@ -556,28 +577,27 @@ export abstract class SimulatorCore {
         if (stamp[g] === now) continue;
         stamp[g] = now;
         for (let j = ws[p]!, e = ws[p + 1]!; j < e; j++) {
-          const r = wl[j]!;
-          if (s[nb + r] !== s[base + r]) this.commitReg(r);
+          const x = base + 2 * wl[j]!;
+          if (s[x + 1] !== s[x]) this.commitSlot(x);
         }
-        for (let r = lo[p]!, e = hi[p]!; r < e; r++) {
-          if (s[nb + r] !== s[base + r]) this.commitReg(r);
+        for (let x = base + 2 * lo[p]!, e = base + 2 * hi[p]!; x < e; x += 2) {
+          if (s[x + 1] !== s[x]) this.commitSlot(x);
         }
       }
       // What tracked processes recorded (Module.put).
       const tl = this.trackedList;
       for (let k = 0; k < this.nTracked; k++) {
-        const r = tl[k]!;
-        if (s[nb + r] !== s[base + r]) this.commitReg(r);
+        const x = base + 2 * tl[k]!;
+        if (s[x + 1] !== s[x]) this.commitSlot(x);
       }
       this.clearTracked();
     }
     this.commitMemories(true);
   }
 
-  /** Register r takes its (changed) next value; its readers wake. */
-  protected commitReg(r: number): void {
-    const slot = this.net.regBase + r;
-    const v = this.s[this.net.nextBase + r]!;
+  /** The register whose current value is in `slot` takes its (changed) next value, in slot + 1; its readers wake. */
+  protected commitSlot(slot: number): void {
+    const v = this.s[slot + 1]!;
     if (this.checks) this.checkWidth(slot, v);
     this.s[slot] = v;
     this.markSlot(slot);
@@ -593,13 +613,14 @@ export abstract class SimulatorCore {
     }
     const lo = net.seqRegLo[p]!;
     const hi = net.seqRegHi[p]!;
-    const before = this.s.slice(net.nextBase + lo, net.nextBase + hi);
+    const next = (r: number): number => this.s[net.regBase + 2 * r + 1]!;
+    const before = Array.from({ length: hi - lo }, (_, k) => next(lo + k));
     this.seqFns[p]!();
     const own = new Set<number>();
     for (let j = net.seqWriteStart[p]!; j < net.seqWriteStart[p + 1]!; j++) own.add(net.seqWriteList[j]!);
     for (let r = lo; r < hi; r++) {
       if (decl.tracked ? this.trackedMark[r] === 1 : own.has(r)) continue;
-      if (this.s[net.nextBase + r] !== before[r - lo]) {
+      if (next(r) !== before[r - lo]) {
         throw new SimError('unit-assertion', `${decl.module.path}.${decl.name} wrote register ${net.regSignals[r]!.path}, which it does not ${decl.tracked ? 'record with put' : 'declare in its writes'}`, this.clock.cycle);
       }
     }
@@ -636,15 +657,13 @@ export abstract class SimulatorCore {
   protected commitRange(from: number, to: number, mark: boolean): void {
     const s = this.s;
     const net = this.net;
-    const base = net.regBase;
-    const nb = net.nextBase;
     const mask = net.slotMask;
-    for (let r = from; r < to; r++) {
-      const v = s[nb + r]!;
-      if (v !== s[base + r]) {
-        if (this.checks && !(v >= 0 && v <= mask[base + r]! && (v >>> 0) === v)) this.tooWideReg(r, v);
-        s[base + r] = v;
-        if (mark) this.markSlot(base + r);
+    for (let x = net.regBase + 2 * from, e = net.regBase + 2 * to; x < e; x += 2) {
+      const v = s[x + 1]!;
+      if (v !== s[x]) {
+        if (this.checks && !(v >= 0 && v <= mask[x]! && (v >>> 0) === v)) this.tooWide(x, v);
+        s[x] = v;
+        if (mark) this.markSlot(x);
       }
     }
   }
@@ -710,9 +729,6 @@ export abstract class SimulatorCore {
   protected tooWide(slot: number, v: number): never {
     const sig = this.net.slotSignal[slot]!;
     throw new SimError('value-too-wide', `value ${v} does not fit ${sig.width}-bit ${sig.kind} ${sig.path} (allowed 0..${sig.mask})`, this.clock.cycle);
-  }
-  protected tooWideReg(r: number, v: number): never {
-    return this.tooWide(this.net.regBase + r, v);
   }
 
   // ---------------------------------------------------------------- stimulus

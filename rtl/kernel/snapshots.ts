@@ -134,13 +134,18 @@ export abstract class SimulatorSnapshots extends SimulatorAccess {
   stateHash(): string {
     this.settleIfNeeded();
     this.materialize();
-    return stateHash(this.clock.cycle, this.s, this.net.nWires + this.net.nRegs, this.net.memories, this.providers);
+    const cur = this.currentValues();
+    return stateHash(this.clock.cycle, cur, cur.length, this.net.memories, this.providers);
   }
 
-  /** Values of all current slots (for trace comparison in tests). */
+  /**
+   * Every current value at its slot (`values()[sig.i]`), next-value slots 0
+   * (for trace comparison in tests: the next values are no part of the state
+   * between cycles; docs/kernel.md "Stop 20: state layout").
+   */
   values(): Float64Array {
     this.settleIfNeeded();
     this.materialize();
-    return this.s.slice(0, this.net.nWires + this.net.nRegs);
+    return this.slotValues();
   }
 }

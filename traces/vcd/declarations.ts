@@ -153,7 +153,7 @@ export function layoutVcd(sim: Simulator, opts: VcdOptions, timescale: string, m
   const clockName = freeName(net.root, 'clk', net.byName);
   const clockCode = vcdIdCode(nextCode++);
 
-  const entryOfSlot = new Int32Array(net.nWires + net.nRegs).fill(-1);
+  const entryOfSlot = new Int32Array(net.size).fill(-1); // every slot (a register's next value is beside it)
   const slots: number[] = [];
   const entryCode: string[] = [];
   const twinOfEntry: number[] = [];
