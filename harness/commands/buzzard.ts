@@ -24,7 +24,8 @@ import { interruptedLine, runChunked, simulatedLine } from '../cli/run-loop.ts';
 import { checkGlobs } from '../cli/signals.ts';
 import { plural, quantityRow } from '../cli/text.ts';
 import { mean } from '../compare/stats.ts';
-import { planVcd, startVcdOutput, type VcdOutput } from '../cli/vcd-output.ts';
+import { planRunOutputs } from '../cli/run-outputs.ts';
+import { startVcdOutput, type VcdOutput } from '../cli/vcd-output.ts';
 import { PATTERNS } from '../batch/patterns.ts';
 import { csvPathFor, formatSummary, linksCsv } from '../batch/report.ts';
 import { defaultWindow, resolveCube, resolveWorkload } from '../batch/setup.ts';
@@ -106,17 +107,7 @@ async function run(opts: ParsedOptions): Promise<number> {
   const w = choice.workload;
   const cpt = choice.cpt;
   // Outputs are checked before the run (one line naming the option, exit 2).
-  const vcdPlan = opts['no-vcd'] ? undefined : planVcd('vcd', opts.vcd as string);
-  const eventsTarget = opts.events === undefined ? undefined : outputFile('events', opts.events as string);
-  const jsonTarget = opts.json === undefined ? undefined : outputFile('json', opts.json as string);
-  const csvTarget = jsonTarget && (jsonTarget.inPlace ? undefined : outputFile('json', csvPathFor(jsonTarget.path)));
-  distinctOutputs([
-    ['--vcd', vcdPlan?.vcd],
-    ['--vcd (its .gtkw)', vcdPlan?.gtkw],
-    ['--events', eventsTarget],
-    ['--json', jsonTarget],
-    ['--json (its .links.csv)', csvTarget],
-  ]);
+  const { vcdPlan, eventsTarget, jsonTarget, csvTarget } = planRunOutputs(opts['no-vcd'] ? undefined : (opts.vcd as string), opts.events as string | undefined, opts.json as string | undefined);
   const quiet = Boolean(opts.quiet);
   console.log(
     chalk.bold('icemu buzzard') +

@@ -37,7 +37,8 @@ import { distinctOutputs, INTERRUPTED, outputFile, writeText } from '../cli/outp
 import { interruptedLine, runChunked, simulatedLine } from '../cli/run-loop.ts';
 import { quantityRow } from '../cli/text.ts';
 import { applyOptionsFile } from '../cli/options-file.ts';
-import { planVcd, startVcdOutput, type VcdOutput } from '../cli/vcd-output.ts';
+import { planRunOutputs } from '../cli/run-outputs.ts';
+import { startVcdOutput, type VcdOutput } from '../cli/vcd-output.ts';
 import { patternWorkload, PATTERNS, type PatternName } from '../batch/patterns.ts';
 import { csvPathFor, formatLinkSummary, formatMessageWindow } from '../batch/report.ts';
 import { defaultWindow, parseFraction, parseRate } from '../batch/setup.ts';
@@ -373,17 +374,7 @@ async function run(cmdOpts: ParsedOptions, positional: string[] = [], given: Rea
   if (long) throw new UsageError(`icemu c104: --workload ${plan!.file}: message ${long.id} (${long.src} -> ${long.dst}, ${long.bytes} bytes) is longer than a virtual link's receive area (${cap} bytes with ${L} ${blocks ? 'control blocks' : 'labels'})`);
 
   // Every output is checked before the run.
-  const jsonTarget = opts.json === undefined ? undefined : outputFile('json', opts.json as string);
-  const csvTarget = jsonTarget && (jsonTarget.inPlace ? undefined : outputFile('json', csvPathFor(jsonTarget.path)));
-  const eventsTarget = opts.events === undefined ? undefined : outputFile('events', opts.events as string);
-  const vcdPlan = opts.vcd === undefined ? undefined : planVcd('vcd', opts.vcd as string);
-  distinctOutputs([
-    ['--vcd', vcdPlan?.vcd],
-    ['--vcd (its .gtkw)', vcdPlan?.gtkw],
-    ['--events', eventsTarget],
-    ['--json', jsonTarget],
-    ['--json (its .links.csv)', csvTarget],
-  ]);
+  const { vcdPlan, eventsTarget, jsonTarget, csvTarget } = planRunOutputs(opts.vcd as string | undefined, opts.events as string | undefined, opts.json as string | undefined);
 
   const quiet = Boolean(opts.quiet);
   const t0 = performance.now();
