@@ -23,6 +23,8 @@ export interface Snapshot {
   readonly counters: CounterState;
   readonly wakes: { cycle: number[]; proc: number[] };
   readonly onDemand: unknown[];
+  /** The mode it was saved in: the reference mode keeps no dirty sets (absent in older snapshots: taken as the mode restored into). */
+  readonly mode?: 'activity' | 'plain';
 }
 
 /** Extra state (e.g. a workload RNG) saved and restored with the design. */
@@ -64,6 +66,7 @@ export abstract class SimulatorSnapshots extends SimulatorAccess {
       counters: this.counters.save(),
       wakes: this.wakes.save(),
       onDemand: this.onDemand.save(),
+      mode: this._mode,
     };
   }
 
@@ -97,6 +100,14 @@ export abstract class SimulatorSnapshots extends SimulatorAccess {
     this.clearTracked();
     this.wakes.restore(snap.wakes);
     this.onDemand.restore(snap.onDemand);
+    // Saved in the reference mode, restored in the fast one: the reference
+    // mode's dirty sets are empty (it runs every process every cycle), so
+    // every process is marked as a switch to the fast mode does (setMode).
+    if (snap.mode === 'plain' && this._mode === 'activity') {
+      this.seqDirty.fill();
+      this.combDirty.fill();
+      this.needSettle = true;
+    }
   }
 
   /** Everything the kernel's own restore steps could refuse, asked before any of them runs. */
