@@ -254,7 +254,7 @@ export abstract class SimulatorCore {
     let left = n;
     while (left > 0) {
       if (this.fastForward && this.noPendingWork()) {
-        const next = Math.min(this.stimuli.length ? this.stimuli[0]!.cycle : Infinity, this.wakes.next, this.onDemand.size ? this.onDemand.nextChange(this.clock.cycle) : Infinity);
+        const next = Math.min(this.stimuli.length ? this.stimuli[0]!.cycle : Infinity, this.wakes.next, this.nextOnDemandChange());
         const target = Math.min(this.clock.cycle + left, next);
         const skip = target - this.clock.cycle;
         if (skip > 0) {
@@ -295,7 +295,12 @@ export abstract class SimulatorCore {
    * call such a design idle nor step over its watches.
    */
   get quiescent(): boolean {
-    return this._mode === 'activity' && this.noPendingWork() && this.wakes.size === 0 && (this.onDemand.size === 0 || this.onDemand.nextChange(this.clock.cycle) === Infinity);
+    return this._mode === 'activity' && this.noPendingWork() && this.wakes.size === 0 && this.nextOnDemandChange() === Infinity;
+  }
+
+  /** The first cycle after this one at which an on-demand value may change (Infinity: none will). */
+  private nextOnDemandChange(): number {
+    return this.onDemand.size ? this.onDemand.nextChange(this.clock.cycle) : Infinity;
   }
 
   /** No process dirty, no settle, poke, force or running counter pending (timed wake-ups and stimuli not considered). */
