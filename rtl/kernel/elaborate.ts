@@ -14,7 +14,7 @@
  * 5. Build reader lists (slot -> processes) for activity-driven evaluation.
  */
 import { ElaborationError } from './errors.ts';
-import { Memory, Module, type ProcessDecl, Signal } from './module.ts';
+import { type GuardedReads, Memory, Module, type ProcessDecl, Signal } from './module.ts';
 
 export type DriverKind = 'reg' | 'comb' | 'tie' | 'external' | 'none';
 
@@ -279,7 +279,8 @@ export function elaborate(root: Module): Netlist {
     let reads = p.reads;
     if (p.readsWhen.length) {
       if (!reads) throw new ElaborationError('bad-process', `${m.path}.${p.name}: readsWhen needs an explicit reads list`);
-      reads = [...reads, ...p.readsWhen.map((g) => g.when)];
+      // A rise guard is no plain read: it wakes through its own guard entry (guards() below).
+      reads = [...reads, ...p.readsWhen.filter((g) => !isRise(g)).map((g) => g.when)];
       for (const g of p.readsWhen) {
         // A register or a comb-driven signal of its module (docs/kernel.md
         // "Exact sensitivity": a guard's own change wakes the reader, so a
@@ -326,7 +327,7 @@ export function elaborate(root: Module): Netlist {
   // the same way), and a guard seen before it settles is safe, as its own
   // change wakes the reader (docs/kernel.md "Exact sensitivity").
   combReadSets.forEach(({ slots }, p) => {
-    const guardedSlots = comb[p]!.readsWhen.flatMap((g) => g.reads.map((r) => r.i));
+    const guardedSlots = comb[p]!.readsWhen.flatMap((g) => [...g.reads.map((r) => r.i), ...(isRise(g) ? [g.when.i] : [])]);
     for (const slot of new Set([...slots, ...guardedSlots])) {
       const q = slotCombDriver[slot]!;
       if (q >= 0) {
@@ -434,6 +435,8 @@ export function elaborate(root: Module): Netlist {
         if ('bits' in g) mask = g.bits | 0;
         else for (const v of g.is) mask |= 1 << v;
         for (const r of g.reads) entries.push([r.i, k, g.when.i, mask, 'bits' in g ? 1 : 0]);
+        // Wake on rise: the guard guards itself; marking runs after the slot took its new value.
+        if (isRise(g)) entries.push([g.when.i, k, g.when.i, mask, 1]);
       }
     });
     entries.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
@@ -522,6 +525,11 @@ export function elaborate(root: Module): Netlist {
  * large design's heap and most runs never look a name up. The order is the
  * elaboration's (per module in tree order: its signals, then its memories).
  */
+/** A `bits` guard with `rise: true` (wake on rise, module.ts GuardedReads). */
+function isRise(g: GuardedReads): boolean {
+  return 'bits' in g && g.rise === true;
+}
+
 function lazyNames(net: Netlist, modules: readonly Module[]): void {
   let map: Map<string, Signal | Memory> | undefined;
   const build = (): Map<string, Signal | Memory> => {

@@ -136,10 +136,16 @@ export class Memory {
  * A change of one of `reads` wakes the process only while that holds; `when`
  * itself is a read, so entering such a state wakes it too. Plain mode
  * ignores the guard (it runs everything).
+ *  - `bits` with `rise: true` ("wake on rise", docs/kernel.md "Stop 21:
+ *    token layer"): `when` is not a plain read; a change of it wakes the
+ *    process only when its new value has `when & bits` not 0. For a process
+ *    that, while `when & bits` is 0, computes nothing its other reads do not
+ *    already wake it for (the DS-link token choice's `advance` while `take`
+ *    is 0): a one-cycle pulse wakes its reader once, not twice.
  */
 export type GuardedReads =
   | { when: Signal; is: readonly number[]; reads: readonly Signal[] }
-  | { when: Signal; bits: number; reads: readonly Signal[] };
+  | { when: Signal; bits: number; reads: readonly Signal[]; rise?: boolean };
 
 export interface CombOptions {
   writes: readonly Signal[];
