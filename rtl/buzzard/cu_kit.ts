@@ -414,7 +414,9 @@ export function cuKit(u: Module, config: Partial<BuzzardConfig>, node: number, l
       const stepNow = (s[memRe.i]! === 0 && s[memWe.i]! === 0) || s[memDone.i]! !== 0;
       s[inPop.i] = stepNow && s[wcnt.i]! === 0 && s[rxTake.i]! !== 0 && s[inEmpty.i]! === 0 ? 1 : 0;
     },
-    { writes: [inPop], reads: [memRe, memWe, memDone, wcnt, rxTake, inEmpty], name: 'pop' },
+    // With rxTake 0 the pop is 0 whatever the rest: the rest wakes it only while
+    // rxTake is 1 (a guard; docs/kernel.md "Stop 21: Buzzard units").
+    { writes: [inPop], reads: [rxTake], readsWhen: [{ when: rxTake, is: [1], reads: [memRe, memWe, memDone, wcnt, inEmpty] }], name: 'pop' },
   );
 
   return {
