@@ -72,10 +72,11 @@ export interface RouterSideBand {
 /**
  * Negative controls for test/c104/per_token_guards.test.ts only: `endBlind`
  * drops the CONN state's read of `release` (the packet's end crossing) from
- * the clock edge's guarded reads (a wrong guard the lock-step property must
- * see). False in every other use.
+ * the clock edge's guarded reads, `streamBlind` the stream's read of `fc`
+ * while connected (wrong guards the lock-step property must see). False in
+ * every other use.
  */
-export const ROUTER_FAULT = { endBlind: false };
+export const ROUTER_FAULT = { endBlind: false, streamBlind: false };
 
 export const ROUTER_STATES = ['head', 'route', 'req', 'conn'] as const;
 const HEAD = 0;
@@ -223,7 +224,19 @@ export class InputRouter extends Module {
         s[din.i] = d;
         s[hdrOut.i] = state === CONN && s[repN.i]! > 0 ? 1 : 0;
       },
-      { writes: [rxPop, release, din, hdrOut], reads: cut0 ? [st, rxValid, rxChar, repN, rep, fc, gnt] : [st, rxValid, rxChar, repN, rep, fc], name: 'stream' },
+      {
+        writes: [rxPop, release, din, hdrOut],
+        // By state (docs/kernel.md "Stop 21: FIFOs and C104 per token"):
+        // routing or requesting, every output is 0; taking the header, only
+        // the buffer's valid (and, cut-through, the grant) matters.
+        reads: [st],
+        readsWhen: [
+          { when: st, is: [HEAD, CONN], reads: [rxValid] },
+          { when: st, is: [CONN], reads: ROUTER_FAULT.streamBlind ? [rxChar, repN, rep] : [rxChar, repN, rep, fc] },
+          ...(cut0 ? [{ when: st, is: [HEAD], reads: [gnt] }] : []),
+        ],
+        name: 'stream',
+      },
     );
 
     const bytesOf = (value: number): number => (h === 1 ? value : ((value >>> 8) & 0xff) | ((value & 0xff) << 8));

@@ -108,6 +108,10 @@ describe('stop 21: per-token guards and folds, fast = reference at every cycle',
       ROUTER_FAULT.endBlind = true;
       return () => (ROUTER_FAULT.endBlind = false);
     }],
+    ['the router\'s stream blind to the flow control while connected (a character sent into a full output)', () => {
+      ROUTER_FAULT.streamBlind = true;
+      return () => (ROUTER_FAULT.streamBlind = false);
+    }],
   ];
   for (const [name, inject] of controls) {
     it(`negative control: ${name} is seen`, () => {
