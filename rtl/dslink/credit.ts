@@ -48,7 +48,7 @@ export class DsCredit extends Module {
   /** The counters' update at an edge (the count process less its pulse bookkeeping). */
   private readonly count: (s: Float64Array) => void;
   /** Negative controls only (tests): the count woken by the pulses' falls too (as before stop 21); no wake-up to clear its error pulses. */
-  static countOnFall = true;
+  static countOnFall = false;
   static noClearWake = false;
 
   constructor(parent: Module | null, name: string, opts: { rxDepth: number; creditCap: number }) {

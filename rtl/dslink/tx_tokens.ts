@@ -58,7 +58,7 @@ export class DsTxTokens extends Module {
   readonly advanceProc: ProcessDecl;
   private readonly bindSlots: () => void;
   /** Negative control only (tests): `advance` woken by take's fall too, as before stop 21 (evaluations only). */
-  static advanceOnFall = true;
+  static advanceOnFall = false;
   /**
    * The NULL train of this direction (null_train.ts), set when the link is
    * joined to a DsLinkEnd. While it is still (`take` and the serialiser's
