@@ -26,7 +26,7 @@
  *  registers txCredit, rxOut
  */
 import { bitsToHold } from '../lib/check.ts';
-import { Module, type Signal } from '../kernel/module.ts';
+import { Module, type ProcessDecl, type Signal } from '../kernel/module.ts';
 
 export class DsCredit extends Module {
   readonly clear: Signal;
@@ -43,6 +43,13 @@ export class DsCredit extends Module {
   readonly txCredit: Signal;
   readonly rxOut: Signal;
   private readonly bindSlots: () => void;
+  /** The count process (woken on its pulses' rises; the serialiser wakes it while `take` stays 1). */
+  readonly countProc: ProcessDecl;
+  /** The counters' update at an edge (the count process less its pulse bookkeeping). */
+  private readonly count: (s: Float64Array) => void;
+  /** Negative controls only (tests): the count woken by the pulses' falls too (as before stop 21); no wake-up to clear its error pulses. */
+  static countOnFall = false;
+  static noClearWake = false;
 
   constructor(parent: Module | null, name: string, opts: { rxDepth: number; creditCap: number }) {
     super(parent, name);
@@ -81,38 +88,61 @@ export class DsCredit extends Module {
       { writes: [fctOwed, creditOk, rxAccept], reads: [rxOut, rxCount, txCredit], name: 'status' },
     );
 
-    this.seq(
+    // The count acts only at an edge where a pulse (gotFct, gotChar,
+    // sendFct, sendNormal) or `clear` stands: each pulse wakes it on its rise
+    // (not its fall) and its own error pulses are cleared by a wake-up of its
+    // own at the next edge (wake on rise, docs/kernel.md "Stop 21: token
+    // layer"). A pulse at two edges in a row: sendFct/sendNormal only while
+    // the serialiser's `take` stays 1, which wakes this process itself
+    // (DsTxSerialiser.holdWake); the decoder's pulses last one cycle, but the
+    // counters are read while one stands all the same (register guards: no
+    // extra run).
+    const rise = !DsCredit.countOnFall;
+    const countProc = (this.countProc = this.seq(
       () => {
         const s = this.s;
         s[ecN] = 0;
         s[eoN] = 0;
-        if (s[cl] === 1) {
-          s[tcN] = 0;
-          s[roN] = 0;
-          return;
-        }
-        let tc = s[tcI]!;
-        if (s[gf] === 1) {
-          if (tc + 8 > creditCap) s[ecN] = 1;
-          else tc += 8;
-        }
-        // With ignoreCredit (a negative-control fault) the sender may send at 0: hold at 0.
-        if (s[sn] === 1 && tc > 0) tc -= 1;
-        s[tcN] = tc;
-        // A character is checked against the credit granted before this edge
-        // (an FCT taken now cannot have reached the far end yet).
-        let ro = s[roI]!;
-        if (s[gc] === 1) {
-          if (ro === 0) {
-            s[ecN] = 1;
-            s[eoN] = 1;
-          } else ro -= 1;
-        }
-        if (s[sf] === 1) ro += 8;
-        s[roN] = ro;
+        this.count(s);
+        if (s[ecN] === 1 && rise && this.wakeSink!.mode === 'activity' && !DsCredit.noClearWake) this.wakeAt(countProc, this.cycleRef.cycle + 1);
       },
-      { reads: [clear, gotFct, gotChar, sendFct, sendNormal, txCredit, rxOut], name: 'count' },
-    );
+      {
+        reads: [clear],
+        readsWhen: [
+          { when: gotFct, bits: 1, reads: [txCredit], rise },
+          { when: sendNormal, bits: 1, reads: rise ? [] : [txCredit], rise },
+          { when: gotChar, bits: 1, reads: [rxOut], rise },
+          { when: sendFct, bits: 1, reads: rise ? [] : [rxOut], rise },
+        ],
+        name: 'count',
+      },
+    ));
+    this.count = (s: Float64Array): void => {
+      if (s[cl] === 1) {
+        s[tcN] = 0;
+        s[roN] = 0;
+        return;
+      }
+      let tc = s[tcI]!;
+      if (s[gf] === 1) {
+        if (tc + 8 > creditCap) s[ecN] = 1;
+        else tc += 8;
+      }
+      // With ignoreCredit (a negative-control fault) the sender may send at 0: hold at 0.
+      if (s[sn] === 1 && tc > 0) tc -= 1;
+      s[tcN] = tc;
+      // A character is checked against the credit granted before this edge
+      // (an FCT taken now cannot have reached the far end yet).
+      let ro = s[roI]!;
+      if (s[gc] === 1) {
+        if (ro === 0) {
+          s[ecN] = 1;
+          s[eoN] = 1;
+        } else ro -= 1;
+      }
+      if (s[sf] === 1) ro += 8;
+      s[roN] = ro;
+    };
   }
 
   override onElaborated(): void {

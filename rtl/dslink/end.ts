@@ -99,6 +99,8 @@ export class DsLinkEnd extends Module {
     const quietRun = cfg.runIdle !== 'nulls';
     const dec = (this.dec = new DsRxDecoder(this, 'dec', { checkParity: cfg.checkParity, handover: cfg.rxHandover, nullPairs: quietRun, flow }));
     const credit = (this.credit = new DsCredit(this, 'credit', { rxDepth: cfg.rxBufferTokens, creditCap: cfg.creditCap }));
+    // Woken on take's rise; the serialiser wakes them while take stays 1 (docs/kernel.md "Stop 21: token layer").
+    ser.holdWake.push(tokens.advanceProc, credit.countProc);
     const fsm = (this.fsm = new DsLinkFsm(this, 'fsm', { timing: tm, txDepth: cfg.txBufferTokens, autoStart: cfg.autoStart, quietRun }));
 
     // wires

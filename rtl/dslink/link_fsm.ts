@@ -144,10 +144,11 @@ export class DsLinkFsm extends Module {
         s[run.i] = st === S_RUN ? 1 : 0;
         s[running.i] = st === S_RUN ? 1 : 0;
         s[creditClear.i] = st === S_CONNECTING || st === S_RUN ? 0 : 1;
+        // txCount matters only while flushing (a guarded read: not re-run per character queued, docs/kernel.md "Stop 21: token layer").
         s[flushPop.i] = fl && s[txCount.i]! > 0 ? 1 : 0;
         s[txBlock.i] = fl || st >= S_ERR_BASE ? 1 : 0;
       },
-      { writes: [txEnable, rxEnable, fctAllowed, run, running, creditClear, flushPop, txBlock], reads: [state, flushing, txCount], name: 'outputs' },
+      { writes: [txEnable, rxEnable, fctAllowed, run, running, creditClear, flushPop, txBlock], reads: [state, flushing], readsWhen: [{ when: flushing, is: [1], reads: [txCount] }], name: 'outputs' },
     );
 
     this.seq(

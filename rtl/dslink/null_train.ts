@@ -392,6 +392,8 @@ export class DsNullTrain implements OnDemand {
   static stalePassive = false;
   /** Negative control only (tests): hand `more`/`take` back as if this many cycles later. */
   static lateHandBack = 0;
+  /** Negative control only (tests): no wake-up of `advance` when `take` is handed back as 1. */
+  static noAdvanceWake = false;
 
   /**
    * From `choose` (tx_tokens.ts) while still, before it reads `take`: the
@@ -451,6 +453,9 @@ export class DsNullTrain implements OnDemand {
     this.loadEdge = b;
     const ser = this.tx.ser;
     if (wake) ser.wakeAt(ser.shiftProc, t === b ? b : b - 1);
+    // `take` written here (1 at a boundary) is no change the kernel marks, and
+    // `advance` wakes on take's rise (tx_tokens.ts): wake it for this edge.
+    if (this.s[this.takeI] === 1 && !DsNullTrain.noAdvanceWake) this.tx.tokens.wakeAt(this.tx.tokens.advanceProc, t);
   }
 
   /**

@@ -48,6 +48,15 @@ export class DsTxSerialiser extends Module {
   txTrain: DsNullTrain | null = null;
   /** The token train of this direction (token_train.ts): tokens posted on a serial line in the fast mode. */
   tokTrain: DsTokenTrain | null = null;
+  /**
+   * Processes woken on `take`'s rise only (the token choice's `advance`, the
+   * credit count: wake on rise, docs/kernel.md "Stop 21: token layer"),
+   * set by the link end. `take` 1 at two edges in a row is no rise: this
+   * process wakes them at the second (holdEdge).
+   */
+  readonly holdWake: ProcessDecl[] = [];
+  /** Negative control only (tests): no wake-up of holdWake when `take` stays 1. */
+  static noHoldWake = false;
 
   constructor(parent: Module | null, name: string) {
     super(parent, name);
@@ -78,51 +87,70 @@ export class DsTxSerialiser extends Module {
       { writes: [take], reads: [enable, more], name: 'take' },
     );
 
+    const shift = (): void => {
+      const tt = this.tokTrain;
+      if (tt !== null && tt.onShift()) return; // tokens on a serial line (token_train.ts)
+      const train = this.txTrain;
+      if (train !== null && train.onShift()) return; // a NULL train on demand (null_train.ts)
+      if (tt !== null && tt.tryEnter()) return;
+      const st = this.s;
+      if (st[en] !== 1) {
+        st[dN] = 0;
+        st[sN] = 0;
+        st[shN] = 0;
+        st[lN] = 0;
+        st[mN] = 0;
+        st[bN] = 0;
+        return;
+      }
+      const l = st[lI]!;
+      let bit: number;
+      let nl: number;
+      if (l === 0 && st[tl] === 0) {
+        // nothing to send: hold the wires (docs/dslink.md#run-idle)
+        st[bN] = 0;
+        return;
+      }
+      if (l === 0) {
+        const bits = st[tb]!;
+        bit = bits & 1;
+        st[shN] = bits >>> 1;
+        nl = st[tl]! - 1;
+      } else {
+        const v = st[shI]!;
+        bit = v & 1;
+        st[shN] = v >>> 1;
+        nl = l - 1;
+      }
+      st[lN] = nl;
+      st[mN] = nl > 0 ? 1 : 0;
+      st[bN] = 1;
+      const pd = st[dI]!;
+      st[dN] = bit;
+      if (bit === pd) st[sN] = st[sI]! ^ 1;
+    };
     this.shiftProc = this.seq(
       () => {
-        const tt = this.tokTrain;
-        if (tt !== null && tt.onShift()) return; // tokens on a serial line (token_train.ts)
-        const train = this.txTrain;
-        if (train !== null && train.onShift()) return; // a NULL train on demand (null_train.ts)
-        if (tt !== null && tt.tryEnter()) return;
+        shift();
+        // `take` 1 now (a poked one too) and `more` 0 next: take stays 1 over the edge, no rise (holdWake).
         const st = this.s;
-        if (st[en] !== 1) {
-          st[dN] = 0;
-          st[sN] = 0;
-          st[shN] = 0;
-          st[lN] = 0;
-          st[mN] = 0;
-          st[bN] = 0;
-          return;
-        }
-        const l = st[lI]!;
-        let bit: number;
-        let nl: number;
-        if (l === 0 && st[tl] === 0) {
-          // nothing to send: hold the wires (docs/dslink.md#run-idle)
-          st[bN] = 0;
-          return;
-        }
-        if (l === 0) {
-          const bits = st[tb]!;
-          bit = bits & 1;
-          st[shN] = bits >>> 1;
-          nl = st[tl]! - 1;
-        } else {
-          const v = st[shI]!;
-          bit = v & 1;
-          st[shN] = v >>> 1;
-          nl = l - 1;
-        }
-        st[lN] = nl;
-        st[mN] = nl > 0 ? 1 : 0;
-        st[bN] = 1;
-        const pd = st[dI]!;
-        st[dN] = bit;
-        if (bit === pd) st[sN] = st[sI]! ^ 1;
+        if (st[tk] === 1 && st[mN] === 0) this.holdEdge();
       },
       { reads: [enable, tokBits, tokLen, d, s, sh, left], name: 'shift' },
     );
+  }
+
+  /**
+   * At an edge where `take` is 1 and may stay 1 (`more` 0 next: no token
+   * loaded, or one of at most one bit, which only a poked tokLen offers; or
+   * a poked `take` in the cycle before a load edge): the processes that wake on take's rise run at the next edge as
+   * the reference mode runs them (docs/kernel.md "Stop 21: token layer").
+   */
+  private holdEdge(): void {
+    const w = this.holdWake;
+    if (w.length === 0 || DsTxSerialiser.noHoldWake || this.wakeSink!.mode !== 'activity') return;
+    const next = this.cycleRef.cycle + 1;
+    for (const p of w) p.module.wakeAt(p, next);
   }
 
   override onElaborated(): void {

@@ -32,7 +32,7 @@
  *                        VCD string twins and the REPL; '-' while none
  *           normalOnWire the token on the wire is a normal character
  */
-import { Module, type Signal } from '../kernel/module.ts';
+import { Module, type ProcessDecl, type Signal } from '../kernel/module.ts';
 import type { RunIdle } from './config.ts';
 import type { DsNullTrain } from './null_train.ts';
 import { CTL_FCT, LEN_CTL, LEN_DATA, LEN_NULL, TOKEN_NAMES, TOK_BITS, TOK_FCT, TOK_NONE, TOK_NULL, charCtl, nullBits, parity, tokenBits } from './tokens.ts';
@@ -54,7 +54,11 @@ export class DsTxTokens extends Module {
   readonly nullSent: Signal;
   readonly tok: Signal;
   readonly normalOnWire: Signal;
+  /** The register update at each take (woken on take's rise). */
+  readonly advanceProc: ProcessDecl;
   private readonly bindSlots: () => void;
+  /** Negative control only (tests): `advance` woken by take's fall too, as before stop 21 (evaluations only). */
+  static advanceOnFall = false;
   /**
    * The NULL train of this direction (null_train.ts), set when the link is
    * joined to a DsLinkEnd. While it is still (`take` and the serialiser's
@@ -141,7 +145,7 @@ export class DsTxTokens extends Module {
       { writes: [tokBits, tokLen, sendFct, sendNormal], reads: [fctAllowed, nullSent, fctOwed, run, txEmpty, creditOk, prevPar, txChar, take, ...(quiet ? [tok] : [])], name: 'choose' },
     );
 
-    this.seq(
+    this.advanceProc = this.seq(
       () => {
         const s = this.s;
         if (s[en] !== 1) {
@@ -173,7 +177,19 @@ export class DsTxTokens extends Module {
           s[nw] = 0;
         }
       },
-      { reads: [enable, take, fctAllowed, nullSent, fctOwed, run, txEmpty, creditOk, prevPar, txChar, ...(quiet ? [tok] : [])], name: 'advance' },
+      // Enabled, it acts only at an edge where `take` is 1: woken by take's
+      // rise, not its fall (wake on rise, docs/kernel.md "Stop 21: token
+      // layer"). `take` 1 at two edges in a row is no rise: the serialiser
+      // wakes this process at the second (DsTxSerialiser.holdWake); with the
+      // quiet run-idle modes `take` stays 1 while there is nothing to send,
+      // so there the choice's inputs are read while it is 1. A still NULL
+      // train writes `take` without a change to mark: it wakes this process
+      // itself when it hands take back as 1 (null_train.ts handBack).
+      {
+        reads: [enable],
+        readsWhen: [{ when: take, bits: 1, reads: quiet || DsTxTokens.advanceOnFall ? [fctAllowed, nullSent, fctOwed, run, txEmpty, creditOk, prevPar, txChar, ...(quiet ? [tok] : [])] : [], rise: !DsTxTokens.advanceOnFall }],
+        name: 'advance',
+      },
     );
   }
 

@@ -625,6 +625,9 @@ export abstract class SimulatorCore {
     for (const f of this.forces) {
       this.forcedProc[f.proc] = 0;
       this.combDirty.add(f.proc);
+      // Its readers too: the driver may give back the forced value, no change a
+      // reader woken on rise sees (docs/kernel.md "Stop 21: token layer").
+      this.markSlot(f.slot);
     }
     this.forces = [];
   }

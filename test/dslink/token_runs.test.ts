@@ -1,0 +1,100 @@
+/**
+ * The token layer's runs per token on a loaded token train (docs/kernel.md
+ * "Stop 21: token layer"): a pair in the fast mode, a sending data
+ * characters back to back to b (b's sink never stalls, so b's direction
+ * carries an FCT every 8 characters between NULLs), each process's runs in a
+ * window of the stream counted and divided by the characters a sent in it.
+ * Printed as the table of docs/kernel.md (ICEMU_PRINT=1), and bounded here so
+ * that a lever undone is seen: `advance` once a token (woken by take's rise
+ * only), the credit count once a pulse, the link state machine's outputs not
+ * at all while both ends run. Controls: `advance` and the credit count woken
+ * by the pulses' falls too (DsTxTokens.advanceOnFall, DsCredit.countOnFall:
+ * the behaviour before stop 21) exceed the bounds.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { Module, Simulator } from '../../rtl/kernel/index.ts';
+import { DsCredit } from '../../rtl/dslink/credit.ts';
+import { DsLinkPair } from '../../rtl/dslink/pair.ts';
+import { DsTxTokens } from '../../rtl/dslink/tx_tokens.ts';
+import { CharSink, CharSource } from './bench.ts';
+
+const CHARS = 600;
+const FROM = 3500; // the link has started (≈ 2,600 cycles) and the stream runs
+const WINDOW = 3000; // < 600 characters × 10 bits: the stream covers the window
+
+class Stream extends Module {
+  readonly pair: DsLinkPair;
+  constructor() {
+    super(null, 'top');
+    const pair = (this.pair = new DsLinkPair(this, 'link'));
+    new CharSource(this, 'srcA', pair.a, Array.from({ length: CHARS }, (_, k) => k & 255), [true], Array.from({ length: CHARS }, () => FROM - 500));
+    new CharSource(this, 'srcB', pair.b, []);
+    new CharSink(this, 'sinkA', pair.a);
+    new CharSink(this, 'sinkB', pair.b);
+  }
+}
+
+/** Runs per character a sends, by end (a, b) and unit process ("DsCredit.count"), over the window. */
+function runsPerChar(): { perChar: Map<string, number>; chars: number } {
+  const top = new Stream();
+  const sim = new Simulator(top, { mode: 'activity' });
+  sim.step(FROM);
+  const inner = sim as unknown as { net: { seq: { module: Module; name: string }[]; comb: { module: Module; name: string }[] }; seqFns: (() => void)[]; combFns: (() => void)[] };
+  const counts = new Map<string, number>();
+  const wrap = (fns: (() => void)[], decls: { module: Module; name: string }[]): void =>
+    decls.forEach((d, p) => {
+      const end = d.module.path.match(/^(?:top\.)?link\.([ab])\./)?.[1];
+      if (end === undefined) return; // the bench's source and sinks
+      const key = `${end} ${d.module.constructor.name}.${d.name}`;
+      const f = fns[p]!;
+      fns[p] = () => {
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+        f();
+      };
+    });
+  wrap(inner.seqFns, inner.net.seq);
+  wrap(inner.combFns, inner.net.comb);
+  const sent0 = top.pair.a.ser.tokTrain!.stats.tokens;
+  sim.step(WINDOW);
+  // Tokens a posted in the window: CHARS/WINDOW data tokens and nothing else (b owes the FCTs, a receives them).
+  const chars = top.pair.a.ser.tokTrain!.stats.tokens - sent0;
+  const perChar = new Map([...counts].sort((x, y) => y[1] - x[1]).map(([k, n]) => [k, n / chars]));
+  return { perChar, chars };
+}
+
+afterEach(() => {
+  DsTxTokens.advanceOnFall = false;
+  DsCredit.countOnFall = false;
+});
+
+describe('token layer: runs per token on a loaded token train', () => {
+  it('the bounds of stop 21 hold (table in docs/kernel.md "Stop 21: token layer")', () => {
+    const { perChar, chars } = runsPerChar();
+    expect(chars).toBeGreaterThan(250); // a data token every 10 cycles, a few NULLs while credit comes back
+    if (process.env.ICEMU_PRINT === '1') {
+      let total = 0;
+      for (const [k, v] of perChar) {
+        total += v;
+        console.log(`${k.padEnd(34)} ${v.toFixed(2)}`);
+      }
+      console.log(`total ${total.toFixed(2)} runs per character (${chars} characters)`);
+    }
+    const at = (k: string): number => perChar.get(k) ?? 0;
+    expect(at('a DsTxSerialiser.shift')).toBeGreaterThan(1); // counted at all (two runs a token: docs/dslink.md#token-trains)
+    // One take rise per token a posts (data tokens, and the odd NULL while waiting for credit).
+    expect(at('a DsTxTokens.advance')).toBeLessThanOrEqual(1.05);
+    // a: sendNormal per character, gotFct per 8; b: gotChar per character, sendFct per 8.
+    expect(at('a DsCredit.count')).toBeLessThanOrEqual(1 + 1 / 8 + 0.05);
+    expect(at('b DsCredit.count')).toBeLessThanOrEqual(1 + 1 / 8 + 0.05);
+    expect(at('a DsLinkFsm.outputs') + at('b DsLinkFsm.outputs')).toBe(0);
+  });
+
+  it('control: woken by the falls too (before stop 21), advance and the credit count exceed the bounds', () => {
+    DsTxTokens.advanceOnFall = true;
+    DsCredit.countOnFall = true;
+    const { perChar } = runsPerChar();
+    expect(perChar.get('a DsTxTokens.advance')!).toBeGreaterThan(1.5);
+    expect(perChar.get('a DsCredit.count')!).toBeGreaterThan(1.8);
+    expect(perChar.get('b DsCredit.count')!).toBeGreaterThan(1.8);
+  });
+});
