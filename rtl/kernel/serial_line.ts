@@ -90,8 +90,6 @@ export class SerialLine {
   /** Cycles before this were forgotten. */
   private horizon = 0;
   private clock: { readonly cycle: number } = { cycle: 0 };
-  /** Run objects no longer on the line (forgotten, replaced), for reuse: nobody else holds a run (save copies, wordAt's result is read at once). */
-  private readonly spare: Run[] = [];
 
   constructor(
     readonly name: string,
@@ -104,25 +102,13 @@ export class SerialLine {
     // The checks' messages are built only on failure: a string per post was garbage (docs/kernel.md "Stop 21: allocation and layout").
     if (!(Number.isInteger(nbits) && nbits >= 1 && nbits <= 32)) checkBits(`${this.name}.send`, nbits);
     if (!(word >= 0 && word < 2 ** nbits && Number.isInteger(word))) throw new SimError('bad-argument', `${this.name}.send: word ${word} does not fit ${nbits} bits`);
-    this.post(this.run(start, start + nbits, word, nbits, order === 'lsb-first'));
+    this.post({ start, end: start + nbits, word, nbits, lsbFirst: order === 'lsb-first' });
     return start + nbits;
   }
 
   /** A constant level from cycle `start` until the next post. */
   level(start: number, bit: 0 | 1): void {
-    this.post(this.run(start, Infinity, bit, Infinity, false));
-  }
-
-  /** A run object, reused from those forgotten or replaced when there are any (no garbage per post). */
-  private run(start: number, end: number, word: number, nbits: number, lsbFirst: boolean): Run {
-    const r = this.spare.pop();
-    if (r === undefined) return { start, end, word, nbits, lsbFirst };
-    r.start = start;
-    r.end = end;
-    r.word = word;
-    r.nbits = nbits;
-    r.lsbFirst = lsbFirst;
-    return r;
+    this.post({ start, end: Infinity, word: bit, nbits: Infinity, lsbFirst: false });
   }
 
   private post(r: Run): void {
@@ -137,7 +123,7 @@ export class SerialLine {
         if (r.start < last.end) last.end = r.start;
         break;
       }
-      this.spare.push(this.runs.pop()!); // same start: the new post replaces it
+      this.runs.pop(); // same start: the new post replaces it
     }
     this.runs.push(r);
   }
@@ -229,13 +215,7 @@ export class SerialLine {
     while (this.head < this.runs.length - 1 && this.runs[this.head]!.end <= before) this.head++;
     this.horizon = Math.max(this.horizon, before);
     if (this.head > 64 && this.head * 2 > this.runs.length) {
-      // Compact in place; the forgotten runs become spares.
-      const runs = this.runs;
-      const h = this.head;
-      for (let k = 0; k < h; k++) this.spare.push(runs[k]!);
-      const n = runs.length - h;
-      for (let k = 0; k < n; k++) runs[k] = runs[h + k]!;
-      runs.length = n;
+      this.runs = this.runs.slice(this.head);
       this.head = 0;
     }
   }
