@@ -42,7 +42,7 @@ S.commitActive = () => {
   // Register r's current value is in slot regBase + 2r (docs/kernel.md "Stop 20: state layout").
   const cur = (r: number): number => S.s[net.regBase + 2 * r];
   const before = Array.from({ length: net.nRegs }, (_, r) => cur(r));
-  const memWriters = new Set(S.pendingMems.map((m: { module: unknown }) => m.module));
+  const memWriters = new Set(S.pendingMems.list.slice(0, S.pendingMems.n).map((m: { module: unknown }) => m.module));
   const ranNow: number[] = Array.from(S.commit.ran.subarray(0, S.commit.nRan));
   origCommit();
   for (let r = 0; r < net.nRegs; r++) if (cur(r) !== before[r]) changes++;

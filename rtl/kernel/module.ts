@@ -70,6 +70,23 @@ export class Signal {
 }
 
 /**
+ * The memories with pending writes this cycle, in first-write order: a list
+ * and a count, emptied by resetting the count (an array emptied with
+ * `length = 0` drops its backing store, and the first write of the next
+ * cycle allocated a new one: docs/kernel.md "Stop 21: allocation and layout").
+ */
+export class PendingMemories {
+  readonly list: Memory[] = [];
+  n = 0;
+  add(m: Memory): void {
+    this.list[this.n++] = m;
+  }
+  clear(): void {
+    this.n = 0;
+  }
+}
+
+/**
  * A memory: `depth` words of `width` bits. Reads are asynchronous
  * (`mem.data[addr]`); writes are queued by a seq process (`mem.write`) and
  * land at the clock edge together with the registers.
@@ -87,7 +104,7 @@ export class Memory {
   /** Cycle getter for error messages; set at elaboration. */
   cycleOf: () => number = () => 0;
   /** The simulator's list of memories with pending writes (set at elaboration), so commit visits only those. */
-  pendingSink: Memory[] | null = null;
+  pendingSink: PendingMemories | null = null;
   constructor(
     readonly module: Module,
     readonly name: string,
@@ -116,7 +133,7 @@ export class Memory {
     if (!(value >= 0 && value <= this.mask && Math.floor(value) === value)) {
       throw new SimError('value-too-wide', `value ${value} does not fit ${this.width}-bit memory ${this.path}`, this.cycleOf());
     }
-    if (this.pendCount === 0) this.pendingSink?.push(this);
+    if (this.pendCount === 0) this.pendingSink?.add(this);
     this.pendAddr[this.pendCount] = addr;
     this.pendVal[this.pendCount] = value;
     this.pendCount++;

@@ -99,7 +99,8 @@ export class SerialLine {
 
   /** Post `nbits` bits of `word`, the first in cycle `start`; returns the first cycle after them. */
   send(start: number, word: number, nbits: number, order: BitOrder = 'msb-first'): number {
-    checkBits(`${this.name}.send`, nbits);
+    // The checks' messages are built only on failure: a string per post was garbage (docs/kernel.md "Stop 21: allocation and layout").
+    if (!(Number.isInteger(nbits) && nbits >= 1 && nbits <= 32)) checkBits(`${this.name}.send`, nbits);
     if (!(word >= 0 && word < 2 ** nbits && Number.isInteger(word))) throw new SimError('bad-argument', `${this.name}.send: word ${word} does not fit ${nbits} bits`);
     this.post({ start, end: start + nbits, word, nbits, lsbFirst: order === 'lsb-first' });
     return start + nbits;

@@ -14,7 +14,7 @@ import { ReaderWake } from './reader_index.ts';
 import { Commit, tooWide } from './commit.ts';
 import { elaborate, type Netlist } from './elaborate.ts';
 import { ElaborationError, SimError } from './errors.ts';
-import { Memory, Module, type ProcessDecl, Signal } from './module.ts';
+import { Memory, Module, PendingMemories, type ProcessDecl, Signal } from './module.ts';
 import type { Simulator } from './simulator.ts';
 
 export type SimMode = 'activity' | 'plain';
@@ -102,7 +102,7 @@ export abstract class SimulatorCore {
   /** Something was poked since the last clock edge: observers get onStimulus before the next one. */
   protected poked = false;
   protected readonly oldOut: Float64Array;
-  protected readonly pendingMems: Memory[] = [];
+  protected readonly pendingMems = new PendingMemories();
   protected forces: Force[] = [];
   protected readonly forcedProc: Uint8Array;
   protected stimuli: Stimulus[] = [];
@@ -213,7 +213,7 @@ export abstract class SimulatorCore {
       m.data.fill(m.init);
       m.pendCount = 0;
     }
-    this.pendingMems.length = 0;
+    this.pendingMems.clear();
     this.forces = [];
     this.forcedProc.fill(0);
     this.stimuli = [];
@@ -554,8 +554,9 @@ export abstract class SimulatorCore {
   }
 
   protected commitMemories(mark: boolean): void {
-    const list = this.pendingMems;
-    for (let k = 0; k < list.length; k++) {
+    const pending = this.pendingMems;
+    const list = pending.list;
+    for (let k = 0; k < pending.n; k++) {
       const m = list[k]!;
       let changed = false;
       for (let j = 0; j < m.pendCount; j++) {
@@ -569,7 +570,7 @@ export abstract class SimulatorCore {
       m.pendCount = 0;
       if (changed && mark) this.markMemory(m);
     }
-    list.length = 0;
+    pending.clear();
   }
 
   /** Slot `slot` changed: its readers wake, and its guarded readers whose guard is in a reading state (reader_index.ts). */

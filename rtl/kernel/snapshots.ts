@@ -86,7 +86,7 @@ export abstract class SimulatorSnapshots extends SimulatorAccess {
       m.data.set(snap.mems[k]!);
       m.pendCount = 0;
     });
-    this.pendingMems.length = 0;
+    this.pendingMems.clear();
     this.combDirty.restore(snap.combDirty);
     this.seqDirty.restore(snap.seqDirty);
     this.needSettle = snap.needSettle;
