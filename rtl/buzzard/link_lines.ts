@@ -64,7 +64,15 @@ export class LinkTap {
   open(from: number, line: SerialLine): void {
     const last = this.conns[this.conns.length - 1];
     if (last && last.to > from) throw new SimError('bad-argument', `${this.name}: connection at cycle ${from} while the one from cycle ${last.from} is open`);
-    if (this.conns.length > 64 && this.conns[0]!.to < from - HISTORY) this.conns = this.conns.filter((k) => k.to >= from - HISTORY);
+    if (this.conns.length > 64 && this.conns[0]!.to < from - HISTORY) {
+      // The connections are in time order (each closed before the next opens), so those
+      // that ended before the history window are a prefix: dropped in place, the same list
+      // a filter made, without a new array and a callback per connection (issue 8).
+      const cs = this.conns;
+      let k = 1;
+      while (k < cs.length && cs[k]!.to < from - HISTORY) k++;
+      cs.splice(0, k);
+    }
     this.conns.push({ from, to: Infinity, line });
     this.changed(from);
   }
