@@ -33,8 +33,9 @@
  *  input    pushEn  (config pushEnable) a push needs push = 1 and pushEn = 1
  *  input    pop2    (config popOr)      a pop happens on pop = 1 or pop2 = 1
  *  output   valid   (config valid)      1 while the FIFO holds an entry
- * The clock edge reads din and pushEn only while push is 1 (guarded reads,
- * docs/kernel.md "Exact sensitivity"): with push 0 it does not use them.
+ * With pushEnable or popOr the clock edge reads din and pushEn only while
+ * push is 1 (guarded reads, docs/kernel.md "Exact sensitivity"): with push 0
+ * it does not use them.
  */
 import { bitsToHold, checkInt } from './check.ts';
 import { Module, type Memory, type Signal } from '../kernel/module.ts';
@@ -159,11 +160,16 @@ export class Fifo extends Module {
         if (doPop) s[hN] = h + 1 >= D ? 0 : h + 1;
         s[cN] = n + (doPush ? 1 : 0) - (doPop ? 1 : 0);
       },
-      {
-        reads: pop2 ? [push, pop, pop2, head, count] : [push, pop, head, count],
-        readsWhen: [{ when: push, is: [1], reads: pushEn && !FIFO_FAULT.enableBlind ? [din, pushEn] : [din] }],
-        name: 'ops',
-      },
+      // Folded glue: din and pushEn read only while push is 1. Without it the
+      // reads are as they always were (the Buzzard's FIFOs: a din change alone
+      // never woke the edge there, and a guard entry costs a check per change).
+      pushEn || pop2
+        ? {
+            reads: pop2 ? [push, pop, pop2, head, count] : [push, pop, head, count],
+            readsWhen: [{ when: push, is: [1], reads: pushEn && !FIFO_FAULT.enableBlind ? [din, pushEn] : [din] }],
+            name: 'ops',
+          }
+        : { reads: [push, din, pop, head, count], name: 'ops' },
     );
   }
 

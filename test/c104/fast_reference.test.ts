@@ -26,7 +26,7 @@ import { DsLinkEnd } from '../../rtl/dslink/index.ts';
 import { DsNullTrain } from '../../rtl/dslink/null_train.ts';
 import { makeC104System, type C104System } from '../../harness/rtl/c104_system.ts';
 import type { C104Pipeline } from '../../rtl/c104/config.ts';
-import { blockMemories, firstBlockDiff, pairChannels, pairMessages, postPairMessages } from './system_check.ts';
+import { firstStepDiff, pairChannels, pairMessages, postPairMessages } from './system_check.ts';
 
 interface Case {
   net: 'pair-c104' | 'chain-2' | 'mesh-2x1' | 'mesh-2x2';
@@ -71,25 +71,11 @@ function trainStats(s: C104System): { entered: number; thawed: number } {
 function lockstep(c: Case, perturb?: (fast: C104System) => void): string | undefined {
   const ref = build(c, 'plain');
   const fast = build(c, 'activity');
-  const names = ref.sim.net.signals;
   // The T9000 control blocks are memories (docs/t9000.md#control-blocks): compared word by word too.
-  const rb = blockMemories(ref.sim);
-  const fb = blockMemories(fast.sim);
-  for (let cyc = 0; cyc < c.cycles; cyc++) {
+  const diff = firstStepDiff(ref, fast, c.cycles, (cyc) => {
     if (perturb && cyc === 2700) perturb(fast);
-    ref.sim.step(1);
-    fast.sim.step(1);
-    const a = ref.sim.values();
-    const b = fast.sim.values();
-    for (let k = 0; k < a.length; k++) {
-      if (a[k] !== b[k]) {
-        const sig = names.find((s) => s.i === k || (s as { n?: number }).n === k);
-        return `cycle ${ref.sim.cycle}: slot ${k} (${sig?.path ?? '?'}) reference ${a[k]} fast ${b[k]}`;
-      }
-    }
-    const m = firstBlockDiff(rb, fb);
-    if (m) return `cycle ${ref.sim.cycle}: ${m}`;
-  }
+  });
+  if (diff) return diff;
   const ev = (s: C104System): string => JSON.stringify(s.rec.events);
   if (ev(ref) !== ev(fast)) return 'event traces differ';
   if (JSON.stringify(ref.rec.deliveries) !== JSON.stringify(fast.rec.deliveries)) return 'deliveries differ';

@@ -17,7 +17,7 @@ import { meshNetwork } from '../../rtl/c104/labelling.ts';
 import { ROUTER_FAULT } from '../../rtl/c104/input_router.ts';
 import type { C104Pipeline } from '../../rtl/c104/config.ts';
 import { makeC104System, type C104System } from '../../harness/rtl/c104_system.ts';
-import { blockMemories, firstBlockDiff, pairChannels, pairMessages, postPairMessages, type PairMessage } from './system_check.ts';
+import { firstStepDiff, pairChannels, pairMessages, postPairMessages, type PairMessage } from './system_check.ts';
 
 interface Case {
   w: number;
@@ -43,23 +43,8 @@ function build(c: Case, mode: 'plain' | 'activity'): C104System {
 function lockstep(c: Case): string | undefined {
   const ref = build(c, 'plain');
   const fast = build(c, 'activity');
-  const names = ref.sim.net.signals;
-  const rb = blockMemories(ref.sim);
-  const fb = blockMemories(fast.sim);
-  for (let cyc = 0; cyc < c.cycles; cyc++) {
-    ref.sim.step(1);
-    fast.sim.step(1);
-    const a = ref.sim.values();
-    const b = fast.sim.values();
-    for (let k = 0; k < a.length; k++) {
-      if (a[k] !== b[k]) {
-        const sig = names.find((s) => s.i === k || s.n === k);
-        return `cycle ${ref.sim.cycle}: slot ${k} (${sig?.path ?? '?'}) reference ${a[k]} fast ${b[k]}`;
-      }
-    }
-    const m = firstBlockDiff(rb, fb);
-    if (m) return `cycle ${ref.sim.cycle}: ${m}`;
-  }
+  const diff = firstStepDiff(ref, fast, c.cycles);
+  if (diff) return diff;
   if (JSON.stringify(ref.rec.events) !== JSON.stringify(fast.rec.events)) return 'event traces differ';
   if (JSON.stringify(ref.rec.deliveries) !== JSON.stringify(fast.rec.deliveries)) return 'deliveries differ';
   expect(fast.rec.deliveries.length).toBeGreaterThan(0);

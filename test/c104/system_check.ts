@@ -116,3 +116,30 @@ export function ringSystem(spec: NetworkSpec, slices: 'all' | 'connected' = 'all
   }
   return sys;
 }
+
+/**
+ * Two builds of one system (reference and fast mode) stepped in lock-step
+ * for `cycles`: the first difference, a slot named by its signal or a
+ * control-block word, or undefined. `before(cyc)` runs before each step.
+ */
+export function firstStepDiff(ref: C104System, fast: C104System, cycles: number, before?: (cyc: number) => void): string | undefined {
+  const names = ref.sim.net.signals;
+  const rb = blockMemories(ref.sim);
+  const fb = blockMemories(fast.sim);
+  for (let cyc = 0; cyc < cycles; cyc++) {
+    before?.(cyc);
+    ref.sim.step(1);
+    fast.sim.step(1);
+    const a = ref.sim.values();
+    const b = fast.sim.values();
+    for (let k = 0; k < a.length; k++) {
+      if (a[k] !== b[k]) {
+        const sig = names.find((s) => s.i === k || s.n === k);
+        return `cycle ${ref.sim.cycle}: slot ${k} (${sig?.path ?? '?'}) reference ${a[k]} fast ${b[k]}`;
+      }
+    }
+    const m = firstBlockDiff(rb, fb);
+    if (m) return `cycle ${ref.sim.cycle}: ${m}`;
+  }
+  return undefined;
+}
