@@ -13,6 +13,8 @@
  * (heapUsed after the build less before, over the nodes: the workload's
  * message list included). Prints JSON. `--time`: no wrappers, the window's
  * CPU time alone (cycles per CPU s, ns per evaluation; no per-class counts).
+ * `--idle`: also, per class, the runs that changed nothing (docs/kernel.md
+ * "Stop 21: FIFOs and C104 per token").
  * `--no-recorder`: the window with the event recorder (an observer) detached.
  * `--trains`: also the transmit directions by state (NULL train, token train,
  * bit by bit), sampled every 10 cycles of the window. `--slices all`: every
@@ -48,6 +50,8 @@ const { sim } = sys;
 const net = sim.net;
 
 const classOf = (p: { module: { constructor: { name: string } }; name: string }): string => `${p.module.constructor.name}.${p.name.replace(/[0-9]+/g, '#')}`;
+const plain = process.argv.includes('--time');
+const idle = process.argv.includes('--idle');
 type Internals = { seqFns: (() => void)[]; combFns: (() => void)[] };
 const inner = sim as unknown as Internals;
 const counts = new Map<string, Float64Array>();
@@ -55,17 +59,39 @@ const wrap = (fns: (() => void)[], decls: typeof net.seq, kind: string): void =>
   decls.forEach((d, p) => {
     const key = `${kind} ${classOf(d)}`;
     let c = counts.get(key);
-    if (!c) counts.set(key, (c = new Float64Array(1)));
+    if (!c) counts.set(key, (c = new Float64Array(2)));
     const f = fns[p]!;
     const cell = c;
+    if (!idle) {
+      fns[p] = () => {
+        cell[0]!++;
+        f();
+      };
+      return;
+    }
+    // --idle: also count the runs that changed nothing (cell[1]): a comb run
+    // whose written slots kept their values; a seq run that set no register's
+    // next value apart from its current one (beyond what was already set) and
+    // queued no memory write.
+    const st = (): Float64Array => (sim as unknown as { s: Float64Array }).s;
+    const outs = d.kind === 'comb' ? d.writes.map((w) => w.i) : d.module.signals.filter((g) => g.kind === 'reg').flatMap((g) => [g.i, g.n]);
+    const mems = d.module.memories;
+    const before = new Float64Array(outs.length);
     fns[p] = () => {
       cell[0]!++;
+      const s = st();
+      for (let k = 0; k < outs.length; k++) before[k] = s[outs[k]!]!;
+      let pend = 0;
+      for (const m of mems) pend += m.pendCount;
       f();
+      let same = true;
+      for (let k = 0; k < outs.length && same; k++) if (s[outs[k]!] !== before[k]) same = false;
+      for (const m of mems) pend -= m.pendCount;
+      if (same && pend === 0) cell[1]!++;
     };
   });
 };
 
-const plain = process.argv.includes('--time');
 sim.step(C104_START + warm);
 // --no-recorder: the window without the harness's event recorder (an observer: what it costs).
 if (process.argv.includes('--no-recorder')) sys.rec.detach();
@@ -95,7 +121,7 @@ const counted = [...counts.values()].reduce((a, c) => a + c[0]!, 0);
 if (!plain && counted !== evals) throw new Error(`profile: wrapped counts ${counted} != sim.evaluations ${evals}`);
 
 const perClass = [...counts.entries()]
-  .map(([k, c]) => ({ cls: k, perNodeCycle: c[0]! / nodes / window }))
+  .map(([k, c]) => ({ cls: k, perNodeCycle: c[0]! / nodes / window, ...(idle ? { unchangedPerNodeCycle: c[1]! / nodes / window } : {}) }))
   .filter((r) => r.perNodeCycle > 0)
   .sort((a, b) => b.perNodeCycle - a.perNodeCycle);
 

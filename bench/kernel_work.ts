@@ -24,12 +24,12 @@ const perProcVisits = new Map<string, number>();
 const origCommit = S.commitActive.bind(S);
 S.commitActive = () => {
   commits++;
-  ran += S.nRan;
-  tracked += S.nTracked;
-  if (S.sweepCheaper()) sweeps++;
+  ran += S.commit.nRan;
+  tracked += S.commit.nTracked;
+  if (S.commit.sweepCheaper()) sweeps++;
   const seen = new Set<number>();
-  for (let k = 0; k < S.nRan; k++) {
-    const p = S.ran[k];
+  for (let k = 0; k < S.commit.nRan; k++) {
+    const p = S.commit.ran[k];
     const g = net.seqGroup[p];
     if (seen.has(g)) continue;
     seen.add(g);
@@ -43,7 +43,7 @@ S.commitActive = () => {
   const cur = (r: number): number => S.s[net.regBase + 2 * r];
   const before = Array.from({ length: net.nRegs }, (_, r) => cur(r));
   const memWriters = new Set(S.pendingMems.map((m: { module: unknown }) => m.module));
-  const ranNow: number[] = Array.from(S.ran.subarray(0, S.nRan));
+  const ranNow: number[] = Array.from(S.commit.ran.subarray(0, S.commit.nRan));
   origCommit();
   for (let r = 0; r < net.nRegs; r++) if (cur(r) !== before[r]) changes++;
   // Per seq run: did a register it may write change, or its module write a memory?
@@ -87,14 +87,14 @@ const combClass = (p: number): string => `${net.comb[p].module.constructor.name}
 const cause = new Map<number, string>();
 const wakeKey = new Map<string, [number, number]>();
 if (wakeRe) {
-  const origMark = S.markSlot.bind(S);
+  const origMark = S.wake.mark.bind(S.wake);
   const cands = (slot: number): number[] => {
     const out: number[] = [];
     for (let k = net.combReaderStart[slot]; k < net.combReaderStart[slot + 1]; k++) out.push(net.combReaders[k]);
     for (let k = net.combGuardStart[slot]; k < net.combGuardStart[slot + 1]; k++) out.push(net.combGuardProc[k]);
     return out.filter((p) => wakeRe.test(combClass(p)) && !S.combDirty.has(p));
   };
-  S.markSlot = (slot: number) => {
+  S.wake.mark = (slot: number) => {
     const before = cands(slot);
     origMark(slot);
     const sig = net.slotSignal[slot];

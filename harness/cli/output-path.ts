@@ -12,9 +12,13 @@ import { abortOutputs, checkOutputPath, ensureDirectory, OutputPathError, writeO
 
 export { OutputPathError, type OutputTarget };
 
-/** Check one output file named by an option (`--events`); creates missing directories (removed again on failure). */
-export function outputFile(option: string, path: string): OutputTarget {
-  return checkOutputPath(path, `--${option}`);
+/**
+ * Check one output file named by an option (`--events`); creates missing
+ * directories (removed again on failure). `label` names it in errors: the
+ * option by default, '' where a REPL command prefixes its own name.
+ */
+export function outputFile(option: string, path: string, label = `--${option}`): OutputTarget {
+  return checkOutputPath(path, label);
 }
 
 /**
@@ -46,9 +50,14 @@ export function outputDir(option: string, dir: string): string {
  * when the VCD goes to a device or FIFO (a save file naming `/dev/null`
  * means nothing, and `/dev/x.gtkw` must not be created).
  */
-export function companionGtkw(vcd: OutputTarget, option = 'vcd'): OutputTarget | undefined {
+export function companionGtkw(vcd: OutputTarget, label = '--vcd'): OutputTarget | undefined {
   if (vcd.inPlace) return undefined;
-  return checkOutputPath(vcd.path.replace(/\.vcd$/, '') + '.gtkw', `--${option} (its .gtkw)`);
+  return checkOutputPath(vcd.path.replace(/\.vcd$/, '') + '.gtkw', gtkwLabel(label));
+}
+
+/** How errors name a VCD's save file: `--vcd (its .gtkw)`, or `its .gtkw` unlabelled. */
+export function gtkwLabel(label: string): string {
+  return label ? `${label} (its .gtkw)` : 'its .gtkw';
 }
 
 /** Write a text output checked earlier with outputFile. */

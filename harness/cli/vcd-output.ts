@@ -7,18 +7,19 @@
  */
 import type { Simulator } from '../../rtl/kernel/index.ts';
 import { gtkwSignals, startVcd, writeGtkw, type VcdOptions, type VcdWriter } from '../../traces/vcd/index.ts';
-import { companionGtkw, outputFile, type OutputTarget } from './output-path.ts';
+import { companionGtkw, gtkwLabel, outputFile, type OutputTarget } from './output-path.ts';
 
 export interface VcdPlan {
-  readonly option: string;
+  /** How errors name the file: `--vcd` for a command's option, '' in the REPL (its command prefixes them). */
+  readonly label: string;
   readonly vcd: OutputTarget;
   readonly gtkw: OutputTarget | undefined;
 }
 
 /** Check `--<option> PATH` and its `.gtkw` (throws OutputPathError: one line, exit 2). */
-export function planVcd(option: string, path: string): VcdPlan {
-  const vcd = outputFile(option, path);
-  return { option, vcd, gtkw: companionGtkw(vcd, option) };
+export function planVcd(option: string, path: string, label = `--${option}`): VcdPlan {
+  const vcd = outputFile(option, path, label);
+  return { label, vcd, gtkw: companionGtkw(vcd, label) };
 }
 
 export class VcdOutput {
@@ -53,13 +54,13 @@ export class VcdOutput {
     this.writer.close();
     if (this.plan.gtkw) {
       const span = [this.writer.startTime, this.writer.lastTime] as const;
-      writeGtkw(this.plan.gtkw, { dumpfile: this.path, signals: gtkwSignals(this.writer, this.view), span, label: `--${this.plan.option} (its .gtkw)` });
+      writeGtkw(this.plan.gtkw, { dumpfile: this.path, signals: gtkwSignals(this.writer, this.view), span, label: gtkwLabel(this.plan.label) });
     }
   }
 }
 
 /** Start dumping `sim` to the planned file. */
 export function startVcdOutput(sim: Simulator, plan: VcdPlan, opts: VcdOptions, view?: readonly string[]): VcdOutput {
-  const writer = startVcd(sim, plan.vcd, { label: `--${plan.option}`, ...opts });
+  const writer = startVcd(sim, plan.vcd, { label: plan.label, ...opts });
   return new VcdOutput(writer, plan, view);
 }

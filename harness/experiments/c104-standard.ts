@@ -4,7 +4,7 @@
  * models (§5.4, §6.2), as experiment points shared by c104-ch5 and c104-ch6.
  * Every point is one runC104 to the ±1% stopping rule (or the cap).
  */
-import { runC104, type ContentionMode } from '../tlm/t9000-c104/index.ts';
+import { runC104, type C104Config, type ContentionMode } from '../tlm/t9000-c104/index.ts';
 import type { SyncMode } from '../workloads/process-program.ts';
 import { SyntheticProgram, standardSetup, type SyntheticSpec } from '../workloads/thesis-synthetic.ts';
 import type { Condition } from './c104-verdicts.ts';
@@ -72,9 +72,9 @@ export function runStdPoint(p: StdPoint, q: StdParams): StdResult {
   return runStdSpec(standardSetup(p.cUs, p.mode, q.seed), p.model, q);
 }
 
-/** One run of a Def. 5.1 workload (the standard setup or a variant of it) to the stopping rule. */
-export function runStdSpec(spec: SyntheticSpec, model: ContentionMode, q: Pick<StdParams, 'maxNs' | 'precision'>): StdResult {
-  const r = runC104(new SyntheticProgram(spec), { mode: model }, { maxNs: q.maxNs, precision: q.precision });
+/** One run of a Def. 5.1 workload (the standard setup or a variant of it) to the stopping rule; `tlm` overrides TLM options (a named reading). */
+export function runStdSpec(spec: SyntheticSpec, model: ContentionMode, q: Pick<StdParams, 'maxNs' | 'precision'>, tlm: Partial<C104Config> = {}): StdResult {
+  const r = runC104(new SyntheticProgram(spec), { ...tlm, mode: model }, { maxNs: q.maxNs, precision: q.precision });
   const s = r.summary;
   return {
     throughput: s.throughput,

@@ -108,6 +108,8 @@ export interface ExecResult {
   error?: string;
   /** `quit` was typed. */
   quit?: boolean;
+  /** With `quit`: the exit status it named (`quit 3`), else 0. */
+  status?: number;
 }
 
 export class ReplEngine {
@@ -288,7 +290,12 @@ export class ReplEngine {
         const near = nearestNames(word, this.commandNames());
         throw new ReplError(`unknown command '${word}'${near.length ? ` (did you mean ${near.join(', ')}?)` : ''}; type help for the list`);
       }
-      if (cmd.name === 'quit') return { lines: [], quit: true };
+      if (cmd.name === 'quit') {
+        // gdb's `quit [expression]`: the session's exit status (0 when none).
+        const args = rest ? rest.split(/\s+/) : [];
+        if (args.length > 1) throw new ReplError(`quit: unexpected '${args[1]}' (usage: ${cmd.usage})`);
+        return { lines: [], quit: true, status: args.length ? this.intArg(args[0], 'quit status', 0, 255) : 0 };
+      }
       this.current = cmd.name;
       const args = rest ? rest.split(/\s+/) : [];
       if (cmd.maxArgs !== undefined && args.length > cmd.maxArgs) throw new ReplError(`${cmd.name}: unexpected '${args[cmd.maxArgs]}' (usage: ${cmd.usage})`);

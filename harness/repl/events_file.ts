@@ -163,7 +163,7 @@ export function eventsCommand(e: ReplEngine): CommandDef {
       if (e.eventFile) throw new ReplError(`events start: already recording into ${e.eventFile.path} (events stop first)`);
       let target: OutputTarget;
       try {
-        target = outputFile('events', a[1]);
+        target = outputFile('events', a[1], '');
       } catch (err) {
         throw new ReplError(`events start: ${(err as Error).message}`);
       }

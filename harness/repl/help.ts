@@ -62,9 +62,9 @@ export function cmdHelp(e: ReplEngine, topic: string | undefined): void {
 export const quitCommand: CommandDef = {
       name: 'quit',
       aliases: ['exit', 'q'],
-      usage: 'quit',
-      summary: 'leave (Ctrl-D too)',
-      help: [],
+      usage: 'quit [status]',
+      summary: 'leave (Ctrl-D too); with a status 0..255, exit with it (as gdb)',
+      help: ['quit 3 ends the session (or a --script run) with exit status 3; plain quit with 0.'],
       arg: 'none',
       run: () => undefined,
     };

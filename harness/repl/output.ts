@@ -94,7 +94,7 @@ export function cmdVcd(e: ReplEngine, a: string[]): void {
   const signals = globs.length ? globs : [e.scope ? `${e.scope}.**` : '**'];
   let writer: VcdOutput;
   try {
-    writer = startVcdOutput(e.sim, planVcd('vcd', path), { signals, stateStrings: true, comment: `icemu repl (${e.configName}), from cycle ${e.sim.cycle}` });
+    writer = startVcdOutput(e.sim, planVcd('vcd', path, ''), { signals, stateStrings: true, comment: `icemu repl (${e.configName}), from cycle ${e.sim.cycle}` });
   } catch (err) {
     throw new ReplError(`vcd start: ${(err as Error).message}`);
   }

@@ -3,7 +3,7 @@
  * piped into stdin): run the commands of a file one by one, print their
  * output, and stop with exit status 1 at the first command that fails, so
  * sessions can be replayed and used as tests. Blank lines and `#` comments
- * are skipped; `quit` ends the script early with status 0.
+ * are skipped; `quit [status]` ends the script early with that status (0 when none).
  */
 import type { ReplEngine } from './engine.ts';
 import { stripComment } from './engine.ts';
@@ -36,7 +36,7 @@ export async function runScript(engine: ReplEngine, text: string, opts: ScriptOp
       writeError(`${file}:${k + 1}: error: ${r.error}`);
       return 1;
     }
-    if (r.quit) return 0;
+    if (r.quit) return r.status ?? 0;
   }
   return 0;
 }

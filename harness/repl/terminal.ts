@@ -77,6 +77,8 @@ export function runTerminal(engine: ReplEngine, opts: TerminalOptions = {}): Pro
   const queue: string[] = [];
   let processing = false;
   let closed = false;
+  // `quit N`'s status, the session's exit status once the terminal closes.
+  let status = 0;
   let finish: (code: number) => void = () => undefined;
   const done = new Promise<number>((resolve) => {
     finish = resolve;
@@ -107,6 +109,7 @@ export function runTerminal(engine: ReplEngine, opts: TerminalOptions = {}): Pro
       for (const l of r.lines) say(l);
       if (r.error !== undefined) say(c.red(`error: ${r.error}`));
       if (r.quit) {
+        status = r.status ?? 0;
         queue.length = 0;
         processing = false;
         rl.close();
@@ -114,7 +117,7 @@ export function runTerminal(engine: ReplEngine, opts: TerminalOptions = {}): Pro
       }
     }
     processing = false;
-    if (closed) finish(0);
+    if (closed) finish(status);
     else prompt();
   };
 
@@ -143,7 +146,7 @@ export function runTerminal(engine: ReplEngine, opts: TerminalOptions = {}): Pro
     closed = true;
     process.removeListener('SIGINT', onSignal);
     if (processing) engine.interrupt();
-    else finish(0);
+    else finish(status);
   });
 
   prompt();

@@ -173,59 +173,72 @@ export class T9000Recorder implements Observer {
       this.events.push({ t: m.cycle, kind: 'message-queued', msg: m.id, node: m.src.node, unit: 'vlc', port: this.driver.node(m.src.node).cfg.virtualLinks[m.src.vl]!.link });
     }
     const s = sim.s;
-    this.driver.nodes.forEach((ep, node) => {
-      if (this.quiet(s, node) && ep.vlc.visited().length === 0) return;
-      const sh = this.shadow[node]!;
-      ep.tx.forEach((tx, k) => {
-        const pv = this.prev[node]![k]!;
-        const rx = ep.rx[k]!;
-        const dp = s[tx.dataPkts.i]!;
-        if (dp !== pv.dataPkts) {
-          pv.dataPkts = dp;
-          const v = s[tx.vl.i]!;
-          this.follow(t, 'packet-injected', sh[v]!.tx, { node, vl: v }, node, 'tx', k);
-        }
-        const ai = s[rx.acksIn.i]!;
-        if (ai !== pv.acksIn) {
-          pv.acksIn = ai;
-          const v = s[rx.rxVl.i]!;
-          this.follow(t, 'ack', sh[v]!.ack, { node, vl: v }, node, 'rx', k);
-          this.release(node, v);
-        }
-        const dh = s[rx.dataHdrs.i]!;
-        if (dh !== pv.dataHdrs) {
-          pv.dataHdrs = dh;
-          const v = s[rx.rxVl.i]!;
-          pv.hdrPos = { ...sh[v]!.rx };
-          this.follow(t, 'head-arrives', sh[v]!.rx, this.driver.peerOf({ node, vl: v }), node, 'rx', k);
-        }
-        // a packet's end marker is popped at the edge closing this cycle: stamp t + 1. The
-        // packet is the one whose header last arrived on this link (over a hunt group the
-        // ends of one VL's packets need not come in header order, docs/t9000.md#receive-area);
-        // a header decided in this same cycle (EOM right after it) is not counted yet.
-        if (s[rx.evEnd.i]! !== 0) {
-          const v = s[rx.rxVl.i]!;
-          const pos = s[rx.evHdr.i]! !== 0 ? sh[v]!.rx : pv.hdrPos;
-          const src = this.driver.peerOf({ node, vl: v });
-          if (pos.pkt === 0) this.emit(t + 1, 'first-packet-delivered', this.srcMsg(src.node, src.vl, pos.msg), node, { packet: 0, unit: 'rx', port: k });
-        }
-      });
-      const vlc = ep.vlc;
-      // Only the VLs the control visited this cycle can have completed anything (rtl/t9000/vlc.ts, work list).
-      for (const v of vlc.visited()) {
-        const w = sh[v]!;
-        const sd = vlc.sDone.data[v]!;
-        while (w.sDone !== sd) {
-          w.sDone = (w.sDone + 1) % 2 ** 24;
-          this.driver.onSendDone(node, v, t);
-        }
-        const rd = vlc.rDone.data[v]!;
-        while (w.rDone !== rd) {
-          w.rDone = (w.rDone + 1) % 2 ** 24;
-          this.deliver(sim, ep, node, v, w, t);
-        }
+    // Index loops, not forEach and for-of: this runs for every endpoint every
+    // cycle, and a closure or an iterator per endpoint was garbage each time
+    // (docs/kernel.md "Stop 21: allocation and layout").
+    const nodes = this.driver.nodes;
+    for (let node = 0; node < nodes.length; node++) {
+      const ep = nodes[node]!;
+      if (this.quiet(s, node) && ep.vlc.visited().length === 0) continue;
+      this.onNode(sim, s, t, ep, node);
+    }
+  }
+
+  /** onCycle at one endpoint where something may have moved. */
+  private onNode(sim: Simulator, s: Float64Array, t: number, ep: T9000Endpoint, node: number): void {
+    const sh = this.shadow[node]!;
+    for (let k = 0; k < ep.tx.length; k++) {
+      const tx = ep.tx[k]!;
+      const pv = this.prev[node]![k]!;
+      const rx = ep.rx[k]!;
+      const dp = s[tx.dataPkts.i]!;
+      if (dp !== pv.dataPkts) {
+        pv.dataPkts = dp;
+        const v = s[tx.vl.i]!;
+        this.follow(t, 'packet-injected', sh[v]!.tx, { node, vl: v }, node, 'tx', k);
       }
-    });
+      const ai = s[rx.acksIn.i]!;
+      if (ai !== pv.acksIn) {
+        pv.acksIn = ai;
+        const v = s[rx.rxVl.i]!;
+        this.follow(t, 'ack', sh[v]!.ack, { node, vl: v }, node, 'rx', k);
+        this.release(node, v);
+      }
+      const dh = s[rx.dataHdrs.i]!;
+      if (dh !== pv.dataHdrs) {
+        pv.dataHdrs = dh;
+        const v = s[rx.rxVl.i]!;
+        pv.hdrPos = { ...sh[v]!.rx };
+        this.follow(t, 'head-arrives', sh[v]!.rx, this.driver.peerOf({ node, vl: v }), node, 'rx', k);
+      }
+      // a packet's end marker is popped at the edge closing this cycle: stamp t + 1. The
+      // packet is the one whose header last arrived on this link (over a hunt group the
+      // ends of one VL's packets need not come in header order, docs/t9000.md#receive-area);
+      // a header decided in this same cycle (EOM right after it) is not counted yet.
+      if (s[rx.evEnd.i]! !== 0) {
+        const v = s[rx.rxVl.i]!;
+        const pos = s[rx.evHdr.i]! !== 0 ? sh[v]!.rx : pv.hdrPos;
+        const src = this.driver.peerOf({ node, vl: v });
+        if (pos.pkt === 0) this.emit(t + 1, 'first-packet-delivered', this.srcMsg(src.node, src.vl, pos.msg), node, { packet: 0, unit: 'rx', port: k });
+      }
+    }
+    const vlc = ep.vlc;
+    // Only the VLs the control visited this cycle can have completed anything (rtl/t9000/vlc.ts, work list).
+    const vis = vlc.visited();
+    for (let i = 0; i < vis.length; i++) {
+      const v = vis[i]!;
+      const w = sh[v]!;
+      const sd = vlc.sDone.data[v]!;
+      while (w.sDone !== sd) {
+        w.sDone = (w.sDone + 1) % 2 ** 24;
+        this.driver.onSendDone(node, v, t);
+      }
+      const rd = vlc.rDone.data[v]!;
+      while (w.rDone !== rd) {
+        w.rDone = (w.rDone + 1) % 2 ** 24;
+        this.deliver(sim, ep, node, v, w, t);
+      }
+    }
   }
 
   /** Nothing the per-link part of onCycle reacts to has moved at `node`: its three counters as last seen, no packet end. */

@@ -223,7 +223,7 @@ export class ArrivalTrackingUnit extends Module {
     this.nexts = nexts;
     this.lasts = lasts;
 
-    // Slot indices are known only after elaboration: cache them on first use.
+    // Slot numbers in the closures, known after elaboration (Module.whenSlots; docs/kernel.md "Stop 21: Buzzard units").
     const stI = new Int32Array(m);
     const stN = new Int32Array(m);
     const kI = new Int32Array(m);
@@ -232,7 +232,8 @@ export class ArrivalTrackingUnit extends Module {
     const nN = new Int32Array(m);
     const lI = new Int32Array(m);
     const lN = new Int32Array(m);
-    let ready = false;
+    const { op, key, next, last, hit, hitIdx, hitNext, hitLast, freeCount, ok, evicted, cpuAddr, cpuRead, interrupt } = this;
+    let opI = 0, keyI = 0, nextI = 0, lastI = 0, hitI = 0, hitIdxI = 0, hitNextI = 0, hitLastI = 0, freeCountI = 0, okN = 0, evictedN = 0, cpuAddrI = 0, cpuReadI = 0, interruptI = 0;
     const prepare = (): void => {
       for (let k = 0; k < m; k++) {
         stI[k] = states[k]!.i;
@@ -244,8 +245,10 @@ export class ArrivalTrackingUnit extends Module {
         lI[k] = lasts[k]!.i;
         lN[k] = lasts[k]!.n;
       }
-      ready = true;
+      [opI, keyI, nextI, lastI, hitI, hitIdxI, hitNextI, hitLastI, freeCountI, okN, evictedN, cpuAddrI, cpuReadI, interruptI] = [op.i, key.i, next.i, last.i, hit.i, hitIdx.i, hitNext.i, hitLast.i, freeCount.i, ok.n, evicted.n, cpuAddr.i, cpuRead.i, interrupt.i];
     };
+
+    this.whenSlots(prepare);
 
     const FREE = ATU_STATE.free;
     const EXPECTED = ATU_STATE.expected;
@@ -270,24 +273,22 @@ export class ArrivalTrackingUnit extends Module {
       return -1;
     };
 
-    const { op, key, next, last, hit, hitIdx, hitNext, hitLast, freeCount, ok, evicted, cpuAddr, cpuRead, interrupt } = this;
 
     // The associative search (R1): one match line per entry, a priority encoder.
     this.comb(
       () => {
-        if (!ready) prepare();
         const s = this.s;
-        const k = find(s[key.i]!);
+        const k = find(s[keyI]!);
         if (k >= 0) {
-          s[hit.i] = 1;
-          s[hitIdx.i] = k;
-          s[hitNext.i] = s[nI[k]!]!;
-          s[hitLast.i] = s[lI[k]!]!;
+          s[hitI] = 1;
+          s[hitIdxI] = k;
+          s[hitNextI] = s[nI[k]!]!;
+          s[hitLastI] = s[lI[k]!]!;
         } else {
-          s[hit.i] = 0;
-          s[hitIdx.i] = 0;
-          s[hitNext.i] = 0;
-          s[hitLast.i] = 0;
+          s[hitI] = 0;
+          s[hitIdxI] = 0;
+          s[hitNextI] = 0;
+          s[hitLastI] = 0;
         }
       },
       { writes: [hit, hitIdx, hitNext, hitLast], reads: [key, ...states, ...keys, ...nexts, ...lasts], name: 'search' },
@@ -296,11 +297,10 @@ export class ArrivalTrackingUnit extends Module {
     // Free-entry count.
     this.comb(
       () => {
-        if (!ready) prepare();
         const s = this.s;
         let c = 0;
         for (let k = 0; k < m; k++) if (s[stI[k]!] === FREE) c++;
-        s[freeCount.i] = c;
+        s[freeCountI] = c;
       },
       { writes: [freeCount], reads: states, name: 'free' },
     );
@@ -309,11 +309,10 @@ export class ArrivalTrackingUnit extends Module {
     const span = rb - 1;
     this.comb(
       () => {
-        if (!ready) prepare();
         const s = this.s;
         let irq = 0;
-        if (s[cpuRead.i] === 1) {
-          const lo = s[cpuAddr.i]!;
+        if (s[cpuReadI] === 1) {
+          const lo = s[cpuAddrI]!;
           const hi = lo + span;
           for (let k = 0; k < m; k++) {
             if (s[stI[k]!] === ARRIVING && lo <= s[lI[k]!]! && hi >= s[nI[k]!]!) {
@@ -322,28 +321,29 @@ export class ArrivalTrackingUnit extends Module {
             }
           }
         }
-        s[interrupt.i] = irq;
+        s[interruptI] = irq;
       },
       { writes: [interrupt], reads: [cpuAddr, cpuRead, ...states, ...nexts, ...lasts], name: 'compare' },
     );
 
+    /** A key for an error message (a function made once, not a closure per run: issue 8). */
+    const keyText = (kv: number): string => `key (source ${kv & 0x3ff}, direction ${(kv >>> 10) & 15}, expected ${(kv & ATU_EXPECTED_BIT) !== 0 ? 1 : 0})`;
+
     // Operations at the clock edge (R3–R6, R8).
     this.seq(
       () => {
-        if (!ready) prepare();
         const s = this.s;
-        const o = s[op.i]!;
+        const o = s[opI]!;
         if (o === ATU_OP.none || o === ATU_OP.lookup) return;
-        const kv = s[key.i]!;
-        const nx = s[next.i]!;
+        const kv = s[keyI]!;
+        const nx = s[nextI]!;
         const src = kv & 0x3ff;
         const dir = (kv >>> 10) & 15;
         const expBit = (kv & ATU_EXPECTED_BIT) !== 0;
-        const keyText = (): string => `key (source ${src}, direction ${dir}, expected ${expBit ? 1 : 0})`;
         switch (o) {
           case ATU_OP.allocArriving:
           case ATU_OP.allocExpected: {
-            const ls = s[last.i]!;
+            const ls = s[lastI]!;
             if (src >= nodes) this.fail(`${o === ATU_OP.allocArriving ? 'allocArriving' : 'allocExpected'} with source ${src}, outside 0..${nodes - 1}`);
             if (nx > ls + 1) this.fail(`${o === ATU_OP.allocArriving ? 'allocArriving' : 'allocExpected'} with next 0x${nx.toString(16)} beyond last 0x${ls.toString(16)} + 1`);
             let target = -1;
@@ -353,7 +353,7 @@ export class ArrivalTrackingUnit extends Module {
             if (o === ATU_OP.allocArriving) {
               if (dir > n) this.fail(`allocArriving with direction ${dir}, outside 0..${n}`);
               const dup = find(kv & SRC_DIR);
-              if (dup >= 0) this.fail(`allocArriving of ${keyText()}: entry ${dup} is already arriving with that source and direction`);
+              if (dup >= 0) this.fail(`allocArriving of ${keyText(kv)}: entry ${dup} is already arriving with that source and direction`);
               if (expBit) target = find(kv); // promote the cached ANY-type receive (R4)
               if (target < 0) target = firstIn(FREE);
               if (target < 0) {
@@ -368,12 +368,12 @@ export class ArrivalTrackingUnit extends Module {
               newKey = kv | ATU_EXPECTED_BIT;
               newState = EXPECTED;
             }
-            s[evicted.n] = evict;
+            s[evictedN] = evict;
             if (target < 0) {
-              s[ok.n] = 0;
+              s[okN] = 0;
               return;
             }
-            s[ok.n] = 1;
+            s[okN] = 1;
             s[stN[target]!] = newState;
             s[kN[target]!] = newKey;
             s[nN[target]!] = nx;
@@ -382,7 +382,7 @@ export class ArrivalTrackingUnit extends Module {
           }
           case ATU_OP.update: {
             const k = find(kv);
-            if (k < 0) this.fail(`update of ${keyText()}, which is not in the ATU`);
+            if (k < 0) this.fail(`update of ${keyText(kv)}, which is not in the ATU`);
             const ls = s[lI[k]!]!;
             if (nx > ls + 1) this.fail(`update of entry ${k}: next 0x${nx.toString(16)} beyond last 0x${ls.toString(16)} + 1`);
             s[nN[k]!] = nx;
@@ -390,7 +390,7 @@ export class ArrivalTrackingUnit extends Module {
           }
           case ATU_OP.purge: {
             const k = find(kv);
-            if (k < 0) this.fail(`purge of ${keyText()}, which is not in the ATU`);
+            if (k < 0) this.fail(`purge of ${keyText(kv)}, which is not in the ATU`);
             s[stN[k]!] = FREE;
             s[kN[k]!] = 0;
             s[nN[k]!] = 0;

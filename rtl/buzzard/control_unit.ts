@@ -119,7 +119,7 @@ import { Module, type Signal } from '../kernel/module.ts';
 import type { BuzzardConfig } from './config.ts';
 import { CU_ERR_TEXT, OP_NAMES, type CuLayout, type CuLayoutOptions } from './header_blocks.ts';
 import { cuInstructions } from './cu_instructions.ts';
-import { E, ATU, IRQ_CAUSE, ENGINE_STATES, RX_STATES, cuKit, type SlotRegs } from './cu_kit.ts';
+import { E, ATU, IRQ_CAUSE, ENGINE_STATES, RX_STATES, cuKit, cuSlotKit, type SlotRegs } from './cu_kit.ts';
 import { cuReceive } from './cu_receive.ts';
 import { cuTransmit } from './cu_transmit.ts';
 
@@ -137,13 +137,13 @@ export class ControlUnit extends Module {
    * The transmit task's fetch-plan helpers, read-only, for the property that
    * firstMiss equals the plan it replaced (test/buzzard/cu_fetch_plan.test.ts).
    */
-  readonly txPlan: Pick<ReturnType<typeof cuTransmit>, 'view' | 'loadPlan' | 'wordOfM' | 'inWin' | 'firstMiss'> & { readonly P0: number };
+  txPlan!: Pick<ReturnType<typeof cuTransmit>, 'view' | 'loadPlan' | 'wordOfM' | 'inWin' | 'firstMiss'> & { readonly P0: number };
   /**
    * The IDLE dispatch's transmit look, read-only, for the property that
    * mayAct is never false where the four steps would act
    * (test/buzzard/cu_may_act.test.ts). txSteps acts when it returns true.
    */
-  readonly txIdle: Pick<ReturnType<typeof cuTransmit>, 'mayAct' | 'txSteps'>;
+  txIdle!: Pick<ReturnType<typeof cuTransmit>, 'mayAct' | 'txSteps'>;
   // input port
   readonly inPop: Signal;
   readonly inDout: Signal;
@@ -199,97 +199,104 @@ export class ControlUnit extends Module {
 
   constructor(parent: Module | null, name: string, config: Partial<BuzzardConfig>, node: number, layoutOpts: CuLayoutOptions = {}) {
     super(parent, name);
-    const kit = cuKit(this, config, node, layoutOpts);
-    this.cfg = kit.cfg;
+    const decl = cuKit(this, config, node, layoutOpts);
+    const sg = decl.sigs;
+    this.cfg = decl.cfg;
     this.node = node;
-    this.layout = kit.lay;
-    this.slots = kit.slots;
-    this.inPop = kit.inPop;
-    this.inDout = kit.inDout;
-    this.inLast = kit.inLast;
-    this.inCount = kit.inCount;
-    this.inEmpty = kit.inEmpty;
-    this.atuOp = kit.atuOp;
-    this.atuKey = kit.atuKey;
-    this.atuNext = kit.atuNext;
-    this.atuLast = kit.atuLast;
-    this.atuHit = kit.atuHit;
-    this.atuHitIdx = kit.atuHitIdx;
-    this.atuHitNext = kit.atuHitNext;
-    this.atuHitLast = kit.atuHitLast;
-    this.atuFreeCount = kit.atuFreeCount;
-    this.atuOk = kit.atuOk;
-    this.atuIrq = kit.atuIrq;
-    this.memAddr = kit.memAddr;
-    this.memRe = kit.memRe;
-    this.memWe = kit.memWe;
-    this.memWdata = kit.memWdata;
-    this.memRdata = kit.memRdata;
-    this.memDone = kit.memDone;
-    this.instrValid = kit.instrValid;
-    this.instrOp = kit.instrOp;
-    this.instrAddr = kit.instrAddr;
-    this.instrAck = kit.instrAck;
-    this.cpuIrq = kit.cpuIrq;
-    this.irqCause = kit.irqCause;
-    this.error = kit.error;
-    this.errOp = kit.errOp;
-    this.errAddr = kit.errAddr;
-    this.errVal = kit.errVal;
-    this.errCount = kit.errCount;
-    this.st = kit.st;
-    this.rxSt = kit.rxSt;
-    this.wcnt = kit.wcnt;
-    this.poolMap = kit.poolMap;
-    this.poolUser = kit.poolUser;
-    this.anyHead = kit.anyHead;
-    this.anyTail = kit.anyTail;
-    this.anyCount = kit.anyCount;
-    this.ucCount = kit.ucCount;
-    this.mBusy = kit.mBusy;
-    this.mqHead = kit.mqHead;
-    this.auHead = kit.auHead;
-    this.rxTake = kit.rxTake;
-    const {
-      n, slots, inPop, atuOp, atuIrq, memRe, memWe, memRdata, memDone, instrAck, cpuIrq, irqCause,
-      st, wcnt, rr, wqA, wqV, wqN, wqI, wqRet, cpS, cpD, cpN, cpW, cpRet, mqReady, mqMask, rxSt,
-      atuPrev, s, g, gi, p, fail, bus, rd, wr, go, writes, irq, laneMask,
-    } = kit;
-    const tx = cuTransmit(kit);
-    this.txPlan = { view: tx.view, loadPlan: tx.loadPlan, wordOfM: tx.wordOfM, inWin: tx.inWin, firstMiss: tx.firstMiss, P0: kit.P0 };
-    this.txIdle = { mayAct: tx.mayAct, txSteps: tx.txSteps };
-    const rx = cuReceive(kit);
-    const ins = cuInstructions(kit, tx);
-    const { txTask } = tx;
-    const { rxTask, rxStep } = rx;
-    const { instrTask } = ins;
+    this.layout = decl.lay;
+    this.slots = sg.slots;
+    this.inPop = sg.inPop;
+    this.inDout = sg.inDout;
+    this.inLast = sg.inLast;
+    this.inCount = sg.inCount;
+    this.inEmpty = sg.inEmpty;
+    this.atuOp = sg.atuOp;
+    this.atuKey = sg.atuKey;
+    this.atuNext = sg.atuNext;
+    this.atuLast = sg.atuLast;
+    this.atuHit = sg.atuHit;
+    this.atuHitIdx = sg.atuHitIdx;
+    this.atuHitNext = sg.atuHitNext;
+    this.atuHitLast = sg.atuHitLast;
+    this.atuFreeCount = sg.atuFreeCount;
+    this.atuOk = sg.atuOk;
+    this.atuIrq = sg.atuIrq;
+    this.memAddr = sg.memAddr;
+    this.memRe = sg.memRe;
+    this.memWe = sg.memWe;
+    this.memWdata = sg.memWdata;
+    this.memRdata = sg.memRdata;
+    this.memDone = sg.memDone;
+    this.instrValid = sg.instrValid;
+    this.instrOp = sg.instrOp;
+    this.instrAddr = sg.instrAddr;
+    this.instrAck = sg.instrAck;
+    this.cpuIrq = sg.cpuIrq;
+    this.irqCause = sg.irqCause;
+    this.error = sg.error;
+    this.errOp = sg.errOp;
+    this.errAddr = sg.errAddr;
+    this.errVal = sg.errVal;
+    this.errCount = sg.errCount;
+    this.st = sg.st;
+    this.rxSt = sg.rxSt;
+    this.wcnt = sg.wcnt;
+    this.poolMap = sg.poolMap;
+    this.poolUser = sg.poolUser;
+    this.anyHead = sg.anyHead;
+    this.anyTail = sg.anyTail;
+    this.anyCount = sg.anyCount;
+    this.ucCount = sg.ucCount;
+    this.mBusy = sg.mBusy;
+    this.mqHead = sg.mqHead;
+    this.auHead = sg.auHead;
+    this.rxTake = sg.rxTake;
+    // The engine is declared now; its rooms are built once the slots are
+    // known, on slot numbers (cu_kit.ts cuSlotKit; docs/kernel.md "Stop 21:
+    // Buzzard units").
+    let engine: () => void = () => {};
+    this.seq(() => engine(), { writes: 'tracked', name: 'engine' });
+    this.whenSlots(() => {
+      const kit = cuSlotKit(decl);
+      const {
+        n, slots, inPop, atuOp, atuIrq, memRe, memWe, memRdata, memDone, instrAck, cpuIrq, irqCause,
+        st, wcnt, rr, wqA, wqV, wqN, wqI, wqRet, cpS, cpD, cpN, cpW, cpRet, mqReady, mqMask, rxSt,
+        atuPrev, s, g, gi, p, fail, bus, rd, wr, go, writes, irq, laneMask,
+      } = kit;
+      const tx = cuTransmit(kit);
+      this.txPlan = { view: tx.view, loadPlan: tx.loadPlan, wordOfM: tx.wordOfM, inWin: tx.inWin, firstMiss: tx.firstMiss, P0: kit.P0 };
+      this.txIdle = { mayAct: tx.mayAct, txSteps: tx.txSteps };
+      const rx = cuReceive(kit);
+      const ins = cuInstructions(kit, tx);
+      const { txTask } = tx;
+      const { rxTask, rxStep } = rx;
+      const { instrTask } = ins;
 
-    const dispatch = (): void => {
-      const last = g(rr);
-      for (let k = 1; k <= 3; k++) {
-        const c = (last + k) % 3;
-        const done = c === 0 ? txTask() : c === 1 ? rxTask() : instrTask();
-        if (done) {
-          p(rr, c);
-          return;
+      const dispatch = (): void => {
+        const last = g(rr);
+        for (let k = 1; k <= 3; k++) {
+          const c = (last + k) % 3;
+          const done = c === 0 ? txTask() : c === 1 ? rxTask() : instrTask();
+          if (done) {
+            p(rr, c);
+            return;
+          }
         }
-      }
-    };
+      };
 
 
-    // ---------------------------------------------------------------- main seq
-    /** pfLoad, pktDone, refused of slot j at 3j..3j+2 (state-vector slots, known after elaboration). */
-    let pulseI: Int32Array | null = null;
-    this.seq(
-      () => {
+      // ---------------------------------------------------------------- main seq
+      /** pfLoad, pktDone, refused of slot j at 3j..3j+2 (state-vector slots). */
+      const pulseI = Int32Array.from(slots.flatMap((sl) => [sl.pfLoad, sl.pktDone, sl.refused]));
+      engine = () => {
         const sv = s();
         // pulses and per-slot bookkeeping (every cycle)
-        if (sv[instrAck.i]) p(instrAck, 0);
-        if (sv[cpuIrq.i]) {
+        if (sv[instrAck]) p(instrAck, 0);
+        if (sv[cpuIrq]) {
           p(cpuIrq, 0);
           p(irqCause, 0);
         }
-        const op = sv[atuOp.i]!;
+        const op = sv[atuOp]!;
         if (op !== ATU.none && op !== ATU.lookup) p(atuOp, ATU.none);
         const ai = gi(atuIrq);
         if (ai !== g(atuPrev)) {
@@ -297,12 +304,11 @@ export class ControlUnit extends Module {
           if (ai) irq(IRQ_CAUSE.atu);
           p(atuPrev, ai);
         }
-        if (pulseI === null) pulseI = Int32Array.from(slots.flatMap((sl) => [sl.pfLoad.i, sl.pktDone.i, sl.refused.i]));
         for (let j = 0, q = 0; j < n; j++, q += 3) {
           // most runs see no pulse: one look at the three state-vector slots first
           if (sv[pulseI[q]!] === 0 && sv[pulseI[q + 1]!] === 0 && sv[pulseI[q + 2]!] === 0) continue;
           const sl = slots[j]!;
-          if (sv[sl.pfLoad.i]) p(sl.pfLoad, 0);
+          if (sv[sl.pfLoad]) p(sl.pfLoad, 0);
           if (gi(sl.pktDone)) {
             if (g(sl.out) === 0) fail(`slot ${j + 1}: pktDone with no packet loaded`);
             p(sl.out, g(sl.out) - 1);
@@ -320,74 +326,73 @@ export class ControlUnit extends Module {
         }
 
         // engine
-        const busy = sv[memRe.i]! !== 0 || sv[memWe.i]! !== 0;
-        const done = sv[memDone.i]! !== 0;
+        const busy = sv[memRe]! !== 0 || sv[memWe]! !== 0;
+        const done = sv[memDone]! !== 0;
         if (busy && !done) return;
-        bus.md = busy ? sv[memRdata.i]! : 0;
+        bus.md = busy ? sv[memRdata]! : 0;
         if (busy) {
           p(memRe, 0);
           p(memWe, 0);
         }
-        if (sv[wcnt.i]! > 0) {
-          p(wcnt, sv[wcnt.i]! - 1);
+        if (sv[wcnt]! > 0) {
+          p(wcnt, sv[wcnt]! - 1);
           return;
         }
-        const popNow = sv[inPop.i]! !== 0;
+        const popNow = sv[inPop]! !== 0;
         const took = step(popNow);
-        if (popNow && !took) fail(`internal: input FIFO word popped in engine state ${ENGINE_STATES[sv[st.i]!]}/${RX_STATES[sv[rxSt.i]!]} but not used`);
-      },
-      { writes: 'tracked', name: 'engine' },
-    );
+        if (popNow && !took) fail(`internal: input FIFO word popped in engine state ${ENGINE_STATES[sv[st]!]}/${RX_STATES[sv[rxSt]!]} but not used`);
+      };
 
 
-    /** One engine micro-step; returns whether it consumed the FIFO head word. */
-    const step = (popNow: boolean): boolean => {
-      const state = g(st);
-      switch (state) {
-        case E.IDLE:
-          dispatch();
-          return false;
-        case E.RX:
-          return rxStep(popNow);
-        case E.WSEQ: {
-          const k = g(wqI);
-          if (k < g(wqN)) {
-            p(wqI, k + 1);
-            wr(g(wqA[k]!), g(wqV[k]!), E.WSEQ);
-          } else go(g(wqRet));
-          return false;
-        }
-        case E.C_RD: {
-          const left = g(cpN);
-          if (left >= 4) {
-            p(cpN, left - 4);
-            wr(g(cpD), bus.md, E.C_NEXT);
-          } else {
-            p(cpW, bus.md);
-            rd(g(cpD), E.C_RMW);
+      /** One engine micro-step; returns whether it consumed the FIFO head word. */
+      const step = (popNow: boolean): boolean => {
+        const state = g(st);
+        switch (state) {
+          case E.IDLE:
+            dispatch();
+            return false;
+          case E.RX:
+            return rxStep(popNow);
+          case E.WSEQ: {
+            const k = g(wqI);
+            if (k < g(wqN)) {
+              p(wqI, k + 1);
+              wr(g(wqA[k]!), g(wqV[k]!), E.WSEQ);
+            } else go(g(wqRet));
+            return false;
           }
-          return false;
+          case E.C_RD: {
+            const left = g(cpN);
+            if (left >= 4) {
+              p(cpN, left - 4);
+              wr(g(cpD), bus.md, E.C_NEXT);
+            } else {
+              p(cpW, bus.md);
+              rd(g(cpD), E.C_RMW);
+            }
+            return false;
+          }
+          case E.C_RMW: {
+            const left = g(cpN);
+            const mask = laneMask(g(cpD), left, g(cpD) + left - 1);
+            p(cpN, 0);
+            wr(g(cpD), ((bus.md & ~mask) | (g(cpW) & mask)) >>> 0, E.C_NEXT);
+            return false;
+          }
+          case E.C_NEXT: {
+            p(cpS, g(cpS) + 4);
+            p(cpD, g(cpD) + 4);
+            if (g(cpN) === 0) go(g(cpRet));
+            else rd(g(cpS), E.C_RD); // g() sees the incremented pointer
+            return false;
+          }
+          default:
+            if (ROOM[state] === 1) return tx.step(state);
+            if (ROOM[state] === 2) return ins.step(state);
+            return fail(`internal: engine state ${ENGINE_STATES[state] ?? state}`);
         }
-        case E.C_RMW: {
-          const left = g(cpN);
-          const mask = laneMask(g(cpD), left, g(cpD) + left - 1);
-          p(cpN, 0);
-          wr(g(cpD), ((bus.md & ~mask) | (g(cpW) & mask)) >>> 0, E.C_NEXT);
-          return false;
-        }
-        case E.C_NEXT: {
-          p(cpS, g(cpS) + 4);
-          p(cpD, g(cpD) + 4);
-          if (g(cpN) === 0) go(g(cpRet));
-          else rd(g(cpS), E.C_RD); // g() sees the incremented pointer
-          return false;
-        }
-        default:
-          if (ROOM[state] === 1) return tx.step(state);
-          if (ROOM[state] === 2) return ins.step(state);
-          return fail(`internal: engine state ${ENGINE_STATES[state] ?? state}`);
-      }
-    };
+      };
+    });
   }
 }
 

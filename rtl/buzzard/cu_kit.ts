@@ -9,7 +9,7 @@
  * slots, broadcasts), cu_receive.ts (the receive task), cu_instructions.ts
  * (CPU instructions); control_unit.ts dispatches between them.
  */
-import { Module, type Signal } from '../kernel/module.ts';
+import { Module, Signal, type SignalOptions } from '../kernel/module.ts';
 import { type BuzzardConfig, checkConfig, geometry } from './config.ts';
 import {
   ANY,
@@ -162,52 +162,65 @@ export function popcount(x: number): number {
   return c;
 }
 
+/**
+ * A register of the unit (brand on its Signal) and, once elaborated, the
+ * slot number of its current value; its next value is the slot after it
+ * (docs/kernel.md "Stop 20: state layout"). Inputs are plain Signals and
+ * InSlots: `g`/`p` take only RegSlots, so a room cannot read an input's
+ * "next value" (docs/kernel.md "Stop 21: Buzzard units").
+ */
+declare const REG: unique symbol;
+declare const IN: unique symbol;
+export type RegSignal = Signal & { readonly [REG]: true };
+export type RegSlot = number & { readonly [REG]: true };
+export type InSlot = number & { readonly [IN]: true };
+
 export interface SlotRegs {
-  pfLoad: Signal;
-  pfData: Signal;
-  pfCount: Signal;
+  pfLoad: RegSignal;
+  pfData: RegSignal;
+  pfCount: RegSignal;
   pfAvail: Signal;
   refill: Signal;
   pktDone: Signal;
   refused: Signal;
   idle: Signal;
-  qHead: Signal;
-  qTail: Signal;
-  qLen: Signal;
-  act: Signal;
-  res: Signal;
-  multi: Signal;
-  blk: Signal;
-  dst: Signal;
-  srcW: Signal;
-  cp: Signal;
-  len: Signal;
-  buf: Signal;
-  type: Signal;
-  h: Signal;
-  rem: Signal;
-  ph: Signal;
-  w0: Signal;
-  w1: Signal;
-  wa: Signal;
-  wv: Signal;
-  out: Signal;
-  finCnt: Signal;
-  finPend: Signal;
-  finBlk: Signal;
-  finMulti: Signal;
-  refusals: Signal;
-  packets: Signal;
+  qHead: RegSignal;
+  qTail: RegSignal;
+  qLen: RegSignal;
+  act: RegSignal;
+  res: RegSignal;
+  multi: RegSignal;
+  blk: RegSignal;
+  dst: RegSignal;
+  srcW: RegSignal;
+  cp: RegSignal;
+  len: RegSignal;
+  buf: RegSignal;
+  type: RegSignal;
+  h: RegSignal;
+  rem: RegSignal;
+  ph: RegSignal;
+  w0: RegSignal;
+  w1: RegSignal;
+  wa: RegSignal;
+  wv: RegSignal;
+  out: RegSignal;
+  finCnt: RegSignal;
+  finPend: RegSignal;
+  finBlk: RegSignal;
+  finMulti: RegSignal;
+  refusals: RegSignal;
+  packets: RegSignal;
 }
 
 export interface MsgView {
-  len: Signal;
-  buf: Signal;
-  type: Signal;
-  w0: Signal;
-  w1: Signal;
-  wa: Signal;
-  wv: Signal;
+  len: RegSignal;
+  buf: RegSignal;
+  type: RegSignal;
+  w0: RegSignal;
+  w1: RegSignal;
+  wa: RegSignal;
+  wv: RegSignal;
 }
 
 /** Declare the control unit's ports and registers on `u` and build the shared helpers. */
@@ -232,44 +245,46 @@ export function cuKit(u: Module, config: Partial<BuzzardConfig>, node: number, l
   const allMask = nodes === 0 ? 0 : (1 << n) - 1;
 
   // ---------------------------------------------------------------- ports
+  const reg = (name: string, width = 1, reset = 0, options?: SignalOptions): RegSignal => u.reg(name, width, reset, options) as RegSignal;
+  const regs = (name: string, count: number, width: number): RegSignal[] => u.regs(name, count, width) as RegSignal[];
   const slots: SlotRegs[] = [];
   for (let j = 1; j <= n; j++) {
     slots.push({
-      pfLoad: u.reg(`pfLoad${j}`),
-      pfData: u.reg(`pfData${j}`, 32),
-      pfCount: u.reg(`pfCount${j}`, 6),
+      pfLoad: reg(`pfLoad${j}`),
+      pfData: reg(`pfData${j}`, 32),
+      pfCount: reg(`pfCount${j}`, 6),
       pfAvail: u.input(`pfAvail${j}`),
       refill: u.input(`refill${j}`),
       pktDone: u.input(`pktDone${j}`),
       refused: u.input(`refused${j}`),
       idle: u.input(`idle${j}`),
-      qHead: u.reg(`qHead${j}`, A),
-      qTail: u.reg(`qTail${j}`, A),
-      qLen: u.reg(`qLen${j}`, 16),
-      act: u.reg(`sAct${j}`),
-      res: u.reg(`sRes${j}`),
-      multi: u.reg(`sMulti${j}`),
-      blk: u.reg(`sBlk${j}`, A),
-      dst: u.reg(`sDst${j}`, 16),
-      srcW: u.reg(`sSrcW${j}`, 16),
-      cp: u.reg(`sCP${j}`, 5),
-      len: u.reg(`sLen${j}`, 32),
-      buf: u.reg(`sBuf${j}`, A),
-      type: u.reg(`sType${j}`, 16),
-      h: u.reg(`sH${j}`, 32),
-      rem: u.reg(`sRem${j}`, 6),
-      ph: u.reg(`sPh${j}`, 2, 0, { enum: ['head', 'source', 'data', 'ph3'] }),
-      w0: u.reg(`sW0${j}`, 32),
-      w1: u.reg(`sW1${j}`, 32),
-      wa: u.reg(`sWA${j}`, A),
-      wv: u.reg(`sWV${j}`, 2),
-      out: u.reg(`sOut${j}`, 3),
-      finCnt: u.reg(`finCnt${j}`, 3),
-      finPend: u.reg(`finPend${j}`),
-      finBlk: u.reg(`finBlk${j}`, A),
-      finMulti: u.reg(`finMulti${j}`),
-      refusals: u.reg(`refusals${j}`, 16),
-      packets: u.reg(`packets${j}`, 16),
+      qHead: reg(`qHead${j}`, A),
+      qTail: reg(`qTail${j}`, A),
+      qLen: reg(`qLen${j}`, 16),
+      act: reg(`sAct${j}`),
+      res: reg(`sRes${j}`),
+      multi: reg(`sMulti${j}`),
+      blk: reg(`sBlk${j}`, A),
+      dst: reg(`sDst${j}`, 16),
+      srcW: reg(`sSrcW${j}`, 16),
+      cp: reg(`sCP${j}`, 5),
+      len: reg(`sLen${j}`, 32),
+      buf: reg(`sBuf${j}`, A),
+      type: reg(`sType${j}`, 16),
+      h: reg(`sH${j}`, 32),
+      rem: reg(`sRem${j}`, 6),
+      ph: reg(`sPh${j}`, 2, 0, { enum: ['head', 'source', 'data', 'ph3'] }),
+      w0: reg(`sW0${j}`, 32),
+      w1: reg(`sW1${j}`, 32),
+      wa: reg(`sWA${j}`, A),
+      wv: reg(`sWV${j}`, 2),
+      out: reg(`sOut${j}`, 3),
+      finCnt: reg(`finCnt${j}`, 3),
+      finPend: reg(`finPend${j}`),
+      finBlk: reg(`finBlk${j}`, A),
+      finMulti: reg(`finMulti${j}`),
+      refusals: reg(`refusals${j}`, 16),
+      packets: reg(`packets${j}`, 16),
     });
   }
   const inPop = u.output('inPop');
@@ -277,10 +292,10 @@ export function cuKit(u: Module, config: Partial<BuzzardConfig>, node: number, l
   const inLast = u.input('inLast');
   const inCount = u.input('inCount', bitsFor(cfg.fifoDepth));
   const inEmpty = u.input('inEmpty');
-  const atuOp = u.reg('atuOp', 3, 0, { enum: ['none', 'allocArriving', 'allocExpected', 'update', 'purge', 'lookup', 'op6', 'op7'] });
-  const atuKey = u.reg('atuKey', 15);
-  const atuNext = u.reg('atuNext', A);
-  const atuLast = u.reg('atuLast', A);
+  const atuOp = reg('atuOp', 3, 0, { enum: ['none', 'allocArriving', 'allocExpected', 'update', 'purge', 'lookup', 'op6', 'op7'] });
+  const atuKey = reg('atuKey', 15);
+  const atuNext = reg('atuNext', A);
+  const atuLast = reg('atuLast', A);
   const atuHit = u.input('atuHit');
   const atuHitIdx = u.input('atuHitIdx', bitsFor(m - 1));
   const atuHitNext = u.input('atuHitNext', A);
@@ -288,106 +303,106 @@ export function cuKit(u: Module, config: Partial<BuzzardConfig>, node: number, l
   const atuFreeCount = u.input('atuFreeCount', bitsFor(m));
   const atuOk = u.input('atuOk');
   const atuIrq = u.input('atuIrq');
-  const memAddr = u.reg('memAddr', A);
-  const memRe = u.reg('memRe');
-  const memWe = u.reg('memWe');
-  const memWdata = u.reg('memWdata', 32);
+  const memAddr = reg('memAddr', A);
+  const memRe = reg('memRe');
+  const memWe = reg('memWe');
+  const memWdata = reg('memWdata', 32);
   const memRdata = u.input('memRdata', 32);
   const memDone = u.input('memDone');
   const instrValid = u.input('instrValid');
   const instrOp = u.input('instrOp', 3);
   const instrAddr = u.input('instrAddr', A);
-  const instrAck = u.reg('instrAck');
-  const cpuIrq = u.reg('cpuIrq');
-  const irqCause = u.reg('irqCause', 2, 0, { enum: ['none', 'atu', 'systemMessage', 'error'] });
-  const error = u.reg('error', 8);
-  const errOp = u.reg('errOp', 3, 0, { enum: OP_NAMES });
-  const errAddr = u.reg('errAddr', A);
-  const errVal = u.reg('errVal', 32);
-  const errCount = u.reg('errCount', 16);
+  const instrAck = reg('instrAck');
+  const cpuIrq = reg('cpuIrq');
+  const irqCause = reg('irqCause', 2, 0, { enum: ['none', 'atu', 'systemMessage', 'error'] });
+  const error = reg('error', 8);
+  const errOp = reg('errOp', 3, 0, { enum: OP_NAMES });
+  const errAddr = reg('errAddr', A);
+  const errVal = reg('errVal', 32);
+  const errCount = reg('errCount', 16);
 
   // ---------------------------------------------------------------- engine registers
-  const st = u.reg('st', bitsFor(ENGINE_STATES.length - 1), 0, { enum: ENGINE_STATES });
-  const wcnt = u.reg('wcnt', 16);
-  const rr = u.reg('rr', 2);
-  const txRr = u.reg('txRr', 4);
-  const iOp = u.reg('iOp', 3, 0, { enum: OP_NAMES });
-  const iBlk = u.reg('iBlk', A);
-  const tA = u.reg('tA', 32);
-  const tB = u.reg('tB', 32);
-  const tC = u.reg('tC', 32);
-  const tD = u.reg('tD', 32);
-  const tJ = u.reg('tJ', 4);
-  const iCnt = u.reg('iCnt', 16);
-  const iEnd = u.reg('iEnd', 16);
-  const cur = u.reg('cur', A);
-  const prev = u.reg('prev', A);
-  const nxt = u.reg('nxt', A);
-  const ms = u.reg('ms', 32);
-  const mt = u.reg('mt', 32);
-  const wqA = u.regs('wqA', WQ, A);
-  const wqV = u.regs('wqV', WQ, 32);
-  const wqN = u.reg('wqN', 4);
-  const wqI = u.reg('wqI', 4);
-  const wqRet = u.reg('wqRet', st.width, 0, { enum: ENGINE_STATES });
-  const cpS = u.reg('cpS', A);
-  const cpD = u.reg('cpD', A);
-  const cpN = u.reg('cpN', 32);
-  const cpW = u.reg('cpW', 32);
-  const cpRet = u.reg('cpRet', st.width, 0, { enum: ENGINE_STATES });
+  const st = reg('st', bitsFor(ENGINE_STATES.length - 1), 0, { enum: ENGINE_STATES });
+  const wcnt = reg('wcnt', 16);
+  const rr = reg('rr', 2);
+  const txRr = reg('txRr', 4);
+  const iOp = reg('iOp', 3, 0, { enum: OP_NAMES });
+  const iBlk = reg('iBlk', A);
+  const tA = reg('tA', 32);
+  const tB = reg('tB', 32);
+  const tC = reg('tC', 32);
+  const tD = reg('tD', 32);
+  const tJ = reg('tJ', 4);
+  const iCnt = reg('iCnt', 16);
+  const iEnd = reg('iEnd', 16);
+  const cur = reg('cur', A);
+  const prev = reg('prev', A);
+  const nxt = reg('nxt', A);
+  const ms = reg('ms', 32);
+  const mt = reg('mt', 32);
+  const wqA = regs('wqA', WQ, A);
+  const wqV = regs('wqV', WQ, 32);
+  const wqN = reg('wqN', 4);
+  const wqI = reg('wqI', 4);
+  const wqRet = reg('wqRet', st.width, 0, { enum: ENGINE_STATES });
+  const cpS = reg('cpS', A);
+  const cpD = reg('cpD', A);
+  const cpN = reg('cpN', 32);
+  const cpW = reg('cpW', 32);
+  const cpRet = reg('cpRet', st.width, 0, { enum: ENGINE_STATES });
   // queues on chip
-  const anyHead = u.reg('anyHead', A);
-  const anyTail = u.reg('anyTail', A);
-  const anyCount = u.reg('anyCount', 16);
-  const ucCount = u.reg('ucCount', 16);
-  const mqHead = u.reg('mqHead', A);
-  const mqTail = u.reg('mqTail', A);
-  const mqReady = u.reg('mqReady');
-  const mqMask = u.reg('mqMask', Math.max(1, n));
-  const mBusy = u.reg('mBusy');
-  const mBlk = u.reg('mBlk', A);
-  const mLeft = u.reg('mLeft', 4);
-  const mLen = u.reg('mLen', 32);
-  const mBuf = u.reg('mBuf', A);
-  const mType = u.reg('mType', 16);
-  const mW0 = u.reg('mW0', 32);
-  const mW1 = u.reg('mW1', 32);
-  const mWA = u.reg('mWA', A);
-  const mWV = u.reg('mWV', 2);
-  const auHead = u.reg('auHead', A);
-  const auTail = u.reg('auTail', A);
-  const poolMap = u.reg('poolMap', K, K === 32 ? 0xffffffff : 2 ** K - 1);
-  const poolUser = u.reg('poolUser', K);
+  const anyHead = reg('anyHead', A);
+  const anyTail = reg('anyTail', A);
+  const anyCount = reg('anyCount', 16);
+  const ucCount = reg('ucCount', 16);
+  const mqHead = reg('mqHead', A);
+  const mqTail = reg('mqTail', A);
+  const mqReady = reg('mqReady');
+  const mqMask = reg('mqMask', Math.max(1, n));
+  const mBusy = reg('mBusy');
+  const mBlk = reg('mBlk', A);
+  const mLeft = reg('mLeft', 4);
+  const mLen = reg('mLen', 32);
+  const mBuf = reg('mBuf', A);
+  const mType = reg('mType', 16);
+  const mW0 = reg('mW0', 32);
+  const mW1 = reg('mW1', 32);
+  const mWA = reg('mWA', A);
+  const mWV = reg('mWV', 2);
+  const auHead = reg('auHead', A);
+  const auTail = reg('auTail', A);
+  const poolMap = reg('poolMap', K, K === 32 ? 0xffffffff : 2 ** K - 1);
+  const poolUser = reg('poolUser', K);
   // receive task
-  const rxSt = u.reg('rxSt', bitsFor(RX_STATES.length - 1), 0, { enum: RX_STATES });
-  const rxTake = u.reg('rxTake');
-  const rxD = u.reg('rxD', 16);
-  const rxSrc = u.reg('rxSrc', 10);
-  const rxDir = u.reg('rxDir', 4);
-  const rxType = u.reg('rxType', 16);
-  const rxLen = u.reg('rxLen', 32);
-  const rxBlk = u.reg('rxBlk', A);
-  const rxFl = u.reg('rxFl', 3);
-  const rxNext = u.reg('rxNext', 32);
-  const rxLast = u.reg('rxLast', 32);
-  const rxWlim = u.reg('rxWlim', 32);
-  const rxHalf = u.reg('rxHalf', 16);
-  const rxHave = u.reg('rxHave');
-  const rxEnd = u.reg('rxEnd');
-  const rxPfx = u.reg('rxPfx', 3);
-  const rxCur = u.reg('rxCur', A);
-  const rxPrev = u.reg('rxPrev', A);
-  const rxNxt = u.reg('rxNxt', A);
-  const rxMode = u.reg('rxMode', 1, 0, { enum: ['anyQueue', 'bucket'] });
-  const rxMs = u.reg('rxMs', 32);
-  const rxB = u.reg('rxB', 32);
-  const rxBL = u.reg('rxBL', 32);
-  const rxRetry = u.reg('rxRetry');
-  const rxRmwV = u.reg('rxRmwV', 32);
-  const rxRmwM = u.reg('rxRmwM', 32);
-  const rxRmwA = u.reg('rxRmwA', A);
-  const rxA = u.reg('rxA', A);
-  const atuPrev = u.reg('atuIrqPrev');
+  const rxSt = reg('rxSt', bitsFor(RX_STATES.length - 1), 0, { enum: RX_STATES });
+  const rxTake = reg('rxTake');
+  const rxD = reg('rxD', 16);
+  const rxSrc = reg('rxSrc', 10);
+  const rxDir = reg('rxDir', 4);
+  const rxType = reg('rxType', 16);
+  const rxLen = reg('rxLen', 32);
+  const rxBlk = reg('rxBlk', A);
+  const rxFl = reg('rxFl', 3);
+  const rxNext = reg('rxNext', 32);
+  const rxLast = reg('rxLast', 32);
+  const rxWlim = reg('rxWlim', 32);
+  const rxHalf = reg('rxHalf', 16);
+  const rxHave = reg('rxHave');
+  const rxEnd = reg('rxEnd');
+  const rxPfx = reg('rxPfx', 3);
+  const rxCur = reg('rxCur', A);
+  const rxPrev = reg('rxPrev', A);
+  const rxNxt = reg('rxNxt', A);
+  const rxMode = reg('rxMode', 1, 0, { enum: ['anyQueue', 'bucket'] });
+  const rxMs = reg('rxMs', 32);
+  const rxB = reg('rxB', 32);
+  const rxBL = reg('rxBL', 32);
+  const rxRetry = reg('rxRetry');
+  const rxRmwV = reg('rxRmwV', 32);
+  const rxRmwM = reg('rxRmwM', 32);
+  const rxRmwA = reg('rxRmwA', A);
+  const rxA = reg('rxA', A);
+  const atuPrev = reg('atuIrqPrev');
 
   const uniViews: MsgView[] = slots.map((sl) => ({ len: sl.len, buf: sl.buf, type: sl.type, w0: sl.w0, w1: sl.w1, wa: sl.wa, wv: sl.wv }));
   const multiView: MsgView = { len: mLen, buf: mBuf, type: mType, w0: mW0, w1: mW1, wa: mWA, wv: mWV };
@@ -399,17 +414,71 @@ export function cuKit(u: Module, config: Partial<BuzzardConfig>, node: number, l
       const stepNow = (s[memRe.i]! === 0 && s[memWe.i]! === 0) || s[memDone.i]! !== 0;
       s[inPop.i] = stepNow && s[wcnt.i]! === 0 && s[rxTake.i]! !== 0 && s[inEmpty.i]! === 0 ? 1 : 0;
     },
-    { writes: [inPop], reads: [memRe, memWe, memDone, wcnt, rxTake, inEmpty], name: 'pop' },
+    // With rxTake 0 the pop is 0 whatever the rest: the rest wakes it only while
+    // rxTake is 1 (a guard; docs/kernel.md "Stop 21: Buzzard units").
+    { writes: [inPop], reads: [rxTake], readsWhen: [{ when: rxTake, is: [1], reads: [memRe, memWe, memDone, wcnt, inEmpty] }], name: 'pop' },
   );
 
+  return {
+    u, cfg, geo, n, nodes, self, lay, K, H, m, pfx, P0, per, headCount, S, IS, lb, allMask,
+    sigs: {
+      slots,
+      inPop, inDout, inLast, inCount, inEmpty, atuOp, atuKey, atuNext, atuLast, atuHit, atuHitIdx,
+      atuHitNext, atuHitLast, atuFreeCount, atuOk, atuIrq, memAddr, memRe, memWe, memWdata, memRdata,
+      memDone, instrValid, instrOp, instrAddr, instrAck, cpuIrq, irqCause, error, errOp, errAddr,
+      errVal, errCount, st, wcnt, rr, txRr, iOp, iBlk, tA, tB, tC, tD, tJ, iCnt, iEnd, cur, prev, nxt,
+      ms, mt, wqA, wqV, wqN, wqI, wqRet, cpS, cpD, cpN, cpW, cpRet, anyHead, anyTail, anyCount,
+      ucCount, mqHead, mqTail, mqReady, mqMask, mBusy, mBlk, mLeft, mLen, mBuf, mType, mW0, mW1, mWA,
+      mWV, auHead, auTail, poolMap, poolUser, rxSt, rxTake, rxD, rxSrc, rxDir, rxType, rxLen, rxBlk,
+      rxFl, rxNext, rxLast, rxWlim, rxHalf, rxHave, rxEnd, rxPfx, rxCur, rxPrev, rxNxt, rxMode, rxMs,
+      rxB, rxBL, rxRetry, rxRmwV, rxRmwM, rxRmwA, rxA, atuPrev, uniViews, multiView,
+    },
+  };
+}
+
+export type CuDecl = ReturnType<typeof cuKit>;
+
+/** Slot numbers in place of Signals, the same shape (registers' current slots as RegSlot, inputs' as InSlot). */
+export type Slotted<T> = T extends RegSignal ? RegSlot : T extends Signal ? InSlot : T extends readonly (infer U)[] ? Slotted<U>[] : { [K in keyof T]: Slotted<T[K]> };
+
+/** `x` with every Signal replaced by its current slot (after elaboration); a register's next slot must follow it. */
+function slotted<T>(x: T): Slotted<T> {
+  if (x instanceof Signal) {
+    if (x.kind === 'reg' && x.n !== x.i + 1) throw new Error(`control unit: register ${x.name}: next slot ${x.n} does not follow ${x.i}`);
+    return x.i as Slotted<T>;
+  }
+  if (Array.isArray(x)) return x.map(slotted) as Slotted<T>;
+  return Object.fromEntries(Object.entries(x as object).map(([k, v]) => [k, slotted(v)])) as Slotted<T>;
+}
+
+/**
+ * The rooms' kit, made once the slots are known (Module.whenSlots): the
+ * unit's constants, its registers and ports as slot numbers (so a room's
+ * closures index the state vector with numbers from their own context, not
+ * through Signal objects spread over the heap: docs/kernel.md "Stop 21:
+ * Buzzard units") and the helpers the rooms share: memory micro-ops,
+ * checks, the system-buffer pool, queue addressing and instruction
+ * acknowledge/error.
+ */
+export function cuSlotKit(d: CuDecl) {
+  const { sigs, ...consts } = d;
+  const { u, self, lay, K, H, n } = consts;
+  const k = slotted(sigs);
+  const {
+    memAddr, memRe, memWe, memWdata, st, wcnt, wqA, wqV, wqN, wqI, wqRet, cpS, cpD, cpN, cpRet, cpuIrq,
+    irqCause, error, errOp, errAddr, errVal, errCount, poolMap, poolUser, rxRetry, instrAck, iOp, iBlk,
+  } = k;
   // ---------------------------------------------------------------- seq
   const s = (): Float64Array => u.s;
-  /** Register value as updated so far this cycle (next slot; equals current when not yet written). */
-  const g = (x: Signal): number => u.s[x.n]!;
+  /** Register value as updated so far this cycle (next slot, x + 1; equals current when not yet written). */
+  const g = (x: RegSlot): number => u.s[x + 1]!;
   /** Input / current value. */
-  const gi = (x: Signal): number => u.s[x.i]!;
-  /** Every register write of the engine goes through here: the kernel records it, and the commit visits only what was written (docs/kernel.bus.md "Commit"). */
-  const p = (x: Signal, v: number): void => u.put(x, v);
+  const gi = (x: RegSlot | InSlot): number => u.s[x]!;
+  /** Every register write of the engine goes through here: the kernel records it, and the commit visits only what was written (docs/kernel.md "Tracked writes"; Module.put with the slot number). */
+  const p = (x: RegSlot, v: number): void => {
+    u.s[x + 1] = v;
+    u.wakeSink!.written(x + 1);
+  };
   const fail = (msg: string): never => u.fail(`node ${self}: ${msg}`);
 
   // ---- memory micro-ops
@@ -484,7 +553,7 @@ export function cuKit(u: Module, config: Partial<BuzzardConfig>, node: number, l
     const u = off / lay.unitBytes;
     return u < K ? u : -1;
   };
-  const setBit = (x: Signal, u: number, on: boolean): void => {
+  const setBit = (x: RegSlot, u: number, on: boolean): void => {
     const v = g(x);
     p(x, on ? (v | (1 << u)) >>> 0 : (v & ~(1 << u)) >>> 0);
   };
@@ -522,20 +591,12 @@ export function cuKit(u: Module, config: Partial<BuzzardConfig>, node: number, l
   };
 
   return {
-    cfg, geo, n, nodes, self, lay, K, H, m, pfx, P0, per, headCount, S, IS, lb, allMask, slots,
-    inPop, inDout, inLast, inCount, inEmpty, atuOp, atuKey, atuNext, atuLast, atuHit, atuHitIdx,
-    atuHitNext, atuHitLast, atuFreeCount, atuOk, atuIrq, memAddr, memRe, memWe, memWdata, memRdata,
-    memDone, instrValid, instrOp, instrAddr, instrAck, cpuIrq, irqCause, error, errOp, errAddr,
-    errVal, errCount, st, wcnt, rr, txRr, iOp, iBlk, tA, tB, tC, tD, tJ, iCnt, iEnd, cur, prev, nxt,
-    ms, mt, wqA, wqV, wqN, wqI, wqRet, cpS, cpD, cpN, cpW, cpRet, anyHead, anyTail, anyCount,
-    ucCount, mqHead, mqTail, mqReady, mqMask, mBusy, mBlk, mLeft, mLen, mBuf, mType, mW0, mW1, mWA,
-    mWV, auHead, auTail, poolMap, poolUser, rxSt, rxTake, rxD, rxSrc, rxDir, rxType, rxLen, rxBlk,
-    rxFl, rxNext, rxLast, rxWlim, rxHalf, rxHave, rxEnd, rxPfx, rxCur, rxPrev, rxNxt, rxMode, rxMs,
-    rxB, rxBL, rxRetry, rxRmwV, rxRmwM, rxRmwA, rxA, atuPrev, uniViews, multiView, s, g, gi, p,
-    fail, bus, rd, wr, go, waitThen, writes, copy, irq, setError, blockOk, bufOk, flagOff,
-    allocUnit, unitBlock, unitOf, setBit, freeUnit, matches, expBucket, ucBucket, arrAddr, atuKeyOf,
-    laneMask, ack, iErr,
+    ...consts, ...k, s, g, gi, p, fail, bus, rd, wr, go, waitThen, writes, copy, irq, setError,
+    blockOk, bufOk, flagOff, allocUnit, unitBlock, unitOf, setBit, freeUnit, matches, expBucket,
+    ucBucket, arrAddr, atuKeyOf, laneMask, ack, iErr,
   };
 }
 
-export type CuKit = ReturnType<typeof cuKit>;
+export type CuKit = ReturnType<typeof cuSlotKit>;
+/** A message's fetch-window registers (MsgView) as slot numbers. */
+export type MsgSlots = Slotted<MsgView>;

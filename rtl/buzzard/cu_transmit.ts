@@ -45,7 +45,7 @@
 import { BROADCAST_TAG, packPreheader, sourceWord } from './framing.ts';
 import { CU_ERR, NNB, OP, SEND } from './header_blocks.ts';
 import { ecubeFirstPort, nextPort } from './routing.ts';
-import { type CuKit, E, popcount, ENGINE_STATES, type MsgView } from './cu_kit.ts';
+import { type CuKit, E, popcount, ENGINE_STATES, type MsgSlots } from './cu_kit.ts';
 
 export function cuTransmit(kit: CuKit) {
   const {
@@ -54,7 +54,7 @@ export function cuTransmit(kit: CuKit) {
     uniViews, multiView, s, g, gi, p, fail, bus, rd, wr, go, setError, bufOk,
   } = kit;
   // ---- send-side helpers
-  const view = (j: number): MsgView => (g(slots[j]!.multi) ? multiView : uniViews[j]!);
+  const view = (j: number): MsgSlots => (g(slots[j]!.multi) ? multiView : uniViews[j]!);
   const totalM = (len: number): number => P0 + Math.ceil(len / 2);
   const prefixWord = (h: number, type: number, len: number): number => {
     if (h === pfx.typeAt) return type & 0xffff;
@@ -63,9 +63,9 @@ export function cuTransmit(kit: CuKit) {
     return 0;
   };
   /** Memory word address of M word h (h >= P0). */
-  const wordOfM = (v: MsgView, h: number): number => g(v.buf) + 4 * ((h - P0) >> 1);
+  const wordOfM = (v: MsgSlots, h: number): number => g(v.buf) + 4 * ((h - P0) >> 1);
   /** Lowest memory word address the slot will still need, or Infinity. */
-  const minNeed = (j: number, v: MsgView): number => {
+  const minNeed = (j: number, v: MsgSlots): number => {
     const sl = slots[j]!;
     const h = g(sl.h);
     const T = totalM(g(v.len));
@@ -86,7 +86,7 @@ export function cuTransmit(kit: CuKit) {
    * in order) not in the fetch window, or -1. Without the arrays:
    * the engine asks this at every dispatch of a waiting slot (issue 8).
    */
-  const firstMiss = (j: number, v: MsgView): number => {
+  const firstMiss = (j: number, v: MsgSlots): number => {
     const sl = slots[j]!;
     const h = g(sl.h);
     const k = g(sl.rem) >= 2 ? 2 : 1;
@@ -98,12 +98,12 @@ export function cuTransmit(kit: CuKit) {
     }
     return -1;
   };
-  const inWin = (v: MsgView, a: number): boolean => {
+  const inWin = (v: MsgSlots, a: number): boolean => {
     const wv = g(v.wv);
     const wa = g(v.wa);
     return (wv >= 1 && a === wa) || (wv === 2 && a === wa + 4);
   };
-  const canDrop = (j: number, v: MsgView, wa: number): boolean => {
+  const canDrop = (j: number, v: MsgSlots, wa: number): boolean => {
     if (!g(slots[j]!.multi)) return minNeed(j, v) > wa;
     for (let q = 0; q < n; q++) {
       const sl = slots[q]!;
@@ -133,12 +133,12 @@ export function cuTransmit(kit: CuKit) {
     }
     return a;
   };
-  const winWord = (v: MsgView, a: number): number => {
+  const winWord = (v: MsgSlots, a: number): number => {
     if (g(v.wv) >= 1 && a === g(v.wa)) return g(v.w0);
     if (g(v.wv) === 2 && a === g(v.wa) + 4) return g(v.w1);
     return fail(`internal: word 0x${a.toString(16)} not in the fetch window`);
   };
-  const mWord = (v: MsgView, h: number): number => {
+  const mWord = (v: MsgSlots, h: number): number => {
     const len = g(v.len);
     if (h < P0) return prefixWord(h, g(v.type), len);
     const d = h - P0;
@@ -172,14 +172,16 @@ export function cuTransmit(kit: CuKit) {
   const loadData = (j: number): void => {
     const sl = slots[j]!;
     const v = view(j);
-    const plan = loadPlan(j);
-    const vals: number[] = [];
-    if (plan.first) vals.push(g(sl.srcW));
-    for (const h of plan.hs) vals.push(mWord(v, h));
-    if (plan.k === 2) loadSlot(j, vals[0]! * 65536 + vals[1]!, 32);
-    else loadSlot(j, vals[0]!, 16);
-    const rem = g(sl.rem) - plan.k;
-    const h = g(sl.h) + plan.hs.length;
+    // loadPlan's halves without its arrays (issue 8: no allocation per load):
+    // a first chunk is the source word, then M words from h0, k halves in all
+    const h0 = g(sl.h);
+    const k = g(sl.rem) >= 2 ? 2 : 1;
+    const first = g(sl.ph) === 1;
+    const hi = first ? g(sl.srcW) : mWord(v, h0);
+    if (k === 2) loadSlot(j, hi * 65536 + mWord(v, first ? h0 : h0 + 1), 32);
+    else loadSlot(j, hi, 16);
+    const rem = g(sl.rem) - k;
+    const h = h0 + (first ? k - 1 : k);
     p(sl.rem, rem);
     p(sl.h, h);
     p(sl.ph, 2);
@@ -250,13 +252,12 @@ export function cuTransmit(kit: CuKit) {
     p(sl.wv, 0);
   };
 
-  /**
-   * State-vector slots of the per-slot registers and inputs the transmit
-   * task's first look reads (known after elaboration, so made at the first
-   * dispatch).
-   */
-  let ix: { finPend: Int32Array; act: Int32Array; res: Int32Array; qHead: Int32Array; pfLoad: Int32Array; pfAvail: Int32Array; refill: Int32Array; idle: Int32Array } | null = null;
+  /** The state-vector slots the transmit task's first look reads, per slot: registers' next values (slot + 1), inputs' values. */
   const slotIndex = (f: (sl: (typeof slots)[number]) => number): Int32Array => Int32Array.from(slots, f);
+  const ix = {
+    finPend: slotIndex((sl) => sl.finPend + 1), act: slotIndex((sl) => sl.act + 1), res: slotIndex((sl) => sl.res + 1), qHead: slotIndex((sl) => sl.qHead + 1),
+    pfLoad: slotIndex((sl) => sl.pfLoad), pfAvail: slotIndex((sl) => sl.pfAvail), refill: slotIndex((sl) => sl.refill), idle: slotIndex((sl) => sl.idle),
+  };
   /**
    * Whether any of the transmit task's four steps may act: a superset of
    * their conditions (a completion pending, a slot that may want a load, the
@@ -267,14 +268,8 @@ export function cuTransmit(kit: CuKit) {
    */
   const mayAct = (): boolean => {
     const S = s();
-    if (ix === null) {
-      ix = {
-        finPend: slotIndex((sl) => sl.finPend.n), act: slotIndex((sl) => sl.act.n), res: slotIndex((sl) => sl.res.n), qHead: slotIndex((sl) => sl.qHead.n),
-        pfLoad: slotIndex((sl) => sl.pfLoad.i), pfAvail: slotIndex((sl) => sl.pfAvail.i), refill: slotIndex((sl) => sl.refill.i), idle: slotIndex((sl) => sl.idle.i),
-      };
-    }
     const x = ix;
-    if (S[mqHead.n] !== 0 && S[mBusy.n] === 0) return true;
+    if (S[mqHead + 1] !== 0 && S[mBusy + 1] === 0) return true;
     for (let j = 0; j < n; j++) {
       if (S[x.finPend[j]!] !== 0) return true;
       if (S[x.act[j]!] !== 0) {

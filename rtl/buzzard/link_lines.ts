@@ -395,15 +395,20 @@ export abstract class ReceiverEnd implements LineUnit, LineReceiver {
   protected done = 0;
   /** The bit the controller waits for (-1: none). */
   protected awaiting = -1;
+  /** The current-value slot of the controller's line-bit register (Module.whenSlots; docs/kernel.md "Stop 21: Buzzard units"). */
+  private inBitI = 0;
 
   constructor(
     protected readonly m: Module,
     protected readonly links: LinkSet,
     /** The controller's line-bit register (inBit), written from the tap in the fast mode. */
-    private readonly inBit: Signal,
+    inBit: Signal,
   ) {
     this.waker = new Waker(m, links);
     links.units.push(this);
+    m.whenSlots(() => {
+      this.inBitI = inBit.i;
+    });
   }
 
   abstract catchUp(now: number): void;
@@ -415,7 +420,7 @@ export abstract class ReceiverEnd implements LineUnit, LineReceiver {
   before(now: number): void {
     this.links.check(now);
     this.catchUp(now);
-    if (this.links.fast) this.m.s[this.inBit.i] = this.src!.bitAt(now);
+    if (this.links.fast) this.m.s[this.inBitI] = this.src!.bitAt(now);
   }
 
   /** With checks on, while waiting: no skipped cycle from..now-1 may have carried the awaited bit. */

@@ -35,13 +35,31 @@ export interface NipRegs {
 
 /** The node input port's end; its tap is crossbar output O_0's (set by the node). */
 export class NipLine extends ReceiverEnd {
+  // Slot numbers of the port's registers (Module.whenSlots; docs/kernel.md "Stop 21: Buzzard units").
+  private stateI = 0;
+  private stateN = 0;
+  private bitsI = 0;
+  private bitsN = 0;
+  private isrI = 0;
+  private isrN = 0;
+  private inBitSlot = 0;
+
   constructor(
     m: Module,
     links: LinkSet,
-    private readonly r: NipRegs,
+    r: NipRegs,
     private readonly st: NipStates,
   ) {
     super(m, links, r.inBit);
+    m.whenSlots(() => {
+      this.stateI = r.state.i;
+      this.stateN = r.state.n;
+      this.bitsI = r.bits.i;
+      this.bitsN = r.bits.n;
+      this.isrI = r.isr.i;
+      this.isrN = r.isr.n;
+      this.inBitSlot = r.inBit.i;
+    });
   }
 
   /**
@@ -51,11 +69,11 @@ export class NipLine extends ReceiverEnd {
    * simulator's cycle count moves on, so it cannot ask the clock.
    */
   bitNow(): number {
-    return this.links.fast ? this.src!.bitAt(this.done) : this.m.s[this.r.inBit.i]!;
+    return this.links.fast ? this.src!.bitAt(this.done) : this.m.s[this.inBitSlot]!;
   }
 
   shifting(): boolean {
-    const x = this.m.s[this.r.state.i]!;
+    const x = this.m.s[this.stateI]!;
     return x === this.st.PRE || x === this.st.WORD;
   }
 
@@ -64,17 +82,16 @@ export class NipLine extends ReceiverEnd {
     if (now <= from) return;
     this.done = now;
     const s = this.m.s;
-    const { state, bits, isr } = this.r;
-    const x = s[state.i]!;
+    const x = s[this.stateI]!;
     const st = this.st;
     if (x === st.PRE || x === st.WORD) {
-      const k = s[bits.i]!;
+      const k = s[this.bitsI]!;
       const n = now - from;
       const stop = x === st.PRE ? 1 : 2;
       // Every skipped edge must be a pure shift: no event count among k..k-n+1.
       if (k - n + 1 <= stop) this.missed(now, from + k - stop);
-      s[isr.i] = s[isr.n] = (s[isr.i]! * 2 ** n + this.src!.bits(from, now)) % 65536;
-      s[bits.i] = s[bits.n] = k - n;
+      s[this.isrI] = s[this.isrN] = (s[this.isrI]! * 2 ** n + this.src!.bits(from, now)) % 65536;
+      s[this.bitsI] = s[this.bitsN] = k - n;
     } else if (x === st.YWAIT) {
       this.missed(now, from);
     } else {
@@ -91,8 +108,8 @@ export class NipLine extends ReceiverEnd {
     if (!this.links.fast) return;
     const s = this.m.s;
     const st = this.st;
-    const x = s[this.r.state.n]!;
-    const k = s[this.r.bits.n]!;
+    const x = s[this.stateN]!;
+    const k = s[this.bitsN]!;
     const from = now + 1;
     this.awaiting = x === st.IDLE ? 1 : x === st.START || x === st.Y1 ? 0 : -1;
     if (x === st.PRE) this.waker.at(from + k - 1);

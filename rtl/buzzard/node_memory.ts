@@ -72,27 +72,38 @@ export class NodeMemory extends Module {
     const lastCu = (this.lastCu = this.reg('lastCu', 1, 0));
     const mem = (this.mem = this.memory('mem', 32, words));
 
-    /** Who is served this cycle (0 none, 1 CU, 2 CPU) and for how many cycles already. */
-    const serve = (): [number, number] => {
+    // Slot numbers in the closures (Module.whenSlots; docs/kernel.md "Stop 21: Buzzard units").
+    let ownerI = 0, ownerN = 0, cntI = 0, cntN = 0, lastCuI = 0, lastCuN = 0, cuAddrI = 0, cuReI = 0, cuWeI = 0, cuWdataI = 0, cuRdataI = 0, cuDoneI = 0, cpuAddrI = 0, cpuReI = 0, cpuRdataI = 0, cpuDoneI = 0;
+    this.whenSlots(() => {
+      [ownerI, ownerN, cntI, cntN, lastCuI, lastCuN, cuAddrI, cuReI, cuWeI, cuWdataI, cuRdataI, cuDoneI, cpuAddrI, cpuReI, cpuRdataI, cpuDoneI] = [owner.i, owner.n, cnt.i, cnt.n, lastCu.i, lastCu.n, cuAddr.i, cuRe.i, cuWe.i, cuWdata.i, cuRdata.i, cuDone.i, cpuAddr.i, cpuRe.i, cpuRdata.i, cpuDone.i];
+    });
+    /**
+     * Who is served this cycle (0 none, 1 CU, 2 CPU) and for how many cycles
+     * already, as served * 128 + cycles (cnt has 7 bits): one number, not a
+     * pair allocated at every run (issue 8).
+     */
+    const serve = (): number => {
       const s = this.s;
-      const o = s[owner.i]!;
-      if (o !== 0) return [o, s[cnt.i]!];
-      const cu = s[cuRe.i]! !== 0 || s[cuWe.i]! !== 0;
-      const cpu = s[cpuRe.i]! !== 0;
-      if (cu && cpu) return [s[lastCu.i]! !== 0 ? 2 : 1, 0];
-      return [cu ? 1 : cpu ? 2 : 0, 0];
+      const o = s[ownerI]!;
+      if (o !== 0) return o * 128 + s[cntI]!;
+      const cu = s[cuReI]! !== 0 || s[cuWeI]! !== 0;
+      const cpu = s[cpuReI]! !== 0;
+      if (cu && cpu) return (s[lastCuI]! !== 0 ? 2 : 1) * 128;
+      return (cu ? 1 : cpu ? 2 : 0) * 128;
     };
     const wordAt = (addr: number): number => (addr % 4 === 0 && addr >>> 2 < words ? mem.data[addr >>> 2]! : 0);
 
     this.comb(
       () => {
         const s = this.s;
-        const [g, el] = serve();
+        const sv = serve();
+        const g = sv >> 7;
+        const el = sv & 127;
         const done = g !== 0 && el === L - 1;
-        s[cuDone.i] = done && g === 1 ? 1 : 0;
-        s[cpuDone.i] = done && g === 2 ? 1 : 0;
-        s[cuRdata.i] = done && g === 1 && s[cuRe.i]! !== 0 ? wordAt(s[cuAddr.i]!) : 0;
-        s[cpuRdata.i] = done && g === 2 ? wordAt(s[cpuAddr.i]!) : 0;
+        s[cuDoneI] = done && g === 1 ? 1 : 0;
+        s[cpuDoneI] = done && g === 2 ? 1 : 0;
+        s[cuRdataI] = done && g === 1 && s[cuReI]! !== 0 ? wordAt(s[cuAddrI]!) : 0;
+        s[cpuRdataI] = done && g === 2 ? wordAt(s[cpuAddrI]!) : 0;
       },
       { writes: [cuDone, cpuDone, cuRdata, cpuRdata], reads: [owner, cnt, lastCu, cuRe, cuWe, cuAddr, cpuRe, cpuAddr, mem], name: 'port' },
     );
@@ -100,24 +111,26 @@ export class NodeMemory extends Module {
     this.seq(
       () => {
         const s = this.s;
-        const o = s[owner.i]!;
-        if (o === 1 && s[cuRe.i]! === 0 && s[cuWe.i]! === 0) this.fail('control-unit port withdrew its request before done');
-        if (o === 2 && s[cpuRe.i]! === 0) this.fail('CPU port withdrew its request before done');
-        if (s[cuRe.i]! !== 0 && s[cuWe.i]! !== 0) this.fail(`control-unit port raised re and we together (address 0x${s[cuAddr.i]!.toString(16)})`);
-        const [g, el] = serve();
+        const o = s[ownerI]!;
+        if (o === 1 && s[cuReI]! === 0 && s[cuWeI]! === 0) this.fail('control-unit port withdrew its request before done');
+        if (o === 2 && s[cpuReI]! === 0) this.fail('CPU port withdrew its request before done');
+        if (s[cuReI]! !== 0 && s[cuWeI]! !== 0) this.fail(`control-unit port raised re and we together (address 0x${s[cuAddrI]!.toString(16)})`);
+        const sv = serve();
+        const g = sv >> 7;
+        const el = sv & 127;
         if (g === 0) return;
-        const addr = g === 1 ? s[cuAddr.i]! : s[cpuAddr.i]!;
+        const addr = g === 1 ? s[cuAddrI]! : s[cpuAddrI]!;
         const port = g === 1 ? 'control-unit' : 'CPU';
         if (addr % 4 !== 0) this.fail(`${port} port: address 0x${addr.toString(16)} is not word aligned`);
         if (addr >>> 2 >= words) this.fail(`${port} port: address 0x${addr.toString(16)} is beyond the ${words * 4}-byte memory`);
         if (el === L - 1) {
-          if (g === 1 && s[cuWe.i]! !== 0) mem.write(addr >>> 2, s[cuWdata.i]!);
-          s[owner.n] = 0;
-          s[cnt.n] = 0;
-          s[lastCu.n] = g === 1 ? 1 : 0;
+          if (g === 1 && s[cuWeI]! !== 0) mem.write(addr >>> 2, s[cuWdataI]!);
+          s[ownerN] = 0;
+          s[cntN] = 0;
+          s[lastCuN] = g === 1 ? 1 : 0;
         } else {
-          s[owner.n] = g;
-          s[cnt.n] = el + 1;
+          s[ownerN] = g;
+          s[cntN] = el + 1;
         }
       },
       { reads: [owner, cnt, lastCu, cuRe, cuWe, cuAddr, cuWdata, cpuRe, cpuAddr], name: 'access' },

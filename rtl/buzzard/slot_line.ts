@@ -45,15 +45,37 @@ function nextEvent(c: number): number {
 }
 
 export class SlotLine extends SenderEnd {
+  // Slot numbers of the slot's registers (Module.whenSlots; docs/kernel.md "Stop 20: cost per evaluation", "Stop 21: Buzzard units").
+  private stateI = 0;
+  private stateN = 0;
+  private cntI = 0;
+  private cntN = 0;
+  private srI = 0;
+  private srN = 0;
+  private xoutRI = 0;
+  private xoutRN = 0;
+  private xreleaseI = 0;
+
   constructor(
     m: Module,
     name: string,
     links: LinkSet,
     private readonly tap: LinkTap,
-    private readonly r: SlotRegs,
+    r: SlotRegs,
     private readonly st: SlotStates,
   ) {
     super(m, name, links);
+    m.whenSlots(() => {
+      this.stateI = r.state.i;
+      this.stateN = r.state.n;
+      this.cntI = r.cnt.i;
+      this.cntN = r.cnt.n;
+      this.srI = r.sr.i;
+      this.srN = r.sr.n;
+      this.xoutRI = r.xoutR.i;
+      this.xoutRN = r.xoutR.n;
+      this.xreleaseI = r.xrelease.i;
+    });
   }
 
   private shiftingState(x: number): boolean {
@@ -61,7 +83,7 @@ export class SlotLine extends SenderEnd {
   }
 
   shifting(): boolean {
-    return this.shiftingState(this.m.s[this.r.state.i]!);
+    return this.shiftingState(this.m.s[this.stateI]!);
   }
 
   catchUp(now: number): void {
@@ -69,33 +91,31 @@ export class SlotLine extends SenderEnd {
     if (k <= 0) return;
     this.done = now;
     const s = this.m.s;
-    const { state, cnt, sr, xoutR } = this.r;
-    if (!this.shiftingState(s[state.i]!)) return;
-    const c = s[cnt.i]!;
+    if (!this.shiftingState(s[this.stateI]!)) return;
+    const c = s[this.cntI]!;
     // Every skipped edge (counts c down to c-k+1) must be a pure shift.
     if (nextEvent(c) > c - k) {
       throw new SimError('unit-assertion', `${this.m.path}: ${this.sender.line.name} missed its wake-up at count ${nextEvent(c)} (caught up ${k} edges from count ${c})`, now);
     }
-    const v = (s[sr.i]! * 2 ** k) % TWO32;
-    s[sr.i] = s[sr.n] = v;
-    s[cnt.i] = s[cnt.n] = c - k;
-    s[xoutR.i] = s[xoutR.n] = v >= 2147483648 ? 1 : 0;
+    const v = (s[this.srI]! * 2 ** k) % TWO32;
+    s[this.srI] = s[this.srN] = v;
+    s[this.cntI] = s[this.cntN] = c - k;
+    s[this.xoutRI] = s[this.xoutRN] = v >= 2147483648 ? 1 : 0;
   }
 
   /** After the step of cycle `now`: connection, posts, silence of the line bit, the next wake-up. */
   after(now: number): void {
     const s = this.m.s;
-    const { state, cnt, sr, xoutR, xrelease } = this.r;
-    const st = s[state.i]!;
-    const nx = s[state.n]!;
+    const st = s[this.stateI]!;
+    const nx = s[this.stateN]!;
     const from = now + 1;
-    if (s[xrelease.i] === 1) this.sender.release(from);
+    if (s[this.xreleaseI] === 1) this.sender.release(from);
     if (st === this.st.ARB && nx === this.st.S1) this.sender.connect(this.tap, from);
-    const c = s[cnt.i]!;
-    const nc = s[cnt.n]!;
-    const nsr = s[sr.n]!;
+    const c = s[this.cntI]!;
+    const nc = s[this.cntN]!;
+    const nsr = s[this.srN]!;
     // Unchanged (a pure shift, or the same level): what is posted stands.
-    const unchanged = st === nx && (this.shiftingState(st) ? nc === c - 1 && nsr === (s[sr.i]! * 2) % TWO32 : nc === c && nsr === s[sr.i]);
+    const unchanged = st === nx && (this.shiftingState(st) ? nc === c - 1 && nsr === (s[this.srI]! * 2) % TWO32 : nc === c && nsr === s[this.srI]);
     if (!unchanged) {
       if (this.shiftingState(nx)) {
         const k = nc > 16 ? nc - 16 : nc; // to the end of the field (count 17 or 1)
@@ -107,7 +127,7 @@ export class SlotLine extends SenderEnd {
     this.done = from;
     if (!this.links.fast) return;
     // The line bit is computed on demand: no commit of it wakes the crossbar's data path.
-    s[xoutR.i] = s[xoutR.n]!;
+    s[this.xoutRI] = s[this.xoutRN]!;
     if (this.shiftingState(nx)) {
       this.waker.at(from + nc - nextEvent(nc));
     }

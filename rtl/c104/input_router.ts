@@ -69,6 +69,15 @@ export interface RouterSideBand {
   out: readonly (SideBandLane | null)[];
 }
 
+/**
+ * Negative controls for test/c104/per_token_guards.test.ts only: `endBlind`
+ * drops the CONN state's read of `release` (the packet's end crossing) from
+ * the clock edge's guarded reads, `streamBlind` the stream's read of `fc`
+ * while connected (wrong guards the lock-step property must see). False in
+ * every other use.
+ */
+export const ROUTER_FAULT = { endBlind: false, streamBlind: false };
+
 export const ROUTER_STATES = ['head', 'route', 'req', 'conn'] as const;
 const HEAD = 0;
 const ROUTE = 1;
@@ -139,6 +148,8 @@ export class InputRouter extends Module {
     const pr = this.reg('pr', 18, 0);
     const rng = this.reg('rng', 32, rngState(cfg.seed, link));
     const packets = (this.packets = this.reg('packets', 32, 0));
+    // Connected and sending the header bytes it holds: the guard of the clock edge's fc read.
+    const hdrOut = this.wire('hdrOut');
 
     /**
      * The routing header if the character at the buffer head completes it
@@ -211,8 +222,21 @@ export class InputRouter extends Module {
         s[rxPop.i] = pop;
         s[release.i] = rel;
         s[din.i] = d;
+        s[hdrOut.i] = state === CONN && s[repN.i]! > 0 ? 1 : 0;
       },
-      { writes: [rxPop, release, din], reads: cut0 ? [st, rxValid, rxChar, repN, rep, fc, gnt] : [st, rxValid, rxChar, repN, rep, fc], name: 'stream' },
+      {
+        writes: [rxPop, release, din, hdrOut],
+        // By state (docs/kernel.md "Stop 21: FIFOs and C104 per token"):
+        // routing or requesting, every output is 0; taking the header, only
+        // the buffer's valid (and, cut-through, the grant) matters.
+        reads: [st],
+        readsWhen: [
+          { when: st, is: [HEAD, CONN], reads: [rxValid] },
+          { when: st, is: [CONN], reads: ROUTER_FAULT.streamBlind ? [rxChar, repN, rep] : [rxChar, repN, rep, fc] },
+          ...(cut0 ? [{ when: st, is: [HEAD], reads: [gnt] }] : []),
+        ],
+        name: 'stream',
+      },
     );
 
     const bytesOf = (value: number): number => (h === 1 ? value : ((value >>> 8) & 0xff) | ((value & 0xff) << 8));
@@ -234,6 +258,35 @@ export class InputRouter extends Module {
       }
     };
 
+    /**
+     * The clock edge's reads by state (docs/kernel.md "Stop 21: FIFOs and C104
+     * per token"): before stop 21 the edge read every signal of the router, so
+     * each character the stream process put on `din` (or popped) woke it for
+     * nothing (0.64 of its 0.71 runs per node and cycle at 8x8 changed no
+     * register). Every state's step reads only these; a step that acts changes
+     * a register it reads in that state (nb, cnt, rep/repN, st), so a step that
+     * must act again is woken by its own write. While connected, the edge
+     * reads the stream's `release` rather than the buffer head: a packet's
+     * data characters no longer wake it.
+     */
+    const fsmReads = (): { when: Signal; is: number[]; reads: Signal[] }[] => {
+      const headIn: Signal[] = [nb, hdr, tag];
+      if (inRandom) headIn.push(rng);
+      const line = lookAhead ? [HEAD, ROUTE] : [HEAD];
+      const g: { when: Signal; is: number[]; reads: Signal[] }[] = [
+        { when: st, is: line, reads: [rxValid, rxChar] },
+        { when: st, is: [HEAD], reads: headIn },
+        { when: st, is: [HEAD, REQ, CONN], reads: [rep, repN] },
+        { when: st, is: [ROUTE], reads: lookAhead ? [cnt, pr] : [cnt] },
+        { when: st, is: cut0 ? [HEAD, REQ] : [REQ], reads: [gnt] },
+        { when: st, is: [REQ], reads: table.place === 'output' ? [gidx, rng] : [gidx] },
+        // fc matters only while connected with header bytes left to send (a
+        // waiting input's fc toggles in REQ, a streaming one's in CONN).
+        { when: st, is: [CONN], reads: ROUTER_FAULT.endBlind ? [] : [release] },
+        { when: hdrOut, is: [1], reads: [fc] },
+      ];
+      return g.filter((e) => e.reads.length > 0);
+    };
     this.seq(
       () => {
         const s = this.s;
@@ -325,22 +378,24 @@ export class InputRouter extends Module {
           }
           return;
         }
-        // CONN: one character crosses when valid and the output has room.
-        if (s[fc.i] === 1) return;
+        // CONN: one character crosses when valid and the output has room;
+        // the packet's end crosses when the stream process raises `release`
+        // (the same condition: valid, room, no header bytes left, EOP/EOM).
         const n = s[repN.i]!;
         if (n > 0) {
+          if (s[fc.i] === 1) return;
           s[rep.n] = Math.floor(s[rep.i]! / 256);
           s[repN.n] = n - 1;
           return;
         }
-        if (s[rxValid.i] === 1 && isEnd(s[rxChar.i]!)) {
+        if (s[release.i] === 1) {
           s[st.n] = HEAD;
           s[pr.n] = 0;
           s[gm.n] = 0;
           s[xgm.n] = 0;
         }
       },
-      { name: 'fsm' },
+      { reads: [st], readsWhen: fsmReads(), name: 'fsm' },
     );
   }
 }

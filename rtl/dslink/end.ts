@@ -87,17 +87,16 @@ export class DsLinkEnd extends Module {
     const linkState = (this.linkState = this.output('linkState', 4, { enum: LINK_STATES }));
     const txCredit = (this.txCredit = this.output('txCredit', bitsToHold(cfg.creditCap)));
     const errCount = (this.errCount = this.output('errCount', 16));
-    const txPush = this.wire('txPush');
-    const txPop = this.wire('txPop');
-    const rxPush = this.wire('rxPush');
-
-    const txBuf = (this.txBuf = new Fifo(this, 'txBuf', { width: CHAR_BITS, depth: cfg.txBufferTokens }));
-    const rxBuf = (this.rxBuf = new Fifo(this, 'rxBuf', { width: CHAR_BITS, depth: cfg.rxBufferTokens }));
+    const flow = cfg.flowThrough;
+    // Without flow-through the push/pop/valid glue is folded into the FIFOs
+    // (rtl/lib/fifo.ts; docs/kernel.md "Stop 21: FIFOs and C104 per token"):
+    // four combs that ran twice per character are gone.
+    const txBuf = (this.txBuf = new Fifo(this, 'txBuf', { width: CHAR_BITS, depth: cfg.txBufferTokens, pushEnable: !flow, popOr: !flow }));
+    const rxBuf = (this.rxBuf = new Fifo(this, 'rxBuf', { width: CHAR_BITS, depth: cfg.rxBufferTokens, pushEnable: !flow, valid: !flow }));
     const tokens = (this.tokens = new DsTxTokens(this, 'tokens', { ignoreCredit: cfg.ignoreCredit, runIdle: cfg.runIdle }));
     const ser = (this.ser = new DsTxSerialiser(this, 'ser'));
     const deser = (this.deser = new DsRxDeserialiser(this, 'deser', { disconnectCycles: tm.disconnectCycles, flow: cfg.flowThrough }));
     const quietRun = cfg.runIdle !== 'nulls';
-    const flow = cfg.flowThrough;
     const dec = (this.dec = new DsRxDecoder(this, 'dec', { checkParity: cfg.checkParity, handover: cfg.rxHandover, nullPairs: quietRun, flow }));
     const credit = (this.credit = new DsCredit(this, 'credit', { rxDepth: cfg.rxBufferTokens, creditCap: cfg.creditCap }));
     // Woken on take's rise; the serialiser wakes them while take stays 1 (docs/kernel.md "Stop 21: token layer").
@@ -111,9 +110,12 @@ export class DsLinkEnd extends Module {
     this.connect(sIn, deser.sIn);
     // transmit: core → txBuf → tokens → ser
     this.connect(txChar, txBuf.din);
-    this.connect(txPush, txBuf.push);
-    this.connect(txPop, txBuf.pop);
     if (!flow) {
+      // push = txValid and txReady; pop = sendNormal or flushPop.
+      this.connect(txValid, txBuf.push);
+      this.connect(txReady, txBuf.pushEn!);
+      this.connect(tokens.sendNormal, txBuf.pop);
+      this.connect(fsm.flushPop, txBuf.pop2!);
       this.connect(txBuf.empty, tokens.txEmpty);
       this.connect(txBuf.dout, tokens.txChar);
     }
@@ -131,10 +133,13 @@ export class DsLinkEnd extends Module {
     this.connect(fsm.rxEnable, dec.enable);
     for (const [k] of RX_TOKEN_PORTS) this.connect(deser.out[k], dec.in[k]);
     this.connect(dec.char, rxBuf.din);
-    this.connect(rxPush, rxBuf.push);
     if (!flow) {
+      // push = gotChar and rxAccept; rxValid = not empty.
+      this.connect(dec.gotChar, rxBuf.push);
+      this.connect(credit.rxAccept, rxBuf.pushEn!);
       this.connect(rxPop, rxBuf.pop);
       this.connect(rxBuf.dout, rxChar);
+      this.connect(rxBuf.valid!, rxValid);
     }
     // credit
     this.connect(fsm.creditClear, credit.clear);
@@ -172,11 +177,6 @@ export class DsLinkEnd extends Module {
     };
     const txFull = w(txBuf.full, 'txFull');
     const txBlock = w(fsm.txBlock, 'txBlock');
-    const sendNormal = w(tokens.sendNormal, 'sendNormal');
-    const flushPop = w(fsm.flushPop, 'flushPop');
-    const gotChar = w(dec.gotChar, 'gotChar');
-    const rxAccept = w(credit.rxAccept, 'rxAccept');
-    const rxEmpty = w(rxBuf.empty, 'rxEmpty');
     // One process per glue output, each reading only what that output
     // depends on: a process reading txValid and writing txReady or rxValid
     // makes a core whose txValid depends on those elaborate as a false
@@ -184,12 +184,18 @@ export class DsLinkEnd extends Module {
     const glue = (out: Signal, reads: Signal[], f: (s: Float64Array) => number): void =>
       this.comb(() => void (this.s[out.i] = f(this.s)), { writes: [out], reads, name: out.name });
     glue(txReady, [txFull, txBlock], (s) => (s[txFull.i] === 0 && s[txBlock.i] === 0 ? 1 : 0));
-    if (!flow) {
-      glue(txPush, [txFull, txBlock, txValid], (s) => (s[txFull.i] === 0 && s[txBlock.i] === 0 && s[txValid.i] === 1 ? 1 : 0));
-      glue(txPop, [sendNormal, flushPop], (s) => (s[sendNormal.i] === 1 || s[flushPop.i] === 1 ? 1 : 0));
-      glue(rxPush, [gotChar, rxAccept], (s) => (s[gotChar.i] === 1 && s[rxAccept.i] === 1 ? 1 : 0));
-      glue(rxValid, [rxEmpty], (s) => (s[rxEmpty.i] === 1 ? 0 : 1));
-    } else {
+    if (flow) {
+      const txPush = this.wire('txPush');
+      const txPop = this.wire('txPop');
+      const rxPush = this.wire('rxPush');
+      this.connect(txPush, txBuf.push);
+      this.connect(txPop, txBuf.pop);
+      this.connect(rxPush, rxBuf.push);
+      const sendNormal = w(tokens.sendNormal, 'sendNormal');
+      const flushPop = w(fsm.flushPop, 'flushPop');
+      const gotChar = w(dec.gotChar, 'gotChar');
+      const rxAccept = w(credit.rxAccept, 'rxAccept');
+      const rxEmpty = w(rxBuf.empty, 'rxEmpty');
       // Flow-through glue (docs/dslink.md#flow-through). Transmit: with the
       // buffer empty, the core's character is the token choice's head and, when
       // sent at once, is not pushed.

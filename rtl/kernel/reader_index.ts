@@ -1,4 +1,5 @@
 import type { Netlist } from './elaborate.ts';
+import type { DirtySet } from './dirty_set.ts';
 
 /**
  * Who wakes when a slot changes, laid out for the hot marking loop
@@ -57,4 +58,86 @@ export function buildReaderIndex(net: Netlist): ReaderIndex {
   idx[2 * n] = r;
   idx[2 * n + 1] = g;
   return { idx, readers, guards };
+}
+
+/**
+ * Marking: slot x changed, so its readers wake, and its guarded readers
+ * whose guard is in a reading state. Shared by the commit (commit.ts), the
+ * comb settle and poke; one class, so each of its call sites stays
+ * monomorphic (docs/kernel.md "Stop 21: allocation and layout").
+ */
+export class ReaderWake {
+  readonly idx: Int32Array;
+  readonly readers: Int32Array;
+  readonly guards: Int32Array;
+  constructor(
+    net: Netlist,
+    private readonly s: Float64Array,
+    private readonly comb: DirtySet,
+    private readonly seq: DirtySet,
+  ) {
+    const ri = buildReaderIndex(net);
+    this.idx = ri.idx;
+    this.readers = ri.readers;
+    this.guards = ri.guards;
+  }
+
+  /** Slot `slot` changed: its readers wake, and its guarded readers whose guard is in a reading state. */
+  mark(slot: number): void {
+    const idx = this.idx;
+    const i = slot << 1;
+    const a = idx[i]!;
+    const b = idx[i + 2]!;
+    if (a !== b) addReaders(this.comb, this.seq, this.readers, a, b);
+    const ga = idx[i + 1]!;
+    const gb = idx[i + 3]!;
+    if (ga !== gb) this.markGuarded(ga, gb);
+  }
+
+  /**
+   * Guarded readers of a slot (entries ga..gb of the guard list): only while
+   * their guard (a register or a comb signal) is in one of the states where
+   * they read it. A guard about to change in this commit or settle wakes
+   * them itself, so its value here may be the old one (docs/kernel.md
+   * "Exact sensitivity").
+   */
+  private markGuarded(ga: number, gb: number): void {
+    const s = this.s;
+    const g = this.guards;
+    // An `is` guard tests bit v of its mask, a `bits` guard v & mask: as one test, (1 << v or v) & mask.
+    for (let k = ga; k < gb; k += GUARD_STRIDE) {
+      const v = s[g[k]!]!;
+      if (((g[k + 3] === 1 ? v : 1 << v) & g[k + 1]!) !== 0) {
+        const p = g[k + 2]!;
+        if (p >= 0) this.comb.add(p);
+        else this.seq.add(~p);
+      }
+    }
+  }
+}
+
+/**
+ * Add readers list[a..b) to the dirty sets (an entry p >= 0 is comb process
+ * p, < 0 seq process ~p): DirtySet.add written out, as this runs for every
+ * changed register and wire (a small monomorphic function V8 inlines into
+ * mark).
+ */
+function addReaders(comb: DirtySet, seq: DirtySet, list: Int32Array, a: number, b: number): void {
+  for (let k = a; k < b; k++) {
+    let p = list[k]!;
+    let set = comb;
+    if (p < 0) {
+      p = ~p;
+      set = seq;
+    }
+    const words = set.words;
+    const w = p >>> 5;
+    const bit = 1 << (p & 31);
+    const old = words[w]!;
+    if ((old & bit) === 0) {
+      words[w] = old | bit;
+      set.summary[w >>> 5]! |= 1 << (w & 31);
+      set.count++;
+    }
+  }
 }

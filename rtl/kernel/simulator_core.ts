@@ -1,17 +1,17 @@
 /**
  * The simulator's core: state, stepping, settle, commit and the dirty sets
  * (the clock's loop; docs/kernel.md). Names, peek/poke and forces are in
- * peek_poke.ts, snapshots in snapshots.ts; `Simulator` (simulator.ts) is
- * the one concrete class. The hot loop (stepOnce, runDirtySeq,
- * commitActive, settleActive, markSlot) stays in this one room so the
- * engine sees it whole.
+ * peek_poke.ts, snapshots in snapshots.ts, the commit's register loops in
+ * commit.ts, the marking of readers in reader_index.ts; `Simulator`
+ * (simulator.ts) is the one concrete class.
  */
 import { CounterSet, type CounterState } from './counters.ts';
 import { DirtySet } from './dirty_set.ts';
 import { WakeQueue } from './wake_queue.ts';
 import { OnDemandValues, type OnDemand } from './on_demand.ts';
 import { generatedDispatch } from './dispatch.ts';
-import { buildReaderIndex, GUARD_STRIDE } from './reader_index.ts';
+import { ReaderWake } from './reader_index.ts';
+import { Commit, tooWide } from './commit.ts';
 import { elaborate, type Netlist } from './elaborate.ts';
 import { ElaborationError, SimError } from './errors.ts';
 import { Memory, Module, type ProcessDecl, Signal } from './module.ts';
@@ -87,10 +87,6 @@ export abstract class SimulatorCore {
   protected observersNeedOwned = false;
   /** Between the commit and the end of a cycle: the state vector holds the next cycle's values. */
   protected postCommit = false;
-  /** Tracked writes this cycle (next-value slots), deduplicated by trackedMark. */
-  protected readonly trackedList: Int32Array;
-  protected readonly trackedMark: Uint8Array;
-  protected nTracked = 0;
 
   protected readonly combFns: (() => void)[];
   protected readonly seqDispatch: (p: number) => void;
@@ -98,16 +94,10 @@ export abstract class SimulatorCore {
   protected readonly seqFns: (() => void)[];
   protected readonly combDirty: DirtySet;
   protected readonly seqDirty: DirtySet;
-  /** Seq processes run this cycle (activity mode), for the restricted commit. */
-  protected readonly ran: Int32Array;
-  protected nRan = 0;
-  /** Per commit group: the last cycle + 1 its registers were committed (each group once per edge). */
-  protected readonly groupStamp: Int32Array;
-  protected commitCount = 0;
-  /** Who wakes when a slot changes, merged for the hot markSlot (reader_index.ts). */
-  protected readonly rdIdx: Int32Array;
-  protected readonly rdList: Int32Array;
-  protected readonly gdList: Int32Array;
+  /** Who wakes when a slot changes (reader_index.ts). */
+  protected readonly wake: ReaderWake;
+  /** The registers' commit and the tracked-write list (commit.ts). */
+  protected readonly commit: Commit;
   protected needSettle = false;
   /** Something was poked since the last clock edge: observers get onStimulus before the next one. */
   protected poked = false;
@@ -161,14 +151,8 @@ export abstract class SimulatorCore {
     this.combDispatch = generatedDispatch(this.combFns, net.comb);
     this.combDirty = new DirtySet(net.comb.length);
     this.seqDirty = new DirtySet(net.seq.length);
-    this.ran = new Int32Array(net.seq.length);
-    this.groupStamp = new Int32Array(net.nSeqGroups);
-    this.trackedList = new Int32Array(net.nRegs);
-    this.trackedMark = new Uint8Array(net.nRegs);
-    const ri = buildReaderIndex(net);
-    this.rdIdx = ri.idx;
-    this.rdList = ri.readers;
-    this.gdList = ri.guards;
+    this.wake = new ReaderWake(net, this.s, this.combDirty, this.seqDirty);
+    this.commit = new Commit(net, this.s, this.wake, this.clock, this.checks);
     this.forcedProc = new Uint8Array(net.comb.length);
     this.oldOut = new Float64Array(net.combWrites.length);
     this.reset();
@@ -352,19 +336,12 @@ export abstract class SimulatorCore {
 
   /** WakeSink: a tracked process wrote the register whose next-value slot is `n`. */
   written(n: number): void {
-    const r = (n - this.net.regBase) >> 1;
-    if (this.trackedMark[r] === 0) {
-      this.trackedMark[r] = 1;
-      this.trackedList[this.nTracked++] = r;
-    }
+    this.commit.written(n);
   }
 
   /** Forget the tracked writes (after a commit that covered them). */
   protected clearTracked(): void {
-    const list = this.trackedList;
-    const mark = this.trackedMark;
-    for (let k = 0; k < this.nTracked; k++) mark[list[k]!] = 0;
-    this.nTracked = 0;
+    this.commit.clearTracked();
   }
 
   /**
@@ -494,7 +471,7 @@ export abstract class SimulatorCore {
     const set = this.seqDirty;
     const words = set.words;
     const summary = set.summary;
-    const ran = this.ran;
+    const ran = this.commit.ran;
     let nRan = 0;
     for (let sw = 0; sw < summary.length; sw++) {
       let sb = summary[sw]!;
@@ -516,7 +493,7 @@ export abstract class SimulatorCore {
       summary[sw] = 0;
     }
     set.count = 0;
-    this.nRan = nRan;
+    this.commit.nRan = nRan;
     this.evaluations += nRan;
   }
 
@@ -536,76 +513,21 @@ export abstract class SimulatorCore {
       const v = s[slot]!;
       if (v !== old[k]) {
         if (this.checks && !(v >= 0 && v <= mask[slot]! && (v >>> 0) === v)) this.tooWide(slot, v);
-        this.markSlot(slot);
+        this.wake.mark(slot);
       }
     }
   };
 
   /** Commit (plain mode): all registers take their next values at once. */
   protected commitPlain(): void {
-    this.commitRange(0, this.net.nRegs, false);
-    this.clearTracked();
+    this.commit.plain();
     this.commitMemories(false);
   }
 
-  /**
-   * Commit (activity mode): only registers a seq process that ran may write
-   * can have a new next value (a seq process writes only its own registers,
-   * its declared `writes` or else its module's; a poke sets current and next
-   * together), so visit just those, once per commit group, and wake the
-   * readers of what changed (docs/kernel.md "Commit").
-   */
+  /** Commit (activity mode): the registers the processes that ran may write (commit.ts), then memories. */
   protected commitActive(): void {
-    if (this.sweepCheaper()) {
-      // Most of the design ran: one sweep over all registers is cheaper than
-      // many short lists, and equal (the others' next values equal their current).
-      this.commitRange(0, this.net.nRegs, true);
-      this.clearTracked();
-    } else {
-      const net = this.net;
-      const s = this.s;
-      // Register r: current value in base + 2r, next value beside it.
-      const base = net.regBase;
-      const ws = net.seqWriteStart;
-      const wl = net.seqWriteList;
-      const lo = net.seqSweepLo;
-      const hi = net.seqSweepHi;
-      const group = net.seqGroup;
-      const stamp = this.groupStamp;
-      // A commit counter, not the cycle: a restored snapshot turns the cycle back.
-      const now = ++this.commitCount;
-      const ran = this.ran;
-      const checks = this.checks;
-      for (let k = 0; k < this.nRan; k++) {
-        const p = ran[k]!;
-        const g = group[p]!;
-        if (stamp[g] === now) continue;
-        stamp[g] = now;
-        for (let j = ws[p]!, e = ws[p + 1]!; j < e; j++) {
-          const x = base + 2 * wl[j]!;
-          if (s[x + 1] !== s[x]) this.commitSlot(x);
-        }
-        for (let x = base + 2 * lo[p]!, e = base + 2 * hi[p]!; x < e; x += 2) {
-          if (s[x + 1] !== s[x]) this.commitSlot(x);
-        }
-      }
-      // What tracked processes recorded (Module.put).
-      const tl = this.trackedList;
-      for (let k = 0; k < this.nTracked; k++) {
-        const x = base + 2 * tl[k]!;
-        if (s[x + 1] !== s[x]) this.commitSlot(x);
-      }
-      this.clearTracked();
-    }
+    this.commit.active();
     this.commitMemories(true);
-  }
-
-  /** The register whose current value is in `slot` takes its (changed) next value, in slot + 1; its readers wake. */
-  protected commitSlot(slot: number): void {
-    const v = this.s[slot + 1]!;
-    if (this.checks) this.checkWidth(slot, v);
-    this.s[slot] = v;
-    this.markSlot(slot);
   }
 
   /** Debug mode: run seq process p and check that it wrote no register of its module beyond its declared writes. */
@@ -624,51 +546,9 @@ export abstract class SimulatorCore {
     const own = new Set<number>();
     for (let j = net.seqWriteStart[p]!; j < net.seqWriteStart[p + 1]!; j++) own.add(net.seqWriteList[j]!);
     for (let r = lo; r < hi; r++) {
-      if (decl.tracked ? this.trackedMark[r] === 1 : own.has(r)) continue;
+      if (decl.tracked ? this.commit.trackedMark[r] === 1 : own.has(r)) continue;
       if (next(r) !== before[r - lo]) {
         throw new SimError('unit-assertion', `${decl.module.path}.${decl.name} wrote register ${net.regSignals[r]!.path}, which it does not ${decl.tracked ? 'record with put' : 'declare in its writes'}`, this.clock.cycle);
-      }
-    }
-  }
-
-  protected checkWidth(slot: number, v: number): void {
-    if (!(v >= 0 && v <= this.net.slotMask[slot]! && (v >>> 0) === v)) this.tooWide(slot, v);
-  }
-
-  /**
-   * One sweep over all registers beats the write lists when the lists the
-   * ran processes would visit add up to a good part of all registers
-   * (docs/kernel.md "Commit"). Counting the list lengths, not the processes:
-   * a design of many small units beside a few wide ones (a C104 network's
-   * DS-link ends beside the T9000s' virtual-link control) runs more than a
-   * quarter of its processes every cycle while they write a small part of
-   * its registers.
-   */
-  protected sweepCheaper(): boolean {
-    const ws = this.net.seqWriteStart;
-    const lo = this.net.seqSweepLo;
-    const hi = this.net.seqSweepHi;
-    const ran = this.ran;
-    const limit = this.net.nRegs >> 2;
-    let cost = this.nTracked;
-    for (let k = 0; k < this.nRan; k++) {
-      const p = ran[k]!;
-      cost += ws[p + 1]! - ws[p]! + hi[p]! - lo[p]!;
-      if (cost > limit) return true;
-    }
-    return false;
-  }
-
-  protected commitRange(from: number, to: number, mark: boolean): void {
-    const s = this.s;
-    const net = this.net;
-    const mask = net.slotMask;
-    for (let x = net.regBase + 2 * from, e = net.regBase + 2 * to; x < e; x += 2) {
-      const v = s[x + 1]!;
-      if (v !== s[x]) {
-        if (this.checks && !(v >= 0 && v <= mask[x]! && (v >>> 0) === v)) this.tooWide(x, v);
-        s[x] = v;
-        if (mark) this.markSlot(x);
       }
     }
   }
@@ -692,37 +572,9 @@ export abstract class SimulatorCore {
     list.length = 0;
   }
 
-  /** Slot `slot` changed: its readers wake, and its guarded readers whose guard is in a reading state. */
+  /** Slot `slot` changed: its readers wake, and its guarded readers whose guard is in a reading state (reader_index.ts). */
   protected markSlot(slot: number): void {
-    const idx = this.rdIdx;
-    const i = slot << 1;
-    const a = idx[i]!;
-    const b = idx[i + 2]!;
-    if (a !== b) addReaders(this.combDirty, this.seqDirty, this.rdList, a, b);
-    const ga = idx[i + 1]!;
-    const gb = idx[i + 3]!;
-    if (ga !== gb) this.markGuarded(ga, gb);
-  }
-
-  /**
-   * Guarded readers of a slot (entries ga..gb of the reader index's guard
-   * list): only while their guard (a register or a comb signal) is in one of
-   * the states where they read it. A guard about to change in this commit or
-   * settle wakes them itself, so its value here may be the old one
-   * (docs/kernel.md "Exact sensitivity").
-   */
-  protected markGuarded(ga: number, gb: number): void {
-    const s = this.s;
-    const g = this.gdList;
-    // An `is` guard tests bit v of its mask, a `bits` guard v & mask: as one test, (1 << v or v) & mask.
-    for (let k = ga; k < gb; k += GUARD_STRIDE) {
-      const v = s[g[k]!]!;
-      if (((g[k + 3] === 1 ? v : 1 << v) & g[k + 1]!) !== 0) {
-        const p = g[k + 2]!;
-        if (p >= 0) this.combDirty.add(p);
-        else this.seqDirty.add(~p);
-      }
-    }
+    this.wake.mark(slot);
   }
 
   protected markMemory(m: Memory): void {
@@ -732,8 +584,7 @@ export abstract class SimulatorCore {
   }
 
   protected tooWide(slot: number, v: number): never {
-    const sig = this.net.slotSignal[slot]!;
-    throw new SimError('value-too-wide', `value ${v} does not fit ${sig.width}-bit ${sig.kind} ${sig.path} (allowed 0..${sig.mask})`, this.clock.cycle);
+    return tooWide(this.net, slot, v, this.clock.cycle);
   }
 
   // ---------------------------------------------------------------- stimulus
@@ -815,28 +666,3 @@ export abstract class SimulatorCore {
 }
 
 
-/**
- * Add readers list[a..b) to the dirty sets (an entry p >= 0 is comb process
- * p, < 0 seq process ~p; reader_index.ts): DirtySet.add written out, as this
- * runs for every changed register and wire (a small monomorphic function V8
- * inlines into markSlot).
- */
-function addReaders(comb: DirtySet, seq: DirtySet, list: Int32Array, a: number, b: number): void {
-  for (let k = a; k < b; k++) {
-    let p = list[k]!;
-    let set = comb;
-    if (p < 0) {
-      p = ~p;
-      set = seq;
-    }
-    const words = set.words;
-    const w = p >>> 5;
-    const bit = 1 << (p & 31);
-    const old = words[w]!;
-    if ((old & bit) === 0) {
-      words[w] = old | bit;
-      set.summary[w >>> 5]! |= 1 << (w & 31);
-      set.count++;
-    }
-  }
-}

@@ -67,7 +67,10 @@ export class RoundRobinArbiter extends Arbiter {
           s[ptrN] = w === M ? 0 : w;
         }
       },
-      { reads: [any, idx, ptr], name: 'commit' },
+      // Not ptr: the commit writes it but never reads it, so ptr's own change
+      // woke a run that wrote the same value again (docs/kernel.md "Stop 21:
+      // Buzzard units"; a poke runs the writers anyway).
+      { reads: [any, idx], name: 'commit' },
     );
   }
 

@@ -166,7 +166,9 @@ export class DualPortRam extends Module {
           s[rvqN] = 0;
         }
       },
-      { reads: [wany, widx, ...waddr, ...wdata, rany, ridx, ...raddr, rvq, mem], name: 'access' },
+      // Not rvq: written here, never read (its own change only woke a run that
+      // wrote it again; docs/kernel.md "Stop 21: Buzzard units").
+      { reads: [wany, widx, ...waddr, ...wdata, rany, ridx, ...raddr, mem], name: 'access' },
     );
   }
 }

@@ -25,6 +25,16 @@
  *    naming the unit (a protocol violation by the producer/consumer); 'drop'
  *    ignores the offending push/pop (the rest of the cycle's operation, e.g.
  *    a push together with an underflowing pop, still happens).
+ *
+ * Folded glue (optional, default off; docs/kernel.md "Stop 21: FIFOs and C104
+ * per token"): a user whose push is "push and enable", whose pop is "either
+ * of two pulses" or who needs "not empty" gets them here rather than from
+ * combs of its own, each of which ran twice per token (rise and fall):
+ *  input    pushEn  (config pushEnable) a push needs push = 1 and pushEn = 1
+ *  input    pop2    (config popOr)      a pop happens on pop = 1 or pop2 = 1
+ *  output   valid   (config valid)      1 while the FIFO holds an entry
+ * The clock edge reads din and pushEn only while push is 1 (guarded reads,
+ * docs/kernel.md "Exact sensitivity"): with push 0 it does not use them.
  */
 import { bitsToHold, checkInt } from './check.ts';
 import { Module, type Memory, type Signal } from '../kernel/module.ts';
@@ -40,7 +50,20 @@ export interface FifoConfig {
   onOverflow?: FifoViolationPolicy;
   /** Pop while empty: 'error' (default) or 'drop' (ignore the pop). */
   onUnderflow?: FifoViolationPolicy;
+  /** Input `pushEn`: push only while it is 1 as well (folded glue); default false. */
+  pushEnable?: boolean;
+  /** Input `pop2`: pop on pop or pop2 (folded glue); default false. */
+  popOr?: boolean;
+  /** Output `valid`: not empty (folded glue); default false. */
+  valid?: boolean;
 }
+
+/**
+ * Negative control for test/c104/per_token_guards.test.ts only: `enableBlind`
+ * leaves `pushEn` out of the clock edge's reads (a wrong guard the lock-step
+ * property must see). False in every other use.
+ */
+export const FIFO_FAULT = { enableBlind: false };
 
 function checkPolicy(field: string, v: unknown): FifoViolationPolicy {
   if (v === undefined) return 'error';
@@ -50,6 +73,10 @@ function checkPolicy(field: string, v: unknown): FifoViolationPolicy {
 
 export class Fifo extends Module {
   readonly config: Readonly<Required<FifoConfig>>;
+  /** Folded glue (FifoConfig): null when not configured. */
+  readonly pushEn: Signal | null;
+  readonly pop2: Signal | null;
+  readonly valid: Signal | null;
   readonly push: Signal;
   readonly din: Signal;
   readonly pop: Signal;
@@ -67,7 +94,10 @@ export class Fifo extends Module {
     const D = checkInt('fifo', 'depth', config.depth, 1, 4096);
     const onOverflow = checkPolicy('onOverflow', config.onOverflow);
     const onUnderflow = checkPolicy('onUnderflow', config.onUnderflow);
-    this.config = { width: W, depth: D, onOverflow, onUnderflow };
+    const pushEnable = config.pushEnable === true;
+    const popOr = config.popOr === true;
+    const hasValid = config.valid === true;
+    this.config = { width: W, depth: D, onOverflow, onUnderflow, pushEnable, popOr, valid: hasValid };
 
     const push = (this.push = this.input('push', 1));
     const din = (this.din = this.input('din', W));
@@ -78,15 +108,19 @@ export class Fifo extends Module {
     const head = (this.head = this.reg('head', bitsToHold(D - 1), 0));
     const count = (this.count = this.reg('count', bitsToHold(D), 0));
     const mem = (this.mem = this.memory('mem', W, D));
+    const pushEn = (this.pushEn = pushEnable ? this.input('pushEn', 1) : null);
+    const pop2 = (this.pop2 = popOr ? this.input('pop2', 1) : null);
+    const valid = (this.valid = hasValid ? this.output('valid', 1) : null);
     const dropOver = onOverflow === 'drop';
     const dropUnder = onUnderflow === 'drop';
 
     // Slot indices, read from this closure rather than through the Signal
     // objects (a C104 mesh node has ~40 FIFOs; at 32x32 little of what an
     // evaluation touches is still in cache: docs/kernel.md "Stop 19"). Set by onElaborated.
-    let pu = 0, di = 0, po = 0, doI = 0, fu = 0, em = 0, hI = 0, hN = 0, cI = 0, cN = 0;
+    let pu = 0, di = 0, po = 0, doI = 0, fu = 0, em = 0, hI = 0, hN = 0, cI = 0, cN = 0, pe = 0, p2 = 0, va = 0;
     this.bindSlots = () => {
       [pu, di, po, doI, fu, em, hI, hN, cI, cN] = [push.i, din.i, pop.i, dout.i, full.i, empty.i, head.i, head.n, count.i, count.n];
+      [pe, p2, va] = [pushEn?.i ?? 0, pop2?.i ?? 0, valid?.i ?? 0];
     };
 
     this.comb(
@@ -96,15 +130,16 @@ export class Fifo extends Module {
         s[doI] = n > 0 ? mem.data[s[hI]!]! : 0;
         s[fu] = n >= D ? 1 : 0;
         s[em] = n === 0 ? 1 : 0;
+        if (hasValid) s[va] = n === 0 ? 0 : 1;
       },
-      { writes: [dout, full, empty], reads: [head, count, mem], name: 'out' },
+      { writes: valid ? [dout, full, empty, valid] : [dout, full, empty], reads: [head, count, mem], name: 'out' },
     );
 
     this.seq(
       () => {
         const s = this.s;
-        let doPush = s[pu]! !== 0;
-        let doPop = s[po]! !== 0;
+        let doPush = s[pu]! !== 0 && (!pushEnable || s[pe]! !== 0);
+        let doPop = s[po]! !== 0 || (popOr && s[p2]! !== 0);
         if (!doPush && !doPop) return;
         const n = s[cI]!;
         const h = s[hI]!;
@@ -124,7 +159,11 @@ export class Fifo extends Module {
         if (doPop) s[hN] = h + 1 >= D ? 0 : h + 1;
         s[cN] = n + (doPush ? 1 : 0) - (doPop ? 1 : 0);
       },
-      { reads: [push, din, pop, head, count], name: 'ops' },
+      {
+        reads: pop2 ? [push, pop, pop2, head, count] : [push, pop, head, count],
+        readsWhen: [{ when: push, is: [1], reads: pushEn && !FIFO_FAULT.enableBlind ? [din, pushEn] : [din] }],
+        name: 'ops',
+      },
     );
   }
 

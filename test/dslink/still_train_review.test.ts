@@ -327,4 +327,30 @@ describe('kernel, found by this review (not still trains: the same at 08acb6a)',
       expect(firstSlotDiff(p, f), `cycle ${p.cycle}`).toBeNull();
     }
   });
+
+  // The mirror case: saved in the fast mode (a still train frozen, its
+  // values on demand), restored after the copy switched to the reference
+  // mode, which runs every process every cycle and keeps no trains.
+  it('a snapshot saved in the fast mode, restored in the reference mode: equal to the reference', () => {
+    const mk = (): StillBench => new StillBench([{ at: 3030, ch: 7 }], [{ at: 3030, ch: 9 }], [true], [true]);
+    const fb = mk();
+    const p = new Simulator(mk(), { mode: 'plain' });
+    const f = new Simulator(fb, { mode: 'activity' });
+    p.step(3001);
+    f.step(3001);
+    expect(trains(fb).map((t) => t.still)).toEqual([true, true]);
+    const snaps = [p.save(), f.save()] as const;
+    p.step(7);
+    f.step(7);
+    f.setMode('plain');
+    p.step(50);
+    f.step(50);
+    p.restore(snaps[0]);
+    f.restore(snaps[1]);
+    for (let k = 0; k < 100; k++) {
+      p.step(1);
+      f.step(1);
+      expect(firstSlotDiff(p, f), `cycle ${p.cycle}`).toBeNull();
+    }
+  });
 });

@@ -154,6 +154,16 @@ describe('every REPL command in script mode', () => {
     expect(await ok(eng, 'echo hello there')).toBe('hello there');
     expect((await eng.exec('quit')).quit).toBe(true);
     expect((await eng.exec('q')).quit).toBe(true);
+    // gdb's `quit [status]`: the status reaches the script's exit status; a bad one is an error, not a quit
+    expect(await eng.exec('quit')).toMatchObject({ quit: true, status: 0 });
+    expect(await eng.exec('quit 5')).toMatchObject({ quit: true, status: 5 });
+    expect(await runScript(eng, 'echo a\nquit 3\necho never', { write: () => undefined })).toBe(3);
+    expect(await runScript(eng, 'echo a\nquit\n', { write: () => undefined })).toBe(0);
+    for (const bad of ['quit 256', 'quit -1', 'quit x', 'quit 1 2']) {
+      const r = await eng.exec(bad);
+      expect(r.quit, bad).toBeUndefined();
+      expect(r.error, bad).toMatch(/^quit( status)?: /);
+    }
   });
 
   it('poke, trace, wave, checkpoint/restore, hash, set, vcd', async () => {
@@ -273,6 +283,9 @@ describe('every REPL command in script mode', () => {
       ['vcd stop', /^vcd stop: no VCD is being written$/],
       ['vcd start', /^usage: vcd start <file> \[globs\] \| vcd stop$/],
       ['vcd start /tmp/x.vcd nothing.here', /^vcd start: no signal matches 'nothing\.here'$/],
+      // the REPL names its own command, not the command line's --vcd / --events option
+      [`vcd start ${tmpdir()}`, new RegExp(`^vcd start: ${tmpdir()}: is a directory$`)],
+      [`events start ${tmpdir()}`, new RegExp(`^events start: ${tmpdir()}: is a directory$`)],
       ['set run-limit 0', /^run-limit: '0' is not a whole number/],
       ['assert node0.nip.count == 5', /^assertion failed at cycle 40: node0\.nip\.count == 5  \[node0\.nip\.count = 0\]$/],
       ['help nosuch', /^help: no command 'nosuch'/],

@@ -182,6 +182,40 @@ describe('synchronisation modes (docs/thesis-model.md#synchronisation)', () => {
   });
 });
 
+/** Loosely synchronous: process 0 sends one message to process 3 at once; process 3 computes `firstNs` before iteration 0's sends; later iterations compute 10 µs. */
+class SlowReceiver implements ProcessProgram {
+  readonly name = 'slow-receiver';
+  readonly params = {};
+  readonly processes = 16;
+  readonly side = 4;
+  readonly mode = 'loosely' as const;
+  constructor(private readonly firstNs: number) {}
+  nodeOf(p: number): number {
+    return p;
+  }
+  plan(p: number, k: number): IterationPlan {
+    return { computeNs: k > 0 ? 10_000 : p === 3 ? this.firstNs : 1, sends: p === 0 && k === 0 ? [{ dest: 3, bytes: 32 }] : [] };
+  }
+  startNs(): number {
+    return 0;
+  }
+  incoming(p: number, k: number): number {
+    return p === 3 && k === 0 ? 1 : 0;
+  }
+}
+
+describe('receivePosting (loosely synchronous; docs/thesis-model.md#synchronisation)', () => {
+  const iterations0 = (receivePosting: C104Config['receivePosting'], firstNs: number) =>
+    runC104(new SlowReceiver(firstNs), { side: 4, receivePosting }, { fixedNs: 200_000, checkpointNs: 100_000, truncate: false }).processWork.iterations[0];
+  it("'after-sends': the ack waits for the receiver's 50 µs compute (sent at 50 µs, back 540 ns later): process 0 completes 15 iterations in 200 µs; 'iteration-start' (control) acks at the header, 20", () => {
+    expect(iterations0('after-sends', 50_000)).toBe(15);
+    expect(iterations0('iteration-start', 50_000)).toBe(20);
+  });
+  it("a receiver that posts before the header arrives (1 ns compute) gives both readings the same run", () => {
+    expect(iterations0('after-sends', 1)).toBe(iterations0('iteration-start', 1));
+  });
+});
+
 describe('hunt groups (docs/thesis-model.md#packet-passing)', () => {
   // Nodes 1, 4, 6 and 9 send 32 bytes to node 5 at once, each into switch 5 by its own internal link.
   const sends = new Map([1, 4, 6, 9].map((n): [number, { at: number; to: { dest: number; bytes: number }[] }] => [n, { at: 0, to: [{ dest: 5, bytes: 32 }] }]));

@@ -53,6 +53,8 @@ export type T9000Links = 'hunt-group' | 'per-channel';
  */
 export type VirtualLinks = 'per-message' | 'per-channel';
 
+/** When a loosely synchronous / exchange process posts an iteration's receives (docs/thesis-model.md#synchronisation). */
+export type ReceivePosting = 'iteration-start' | 'after-sends';
 /** Saturation control of the non-blocking workload (§5.3.2, Fig. 5.4). */
 export type SaturationControl = 'per-process' | 't9000-queue';
 
@@ -108,6 +110,13 @@ export interface C104Config {
   /** §5.3.2, Fig. 5.4: 'per-process' (default) or the T9000 output data-queue length limit. */
   readonly saturationControl: SaturationControl;
   /**
+   * Loosely synchronous and exchange processes: when an iteration's receives are posted, i.e. from
+   * when the first packet of a message of that iteration is acknowledged (§3.1.1.1, §3.5.4's
+   * SimpleSocket). 'iteration-start': when the iteration begins, before its compute;
+   * 'after-sends': after its compute and sends (§4.2.1's loop; §5.3.2). docs/thesis-model.md#synchronisation.
+   */
+  readonly receivePosting: ReceivePosting;
+  /**
    * §3.5.3 / §4.1.3 optional time slicing of the FIFO run queue: a process
    * computing longer than this quantum (measured from when it reached the
    * head) goes to the tail if another process is waiting. 0 = off (the
@@ -162,6 +171,7 @@ export const C104_DEFAULTS: C104Config = {
   routing: 'xy',
   outstandingLimit: 16,
   saturationControl: 'per-process',
+  receivePosting: 'iteration-start',
   timeSliceNs: 0,
   fixedIntermediates: null,
   networkSeed: 2,
@@ -208,6 +218,7 @@ export function resolveC104Config(c: Partial<C104Config> = {}): C104Config {
   oneOf(S, 'routing', r.routing, ROUTINGS);
   integerIn(S, 'outstandingLimit', r.outstandingLimit, 1, 1_000_000);
   oneOf(S, 'saturationControl', r.saturationControl, ['per-process', 't9000-queue'] as const);
+  oneOf(S, 'receivePosting', r.receivePosting, ['iteration-start', 'after-sends'] as const);
   integerIn(S, 'timeSliceNs', r.timeSliceNs, 0, 1e12, 'ns; 0 = no time slicing');
   if (r.fixedIntermediates !== null) {
     const f = r.fixedIntermediates;

@@ -53,6 +53,9 @@ export class Endpoints implements EndpointSink {
   transport!: Transport;
   private readonly P: number;
   private readonly iter: Int32Array;
+  /** Loosely / exchange: the iteration whose receives the process has posted (its first packets are acknowledged up to it). */
+  private readonly recvIter: Int32Array;
+  private readonly postAfterSends: boolean;
   private readonly state: Uint8Array;
   private readonly outstanding: Int32Array;
   private readonly pendingAcks: Int32Array;
@@ -95,6 +98,9 @@ export class Endpoints implements EndpointSink {
   ) {
     const P = (this.P = program.processes);
     this.iter = new Int32Array(P);
+    this.postAfterSends = c.receivePosting === 'after-sends';
+    // Before its first iteration a process has posted nothing under 'after-sends'; the older reading acknowledged iteration 0 from time 0.
+    this.recvIter = new Int32Array(P).fill(this.postAfterSends ? -1 : 0);
     this.state = new Uint8Array(P);
     this.outstanding = new Int32Array(P);
     this.pendingAcks = new Int32Array(P);
@@ -205,7 +211,7 @@ export class Endpoints implements EndpointSink {
     const prog = this.program;
     this.plans[p] = null;
     const computeNs = (this.compute[p] = prog.computeNs ? prog.computeNs(p, k) : this.plan(p).computeNs);
-    if (this.gate) this.releaseDeferred(p, k, now);
+    if (this.gate && !this.postAfterSends) this.postReceives(p, k, now);
     // A zero compute period skips the CPU when the iteration then blocks on a send; otherwise compute
     // takes at least 1 ns so that a loop never spins at one instant (docs/thesis-model.md#process-model).
     if (computeNs <= 0 && this.program.mode !== 'async' && this.sendCount(p) > 0) return this.afterCompute(p, now);
@@ -259,6 +265,7 @@ export class Endpoints implements EndpointSink {
           this.metrics.c[C.sendsAttempted]!++;
           this.send(p, s.dest, s.bytes, k, now);
         }
+        if (this.postAfterSends) this.postReceives(p, k, now);
         this.checkProceed(p, now);
         return;
       }
@@ -371,7 +378,9 @@ export class Endpoints implements EndpointSink {
     this.ctx.pool.release(pk);
   }
 
-  private releaseDeferred(p: number, k: number, now: number): void {
+  /** p posts iteration k's receives: the first packets waiting for them are acknowledged (docs/thesis-model.md#synchronisation). */
+  private postReceives(p: number, k: number, now: number): void {
+    this.recvIter[p] = k;
     const list = this.deferred[p]!;
     if (list.length === 0) return;
     const keep: number[] = [];
@@ -385,7 +394,7 @@ export class Endpoints implements EndpointSink {
   onHead(pk: Packet, now: number): void {
     if (pk.kind !== DATA) return;
     const m = this.msgs[pk.msg]!;
-    if (this.gate && pk.index === 0 && this.iter[m.dstProc]! < m.iter) this.deferred[m.dstProc]!.push(pk.msg);
+    if (this.gate && pk.index === 0 && this.recvIter[m.dstProc]! < m.iter) this.deferred[m.dstProc]!.push(pk.msg);
     else this.sendAck(pk.msg, pk.index, now);
   }
 
