@@ -8,12 +8,8 @@
  *    it, where `more` falls so that `take` rises); its `data`, `strobe`,
  *    `sh`, `left`, `busy` are computed on demand from the posted word;
  *  - the deserialiser does not run at all: its registers that change per
- *    bit (`xPrev`, `cnt`, `pBit`, `flag`, `acc`, `discCnt`) and its
- *    token-level outputs (`hdrV`, `hdrP`, `hdrF`, `tokV`, `tokCtl`,
- *    `tokPay`, `syncV`) are computed on demand from the line, by the
- *    deserialiser's own framing rules (a token is 4 bits when its flag is
- *    1, else 10), with a cursor (the first bit of the token it frames) that
- *    moves on when asked (`syncRx`);
+ *    bit and its token-level outputs are computed on demand from the line
+ *    by a cursor over it (token_train_rx.ts, the receive half);
  *  - the decoder is woken by timed wake-ups in the cycles where its inputs
  *    pulse (`hdrV` at a token's first bit + 2, `tokV` at its last bit + 1:
  *    each such run schedules the next) instead of by the pulses' rises and
@@ -47,6 +43,7 @@
  * the wires every cycle): those stay bit by bit (ports.ts).
  */
 import { DataStrobeLine, type EncodingState, type LineState } from '../kernel/serial_line.ts';
+import { DsTokenTrainRx, type RxCursorState } from './token_train_rx.ts';
 import type { Signal } from '../kernel/module.ts';
 import type { OnDemand } from '../kernel/simulator.ts';
 import type { DsLinkEnd } from './end.ts';
@@ -71,20 +68,10 @@ export interface TokenTrainStats {
   fromNull: number;
 }
 
-/** What a snapshot keeps of a train (save/restore). */
-interface TrainState {
+/** What a snapshot keeps of a train (save/restore): the sender's part, the receiver's cursor. */
+interface TrainState extends RxCursorState {
   active: boolean;
   loadEdge: number;
-  rxFrom: number;
-  rxUntil: number;
-  curF: number;
-  prevP: number;
-  prevFl: number;
-  prevPay: number;
-  heldP: number;
-  heldF: number;
-  rxEnding: boolean;
-  x0: number;
   line: LineState;
   enc: EncodingState;
 }
@@ -97,36 +84,6 @@ export class DsTokenTrain implements OnDemand {
   slots: readonly number[] = [];
   /** Next load edge of the serialiser (a token's last bit is on the wire at loadEdge). */
   private loadEdge = 0;
-  /** The deserialiser is on the line at edges rxFrom <= e < rxUntil. */
-  private rxFrom = Infinity;
-  private rxUntil = Infinity;
-  /** First bit (cycle on the wire) of the token the receiver frames now. */
-  private curF = 0;
-  /** pBit and flag of the receiver's previous token (its registers keep them until the next token's bits). */
-  private prevP = 0;
-  private prevFl = 0;
-  /** The previous token's data bits or control code (tokPay keeps it until the next token's last bit). */
-  private prevPay = 0;
-  /**
-   * hdrP and hdrF until the current token's flag bit: the previous token's
-   * parity and flag, or at entry what the registers hold (equal to pBit and
-   * flag unless one was poked since).
-   */
-  private heldP = 0;
-  private heldF = 0;
-  /** The parity and flag bits of the token at pfAt (read once a token: every decoder run in a train asks). */
-  private pfAt = -1;
-  private pfV = 0;
-  /**
-   * The train left at a load edge c (no token for the line): the receiver's
-   * values of cycle c + 1 (= rxUntil - 1) are still on demand until the
-   * deserialiser, woken at c + 1, writes them back and goes on bit by bit
-   * (written at the edge c itself they would show the decoder, running at
-   * that edge after the serialiser, its inputs of c + 1).
-   */
-  private rxEnding = false;
-  /** D xor S in the cycle before rxFrom (the receiver's xPrev there). */
-  private x0 = 0;
   /**
    * Slots the per-token paths touch, set in bind(): read from this object
    * rather than through the units' Signal objects (fewer objects touched a
@@ -137,13 +94,23 @@ export class DsTokenTrain implements OnDemand {
   private tokLenI = 0;
   private tokBitsI = 0;
   private tokI = 0;
-  private readonly outI = new Int32Array(7);
-  private readonly outN = new Int32Array(7);
+  /** The receive half: the deserialiser's values from the line (token_train_rx.ts). */
+  readonly recv: DsTokenTrainRx;
   /** Negative control only (tests): post every token this many cycles late. */
   static late = 0;
-  /** Negative controls only (tests): the receiver's pulses this many cycles late; the decoder not given its inputs (onDecode a no-op). */
-  static pulseLate = 0;
-  static noDecodeWrite = false;
+  /** Negative controls only (tests): the receiver's pulses this many cycles late; the decoder not given its inputs (token_train_rx.ts). */
+  static get pulseLate(): number {
+    return DsTokenTrainRx.pulseLate;
+  }
+  static set pulseLate(v: number) {
+    DsTokenTrainRx.pulseLate = v;
+  }
+  static get noDecodeWrite(): boolean {
+    return DsTokenTrainRx.noDecodeWrite;
+  }
+  static set noDecodeWrite(v: boolean) {
+    DsTokenTrainRx.noDecodeWrite = v;
+  }
 
   constructor(
     /** The sending end (its serialiser) and the receiving end (its deserialiser). */
@@ -151,6 +118,7 @@ export class DsTokenTrain implements OnDemand {
     readonly rx: DsLinkEnd,
   ) {
     this.line = new DataStrobeLine(`${tx.path || tx.name}.line`);
+    this.recv = new DsTokenTrainRx(rx, this.line, () => this.active);
     tx.ser.tokTrain = this;
     rx.deser.tokTrain = this;
     rx.dec.tokTrain = this;
@@ -163,17 +131,12 @@ export class DsTokenTrain implements OnDemand {
   /** After elaboration (slots are known): DsLinkEnd.onElaborated of the sending end. */
   bind(): void {
     const ser = this.tx.ser;
-    const d = this.rx.deser;
-    this.slots = [ser.data, ser.strobe, ser.sh, ser.left, ser.busy, ser.more, d.xPrev, d.cnt, d.pBit, d.flag, d.acc, d.discCnt, d.disc, d.gotBit, d.synced, d.hist].map((r) => r.i);
+    this.slots = [...[ser.data, ser.strobe, ser.sh, ser.left, ser.busy, ser.more].map((r) => r.i), ...this.recv.bind()];
     this.moreN = ser.more.n;
     this.enableI = ser.enable.i;
     this.tokLenI = ser.tokLen.i;
     this.tokBitsI = ser.tokBits.i;
     this.tokI = this.tx.tokens.tok.i;
-    const o = d.out;
-    this.slots = [...this.slots, o.hdrV.i, o.tokV.i, o.syncV.i, o.hdrP.i, o.hdrF.i, o.tokCtl.i, o.tokPay.i];
-    this.outI.set([o.hdrV.i, o.tokV.i, o.syncV.i, o.hdrP.i, o.hdrF.i, o.tokCtl.i, o.tokPay.i]);
-    this.outN.set([o.hdrV.n, o.tokV.n, o.syncV.n, o.hdrP.n, o.hdrF.n, o.tokCtl.n, o.tokPay.n]);
   }
 
   // ------------------------------------------------------------ sender
@@ -225,14 +188,14 @@ export class DsTokenTrain implements OnDemand {
     const nt = this.tx.ser.txTrain;
     const s = this.s;
     if (nt === null || !this.idleNull()) return false;
-    if (s[this.tx.fsm.state.i] !== S_RUN || s[this.rx.fsm.state.i] !== S_RUN || !(c > this.rxFrom && c < this.rxUntil)) return false;
+    if (s[this.tx.fsm.state.i] !== S_RUN || s[this.rx.fsm.state.i] !== S_RUN || !(c > this.recv.rxFrom && c < this.recv.rxUntil)) return false;
     this.writeTx(c, s);
-    this.writeRx(c, s);
-    this.writePulses(c, s);
+    this.recv.writeRx(c, s);
+    this.recv.writePulses(c, s);
     if (!nt.handFromTokens(c)) return false;
     this.active = false;
-    this.rxUntil = c;
-    this.rxEnding = false;
+    this.recv.rxUntil = c;
+    this.recv.rxEnding = false;
     this.stats.thawed++;
     this.stats.toNull++;
     return true;
@@ -271,7 +234,7 @@ export class DsTokenTrain implements OnDemand {
     ser.wakeAt(ser.shiftProc, c + len - 1);
     this.stats.tokens++;
     if ((this.stats.tokens & 63) === 0) {
-      this.syncRx(c - 64); // the receiver's cursor reads from curF on: move it past what is forgotten
+      this.recv.syncRx(c - 64); // the receiver's cursor reads from curF on: move it past what is forgotten
       this.line.forget(c - 64);
     }
   }
@@ -332,19 +295,8 @@ export class DsTokenTrain implements OnDemand {
   private start(c: number, x: number, pay: number): void {
     const s = this.s;
     const ser = this.tx.ser;
-    const d = this.rx.deser;
-    this.prevP = s[d.pBit.i]!;
-    this.prevFl = s[d.flag.i]!;
-    this.prevPay = pay;
-    this.heldP = s[d.out.hdrP.i]!;
-    this.heldF = s[d.out.hdrF.i]!;
-    this.x0 = x;
     this.idleNulls = 0;
-    this.curF = c + 1 + DsTokenTrain.late;
-    this.rxFrom = c + 1;
-    this.rxUntil = Infinity;
-    this.rxEnding = false;
-    this.pfAt = -1; // a token posted earlier in another history (a restored snapshot) may have started there
+    this.recv.start(c, c + 1 + DsTokenTrain.late, x, pay);
     // From c + 1 on exactly one wire changes per cycle: D xor S alternates from x.
     this.line.encodeFrom(c + 1 - x);
     this.active = true;
@@ -352,112 +304,18 @@ export class DsTokenTrain implements OnDemand {
     // The serialiser's registers keep their slots (next = current: no commit change) and are computed on demand from now on.
     for (const r of [ser.data, ser.strobe, ser.sh, ser.left, ser.busy]) s[r.n] = s[r.i]!;
     this.post(c);
-    // The decoder's first pulse of the train: the first token's hdrV (onDecode schedules the rest).
-    const dec = this.rx.dec;
-    dec.wakeAt(dec.decodeProc, this.curF + 2);
   }
 
-  // ------------------------------------------------------------ receiver
+  // ------------------------------------------------------------ receiver (token_train_rx.ts)
 
-  /**
-   * The deserialiser's bits process at its edge: true when the train handled
-   * it (nothing to do: its values are on demand). At the edge after a thaw
-   * at a load edge, its values are written back and it goes on bit by bit.
-   */
+  /** The deserialiser's bits process at its edge: true when the train handled it. */
   onBits(): boolean {
-    const d = this.rx.deser;
-    const e = d.cycleRef.cycle;
-    if (e < this.rxFrom || e >= this.rxUntil) return false;
-    if (this.rxEnding && e === this.rxUntil - 1) {
-      this.thawRx(e);
-      return false;
-    }
-    return true;
+    return this.recv.onBits();
   }
 
-  /**
-   * The decoder's decode process at edge t, before it reads its inputs:
-   * write the deserialiser's outputs of cycle t into their slots (they are
-   * on demand for rxFrom < t < rxUntil; in rxFrom the deserialiser's last
-   * bit-by-bit edge wrote them), and from a cycle where one of them pulses,
-   * wake the decoder at the next such cycle while the train runs.
-   */
+  /** The decoder's decode process at its edge, before it reads its inputs (they are written here). */
   onDecode(): void {
-    const dec = this.rx.dec;
-    const t = dec.cycleRef.cycle;
-    if (t <= this.rxFrom || t >= this.rxUntil) return;
-    const j = this.writePulses(t, DsTokenTrain.noDecodeWrite ? new Float64Array(this.s.length) : this.s);
-    if (!this.active) return;
-    // j 0: tokV of the previous token now, the next token's hdrV at curF + 2; j 2: hdrV now, tokV when the token has ended.
-    const late = DsTokenTrain.pulseLate;
-    if (j === 0) dec.wakeAt(dec.decodeProc, this.curF + 2 + late);
-    else if (j === 2) dec.wakeAt(dec.decodeProc, this.curF + late + (this.pfOf(this.curF) >>> 1 === 1 ? 4 : 10));
-  }
-
-  /** The first two bits (parity, flag) of the token starting at f, cached for the token the receiver frames. */
-  private pfOf(f: number): number {
-    if (this.pfAt !== f) {
-      this.pfV = this.bits(f, 2);
-      this.pfAt = f;
-    }
-    return this.pfV;
-  }
-
-  /**
-   * Move the receiver's cursor to the token the deserialiser frames in cycle
-   * t (the one whose bits it has seen at edges curF .. t - 1): every token
-   * that ended before t becomes the previous one.
-   */
-  private syncRx(t: number): void {
-    let f = this.curF;
-    while (t - f >= 2) {
-      const pf = this.pfOf(f);
-      const len = (pf >>> 1) === 1 ? 4 : 10;
-      if (t - f < len) break;
-      this.prevP = this.heldP = pf & 1;
-      this.prevFl = this.heldF = pf >>> 1;
-      this.prevPay = this.bits(f + 2, len - 2);
-      f += len;
-    }
-    this.curF = f;
-  }
-
-  /**
-   * Write the deserialiser's token-level outputs for cycle t (> rxFrom) into
-   * both slots: what its edge t - 1 wrote (rx_deserialiser.ts's emit):
-   * hdrV at a token's second bit + 1, tokV at its last bit + 1, syncV never
-   * (synchronised); hdrP/hdrF, tokCtl/tokPay keep the last token's that
-   * raised them. Returns t - curF (0: tokV now; 2: hdrV now).
-   */
-  private writePulses(t: number, s: Float64Array): number {
-    t -= DsTokenTrain.pulseLate;
-    this.syncRx(t);
-    const j = t - this.curF;
-    const o = this.outI;
-    const n = this.outN;
-    let p = this.heldP;
-    let fl = this.heldF;
-    if (j >= 2) {
-      const pf = this.pfOf(this.curF);
-      p = pf & 1;
-      fl = pf >>> 1;
-    }
-    // Both slots of each (no commit change); no closure here: a hot path (docs/kernel.md "Stop 20").
-    s[o[0]!] = s[n[0]!] = j === 2 ? 1 : 0;
-    s[o[1]!] = s[n[1]!] = j === 0 ? 1 : 0;
-    s[o[2]!] = s[n[2]!] = 0;
-    s[o[3]!] = s[n[3]!] = p;
-    s[o[4]!] = s[n[4]!] = fl;
-    s[o[5]!] = s[n[5]!] = this.prevFl;
-    s[o[6]!] = s[n[6]!] = this.prevPay;
-    return j;
-  }
-
-  /** n bits (lsb first) from cycle `from` on the line. */
-  private bits(from: number, n: number): number {
-    const w = this.line.wordAt(from);
-    if (w !== undefined && from + n <= w.start + w.nbits) return (w.word >>> (from - w.start)) & ((1 << n) - 1);
-    return this.line.bits(from, n, 'lsb-first');
+    this.recv.onDecode();
   }
 
   // ------------------------------------------------------------ values on demand
@@ -479,50 +337,12 @@ export class DsTokenTrain implements OnDemand {
     put(ser.busy, 1);
   }
 
-  /** Write the deserialiser's per-bit registers for cycle t (t >= rxFrom) into both slots. */
-  private writeRx(t: number, s: Float64Array): void {
-    if (t < this.rxFrom) return;
-    const d = this.rx.deser;
-    const put = (r: Signal, v: number): void => {
-      s[r.i] = v;
-      s[r.n] = v;
-    };
-    put(d.xPrev, t === this.rxFrom ? this.x0 : this.line.bitAt(t - 1) ^ this.line.strobeAt(t - 1));
-    put(d.discCnt, 0);
-    this.syncRx(t);
-    const f = this.curF;
-    const j = t - f;
-    let cnt = 0;
-    let acc = 0;
-    let p = this.prevP;
-    let fl = this.prevFl;
-    if (j >= 1) {
-      const pf = this.bits(f, Math.min(j, 2));
-      p = pf & 1;
-      if (j >= 2) {
-        fl = pf >>> 1;
-        const len = fl === 1 ? 4 : 10;
-        if (j < len) {
-          cnt = j;
-          if (j > 2) acc = this.bits(f + 2, j - 2);
-        }
-      } else cnt = 1;
-    }
-    put(d.cnt, cnt);
-    put(d.acc, acc);
-    put(d.pBit, p);
-    put(d.flag, fl);
-  }
-
   materialize(cycle: number, s: Float64Array): void {
     // The direction's NULL train shares these slots and the kernel asks one
     // owner per slot (the later one, this train): it answers for both.
     this.tx.ser.txTrain?.materialize(cycle, s);
     if (this.active) this.writeTx(cycle, s);
-    if (cycle >= this.rxFrom && cycle < this.rxUntil) {
-      this.writeRx(cycle, s);
-      if (cycle > this.rxFrom) this.writePulses(cycle, s);
-    }
+    this.recv.materialize(cycle, s);
   }
 
   nextChange(cycle: number): number {
@@ -541,22 +361,11 @@ export class DsTokenTrain implements OnDemand {
     this.active = false;
     this.stats.thawed++;
     if (rxCycle > txCycle) {
-      this.rxUntil = rxCycle + 1;
-      this.rxEnding = true;
+      this.recv.rxUntil = rxCycle + 1;
+      this.recv.rxEnding = true;
       const d = this.rx.deser;
       d.wakeAt(d.bitsProc, rxCycle);
-    } else this.thawRx(rxCycle);
-  }
-
-  /** Write the receiver's values of cycle t back for good; the deserialiser goes on bit by bit from edge t. */
-  private thawRx(t: number): void {
-    const s = this.s;
-    this.writeRx(t, s);
-    if (t > this.rxFrom) this.writePulses(t, s);
-    this.rxUntil = t;
-    this.rxEnding = false;
-    const d = this.rx.deser;
-    d.wakeAt(d.bitsProc, t);
+    } else this.recv.thawRx(rxCycle);
   }
 
   /** A comb process or a stimulus (poke, mode switch): hand back the values of the state's cycle. */
@@ -564,7 +373,7 @@ export class DsTokenTrain implements OnDemand {
     this.tx.ser.txTrain?.thaw(); // the shared slots' other owner (see materialize)
     const ser = this.tx.ser;
     if (!this.active) {
-      if (this.rxEnding) this.thawRx(ser.wakeSink!.stateCycle);
+      if (this.recv.rxEnding) this.recv.thawRx(ser.wakeSink!.stateCycle);
       return;
     }
     const t = ser.wakeSink!.stateCycle;
@@ -573,34 +382,21 @@ export class DsTokenTrain implements OnDemand {
   }
 
   save(): TrainState {
-    return { active: this.active, loadEdge: this.loadEdge, rxFrom: this.rxFrom, rxUntil: this.rxUntil, curF: this.curF, prevP: this.prevP, prevFl: this.prevFl, prevPay: this.prevPay, heldP: this.heldP, heldF: this.heldF, rxEnding: this.rxEnding, x0: this.x0, line: this.line.save(), enc: this.line.saveEncoding() };
+    return { active: this.active, loadEdge: this.loadEdge, ...this.recv.save(), line: this.line.save(), enc: this.line.saveEncoding() };
   }
 
   restore(v: unknown): void {
     const st = v as TrainState;
     this.active = st.active;
     this.loadEdge = st.loadEdge;
-    this.rxFrom = st.rxFrom;
-    this.rxUntil = st.rxUntil;
-    this.curF = st.curF;
-    this.prevP = st.prevP;
-    this.prevFl = st.prevFl;
-    this.prevPay = st.prevPay;
-    this.heldP = st.heldP;
-    this.heldF = st.heldF;
-    this.rxEnding = st.rxEnding;
-    this.pfAt = -1;
-    this.x0 = st.x0;
+    this.recv.restore(st);
     this.line.restore(st.line);
     this.line.restoreEncoding(st.enc);
   }
 
   reset(): void {
     this.active = false;
-    this.rxEnding = false;
-    this.pfAt = -1;
-    this.rxFrom = Infinity;
-    this.rxUntil = Infinity;
+    this.recv.reset();
     this.line.restore({ runs: [], horizon: 0 });
   }
 }

@@ -103,6 +103,19 @@ function fromSnapshot(act: (ls: Lockstep<HoldBench>, c: number) => void): Lockst
   return ls;
 }
 
+/** Of the PHASES pokes of `sel` to v (one a run), how many the lock-step sees (the copies differ): for the negative controls. */
+function phasesSeen(sel: (u: HoldBench) => Signal, v: number): number {
+  let seen = 0;
+  for (let k = 0; k < PHASES; k++) {
+    try {
+      run((l, c) => c === T0 + k && l.poke(sel, v));
+    } catch {
+      seen++;
+    }
+  }
+  return seen;
+}
+
 afterEach(() => {
   DsTxSerialiser.noHoldWake = false;
   DsCredit.noClearWake = false;
@@ -127,27 +140,11 @@ describe('DS-link wake on rise: lock-step with pokes at every phase of a token',
 
   it('negative control: without the serialiser waking advance and the count while take stays 1, the copies differ', () => {
     DsTxSerialiser.noHoldWake = true;
-    let seen = 0;
-    for (let k = 0; k < PHASES; k++) {
-      try {
-        run((l, c) => c === T0 + k && l.poke((u) => u.pair.a.tokens.tokLen, 1));
-      } catch {
-        seen++;
-      }
-    }
-    expect(seen).toBeGreaterThan(0);
+    expect(phasesSeen((u) => u.pair.a.tokens.tokLen, 1)).toBeGreaterThan(0);
   });
 
   it('negative control: without the count clearing its own error pulse, the copies differ', () => {
     DsCredit.noClearWake = true;
-    let seen = 0;
-    for (let k = 0; k < PHASES; k++) {
-      try {
-        run((l, c) => c === T0 + k && l.poke((u) => u.pair.b.credit.rxOut, 0));
-      } catch {
-        seen++;
-      }
-    }
-    expect(seen).toBeGreaterThan(0);
+    expect(phasesSeen((u) => u.pair.b.credit.rxOut, 0)).toBeGreaterThan(0);
   });
 });
