@@ -1,57 +1,21 @@
 /**
- * The comb processes' static order (elaboration step 4; docs/kernel.md
- * "Stop 21: cost at scale"): Kahn's algorithm, each process after the
- * processes that drive what it reads, taking among the ready processes the
- * one declared first (a min-heap on the declaration index), where a FIFO
- * queue took them level by level across the whole design. Declarations are
- * in module-tree order, so a node's comb processes now run together: a
- * breadth-first order ran level 0 of all 1,024 nodes of a 32x32 mesh, then
- * level 1 of all of them, and so fetched each node's state and closures
- * once per level instead of once per cycle. Any topological order settles
- * to the same values; evaluations are the same processes.
+ * The comb processes' static order (elaboration step 4): Kahn's algorithm
+ * with a FIFO queue, each process after the processes that drive what it
+ * reads, so the order runs level by level across the whole design (level 0
+ * of every node of a mesh, then level 1, ...). Tried and not kept (docs/kernel.md
+ * "Stop 21: cost at scale"): the first declared of the ready processes
+ * first (a node's comb processes together) was 0.93-0.94x at 32x32; level,
+ * then unit class, then declaration was the same speed as this order.
  */
 
-/** The order (declaration indices), or undefined and the processes left in a cycle (indegree > 0). */
+/** The order (declaration indices), or undefined if some processes are left in a cycle (indegree > 0). */
 export function combOrder(n: number, succ: number[][], indeg: Int32Array): number[] | undefined {
   const order: number[] = [];
-  const heap: number[] = [];
-  for (let p = 0; p < n; p++) if (indeg[p] === 0) heap.push(p); // ascending: already a heap
-  while (heap.length > 0) {
-    const q = popMin(heap);
-    order.push(q);
-    for (const p of succ[q]!) if (--indeg[p]! === 0) pushHeap(heap, p);
+  for (let p = 0; p < n; p++) if (indeg[p] === 0) order.push(p);
+  for (let h = 0; h < order.length; h++) {
+    for (const p of succ[order[h]!]!) if (--indeg[p]! === 0) order.push(p);
   }
   return order.length === n ? order : undefined;
-}
-
-function pushHeap(h: number[], x: number): void {
-  let i = h.length;
-  h.push(x);
-  while (i > 0) {
-    const up = (i - 1) >> 1;
-    if (h[up]! <= x) break;
-    h[i] = h[up]!;
-    i = up;
-  }
-  h[i] = x;
-}
-
-function popMin(h: number[]): number {
-  const top = h[0]!;
-  const last = h.pop()!;
-  const n = h.length;
-  if (n === 0) return top;
-  let i = 0;
-  for (;;) {
-    let c = 2 * i + 1;
-    if (c >= n) break;
-    if (c + 1 < n && h[c + 1]! < h[c]!) c++;
-    if (h[c]! >= last) break;
-    h[i] = h[c]!;
-    i = c;
-  }
-  h[i] = last;
-  return top;
 }
 
 /** A cycle among the processes left with indegree > 0 after Kahn's algorithm. */

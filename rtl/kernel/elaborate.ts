@@ -9,7 +9,7 @@
  * 3. Lay the nets out in one state vector: wires [0, W), register current
  *    values [W, W+R), register next values [W+R, W+2R).
  * 4. Order the comb processes so each runs after the processes that drive what
- *    it reads, the first declared first among the ready ones (comb_order.ts); a cycle is a combinational loop and is reported as the ring of
+ *    it reads (comb_order.ts); a cycle is a combinational loop and is reported as the ring of
  *    wire names.
  * 5. Build reader lists (slot -> processes) for activity-driven evaluation.
  */
