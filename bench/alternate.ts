@@ -12,7 +12,7 @@
  *   taskset -c 0 npx tsx bench/alternate.ts BEFORE_TREE AFTER_TREE ROUNDS N GAP WARMUP WINDOW [plain]
  *
  * The C104/DS-link cases (issue 10; bench/c104_cases.ts: mesh3, mesh4,
- * idle4, pair, node8) the same way, each window a process that builds the case
+ * idle4, pair, node8, node16) the same way, each window a process that builds the case
  * from that tree, warms it up and times one window:
  *
  *   taskset -c 0 npx tsx bench/alternate.ts BEFORE_TREE AFTER_TREE ROUNDS CASE WARMUP WINDOW

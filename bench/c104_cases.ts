@@ -8,7 +8,8 @@
  * messages both ways, bench/t9000.ts), node8 (the 8x8 mesh of the Table 3.1
  * run, T9000 node addressing as bench/c104-table31-rtl.ts --node; its
  * warm-up counts from cycle 0, so it includes the 2,500 cycles of link
- * start-up).
+ * start-up), node16 (the same at 16x16: docs/kernel.md "Stop 21: cost at
+ * scale").
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -16,7 +17,7 @@ import type * as C104Bench from './c104.ts';
 import type * as PairBench from './t9000.ts';
 import type * as Kernel from '../rtl/kernel/index.ts';
 
-export const C104_CASES = ['mesh3', 'mesh4', 'idle4', 'pair', 'node8'] as const;
+export const C104_CASES = ['mesh3', 'mesh4', 'idle4', 'pair', 'node8', 'node16'] as const;
 export type C104Case = (typeof C104_CASES)[number];
 
 export const isC104Case = (s: string): s is C104Case => (C104_CASES as readonly string[]).includes(s);
@@ -46,7 +47,7 @@ export async function buildC104Case(tree: string, c: C104Case, warm: number, cyc
     return sim;
   }
   const M = await loadFromTree<typeof C104Bench>(tree, 'bench/c104.ts', fail);
-  if (c === 'node8') return M.buildC104Mesh({ side: 8, window: 16, interval: 100, warmup: warm, cycles, addressing: 'node' }, warm + cycles).sim;
+  if (c === 'node8' || c === 'node16') return M.buildC104Mesh({ side: c === 'node8' ? 8 : 16, window: 16, interval: 100, warmup: warm, cycles, addressing: 'node' }, warm + cycles).sim;
   const side = c === 'mesh3' ? 3 : 4;
   return M.buildC104Mesh({ side, window: 16, interval: 100, warmup: warm, cycles, idle: c === 'idle4' }, warm + cycles + M.C104_START).sim;
 }

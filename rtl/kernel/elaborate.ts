@@ -9,10 +9,11 @@
  * 3. Lay the nets out in one state vector: wires [0, W), register current
  *    values [W, W+R), register next values [W+R, W+2R).
  * 4. Order the comb processes so each runs after the processes that drive what
- *    it reads; a cycle is a combinational loop and is reported as the ring of
+ *    it reads (comb_order.ts); a cycle is a combinational loop and is reported as the ring of
  *    wire names.
  * 5. Build reader lists (slot -> processes) for activity-driven evaluation.
  */
+import { combOrder, findCycle } from './comb_order.ts';
 import { ElaborationError } from './errors.ts';
 import { type GuardedReads, Memory, Module, type ProcessDecl, Signal } from './module.ts';
 
@@ -337,15 +338,8 @@ export function elaborate(root: Module): Netlist {
       }
     }
   });
-  const order: number[] = [];
-  const queue: number[] = [];
-  for (let p = 0; p < nComb; p++) if (indeg[p] === 0) queue.push(p);
-  for (let h = 0; h < queue.length; h++) {
-    const q = queue[h]!;
-    order.push(q);
-    for (const p of succ[q]!) if (--indeg[p]! === 0) queue.push(p);
-  }
-  if (order.length < nComb) {
+  const order = combOrder(nComb, succ, indeg);
+  if (order === undefined) {
     const ring = findCycle(nComb, succ, indeg);
     const names = ring.map((q, k) => slotSignal[via.get(`${q},${ring[(k + 1) % ring.length]}`)!]!.path);
     throw new ElaborationError('comb-loop', `combinational loop: ${[...names, names[0]].join(' -> ')}`);
@@ -561,29 +555,4 @@ function aliasLists(signals: readonly Signal[], nSlots: number): Signal[][] {
 function netName(signals: Signal[], find: (x: number) => number, r: number): string {
   const members = signals.filter((_, k) => find(k) === r).map((s) => s.path);
   return members.join(' = ');
-}
-
-/** A cycle among the processes left with indegree > 0 after Kahn's algorithm. */
-function findCycle(n: number, succ: number[][], indeg: Int32Array): number[] {
-  const inRest = (p: number): boolean => indeg[p]! > 0;
-  const state = new Int8Array(n); // 0 new, 1 on stack, 2 done
-  const stack: number[] = [];
-  let ring: number[] = [];
-  const dfs = (p: number): boolean => {
-    state[p] = 1;
-    stack.push(p);
-    for (const q of succ[p]!) {
-      if (!inRest(q)) continue;
-      if (state[q] === 1) {
-        ring = stack.slice(stack.indexOf(q));
-        return true;
-      }
-      if (state[q] === 0 && dfs(q)) return true;
-    }
-    stack.pop();
-    state[p] = 2;
-    return false;
-  };
-  for (let p = 0; p < n; p++) if (inRest(p) && state[p] === 0 && dfs(p)) break;
-  return ring;
 }
