@@ -27,6 +27,7 @@
  */
 import type { Observer, Simulator } from '../../rtl/kernel/index.ts';
 import type { T9000Endpoint } from '../../rtl/t9000/endpoint.ts';
+import { sortInPlace } from '../../rtl/t9000/vlc.ts';
 import { writeTrace, type EventKind, type TraceEvent, type TraceHeader } from '../../traces/events/vocabulary.ts';
 import { bytesDigest, type ChannelEnd, type T9000Driver, type T9000Message } from './t9000_driver.ts';
 import { T9000Summary } from './t9000_summary.ts';
@@ -85,6 +86,8 @@ export class T9000Recorder implements Observer {
    * docs/kernel.md "Stop 19").
    */
   private readonly portSlots: Int32Array[];
+  /** onNode's scratch: the visited VLs whose completion counters moved this cycle. */
+  private readonly moved: number[] = [];
   private queuedSeen = 0;
   private readonly detachFn: () => void;
 
@@ -179,7 +182,7 @@ export class T9000Recorder implements Observer {
     const nodes = this.driver.nodes;
     for (let node = 0; node < nodes.length; node++) {
       const ep = nodes[node]!;
-      if (this.quiet(s, node) && ep.vlc.visited().length === 0) continue;
+      if (this.quiet(s, node) && ep.vlc.visitedCount() === 0) continue;
       this.onNode(sim, s, t, ep, node);
     }
   }
@@ -223,10 +226,26 @@ export class T9000Recorder implements Observer {
       }
     }
     const vlc = ep.vlc;
-    // Only the VLs the control visited this cycle can have completed anything (rtl/t9000/vlc.ts, work list).
-    const vis = vlc.visited();
-    for (let i = 0; i < vis.length; i++) {
-      const v = vis[i]!;
+    // Only the VLs the control visited this cycle can have completed anything
+    // (rtl/t9000/vlc.ts, work list). Of those, the few whose completion
+    // counters moved are taken out first and sorted, so they are followed in
+    // ascending VL order as before; sorting the whole work list for every
+    // endpoint every cycle was the recorder's largest cost past saturation,
+    // where nearly every VL has work (docs/kernel.md "Stop 21: cost at scale").
+    const work = vlc.visitedUnsorted();
+    const nWork = vlc.visitedCount();
+    const sDone = vlc.sDone.data;
+    const rDone = vlc.rDone.data;
+    const moved = this.moved;
+    let n = 0;
+    for (let i = 0; i < nWork; i++) {
+      const v = work[i]!;
+      const w = sh[v]!;
+      if (w.sDone !== sDone[v] || w.rDone !== rDone[v]) moved[n++] = v;
+    }
+    if (n > 1) sortInPlace(moved, n);
+    for (let i = 0; i < n; i++) {
+      const v = moved[i]!;
       const w = sh[v]!;
       const sd = vlc.sDone.data[v]!;
       while (w.sDone !== sd) {

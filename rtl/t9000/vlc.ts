@@ -128,6 +128,10 @@ export class VirtualLinkControl extends Module {
   readonly touch: (v: number) => void;
   /** The VLs visited in the latest cycle (a superset of those whose control block changed), ascending; one array reused, valid until the next call. */
   readonly visited: () => readonly number[];
+  /** How many VLs the latest cycle visited (visited()'s length, without its sort). */
+  readonly visitedCount: () => number;
+  /** The same VLs in work-list order, not sorted: the first visitedCount() entries; the list itself, valid until the next cycle. */
+  readonly visitedUnsorted: () => Int32Array;
 
   constructor(parent: Module, name: string, cfg: Readonly<T9000Config>) {
     super(parent, name);
@@ -277,6 +281,8 @@ export class VirtualLinkControl extends Module {
       sortInPlace(vis, nWork);
       return vis;
     };
+    this.visitedCount = (): number => nWork;
+    this.visitedUnsorted = (): Int32Array => work;
 
     // ------------------------------------------------------------------
     // This cycle's view, shared by the comb and seq processes (plain scratch
