@@ -83,3 +83,42 @@ describe('a poke while a NULL train records', () => {
     expect(flipAt('link.a.dec.pendKind', T0, T0 + 20, true)).toBeDefined();
   });
 });
+
+/**
+ * A forced tokBits wider than a NULL at a load edge of an idle direction
+ * (a token train posting the NULLs it waits on, token_train.ts idleNull):
+ * the train posted the 8-bit NULL with the word's high bits and the line
+ * refused it (`b.line.send: word 409 does not fit 8 bits`) where the
+ * reference mode shifts the 8 low bits; such a word is no idle NULL now (as
+ * mayPost already ruled for tokens), so the units go bit by bit. Poked at
+ * each of 120 cycles: both copies alike at every cycle, a model error alike
+ * in both (docs/kernel.md "Stop 21: review").
+ */
+describe('a forced tokBits wider than a NULL', () => {
+  it('poked to 409 at each of 120 cycles: fast = reference (errors alike)', () => {
+    for (let t = T0; t < T0 + 120; t++) {
+      ref.restore(saved.p);
+      fast.restore(saved.a);
+      ref.step(t - T0);
+      fast.step(t - T0);
+      ref.poke('link.b.tokens.tokBits', 409);
+      fast.poke('link.b.tokens.tokBits', 409);
+      for (let c = 0; c < 40; c++) {
+        const err = (sim: Simulator): string => {
+          try {
+            sim.step();
+            return '';
+          } catch (e) {
+            return String(e);
+          }
+        };
+        const eP = err(ref);
+        const eA = err(fast);
+        expect(eA, `poke at ${t}`).toBe(eP);
+        if (eP) break;
+        expect(firstSlotDiff(ref, fast), `poke at ${t}`).toBeNull();
+      }
+    }
+  }, 300_000);
+});
+
