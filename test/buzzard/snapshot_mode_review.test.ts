@@ -11,25 +11,13 @@
  * restored (a cycle behind) differs.
  */
 import { describe, expect, it } from 'vitest';
-import { Simulator, type SimMode } from '../../rtl/kernel/index.ts';
-import { BuzzardCube } from '../../rtl/buzzard/network.ts';
-import { CubeDriver } from '../../harness/rtl/cube_driver.ts';
-import { scheduleWorkload } from '../../harness/rtl/run_workload.ts';
-import { buzzardCh5Workload } from '../../harness/workloads/index.ts';
 import { firstSlotDiff } from '../lib/lockstep_sim.ts';
-
-function cube2(mode: SimMode): Simulator {
-  const cube = new BuzzardCube({ n: 2, strictFraming: false, routing: 'quasi-adaptive', camHeight: 2, fifoDepth: 2 });
-  const sim = new Simulator(cube, { mode });
-  const driver = new CubeDriver(sim, cube);
-  scheduleWorkload(driver, buzzardCh5Workload({ cubeDegree: 2, meanBytes: 40, meanGapTicks: 60, durationTicks: (3000 * 0.6) / 4.5, seed: 7 }));
-  return sim;
-}
+import { reviewCube2 } from '../review/systems.ts';
 
 /** A reference run and a fast run to `t`; the fast one saves (`early` cycles before t: the control), switches to the reference mode and restores; the first difference over 150 cycles. */
 function restoredInReference(t: number, early = 0): string | undefined {
-  const ref = cube2('plain');
-  const fast = cube2('activity');
+  const ref = reviewCube2('plain');
+  const fast = reviewCube2('activity');
   ref.step(t);
   fast.step(t - early);
   const snap = fast.save();

@@ -14,22 +14,8 @@
  * restored (a cycle behind) differs.
  */
 import { describe, expect, it } from 'vitest';
-import { meshNetwork } from '../../rtl/c104/labelling.ts';
-import { makeC104System, type C104System } from '../../harness/rtl/c104_system.ts';
-import { firstStepDiff, pairChannels, pairMessages, postPairMessages } from './system_check.ts';
-
-/** Twelve messages over the 2x2 mesh's four endpoints, 8 to 47 bytes, started within 200 cycles. */
-export function review2x2(mode: 'plain' | 'activity'): C104System {
-  const T = 4;
-  const drawn = Array.from({ length: 12 }, (_, k) => ({ src: k, dst: (k * 5 + 1) % 7, len: 8 + ((k * 13) % 40), at: (k * 37) % 200 }));
-  const { msgs, pairs } = pairMessages(drawn, T);
-  const spec = meshNetwork({ w: 2, h: 2, routing: 'x-first', labelsPerNode: 1 });
-  const channels = pairChannels(spec, pairs, T, true);
-  const sys = makeC104System(spec, channels, { mode, t9000: { addressing: 'node' } });
-  sys.driver.holdWhenFull = true;
-  postPairMessages(sys, channels, msgs);
-  return sys;
-}
+import { firstStepDiff } from './system_check.ts';
+import { review2x2 } from '../review/systems.ts';
 
 /** A reference run and a fast run to `t`; the fast one saves (`early` cycles before t, for the control: restored, it is that many cycles behind), switches to the reference mode and restores; the first difference over 100 cycles. */
 function restoredInReference(t: number, early = 0): string | undefined {
