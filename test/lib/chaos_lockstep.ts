@@ -17,19 +17,7 @@
  * ends). The action log names what led to a difference.
  */
 import { SimError, type Memory, type Signal, type Simulator } from '../../rtl/kernel/index.ts';
-import { firstSlotDiff } from './lockstep_sim.ts';
-
-/** A small seeded generator (mulberry32): the same seed, the same actions. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { firstSlotDiff, rng } from './lockstep_sim.ts';
 
 export interface ChaosOptions {
   /** Cycles to step. */
@@ -143,4 +131,25 @@ function disturbed(ref: Simulator, fast: Simulator, seed: number, o: ChaosOption
     }
   }
   return { ran: o.cycles };
+}
+
+/**
+ * A reference and a fast copy built once and stepped `cycles` (a warm-up
+ * such as link start-up), snapshots kept: each call hands them back
+ * restored to that point, so every seed starts from the same state.
+ */
+export function warmCopies(build: (mode: 'plain' | 'activity') => Simulator, cycles: number): () => { ref: Simulator; fast: Simulator } {
+  let w: { ref: Simulator; fast: Simulator; p: ReturnType<Simulator['save']>; a: ReturnType<Simulator['save']> } | null = null;
+  return () => {
+    if (!w) {
+      const ref = build('plain');
+      const fast = build('activity');
+      ref.step(cycles);
+      fast.step(cycles);
+      w = { ref, fast, p: ref.save(), a: fast.save() };
+    }
+    w.ref.restore(w.p);
+    w.fast.restore(w.a);
+    return w;
+  };
 }

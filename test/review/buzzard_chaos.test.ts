@@ -15,25 +15,12 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Simulator } from '../../rtl/kernel/index.ts';
-import { chaosLockstep } from '../lib/chaos_lockstep.ts';
+import { chaosLockstep, warmCopies } from '../lib/chaos_lockstep.ts';
 import { reviewCube2 } from './systems.ts';
 
 const POKED = /\.(cu|ram|atu)\.|\.fcu[0-9]+\.(?![a-zA-Z]*[bB]it$)/;
 
-let warm: { ref: Simulator; fast: Simulator; p: ReturnType<Simulator['save']>; a: ReturnType<Simulator['save']> } | null = null;
-function copies(): { ref: Simulator; fast: Simulator } {
-  if (!warm) {
-    const ref = reviewCube2('plain');
-    const fast = reviewCube2('activity');
-    ref.step(300);
-    fast.step(300);
-    warm = { ref, fast, p: ref.save(), a: fast.save() };
-  }
-  warm.ref.restore(warm.p);
-  warm.fast.restore(warm.a);
-  return warm;
-}
+const copies = warmCopies(reviewCube2, 300);
 
 describe('review: Buzzard 2-cube under random pokes, snapshots and mode switches', () => {
   it('fast = reference at every cycle', { timeout: 600_000 }, () => {

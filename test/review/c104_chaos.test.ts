@@ -16,26 +16,13 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROUTER_FAULT } from '../../rtl/c104/input_router.ts';
-import type { Simulator } from '../../rtl/kernel/index.ts';
-import { chaosLockstep } from '../lib/chaos_lockstep.ts';
+import { chaosLockstep, warmCopies } from '../lib/chaos_lockstep.ts';
 import { review2x2 } from './systems.ts';
 
 const WARM = 2560; // links in Run, the first messages under way
 const POKED = /\.in[0-9]+\.|_link[0-9]+\.(tokens\.(?!tokBits)|credit\.|fsm\.|ser\.(?!tokBits)|txBuf|rxBuf)/;
 
-let warm: { ref: Simulator; fast: Simulator; p: ReturnType<Simulator['save']>; a: ReturnType<Simulator['save']> } | null = null;
-function copies(): { ref: Simulator; fast: Simulator } {
-  if (!warm) {
-    const ref = review2x2('plain').sim;
-    const fast = review2x2('activity').sim;
-    ref.step(WARM);
-    fast.step(WARM);
-    warm = { ref, fast, p: ref.save(), a: fast.save() };
-  }
-  warm.ref.restore(warm.p);
-  warm.fast.restore(warm.a);
-  return warm;
-}
+const copies = warmCopies((mode) => review2x2(mode).sim, WARM);
 
 afterEach(() => {
   ROUTER_FAULT.endBlind = false;

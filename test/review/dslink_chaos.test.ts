@@ -19,7 +19,7 @@ import { DsLinkPair } from '../../rtl/dslink/pair.ts';
 import { DsTxSerialiser } from '../../rtl/dslink/tx_serialiser.ts';
 import type { RunIdle } from '../../rtl/dslink/config.ts';
 import { CharSink, CharSource } from '../dslink/bench.ts';
-import { chaosLockstep } from '../lib/chaos_lockstep.ts';
+import { chaosLockstep, warmCopies } from '../lib/chaos_lockstep.ts';
 
 const START = 2700; // the link is in Run from about 2,600
 const T0 = 3000;
@@ -37,20 +37,10 @@ class ChaosBench extends Module {
 }
 
 /** Both copies warmed to T0 once per run-idle mode; each case restores them. */
-const warm = new Map<RunIdle, { ref: Simulator; fast: Simulator; p: ReturnType<Simulator['save']>; a: ReturnType<Simulator['save']> }>();
+const warm = new Map<RunIdle, () => { ref: Simulator; fast: Simulator }>();
 function copies(runIdle: RunIdle): { ref: Simulator; fast: Simulator } {
-  let w = warm.get(runIdle);
-  if (!w) {
-    const ref = new Simulator(new ChaosBench(runIdle), { mode: 'plain' });
-    const fast = new Simulator(new ChaosBench(runIdle), { mode: 'activity' });
-    ref.step(T0);
-    fast.step(T0);
-    w = { ref, fast, p: ref.save(), a: fast.save() };
-    warm.set(runIdle, w);
-  }
-  w.ref.restore(w.p);
-  w.fast.restore(w.a);
-  return w;
+  if (!warm.has(runIdle)) warm.set(runIdle, warmCopies((mode) => new Simulator(new ChaosBench(runIdle), { mode }), T0));
+  return warm.get(runIdle)!();
 }
 
 afterEach(() => {
