@@ -486,6 +486,10 @@ export class DsNullTrain implements OnDemand {
 
   /** A comb process or a stimulus (poke, mode switch): hand back the values of the state's cycle. */
   thaw(): void {
+    // A recording in progress sees the poked (or handed back) value in its
+    // rows and would replay it: start again at a later NULL
+    // (docs/kernel.md "Stop 21: review").
+    this.rec = -1;
     if (!this.dormant) return;
     const t = this.tx.ser.wakeSink!.stateCycle;
     this.thawAt(t, t, true);

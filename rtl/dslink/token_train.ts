@@ -217,7 +217,8 @@ export class DsTokenTrain implements OnDemand {
   /** At a load edge: the sender enabled and offered a NULL after a NULL (the link idle: mayPost's refusal). */
   private idleNull(): boolean {
     const s = this.s;
-    return s[this.enableI] === 1 && s[this.tokLenI] === LEN_NULL && s[this.tokI] === TOK_NULL && this.tx.ser.txTrain !== null;
+    // A forced tokBits wider than a NULL is no idle NULL either (mayPost's width rule; docs/kernel.md "Stop 21: review").
+    return s[this.enableI] === 1 && s[this.tokLenI] === LEN_NULL && s[this.tokBitsI]! >>> LEN_NULL === 0 && s[this.tokI] === TOK_NULL && this.tx.ser.txTrain !== null;
   }
 
   /** NULLs after a NULL posted since the last other token, waiting for a handover to the NULL train. */

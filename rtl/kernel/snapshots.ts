@@ -103,6 +103,16 @@ export abstract class SimulatorSnapshots extends SimulatorAccess {
     // Saved in the reference mode, restored in the fast one: the reference
     // mode's dirty sets are empty (it runs every process every cycle), so
     // every process is marked as a switch to the fast mode does (setMode).
+    // Restored in the reference mode (saved in the fast one): the providers
+    // (token and NULL trains) came back holding values on demand and the
+    // counters running from start times, neither of which the reference
+    // mode does; both are handed back as a switch to the reference mode
+    // hands them (setMode; the state vector holds the saved, materialized
+    // values) (docs/kernel.md "Stop 21: review").
+    if (this._mode === 'plain') {
+      this.counters.stopAll(true);
+      this.onDemand.thawAll();
+    }
     if (snap.mode === 'plain' && this._mode === 'activity') {
       this.seqDirty.fill();
       this.combDirty.fill();
