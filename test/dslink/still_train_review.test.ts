@@ -296,6 +296,17 @@ describe('still NULL trains, review: VCD', () => {
   });
 });
 
+/** Both copies restored to their snapshots, then equal at each of the next 100 cycles. */
+function restoreAndCompare(p: Simulator, f: Simulator, snaps: readonly [ReturnType<Simulator['save']>, ReturnType<Simulator['save']>]): void {
+  p.restore(snaps[0]);
+  f.restore(snaps[1]);
+  for (let k = 0; k < 100; k++) {
+    p.step(1);
+    f.step(1);
+    expect(firstSlotDiff(p, f), `cycle ${p.cycle}`).toBeNull();
+  }
+}
+
 describe('kernel, found by this review (not still trains: the same at 08acb6a)', () => {
   // Found by the property above (counterexample: plainAt 1, save 2,
   // restoreAfter 50): a snapshot saved while the simulator was switched to
@@ -319,13 +330,7 @@ describe('kernel, found by this review (not still trains: the same at 08acb6a)',
     f.setMode('activity');
     p.step(49);
     f.step(49);
-    p.restore(snaps[0]);
-    f.restore(snaps[1]);
-    for (let k = 0; k < 100; k++) {
-      p.step(1);
-      f.step(1);
-      expect(firstSlotDiff(p, f), `cycle ${p.cycle}`).toBeNull();
-    }
+    restoreAndCompare(p, f, snaps);
   });
 
   // The mirror case: saved in the fast mode (a still train frozen, its
@@ -345,12 +350,6 @@ describe('kernel, found by this review (not still trains: the same at 08acb6a)',
     f.setMode('plain');
     p.step(50);
     f.step(50);
-    p.restore(snaps[0]);
-    f.restore(snaps[1]);
-    for (let k = 0; k < 100; k++) {
-      p.step(1);
-      f.step(1);
-      expect(firstSlotDiff(p, f), `cycle ${p.cycle}`).toBeNull();
-    }
+    restoreAndCompare(p, f, snaps);
   });
 });
