@@ -96,6 +96,7 @@ export class C104 extends Module {
       policy: config.policy === 'fixed-priority' ? 'fixed-priority' : 'fifo',
       latency: 0,
       wide: true, // one flow-control process, request columns (rtl/lib/crossbar.ts)
+      dataGuard: 'connection', // the data path woken by its connected input only (docs/kernel.md "Stop 22: FIFOs and C104")
     }));
     const sel = (this.selector = lib ? null : new PolicySelector(this, 'sel', linkOf, config.policy, config.seed, compact && SLICES_FAULT.hashByIndex));
 

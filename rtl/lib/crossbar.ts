@@ -95,7 +95,26 @@ export interface CrossbarConfig {
    * Same values at every cycle.
    */
   wide?: boolean;
+  /**
+   * What output j's data path is guarded on (docs/kernel.md "Stop 22: FIFOs
+   * and C104"). 'source' (default, the Buzzard node): the source register
+   * srcr{j}, which keeps naming an input after its release, so that input's
+   * characters still wake output j (to write 0 again). 'connection' (the
+   * C104): a one-hot register conn1h{j} (bit i: connected to input i; 0 when
+   * idle), written by the clock edge with busy{j} and srcr{j}; needs N <= 32.
+   * Same values at every cycle, barring a poke of busy or srcr, which moves
+   * the data path under 'source' only (conn1h is the connection there).
+   */
+  dataGuard?: 'source' | 'connection';
 }
+
+/**
+ * Negative control for test/lib/crossbar_guard.test.ts only: `guardSwap`
+ * guards input k's data under bit k ^ 1 of conn1h{j} (the wrong guard: the
+ * connected input's characters no longer wake its output). False in every
+ * other use.
+ */
+export const CROSSBAR_FAULT = { guardSwap: false };
 
 export class Crossbar extends Module {
   readonly config: Readonly<{ inputs: number; outputs: number; width: number; policy: ArbiterPolicy; latency: number }>;
@@ -147,6 +166,12 @@ export class Crossbar extends Module {
       this.connect(srcr[j]!, src[j]!);
     }
     for (let i = 0; i < N; i++) this.connect(iconn[i]!, conn[i]!);
+    if (config.dataGuard !== undefined && config.dataGuard !== 'source' && config.dataGuard !== 'connection') {
+      throw new RangeError(`crossbar: dataGuard must be 'source' or 'connection', got ${String(config.dataGuard)}`);
+    }
+    if (config.dataGuard === 'connection' && N > 32) throw new RangeError(`crossbar: dataGuard 'connection' needs at most 32 inputs, got ${N}`);
+    // One-hot connection per output (dataGuard 'connection'), else none.
+    const hot = config.dataGuard === 'connection' ? this.regs('conn1h', M, N, 0) : null;
 
     // Output arbiters and the wires that reach them.
     const arbiters: Arbiter[] = [];
@@ -176,7 +201,7 @@ export class Crossbar extends Module {
     }
     this.arbiters = arbiters;
     // Slot indices in the closures (Module.whenSlots; docs/kernel.md "Stop 20: cost per evaluation").
-    let aanyIs = NO_SLOTS, aidxIs = NO_SLOTS, blockedIs = NO_SLOTS, busyIs = NO_SLOTS, busyNs = NO_SLOTS, dinIs = NO_SLOTS, doutIs = NO_SLOTS, gidxIs = NO_SLOTS, gntIs = NO_SLOTS, iconnIs = NO_SLOTS, iconnNs = NO_SLOTS, ioutIs = NO_SLOTS, ioutNs = NO_SLOTS, releaseIs = NO_SLOTS, reqIs = NO_SLOTS, srcrIs = NO_SLOTS, srcrNs = NO_SLOTS;
+    let aanyIs = NO_SLOTS, aidxIs = NO_SLOTS, blockedIs = NO_SLOTS, busyIs = NO_SLOTS, busyNs = NO_SLOTS, dinIs = NO_SLOTS, doutIs = NO_SLOTS, gidxIs = NO_SLOTS, gntIs = NO_SLOTS, iconnIs = NO_SLOTS, iconnNs = NO_SLOTS, ioutIs = NO_SLOTS, ioutNs = NO_SLOTS, releaseIs = NO_SLOTS, reqIs = NO_SLOTS, srcrIs = NO_SLOTS, srcrNs = NO_SLOTS, hotIs = NO_SLOTS, hotNs = NO_SLOTS;
     this.whenSlots(() => {
       aanyIs = slotsOf(aany, 'i');
       aidxIs = slotsOf(aidx, 'i');
@@ -195,6 +220,8 @@ export class Crossbar extends Module {
       reqIs = slotsOf(req, 'i');
       srcrIs = slotsOf(srcr, 'i');
       srcrNs = slotsOf(srcr, 'n');
+      hotIs = hot ? slotsOf(hot, 'i') : NO_SLOTS;
+      hotNs = hot ? slotsOf(hot, 'n') : NO_SLOTS;
     });
 
     // Scratch: inputs claimed by lower outputs in this cycle (cleared after use).
@@ -289,7 +316,26 @@ export class Crossbar extends Module {
     // "Exact sensitivity"): an input bit that changes wakes just the output
     // it drives. Wider crossbars keep one process for all outputs (a plain
     // per-output process would be woken by every input's changes).
-    if (bitsFor(N) <= 5) {
+    if (hot) {
+      // Guarded on the connection itself (dataGuard 'connection'): input k's
+      // data wakes output j only while connected to it, not after its release.
+      for (let j = 0; j < M; j++) {
+        const hj = hot[j]!;
+        const guards = [];
+        for (let k = 0; k < N; k++) {
+          const bit = CROSSBAR_FAULT.guardSwap && (k ^ 1) < N ? k ^ 1 : k;
+          if ((allowed[k]! >>> j) & 1) guards.push({ when: hj, bits: (1 << bit) >>> 0, reads: [din[k]!] });
+        }
+        this.comb(
+          () => {
+            const s = this.s;
+            const h = s[hotIs[j]!]!;
+            s[doutIs[j]!] = h !== 0 ? s[dinIs[31 - Math.clz32(h)]!]! : 0;
+          },
+          { writes: [dout[j]!], reads: [hj], readsWhen: guards, name: `data${j}` },
+        );
+      }
+    } else if (bitsFor(N) <= 5) {
       for (let j = 0; j < M; j++) {
         const dj = dout[j]!;
         const bj = busy[j]!;
@@ -396,6 +442,7 @@ export class Crossbar extends Module {
             if (s[iconnIs[i]!] !== 1) this.fail(`input ${i} asserts release but is not connected to any output`);
             s[iconnNs[i]!] = 0;
             s[busy[s[ioutIs[i]!]!]!.n] = 0;
+            if (hot) s[hotNs[s[ioutIs[i]!]!]!] = 0;
           }
         }
         for (let j = 0; j < M; j++) {
@@ -405,6 +452,7 @@ export class Crossbar extends Module {
           s[srcrNs[j]!] = i;
           s[iconnNs[i]!] = 1;
           s[ioutNs[i]!] = j;
+          if (hot) s[hotNs[j]!] = (1 << i) >>> 0;
         }
       },
       // What it truly reads (docs/kernel.md "Exact sensitivity"): not the data
