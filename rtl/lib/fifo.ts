@@ -36,6 +36,14 @@
  * With pushEnable or popOr the clock edge reads din and pushEn only while
  * push is 1 (guarded reads, docs/kernel.md "Exact sensitivity"): with push 0
  * it does not use them.
+ *
+ * Registered outputs (config registeredOut, default off; docs/kernel.md
+ * "Stop 22: FIFOs and C104"): dout, full, empty and valid are registers of
+ * the same names, written by the clock edge from the state it leaves (the
+ * head entry after the edge's pop and push), so the `out` comb, which ran
+ * after every push and pop, is gone. Same values at every cycle, with one
+ * difference, under a poke only: a poked head, count or memory word shows
+ * at the outputs from the next clock edge (with the comb, at once).
  */
 import { bitsToHold, checkInt } from './check.ts';
 import { Module, type Memory, type Signal } from '../kernel/module.ts';
@@ -57,14 +65,18 @@ export interface FifoConfig {
   popOr?: boolean;
   /** Output `valid`: not empty (folded glue); default false. */
   valid?: boolean;
+  /** Outputs as registers written by the clock edge, no `out` comb (see the header); default false. */
+  registeredOut?: boolean;
 }
 
 /**
  * Negative control for test/c104/per_token_guards.test.ts only: `enableBlind`
  * leaves `pushEn` out of the clock edge's reads (a wrong guard the lock-step
- * property must see). False in every other use.
+ * property must see); `memBlind` leaves `mem` out of the registered
+ * outputs' edge reads (test/lib/fifo_regout.test.ts: a poked memory word
+ * never reaches dout in the fast mode). False in every other use.
  */
-export const FIFO_FAULT = { enableBlind: false };
+export const FIFO_FAULT = { enableBlind: false, memBlind: false };
 
 function checkPolicy(field: string, v: unknown): FifoViolationPolicy {
   if (v === undefined) return 'error';
@@ -98,20 +110,21 @@ export class Fifo extends Module {
     const pushEnable = config.pushEnable === true;
     const popOr = config.popOr === true;
     const hasValid = config.valid === true;
-    this.config = { width: W, depth: D, onOverflow, onUnderflow, pushEnable, popOr, valid: hasValid };
+    const regOut = config.registeredOut === true;
+    this.config = { width: W, depth: D, onOverflow, onUnderflow, pushEnable, popOr, valid: hasValid, registeredOut: regOut };
 
     const push = (this.push = this.input('push', 1));
     const din = (this.din = this.input('din', W));
     const pop = (this.pop = this.input('pop', 1));
-    const dout = (this.dout = this.output('dout', W));
-    const full = (this.full = this.output('full', 1));
-    const empty = (this.empty = this.output('empty', 1));
+    const dout = (this.dout = regOut ? this.reg('dout', W, 0) : this.output('dout', W));
+    const full = (this.full = regOut ? this.reg('full', 1, 0) : this.output('full', 1));
+    const empty = (this.empty = regOut ? this.reg('empty', 1, 1) : this.output('empty', 1));
     const head = (this.head = this.reg('head', bitsToHold(D - 1), 0));
     const count = (this.count = this.reg('count', bitsToHold(D), 0));
     const mem = (this.mem = this.memory('mem', W, D));
     const pushEn = (this.pushEn = pushEnable ? this.input('pushEn', 1) : null);
     const pop2 = (this.pop2 = popOr ? this.input('pop2', 1) : null);
-    const valid = (this.valid = hasValid ? this.output('valid', 1) : null);
+    const valid = (this.valid = hasValid ? (regOut ? this.reg('valid', 1, 0) : this.output('valid', 1)) : null);
     const dropOver = onOverflow === 'drop';
     const dropUnder = onUnderflow === 'drop';
 
@@ -119,19 +132,25 @@ export class Fifo extends Module {
     // objects (a C104 mesh node has ~40 FIFOs; at 32x32 little of what an
     // evaluation touches is still in cache: docs/kernel.md "Stop 19"). Set by onElaborated.
     let pu = 0, di = 0, po = 0, doI = 0, fu = 0, em = 0, hI = 0, hN = 0, cI = 0, cN = 0, pe = 0, p2 = 0, va = 0;
+    // With registeredOut the edge writes the outputs' next values (slot .n), else the comb their values.
     this.bindSlots = () => {
-      [pu, di, po, doI, fu, em, hI, hN, cI, cN] = [push.i, din.i, pop.i, dout.i, full.i, empty.i, head.i, head.n, count.i, count.n];
-      [pe, p2, va] = [pushEn?.i ?? 0, pop2?.i ?? 0, valid?.i ?? 0];
+      [pu, di, po, hI, hN, cI, cN] = [push.i, din.i, pop.i, head.i, head.n, count.i, count.n];
+      [doI, fu, em, va] = regOut ? [dout.n, full.n, empty.n, valid?.n ?? 0] : [dout.i, full.i, empty.i, valid?.i ?? 0];
+      [pe, p2] = [pushEn?.i ?? 0, pop2?.i ?? 0];
+    };
+    // The outputs for n entries whose head entry is e (registered: the next values).
+    const outputs = (s: Float64Array, n: number, e: number): void => {
+      s[doI] = n > 0 ? e : 0;
+      s[fu] = n >= D ? 1 : 0;
+      s[em] = n === 0 ? 1 : 0;
+      if (hasValid) s[va] = n === 0 ? 0 : 1;
     };
 
-    this.comb(
+    const memRead = regOut && !FIFO_FAULT.memBlind ? [mem] : [];
+    if (!regOut) this.comb(
       () => {
         const s = this.s;
-        const n = s[cI]!;
-        s[doI] = n > 0 ? mem.data[s[hI]!]! : 0;
-        s[fu] = n >= D ? 1 : 0;
-        s[em] = n === 0 ? 1 : 0;
-        if (hasValid) s[va] = n === 0 ? 0 : 1;
+        outputs(s, s[cI]!, mem.data[s[hI]!]!);
       },
       { writes: valid ? [dout, full, empty, valid] : [dout, full, empty], reads: [head, count, mem], name: 'out' },
     );
@@ -141,9 +160,13 @@ export class Fifo extends Module {
         const s = this.s;
         let doPush = s[pu]! !== 0 && (!pushEnable || s[pe]! !== 0);
         let doPop = s[po]! !== 0 || (popOr && s[p2]! !== 0);
-        if (!doPush && !doPop) return;
         const n = s[cI]!;
         const h = s[hI]!;
+        if (!doPush && !doPop) {
+          // Registered: the outputs again from the state (they differ from it only after a poke).
+          if (regOut) outputs(s, n, mem.data[h]!);
+          return;
+        }
         if (doPop && n === 0) {
           if (!dropUnder) this.fail(`pop from an empty FIFO${doPush ? ' (with push)' : ''}`);
           doPop = false;
@@ -152,24 +175,30 @@ export class Fifo extends Module {
           if (!dropOver) this.fail(`push into a full FIFO (${D} of ${D} entries) without pop`);
           doPush = false;
         }
+        let t = -1;
         if (doPush) {
-          let t = h + n;
+          t = h + n;
           if (t >= D) t -= D;
           mem.write(t, s[di]!);
         }
-        if (doPop) s[hN] = h + 1 >= D ? 0 : h + 1;
-        s[cN] = n + (doPush ? 1 : 0) - (doPop ? 1 : 0);
+        const h2 = doPop ? (h + 1 >= D ? 0 : h + 1) : h;
+        const n2 = n + (doPush ? 1 : 0) - (doPop ? 1 : 0);
+        if (doPop) s[hN] = h2;
+        s[cN] = n2;
+        // The head entry after this edge: the pushed word when it lands in the head slot (memory writes land at commit).
+        if (regOut) outputs(s, n2, t === h2 ? s[di]! : mem.data[h2]!);
       },
+      // Registered outputs: a poked memory word must wake the edge too (it recomputes them).
       // Folded glue: din and pushEn read only while push is 1. Without it the
       // reads are as they always were (the Buzzard's FIFOs: a din change alone
       // never woke the edge there, and a guard entry costs a check per change).
       pushEn || pop2
         ? {
-            reads: pop2 ? [push, pop, pop2, head, count] : [push, pop, head, count],
+            reads: [push, pop, ...(pop2 ? [pop2] : []), head, count, ...memRead],
             readsWhen: [{ when: push, is: [1], reads: pushEn && !FIFO_FAULT.enableBlind ? [din, pushEn] : [din] }],
             name: 'ops',
           }
-        : { reads: [push, din, pop, head, count], name: 'ops' },
+        : { reads: [push, din, pop, head, count, ...memRead], name: 'ops' },
     );
   }
 
