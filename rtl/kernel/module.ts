@@ -205,6 +205,10 @@ export interface ProcessDecl {
 /** The simulator side of timed wake-ups and tracked writes (set at elaboration). */
 export interface WakeSink {
   wakeAt(proc: ProcessDecl, cycle: number): void;
+  /** Register `reg` takes `value` at the edge of `cycle` without a process running (fast mode only; timed_write.ts). */
+  writeAt(reg: Signal, cycle: number, value: number): void;
+  /** Drop the pending timed writes of register `reg`. */
+  cancelWrites(reg: Signal): void;
   /** A tracked process wrote the next value of the register whose next slot is `n`. */
   written(n: number): void;
   /** 'activity' or 'plain' (Simulator.mode). */
@@ -385,6 +389,24 @@ export class Module {
   wakeAt(proc: ProcessDecl, cycle: number): void {
     if (proc.module !== this) throw new SimError('bad-argument', `${this.path}: wakeAt for ${proc.module.path}.${proc.name}, a process of another module`);
     this.wakeSink!.wakeAt(proc, cycle);
+  }
+
+  /**
+   * Timed register write (docs/kernel.md "Timed register writes"): register
+   * `reg` of this module takes `value` at the edge of `cycle`, committed by
+   * the kernel without running a process (a process of the module running at
+   * that edge and writing `reg` overrides it). Only for a value the module's
+   * own seq logic would write there; a no-op in the reference mode, which
+   * runs that logic every cycle.
+   */
+  writeAt(reg: Signal, cycle: number, value: number): void {
+    if (reg.module !== this || reg.kind !== 'reg') throw new SimError('bad-argument', `${this.path}: writeAt for ${reg.path}, not a register of this module`);
+    this.wakeSink!.writeAt(reg, cycle, value);
+  }
+
+  /** Drop the pending timed writes of register `reg` of this module (writeAt). */
+  cancelWrites(reg: Signal): void {
+    this.wakeSink!.cancelWrites(reg);
   }
 
   /** Join two signals into one net (ports of this module or of its children). */

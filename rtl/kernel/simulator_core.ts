@@ -8,6 +8,7 @@
 import { CounterSet, type CounterState } from './counters.ts';
 import { DirtySet } from './dirty_set.ts';
 import { WakeQueue } from './wake_queue.ts';
+import { TimedWrites } from './timed_write.ts';
 import { OnDemandValues, type OnDemand } from './on_demand.ts';
 import { generatedDispatch } from './dispatch.ts';
 import { ReaderWake } from './reader_index.ts';
@@ -81,6 +82,8 @@ export abstract class SimulatorCore {
   protected readonly counters: CounterSet;
   /** Timed wake-ups: a binary min-heap of (cycle, seq process), parallel arrays. */
   protected readonly wakes = new WakeQueue();
+  /** Timed register writes (timed_write.ts): fast mode only. */
+  protected readonly timedWrites = new TimedWrites();
   /** Values computed on demand (serial lines, NULL trains): on_demand.ts. */
   protected readonly onDemand = new OnDemandValues();
   /** Some observer reads the slots of providers with `slots` directly. */
@@ -186,7 +189,10 @@ export abstract class SimulatorCore {
     this.onDemand.thawAll();
     this._mode = mode;
     this._fastForward = mode === 'activity' && this.wantFastForward;
-    if (mode === 'plain') this.counters.stopAll(true);
+    if (mode === 'plain') {
+      this.counters.stopAll(true);
+      this.timedWrites.clear(); // the reference mode's processes write them (timed_write.ts)
+    }
     this.counters.perCycle = mode === 'plain';
     if (mode === 'activity') {
       this.seqDirty.fill();
@@ -219,6 +225,7 @@ export abstract class SimulatorCore {
     this.stimuli = [];
     this.counters.stopAll(false);
     this.wakes.clear();
+    this.timedWrites.clear();
     this.clearTracked();
     this.onDemand.resetAll();
     this.clock.cycle = 0;
@@ -238,7 +245,7 @@ export abstract class SimulatorCore {
     let left = n;
     while (left > 0) {
       if (this.fastForward && this.noPendingWork()) {
-        const next = Math.min(this.stimuli.length ? this.stimuli[0]!.cycle : Infinity, this.wakes.next, this.nextOnDemandChange());
+        const next = Math.min(this.stimuli.length ? this.stimuli[0]!.cycle : Infinity, Math.min(this.wakes.next, this.timedWrites.next), this.nextOnDemandChange());
         const target = Math.min(this.clock.cycle + left, next);
         const skip = target - this.clock.cycle;
         if (skip > 0) {
@@ -279,7 +286,7 @@ export abstract class SimulatorCore {
    * call such a design idle nor step over its watches.
    */
   get quiescent(): boolean {
-    return this._mode === 'activity' && this.noPendingWork() && this.wakes.size === 0 && this.nextOnDemandChange() === Infinity;
+    return this._mode === 'activity' && this.noPendingWork() && this.wakes.size === 0 && this.timedWrites.size === 0 && this.nextOnDemandChange() === Infinity;
   }
 
   /** The first cycle after this one at which an on-demand value may change (Infinity: none will). */
@@ -303,6 +310,7 @@ export abstract class SimulatorCore {
     }
     if (this.wakes.next <= this.clock.cycle) this.wakes.popDue(this.clock.cycle, this.markDue);
     if (this._mode === 'activity') {
+      if (this.timedWrites.next <= this.clock.cycle) this.timedWrites.applyDue(this.clock.cycle, this.s, this.writtenFn);
       this.runDirtySeq();
       this.commitActive();
     } else {
@@ -337,6 +345,21 @@ export abstract class SimulatorCore {
   /** WakeSink: a tracked process wrote the register whose next-value slot is `n`. */
   written(n: number): void {
     this.commit.written(n);
+  }
+
+  private readonly writtenFn = (n: number): void => this.commit.written(n);
+
+  /** WakeSink: register `reg` takes `value` at the edge of `cycle` (fast mode only; timed_write.ts). */
+  writeAt(reg: Signal, cycle: number, value: number): void {
+    if (!(Number.isInteger(cycle) && cycle >= this.clock.cycle) || reg.n < 0 || !(value >= 0 && value <= reg.mask)) {
+      throw new SimError('bad-argument', `writeAt ${reg.path}: cycle ${cycle} (now ${this.clock.cycle}) or value ${value} not allowed`, this.clock.cycle);
+    }
+    if (this._mode === 'activity') this.timedWrites.push(cycle, reg.n, value);
+  }
+
+  /** Drop the pending timed writes of register `reg` (timed_write.ts). */
+  cancelWrites(reg: Signal): void {
+    this.timedWrites.cancel(reg.n, this.clock.cycle, this.s);
   }
 
   /** Forget the tracked writes (after a commit that covered them). */

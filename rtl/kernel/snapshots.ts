@@ -8,6 +8,7 @@ import type { CounterState } from './counters.ts';
 import type { Force, Stimulus } from './simulator_core.ts';
 import { SimError } from './errors.ts';
 import { stateHash } from './state_hash.ts';
+import type { TimedWriteState } from './timed_write.ts';
 
 export interface Snapshot {
   readonly cycle: number;
@@ -22,6 +23,8 @@ export interface Snapshot {
   readonly extras: unknown[];
   readonly counters: CounterState;
   readonly wakes: { cycle: number[]; proc: number[] };
+  /** Pending timed register writes (absent in older snapshots: none). */
+  readonly timedWrites?: TimedWriteState;
   readonly onDemand: unknown[];
   /** The mode it was saved in: the reference mode keeps no dirty sets (absent in older snapshots: taken as the mode restored into). */
   readonly mode?: 'activity' | 'plain';
@@ -65,6 +68,7 @@ export abstract class SimulatorSnapshots extends SimulatorAccess {
       extras: this.providers.map((p) => p.save()),
       counters: this.counters.save(),
       wakes: this.wakes.save(),
+      timedWrites: this.timedWrites.save(),
       onDemand: this.onDemand.save(),
       mode: this._mode,
     };
@@ -99,6 +103,7 @@ export abstract class SimulatorSnapshots extends SimulatorAccess {
     this.counters.restore(snap.counters);
     this.clearTracked();
     this.wakes.restore(snap.wakes);
+    this.timedWrites.restore(this._mode === 'activity' ? snap.timedWrites : undefined);
     this.onDemand.restore(snap.onDemand);
     // Saved in the reference mode, restored in the fast one: the reference
     // mode's dirty sets are empty (it runs every process every cycle), so
