@@ -88,6 +88,15 @@ export class T9000Recorder implements Observer {
   private readonly portSlots: Int32Array[];
   /** onNode's scratch: the visited VLs whose completion counters moved this cycle. */
   private readonly moved: number[] = [];
+  /** movedByControl's scratch: per VL, already in `moved` (all 0 between calls). */
+  private readonly seen: Uint8Array;
+  /**
+   * Follow completions from the control's lists of changed counters (default)
+   * rather than by scanning its work list every cycle (false: the reference,
+   * the path before stop 22; test/traces/recorder_change_driven.test.ts runs
+   * both on the same workloads and compares every event and delivery).
+   */
+  changeDriven = true;
   private queuedSeen = 0;
   private readonly detachFn: () => void;
 
@@ -103,6 +112,7 @@ export class T9000Recorder implements Observer {
       n.cfg.virtualLinks.map(() => ({ tx: { msg: 0, pkt: 0 }, ack: { msg: 0, pkt: 0 }, rx: { msg: 0, pkt: 0 }, delivered: 0, sDone: 0, rDone: 0 })),
     );
     this.prev = nodes.map((n) => n.tx.map(() => ({ dataPkts: 0, acksIn: 0, dataHdrs: 0, hdrPos: { msg: 0, pkt: 0 } })));
+    this.seen = new Uint8Array(Math.max(0, ...nodes.map((n) => n.cfg.virtualLinks.length)));
     this.portSlots = nodes.map((n) => Int32Array.from(n.tx.flatMap((tx, k) => [tx.dataPkts.i, n.rx[k]!.acksIn.i, n.rx[k]!.dataHdrs.i, n.rx[k]!.evEnd.i])));
     this.detachFn = sim.observe(this);
   }
@@ -182,7 +192,8 @@ export class T9000Recorder implements Observer {
     const nodes = this.driver.nodes;
     for (let node = 0; node < nodes.length; node++) {
       const ep = nodes[node]!;
-      if (this.quiet(s, node) && ep.vlc.visitedCount() === 0) continue;
+      const vlc = ep.vlc;
+      if (this.quiet(s, node) && (this.changeDriven ? vlc.sDoneMovedCount() + vlc.rDoneMovedCount() : vlc.visitedCount()) === 0) continue;
       this.onNode(sim, s, t, ep, node);
     }
   }
@@ -226,23 +237,8 @@ export class T9000Recorder implements Observer {
       }
     }
     const vlc = ep.vlc;
-    // Only the VLs the control visited this cycle can have completed anything
-    // (rtl/t9000/vlc.ts, work list). Of those, the few whose completion
-    // counters moved are taken out first and sorted, so they are followed in
-    // ascending VL order as before; sorting the whole work list for every
-    // endpoint every cycle was the recorder's largest cost past saturation,
-    // where nearly every VL has work (docs/kernel.md "Stop 21: cost at scale").
-    const work = vlc.visitedUnsorted();
-    const nWork = vlc.visitedCount();
-    const sDone = vlc.sDone.data;
-    const rDone = vlc.rDone.data;
+    const n = this.changeDriven ? this.movedByControl(vlc, sh) : this.movedOnWorkList(vlc, sh);
     const moved = this.moved;
-    let n = 0;
-    for (let i = 0; i < nWork; i++) {
-      const v = work[i]!;
-      const w = sh[v]!;
-      if (w.sDone !== sDone[v] || w.rDone !== rDone[v]) moved[n++] = v;
-    }
     if (n > 1) sortInPlace(moved, n);
     for (let i = 0; i < n; i++) {
       const v = moved[i]!;
@@ -258,6 +254,55 @@ export class T9000Recorder implements Observer {
         this.deliver(sim, ep, node, v, w, t);
       }
     }
+  }
+
+  /**
+   * The reference: of the VLs the control visited this cycle (the only ones
+   * that can have completed anything; rtl/t9000/vlc.ts, work list), those
+   * whose completion counters moved, into `moved`; returns how many. Past
+   * saturation nearly every VL has work, so this scans ~24 VLs per endpoint
+   * every cycle at 8x8 (docs/kernel.md "Stop 22: harness per cycle").
+   */
+  private movedOnWorkList(vlc: T9000Endpoint['vlc'], sh: VlShadow[]): number {
+    const work = vlc.visitedUnsorted();
+    const nWork = vlc.visitedCount();
+    const sDone = vlc.sDone.data;
+    const rDone = vlc.rDone.data;
+    const moved = this.moved;
+    let n = 0;
+    for (let i = 0; i < nWork; i++) {
+      const v = work[i]!;
+      const w = sh[v]!;
+      if (w.sDone !== sDone[v] || w.rDone !== rDone[v]) moved[n++] = v;
+    }
+    return n;
+  }
+
+  /**
+   * The same VLs from the control's own lists of the sDone and rDone words
+   * its latest run changed (vlc.sDoneMoved/rDoneMoved): work per completion,
+   * not per visited VL. A VL on both lists is taken once (`seen`).
+   */
+  private movedByControl(vlc: T9000Endpoint['vlc'], sh: VlShadow[]): number {
+    const sDone = vlc.sDone.data;
+    const rDone = vlc.rDone.data;
+    const moved = this.moved;
+    const seen = this.seen;
+    let n = 0;
+    for (let pass = 0; pass < 2; pass++) {
+      const list = pass === 0 ? vlc.sDoneMoved : vlc.rDoneMoved;
+      const count = pass === 0 ? vlc.sDoneMovedCount() : vlc.rDoneMovedCount();
+      for (let i = 0; i < count; i++) {
+        const v = list[i]!;
+        const w = sh[v]!;
+        if (seen[v] === 0 && (w.sDone !== sDone[v] || w.rDone !== rDone[v])) {
+          seen[v] = 1;
+          moved[n++] = v;
+        }
+      }
+    }
+    for (let i = 0; i < n; i++) seen[moved[i]!] = 0;
+    return n;
   }
 
   /** Nothing the per-link part of onCycle reacts to has moved at `node`: its three counters as last seen, no packet end. */

@@ -87,13 +87,17 @@ class BlockField {
   private readonly staged: Uint8Array;
   private readonly list: Int32Array;
   private n = 0;
-  constructor(owner: Module, name: string, width: number, depth: number) {
+  /** The words the latest flush changed (kept only when `keepChanged`: the completion counters, read by the event recorder). */
+  readonly changed: Int32Array | null;
+  nChanged = 0;
+  constructor(owner: Module, name: string, width: number, depth: number, keepChanged = false) {
     // At most one write per word and cycle (flush), so `depth` write ports always suffice.
     this.mem = owner.memory(name, width, depth, { writePorts: depth });
     this.data = this.mem.data;
     this.next = new Float64Array(depth);
     this.staged = new Uint8Array(depth);
     this.list = new Int32Array(depth);
+    this.changed = keepChanged ? new Int32Array(depth) : null;
   }
   set(v: number, x: number): void {
     if (this.staged[v] === 0) {
@@ -103,13 +107,18 @@ class BlockField {
     this.next[v] = x;
   }
   flush(): void {
-    const { data, next, staged, list, mem } = this;
+    const { data, next, staged, list, mem, changed } = this;
+    let c = 0;
     for (let i = 0; i < this.n; i++) {
       const v = list[i]!;
       staged[v] = 0;
-      if (next[v] !== data[v]) mem.write(v, next[v]!);
+      if (next[v] !== data[v]) {
+        mem.write(v, next[v]!);
+        if (changed) changed[c++] = v;
+      }
     }
     this.n = 0;
+    this.nChanged = c;
   }
 }
 
@@ -132,6 +141,18 @@ export class VirtualLinkControl extends Module {
   readonly visitedCount: () => number;
   /** The same VLs in work-list order, not sorted: the first visitedCount() entries; the list itself, valid until the next cycle. */
   readonly visitedUnsorted: () => Int32Array;
+  /**
+   * The VLs whose sDone (rDone) the control's latest run changed, in work-list
+   * order: the first sDoneMovedCount() (rDoneMovedCount()) entries, valid until
+   * its next run. Only that run writes the two counters, so an observer that
+   * reads these after every cycle sees every completion without scanning the
+   * work list (the event recorder: docs/kernel.md "Stop 22: harness per
+   * cycle"). A poke into sDone/rDone is not listed.
+   */
+  readonly sDoneMoved: Int32Array;
+  readonly rDoneMoved: Int32Array;
+  readonly sDoneMovedCount: () => number;
+  readonly rDoneMovedCount: () => number;
 
   constructor(parent: Module, name: string, cfg: Readonly<T9000Config>) {
     super(parent, name);
@@ -151,15 +172,15 @@ export class VirtualLinkControl extends Module {
     this.sendQ = this.memory('sendQ', 32, V * Q);
     const sendQ = this.sendQ;
     const fields: BlockField[] = [];
-    const mk = (nm: string, width: number, depth = V): BlockField => {
-      const f = new BlockField(this, nm, width, depth);
+    const mk = (nm: string, width: number, depth = V, keepChanged = false): BlockField => {
+      const f = new BlockField(this, nm, width, depth, keepChanged);
       fields.push(f);
       return f;
     };
     const sendPosted = mk('sendPosted', 24);
     const recvPosted = mk('recvPosted', 24);
     const sStarted = mk('sStarted', 24);
-    const sDone = mk('sDone', 24);
+    const sDone = mk('sDone', 24, V, true);
     const sBusy = mk('sBusy', 1);
     const sNeedEnq = mk('sNeedEnq', 1);
     const sAckWait = mk('sAckWait', 8);
@@ -168,7 +189,7 @@ export class VirtualLinkControl extends Module {
     const sAddr = mk('sAddr', ADDR_BITS);
     const sLeft = mk('sLeft', 16);
     const sHold = mk('sHold', 20);
-    const rDone = mk('rDone', 24);
+    const rDone = mk('rDone', 24, V, true);
     const rDefer = mk('rDefer', 1);
     const rAckReq = mk('rAckReq', 1);
     const rEomWait = mk('rEomWait', 1);
@@ -283,6 +304,10 @@ export class VirtualLinkControl extends Module {
     };
     this.visitedCount = (): number => nWork;
     this.visitedUnsorted = (): Int32Array => work;
+    this.sDoneMoved = sDone.changed!;
+    this.rDoneMoved = rDone.changed!;
+    this.sDoneMovedCount = (): number => sDone.nChanged;
+    this.rDoneMovedCount = (): number => rDone.nChanged;
 
     // ------------------------------------------------------------------
     // This cycle's view, shared by the comb and seq processes (plain scratch
