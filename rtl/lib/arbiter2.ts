@@ -41,6 +41,8 @@ export class Arbiter2 extends Module {
   readonly gnt1: Signal;
   /** Side with priority when both request (0 or 1); reset 0 (side 0 first). */
   readonly pri: Signal;
+  /** Negative control only: the commit not woken by gnt1 (the lock-step tests must catch it). */
+  static wrongNoGnt1 = false;
 
   constructor(parent: Module | null, name: string) {
     super(parent, name);
@@ -80,22 +82,22 @@ export class Arbiter2 extends Module {
       { writes: [gnt0, gnt1], reads: [en, req0, req1, pri], name: 'down' },
     );
 
-    // Commit: only when a grant is actually given here.
+    // Commit: only when a grant is actually given here. The grant given is
+    // gnt0 or gnt1 (the down process: at most one high, and one high exactly
+    // when en is 1 and a side requests), and the side granted loses
+    // priority: pri becomes 1 after gnt0, 0 after gnt1. So the commit reads
+    // the two grants, woken on their rises: a grant held over edges wrote
+    // the same pri again, and with both grants 0 it does nothing (wake on
+    // rise, docs/kernel.md "Exact sensitivity", "Stop 22: Buzzard"). Before
+    // stop 22 it read en, and req0, req1 and pri while en was 1: those runs
+    // recomputed an unchanged pri at nearly every request change.
     this.seq(
       () => {
         const s = this.s;
-        if (s[enI] !== 1) return;
-        const r0 = s[req0I]!;
-        const r1 = s[req1I]!;
-        if (r0 === 0 && r1 === 0) return;
-        const granted0 = r0 === 1 && (r1 === 0 || s[priI] === 0);
-        // The side just granted loses priority.
-        s[priN] = granted0 ? 1 : 0;
+        if (s[gnt0I] === 1) s[priN] = 1;
+        else if (s[gnt1I] === 1) s[priN] = 0;
       },
-      // It acts only while en is high, so the requests and pri wake it only
-      // then (a guard on the input en, driven by the parent's comb logic:
-      // docs/kernel.md "Exact sensitivity"); en's own change wakes it.
-      { reads: [en], readsWhen: [{ when: en, is: [1], reads: [req0, req1, pri] }], name: 'commit' },
+      { reads: [], readsWhen: [{ when: gnt0, bits: 1, reads: [], rise: true }, ...(Arbiter2.wrongNoGnt1 ? [] : [{ when: gnt1, bits: 1, reads: [], rise: true }])], name: 'commit' },
     );
   }
 }

@@ -19,6 +19,8 @@ import { Arbiter, bitsFor, type ArbiterOptions } from './arbiter_base.ts';
 export class RoundRobinArbiter extends Arbiter {
   /** Requester with the highest priority in the next decision. */
   readonly ptr: Signal;
+  /** Negative control only: the commit's rise guard without idx (a wrong read list the lock-step tests must catch). */
+  static wrongNoIdx = false;
 
   constructor(parent: Module | null, name: string, opts: ArbiterOptions) {
     super(parent, name, opts, 'round-robin');
@@ -69,8 +71,11 @@ export class RoundRobinArbiter extends Arbiter {
       },
       // Not ptr: the commit writes it but never reads it, so ptr's own change
       // woke a run that wrote the same value again (docs/kernel.md "Stop 21:
-      // Buzzard units"; a poke runs the writers anyway).
-      { reads: [any, idx], name: 'commit' },
+      // Buzzard units"; a poke runs the writers anyway). With any = 0 it does
+      // nothing, so `any` wakes it on its rise only and idx only while any is
+      // 1; a grant held over edges to the same requester wrote the same ptr
+      // again (wake on rise; docs/kernel.md "Stop 22: Buzzard").
+      { reads: [], readsWhen: [{ when: any, bits: 1, reads: RoundRobinArbiter.wrongNoIdx ? [] : [idx], rise: true }], name: 'commit' },
     );
   }
 

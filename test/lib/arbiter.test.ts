@@ -392,6 +392,44 @@ describe('arbiter properties (random request patterns)', () => {
   });
 });
 
+/**
+ * The commits' read lists (docs/kernel.md "Stop 22: Buzzard"): the
+ * round-robin commit woken on the rise of `any` and by idx while any is 1,
+ * the 1-of-2 module's on the rises of its grants. Each wrong list (a static
+ * switch read at construction) makes the activity copy differ from the plain
+ * one in the lockstep property above.
+ */
+describe('arbiter commits woken on grant rises (negative controls)', () => {
+  const differs = (policy: ArbiterPolicy, set: (on: boolean) => void): number => {
+    let failed = 0;
+    set(true);
+    try {
+      for (let seed = 1; seed <= 40; seed++) {
+        const sc: Scenario = { M: 2 + (seed % 6), L: 0, seed, pReq: 0.5, pAgain: 0.7, pBlock: 0.2, cycles: 120 };
+        try {
+          const d = lockstep(() => makeArbiter(null, 'arb', { size: sc.M, latency: sc.L, policy }));
+          runScenario(d, sc, { bound: () => Infinity });
+        } catch {
+          failed++;
+        }
+      }
+    } finally {
+      set(false);
+    }
+    return failed;
+  };
+  it('round-robin commit without idx under its rise guard: plain and activity differ', () => {
+    expect(differs('round-robin', (on) => (RoundRobinArbiter.wrongNoIdx = on))).toBeGreaterThan(0);
+  });
+  it('1-of-2 commit not woken by gnt1: plain and activity differ (tree policy)', () => {
+    expect(differs('tree', (on) => (Arbiter2.wrongNoGnt1 = on))).toBeGreaterThan(0);
+  });
+  it('control: the same runs with the right lists agree', () => {
+    expect(differs('round-robin', () => {})).toBe(0);
+    expect(differs('tree', () => {})).toBe(0);
+  });
+});
+
 // ---------------------------------------------------------------- config
 
 describe('arbiter config validation', () => {
