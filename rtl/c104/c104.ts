@@ -41,6 +41,16 @@ import { InputRouter, XBAR_VALID, type RouterSideBand } from './input_router.ts'
 import { PolicySelector } from './policy_selector.ts';
 import { maskToCrossbar, SLICES_FAULT, sliceMap, type C104Slices } from './slices.ts';
 
+/**
+ * Negative controls for test/c104/per_token_guards.test.ts only: the output
+ * stage's guards the wrong way round: `blkBlind`, `blocked` reading ov while
+ * txReady is 1 instead of 0 (a full register meeting a busy link end is not
+ * seen); `outBlind`, the stage's edge reading txReady while ov is 0 instead
+ * of 1 (the link end taking the held character is not seen). False in every
+ * other use.
+ */
+export const C104_FAULT = { blkBlind: false, outBlind: false };
+
 export interface C104Options {
   /** Which links are wired (ports of the others are tied off); default all. */
   connected?: readonly boolean[];
@@ -172,25 +182,30 @@ export class C104 extends Module {
     // Slot indices read from this closure, not through the Signal objects (docs/kernel.md "Stop 19").
     let bl = 0, ovI = 0, ovN = 0, ocN = 0, tr = 0, dI = 0;
     this.binders.push(() => ([bl, ovI, ovN, ocN, tr, dI] = [blocked.i, ov.i, ov.n, oc.n, txReady.i, dout.i]));
+    // Each reads the other of ov and txReady only where it matters (docs/kernel.md
+    // "Stop 22: FIFOs and C104"): blocked is ov while txReady is 0, else 0; the
+    // edge's result depends on txReady only while ov is 1 (blocked is ov and not
+    // txReady, so the edge computes it rather than read it).
     this.comb(
       () => {
         const s = this.s;
         s[bl] = s[ovI] === 1 && s[tr] === 0 ? 1 : 0;
       },
-      { writes: [blocked], reads: [ov, txReady], name: `blk${k}` },
+      { writes: [blocked], reads: [txReady], readsWhen: [{ when: txReady, is: C104_FAULT.blkBlind ? [1] : [0], reads: [ov] }], name: `blk${k}` },
     );
     this.seq(
       () => {
         const s = this.s;
         const d = s[dI]!;
-        if (d & XBAR_VALID && s[bl] === 0) {
+        const full = s[ovI] === 1;
+        if (d & XBAR_VALID && !(full && s[tr] === 0)) {
           s[ovN] = 1;
           s[ocN] = d & (XBAR_VALID - 1);
-        } else if (s[ovI] === 1 && s[tr] === 1) {
+        } else if (full && s[tr] === 1) {
           s[ovN] = 0;
         }
       },
-      { reads: [dout, blocked, ov, txReady], name: `out${k}` },
+      { reads: [dout, ov], readsWhen: [{ when: ov, is: [C104_FAULT.outBlind ? 0 : 1], reads: [txReady] }], name: `out${k}` },
     );
   }
 

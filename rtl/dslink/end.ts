@@ -90,9 +90,11 @@ export class DsLinkEnd extends Module {
     const flow = cfg.flowThrough;
     // Without flow-through the push/pop/valid glue is folded into the FIFOs
     // (rtl/lib/fifo.ts; docs/kernel.md "Stop 21: FIFOs and C104 per token"):
-    // four combs that ran twice per character are gone.
-    const txBuf = (this.txBuf = new Fifo(this, 'txBuf', { width: CHAR_BITS, depth: cfg.txBufferTokens, pushEnable: !flow, popOr: !flow }));
-    const rxBuf = (this.rxBuf = new Fifo(this, 'rxBuf', { width: CHAR_BITS, depth: cfg.rxBufferTokens, pushEnable: !flow, valid: !flow }));
+    // four combs that ran twice per character are gone. Their outputs are
+    // registers written by their clock edges (registeredOut: docs/kernel.md
+    // "Stop 22: FIFOs and C104"), so their `out` combs are gone too.
+    const txBuf = (this.txBuf = new Fifo(this, 'txBuf', { width: CHAR_BITS, depth: cfg.txBufferTokens, pushEnable: !flow, popOr: !flow, registeredOut: !flow }));
+    const rxBuf = (this.rxBuf = new Fifo(this, 'rxBuf', { width: CHAR_BITS, depth: cfg.rxBufferTokens, pushEnable: !flow, valid: !flow, registeredOut: !flow }));
     const tokens = (this.tokens = new DsTxTokens(this, 'tokens', { ignoreCredit: cfg.ignoreCredit, runIdle: cfg.runIdle }));
     const ser = (this.ser = new DsTxSerialiser(this, 'ser'));
     const deser = (this.deser = new DsRxDeserialiser(this, 'deser', { disconnectCycles: tm.disconnectCycles, flow: cfg.flowThrough }));
