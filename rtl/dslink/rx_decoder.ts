@@ -121,6 +121,12 @@ export class DsRxDecoder extends Module {
   tokTrain: DsTokenTrain | null = null;
   /** Negative control only (tests): no wake-up to clear the output pulses. */
   static noClearWake = false;
+  /** The pulses cleared by a run at the next edge also in a token train (stop 21's way; tests count both). */
+  static clearByRun = false;
+  /** Negative control only (tests): in a token train, the pulses' timed clear one edge late. */
+  static clearLate = false;
+  /** The one-cycle output pulses (registers): cleared at the edge after they rise. */
+  private readonly pulses: Signal[];
 
   constructor(parent: Module | null, name: string, opts: { checkParity: boolean; handover?: RxHandover; nullPairs?: boolean; flow?: boolean }) {
     super(parent, name);
@@ -145,6 +151,7 @@ export class DsRxDecoder extends Module {
     const suspectTotal = (this.suspectTotal = this.reg('suspectTotal', 32));
     const nullPair = (this.nullPair = opts.nullPairs ? this.reg('nullPair') : null);
     const lastNull = (this.lastNull = opts.nullPairs ? this.reg('lastNull') : null);
+    this.pulses = [...(flow ? [] : [gotNull, gotFct, gotChar]), errParity, errEscape, ...(nullPair ? [nullPair] : [])];
     const checkParity = opts.checkParity;
     const onArrival = opts.handover === 'on-arrival';
     /**
@@ -295,10 +302,34 @@ export class DsRxDecoder extends Module {
         pulsed = 0;
         decode();
         // The reference mode runs every process every cycle.
-        if (pulsed === 1 && this.wakeSink!.mode === 'activity' && !DsRxDecoder.noClearWake) this.wakeAt(this.decodeProc, this.cycleRef.cycle + 1);
+        if (pulsed === 1 && this.wakeSink!.mode === 'activity' && !DsRxDecoder.noClearWake) this.clearPulses(this.cycleRef.cycle + 1);
       },
       { name: 'decode', reads },
     );
+  }
+
+  /**
+   * The output pulses raised at this edge fall at edge e. In a token train
+   * whose receiver covers e (not ending there), the decoder's inputs are
+   * on demand and the train wakes it in every cycle where one of them
+   * pulses, never two cycles in a row; so at e, unless woken for an input,
+   * its run would only clear the pulses: timed register writes instead of
+   * that run (docs/kernel.md "Stop 22: token layer"). Elsewhere a run at e.
+   */
+  private clearPulses(e: number): void {
+    const tt = this.tokTrain;
+    if (tt === null || DsRxDecoder.clearByRun || !tt.recv.covers(e)) {
+      this.wakeAt(this.decodeProc, e);
+      return;
+    }
+    const s = this.s;
+    const at = DsRxDecoder.clearLate ? e + 1 : e;
+    for (const r of this.pulses) if (s[r.n] === 1) this.writeAt(r, at, 0);
+  }
+
+  /** A token train handing the direction to the NULL train (token_train.ts handToNull): the timed clears dropped, as the train freezes these registers. */
+  cancelPulseClears(): void {
+    for (const r of this.pulses) this.cancelWrites(r);
   }
 
   override onElaborated(): void {

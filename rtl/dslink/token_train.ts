@@ -98,6 +98,10 @@ export class DsTokenTrain implements OnDemand {
   readonly recv: DsTokenTrainRx;
   /** Negative control only (tests): post every token this many cycles late. */
   static late = 0;
+  /** The serialiser run at the edge before each load instead of the timed write of `more` (stop 21's way; tests count both). */
+  static moreByRun = false;
+  /** Negative control only (tests): `more` falls one edge late. */
+  static moreLate = false;
   /** Negative controls only (tests): the receiver's pulses this many cycles late; the decoder not given its inputs (token_train_rx.ts). */
   static get pulseLate(): number {
     return DsTokenTrainRx.pulseLate;
@@ -150,9 +154,10 @@ export class DsTokenTrain implements OnDemand {
     const ser = this.tx.ser;
     const c = ser.cycleRef.cycle;
     const s = this.s;
+    // Woken at the edge before a load by the token choice changing: `more`
+    // falls here all the same (post's timed write; this write equals it).
     if (c === this.loadEdge - 1) {
-      s[this.moreN] = 0; // the token's last bit is on the wire next cycle: take
-      ser.wakeAt(ser.shiftProc, this.loadEdge);
+      s[this.moreN] = 0;
       return true;
     }
     if (c !== this.loadEdge) return true; // woken by the token choice changing mid-token: not read until the boundary
@@ -193,6 +198,10 @@ export class DsTokenTrain implements OnDemand {
     this.recv.writeRx(c, s);
     this.recv.writePulses(c, s);
     if (!nt.handFromTokens(c)) return false;
+    // The NULL train froze the decoder's registers (next = current); timed
+    // clears of its pulses go too (none stands here in the tests: the
+    // decoder has not pulsed at a handover edge before the serialiser).
+    this.rx.dec.cancelPulseClears();
     this.active = false;
     this.recv.rxUntil = c;
     this.recv.rxEnding = false;
@@ -232,7 +241,13 @@ export class DsTokenTrain implements OnDemand {
     this.line.send(c + 1 + DsTokenTrain.late, s[this.tokBitsI]!, len, 'lsb-first');
     s[this.moreN] = 1;
     this.loadEdge = c + len;
-    ser.wakeAt(ser.shiftProc, c + len - 1);
+    // `more` falls at the edge before the next load (the token's last bit is
+    // on the wire next cycle: take) by a timed register write, not a run of
+    // the serialiser, which has nothing else to do there (docs/kernel.md
+    // "Stop 22: token layer"); the serialiser runs at the load edge.
+    if (DsTokenTrain.moreByRun) ser.wakeAt(ser.shiftProc, c + len - 1);
+    else ser.writeAt(ser.more, c + len - (DsTokenTrain.moreLate ? 0 : 1), 0);
+    ser.wakeAt(ser.shiftProc, c + len);
     this.stats.tokens++;
     if ((this.stats.tokens & 63) === 0) {
       this.recv.syncRx(c - 64); // the receiver's cursor reads from curF on: move it past what is forgotten
@@ -378,6 +393,10 @@ export class DsTokenTrain implements OnDemand {
       return;
     }
     const t = ser.wakeSink!.stateCycle;
+    // The serialiser computes `more` bit by bit from here (it runs at t and
+    // at each edge after, as `left` changes, so it would override the write
+    // anyway: dropped so that no write stands for a train that has ended).
+    ser.cancelWrites(ser.more);
     this.thawAt(t, t);
     ser.wakeAt(ser.shiftProc, t);
   }

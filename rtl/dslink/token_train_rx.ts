@@ -79,6 +79,11 @@ export class DsTokenTrainRx {
     return this.rx.s;
   }
 
+  /** The cursor answers for cycle t and goes on past it (not ending there): the decoder is woken at every input pulse of t (rx_decoder.ts clearPulses). */
+  covers(t: number): boolean {
+    return t > this.rxFrom && t < this.rxUntil && !this.rxEnding;
+  }
+
   /** The deserialiser's slots the cursor answers for (after elaboration). */
   bind(): number[] {
     const d = this.rx.deser;

@@ -57,6 +57,8 @@ export class DsTxSerialiser extends Module {
   readonly holdWake: ProcessDecl[] = [];
   /** Negative control only (tests): no wake-up of holdWake when `take` stays 1. */
   static noHoldWake = false;
+  /** Negative control only (tests): the shift process not woken by take's rise. */
+  static noTakeRise = false;
 
   constructor(parent: Module | null, name: string) {
     super(parent, name);
@@ -136,7 +138,12 @@ export class DsTxSerialiser extends Module {
         const st = this.s;
         if (st[tk] === 1 && st[mN] === 0) this.holdEdge();
       },
-      { reads: [enable, tokBits, tokLen, d, s, sh, left], name: 'shift' },
+      // `take` read on its rise only, for the holdWake check above: in a
+      // token train `more` falls by a timed write (token_train.ts post), so
+      // nothing runs this process at the edge before a load, where a poked
+      // `take` 1 would stay 1 over the load edge (docs/kernel.md "Stop 22:
+      // token layer"). Unpoked, take rises at load edges, where it runs anyway.
+      { reads: [enable, tokBits, tokLen, d, s, sh, left], readsWhen: DsTxSerialiser.noTakeRise ? [] : [{ when: take, bits: 1, reads: [], rise: true }], name: 'shift' },
     );
   }
 

@@ -109,6 +109,15 @@ export class Commit {
     this.clearTracked();
   }
 
+  /** Fast mode, before active(): the registers of these next-value slots (timed writes, timed_write.ts) take their next values first. */
+  first(nextSlots: readonly number[]): void {
+    const s = this.s;
+    for (let k = 0; k < nextSlots.length; k++) {
+      const x = nextSlots[k]! - 1;
+      if (s[x + 1] !== s[x]) this.slot(x);
+    }
+  }
+
   /** The register whose current value is in `x` takes its (changed) next value, in x + 1; its readers wake. */
   private slot(x: number): void {
     const v = this.s[x + 1]!;

@@ -310,8 +310,10 @@ export abstract class SimulatorCore {
     }
     if (this.wakes.next <= this.clock.cycle) this.wakes.popDue(this.clock.cycle, this.markDue);
     if (this._mode === 'activity') {
-      if (this.timedWrites.next <= this.clock.cycle) this.timedWrites.applyDue(this.clock.cycle, this.s, this.writtenFn);
+      const timed = this.timedWrites.next <= this.clock.cycle;
+      if (timed) this.timedWrites.applyDue(this.clock.cycle, this.s);
       this.runDirtySeq();
+      if (timed) this.commit.first(this.timedWrites.applied);
       this.commitActive();
     } else {
       const fns = this.seqFns;
@@ -346,8 +348,6 @@ export abstract class SimulatorCore {
   written(n: number): void {
     this.commit.written(n);
   }
-
-  private readonly writtenFn = (n: number): void => this.commit.written(n);
 
   /** WakeSink: register `reg` takes `value` at the edge of `cycle` (fast mode only; timed_write.ts). */
   writeAt(reg: Signal, cycle: number, value: number): void {

@@ -7,9 +7,13 @@
  *
  * Rules (the simulator, simulator_core.ts, applies them):
  *  - At edge C, before the seq processes of that edge run, V is written into
- *    R's next-value slot and recorded as a tracked write, so the commit
- *    makes it current and marks R's readers if it changed. A process that
- *    runs at the same edge and writes R overrides it (it runs later).
+ *    R's next-value slot; the commit makes it current and marks R's readers
+ *    if it changed, before any other register (Commit.first): a reader that
+ *    reads another register only while R is 1 (a guarded read) is then not
+ *    woken by that register's change in the same commit when R falls, as it
+ *    is not when R's writer runs (its module's registers commit first
+ *    there). A process that runs at the same edge and writes R overrides it
+ *    (it runs later).
  *  - Fast mode only: the reference mode runs every process every cycle, so
  *    `writeAt` there is a no-op and a switch to it drops what is pending.
  *  - A poke of R leaves its pending writes standing: the poke changes R's
@@ -32,9 +36,9 @@ export class TimedWrites {
   private c: number[] = [];
   private n: number[] = [];
   private v: number[] = [];
-  /** The edge of the last applyDue and the slots it wrote (a cancel at that edge takes them back). */
+  /** The edge of the last applyDue and the slots it wrote (a cancel at that edge takes them back; the commit takes them first). */
   private appliedAt = -1;
-  private applied: number[] = [];
+  readonly applied: number[] = [];
 
   get size(): number {
     return this.c.length;
@@ -65,8 +69,8 @@ export class TimedWrites {
     v[k] = value;
   }
 
-  /** Write every entry due at or before `now` into `s` (its next-value slot), reporting the slot to `written`. */
-  applyDue(now: number, s: Float64Array, written: (slot: number) => void): void {
+  /** Write every entry due at or before `now` into `s` (its next-value slot); `applied` lists the slots. */
+  applyDue(now: number, s: Float64Array): void {
     const { c, n, v } = this;
     if (this.appliedAt !== now) {
       this.appliedAt = now;
@@ -74,7 +78,6 @@ export class TimedWrites {
     }
     while (c.length && c[0]! <= now) {
       s[n[0]!] = v[0]!;
-      written(n[0]!);
       this.applied.push(n[0]!);
       this.popRoot();
     }

@@ -7,15 +7,21 @@
  * Printed as the table of docs/kernel.md (ICEMU_PRINT=1), and bounded here so
  * that a lever undone is seen: `advance` once a token (woken by take's rise
  * only), the credit count once a pulse, the link state machine's outputs not
- * at all while both ends run. Controls: `advance` and the credit count woken
- * by the pulses' falls too (DsTxTokens.advanceOnFall, DsCredit.countOnFall:
- * the behaviour before stop 21) exceed the bounds.
+ * at all while both ends run; the serialiser not at the edge before a load
+ * and the decoder not at the edge after a pulse (timed register writes,
+ * stop 22), and all of them together. Controls: `advance` and the credit
+ * count woken by the pulses' falls too (DsTxTokens.advanceOnFall,
+ * DsCredit.countOnFall: the behaviour before stop 21), the serialiser and
+ * the decoder run where the timed writes are (DsTokenTrain.moreByRun,
+ * DsRxDecoder.clearByRun: before stop 22) exceed the bounds.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { Module, Simulator } from '../../rtl/kernel/index.ts';
 import { DsCredit } from '../../rtl/dslink/credit.ts';
 import { DsLinkPair } from '../../rtl/dslink/pair.ts';
 import { DsTxTokens } from '../../rtl/dslink/tx_tokens.ts';
+import { DsRxDecoder } from '../../rtl/dslink/rx_decoder.ts';
+import { DsTokenTrain } from '../../rtl/dslink/token_train.ts';
 import { CharSink, CharSource } from './bench.ts';
 
 const CHARS = 600;
@@ -65,7 +71,13 @@ function runsPerChar(): { perChar: Map<string, number>; chars: number } {
 afterEach(() => {
   DsTxTokens.advanceOnFall = false;
   DsCredit.countOnFall = false;
+  DsTokenTrain.moreByRun = false;
+  DsRxDecoder.clearByRun = false;
 });
+
+/** All DS-link and FIFO runs per character: 29.28 at stop 22 (32.04 at stop 21; docs/kernel.md "Stop 22: token layer"). */
+const TOTAL_BOUND = 29.5;
+const total = (perChar: Map<string, number>): number => [...perChar.values()].reduce((x, y) => x + y, 0);
 
 describe('token layer: runs per token on a loaded token train', () => {
   it('the bounds of stop 21 hold (table in docs/kernel.md "Stop 21: token layer")', () => {
@@ -87,12 +99,22 @@ describe('token layer: runs per token on a loaded token train', () => {
     expect(at('a DsCredit.count')).toBeLessThanOrEqual(1 + 1 / 8 + 0.05);
     expect(at('b DsCredit.count')).toBeLessThanOrEqual(1 + 1 / 8 + 0.05);
     expect(at('a DsLinkFsm.outputs') + at('b DsLinkFsm.outputs')).toBe(0);
+    // Stop 22 (timed register writes): the serialiser at the load edge and the edge after (tokBits changing), not before;
+    // b's decoder at hdrV and tokV, not at the edge after hdrV to clear gotChar.
+    expect(at('a DsTxSerialiser.shift')).toBeLessThanOrEqual(2.05);
+    expect(at('b DsRxDecoder.decode')).toBeLessThanOrEqual(2.05);
+    expect(total(perChar)).toBeLessThanOrEqual(TOTAL_BOUND);
   });
 
-  it('control: woken by the falls too (before stop 21), advance and the credit count exceed the bounds', () => {
+  it('control: woken by the falls too (before stop 21), runs instead of timed writes (before stop 22): each exceeds its bound', () => {
     DsTxTokens.advanceOnFall = true;
     DsCredit.countOnFall = true;
+    DsTokenTrain.moreByRun = true;
+    DsRxDecoder.clearByRun = true;
     const { perChar } = runsPerChar();
+    expect(perChar.get('a DsTxSerialiser.shift')!).toBeGreaterThan(2.5);
+    expect(perChar.get('b DsRxDecoder.decode')!).toBeGreaterThan(2.5);
+    expect(total(perChar)).toBeGreaterThan(TOTAL_BOUND);
     expect(perChar.get('a DsTxTokens.advance')!).toBeGreaterThan(1.5);
     expect(perChar.get('a DsCredit.count')!).toBeGreaterThan(1.8);
     expect(perChar.get('b DsCredit.count')!).toBeGreaterThan(1.8);
