@@ -81,6 +81,15 @@ export function queueRule(runs: readonly { mode: string; c: number; queue: numbe
   return { selfMax: self.length ? Math.max(...self) : 0, queuePeak: argmax('queue'), transportPeak: argmax('transport') };
 }
 
+/** Fig. 5.3's "at low load synchronisation makes little difference": at the lightest load run, lowest rate / highest at least this (the seed's own Table 5.1 at c = 200 µs: 4.7 / 5.0 = 94%). */
+export const LOW_LOAD_CLOSE = 0.9;
+/** The lightest load the Fig. 5.3 rule reads: c of at least this (µs); a run without one gets no verdict. */
+export const LOW_LOAD_C = 100;
+/** Fig. 5.3: the lowest/highest rate share at the lightest load at least LOW_LOAD_CLOSE (no run at c ≥ LOW_LOAD_C: no verdict). */
+export function lowLoadCloseHolds(share: number | null): boolean | null {
+  return share === null ? null : share >= LOW_LOAD_CLOSE;
+}
+
 /** Table 5.1 / 6.1 tolerance (issue 11): ±5% at c ≥ 30 µs, ±10% at c ≤ 16 µs (spec §14 item 13). */
 export function rateTolerance(cUs: number): number {
   return cUs >= 30 ? 0.05 : 0.1;
@@ -201,6 +210,10 @@ function assembleCh5(q: StdParams, points: readonly StdPoint[], results: readonl
     return { c, share: Math.min(...rates) / Math.max(...rates) };
   });
   checks.push(predicateCheck('f5.14-rates-close', 'Figs 5.13/5.14 with Fig. 5.3: for c < 15 µs the throughputs of the three workloads differ by at most 40%', 'at most 40% (lowest ≥ 60% of highest)', rateGap.map((x) => `c = ${x.c}: ${(100 * x.share).toFixed(0)}%`).join(', ') || 'n/a', `holds if the lowest rate is at least ${100 * (1 - RATE_GAP)}% of the highest at every c in [1, 15)`, ratesCloseHolds(rateGap.map((x) => x.share))));
+  const lightest = Math.max(...fullCs);
+  const lightRates = lightest >= LOW_LOAD_C ? STD_MODES.map((m) => get(m, 'full', lightest)!.throughput) : [];
+  const lightShare = lightRates.length ? Math.min(...lightRates) / Math.max(...lightRates) : null;
+  checks.push(predicateCheck('f5.3-low-load', 'Fig. 5.3: at low load synchronisation makes little difference', `little difference (seed at c = 200 µs: 94%)`, lightShare === null ? 'n/a' : `c = ${lightest} µs: lowest rate ${(100 * lightShare).toFixed(1)}% of the highest`, `holds if at the lightest load run (c ≥ ${LOW_LOAD_C} µs) the lowest of the three rates is at least ${100 * LOW_LOAD_CLOSE}% of the highest`, lowLoadCloseHolds(lightShare)));
   const qr = queueRule(full.map(([p, r]) => ({ mode: p.mode, c: p.cUs, queue: r.dataQueue, transport: r.dataTransport })));
   checks.push(predicateCheck('f5.15-self-throttled', 'Fig. 5.15: T9000 queue time is zero for the self-throttled workloads (one outstanding packet per process)', '0', `largest loosely / blocking data queue time ${qr.selfMax.toFixed(3)} µs`, `holds if every loosely-synchronous and blocking run queues data at most ${QUEUE_ZERO_US} µs on average`, qr.selfMax <= QUEUE_ZERO_US));
   checks.push(predicateCheck('f5.15-async-peak', 'Fig. 5.15: for async, long queueing starts at the loads where transport time peaks', 'same load', `async queue time peaks at c = ${qr.queuePeak} µs, transport time at c = ${qr.transportPeak} µs`, 'holds if the async data queue time and data transport time are largest at the same c', qr.queuePeak === null ? null : qr.queuePeak === qr.transportPeak));

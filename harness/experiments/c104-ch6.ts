@@ -4,7 +4,7 @@
  * standard setup, and θ_t / θ_r (Def. 6.1) against the throttled
  * contention-free "ideal" with the same workload (Figs 6.3–6.5).
  */
-import { absoluteCheck, rangeCheck, relativeCheck } from './c104-verdicts.ts';
+import { absoluteCheck, predicateCheck, rangeCheck, relativeCheck } from './c104-verdicts.ts';
 import { condition, runStdPoint, STD_MODES, stdCost, stdLookup, stdParams, SYNC_LABEL, type StdParams, type StdPoint, type StdResult } from './c104-standard.ts';
 import { rateTolerance } from './c104-ch5.ts';
 import { defineExperiment, type ReportTable, type SeedCheck } from './types.ts';
@@ -36,6 +36,26 @@ export function theta(full: StdResult, ideal: StdResult): { t: number | null; r:
     t: full.routedAll && ideal.routedAll ? (100 * ideal.routedAll) / full.routedAll : null,
     r: ideal.throughput > 0 ? (100 * full.throughput) / ideal.throughput : null,
   };
+}
+
+/** Figs 6.3–6.5's light-load border: "for c < 20" (µs). */
+export const THETA_CROSS_C = 20;
+/** Figs 6.3–6.5: async θ_r at least this (%) wherever no send is dropped ("insensitive to contention until saturation"). */
+export const ASYNC_THETA_R = 99;
+
+/**
+ * Figs 6.3–6.5 "for c < 20 the effect on θ_r becomes enormous and overtakes the effect on θ_t", per synchronised
+ * mode: θ_r above θ_t at c = 100 µs and below it at some c < 20 µs. Runs without both loads: no verdict.
+ */
+export function thetaCrossHolds(byC: ReadonlyMap<number, { t: number | null; r: number | null }>): boolean | null {
+  const at100 = byC.get(100);
+  const low = [...byC.entries()].filter(([c, th]) => c < THETA_CROSS_C && th.t !== null && th.r !== null);
+  if (!at100 || at100.t === null || at100.r === null || low.length === 0) return null;
+  return at100.r > at100.t && low.some(([, th]) => th.r! < th.t!);
+}
+/** Figs 6.3–6.5: every async θ_r at a point below saturation at least ASYNC_THETA_R (none: no verdict). */
+export function asyncInsensitiveHolds(thetaRs: readonly number[]): boolean | null {
+  return thetaRs.length ? thetaRs.every((r) => r >= ASYNC_THETA_R) : null;
 }
 
 function ch6Points(q: StdParams): StdPoint[] {
@@ -78,6 +98,15 @@ function assembleCh6(q: StdParams, points: readonly StdPoint[], results: readonl
     r62.push(row2);
     rth.push(row3);
   }
+  const thetaAt = (m: (typeof STD_MODES)[number]) => new Map(cs.map((c) => [c, theta(get(m, 'full', c)!, get(m, 'throttled', c)!)] as const));
+  for (const m of ['loosely', 'async-blocking'] as const) {
+    const byC = thetaAt(m);
+    const text = [...byC.entries()].filter(([c]) => c < THETA_CROSS_C || c === 100).map(([c, th]) => `c = ${c}: θ_t ${th.t?.toFixed(0)} / θ_r ${th.r?.toFixed(0)}`).join(', ');
+    checks.push(predicateCheck(`f6.3-theta-r-overtakes-${m}`, `Figs 6.3–6.5: for c < ${THETA_CROSS_C} µs the effect on θ_r overtakes the effect on θ_t (${SYNC_LABEL[m]})`, 'θ_r falls below θ_t', text || 'n/a', `holds if θ_r > θ_t at c = 100 µs and θ_r < θ_t at some c < ${THETA_CROSS_C} µs`, thetaCrossHolds(byC)));
+  }
+  const belowSat = cs.filter((c) => get('async', 'full', c)!.dropped === 0 && get('async', 'full', c)!.converged && get('async', 'throttled', c)!.converged);
+  const asyncR = belowSat.map((c) => theta(get('async', 'full', c)!, get('async', 'throttled', c)!).r ?? NaN);
+  checks.push(predicateCheck('f6.5-async-insensitive', 'Figs 6.3–6.5: asynchronous throughput is insensitive to contention until saturation', 'θ_r ≈ 100% below saturation', belowSat.map((c, i) => `c = ${c}: θ_r ${asyncR[i]!.toFixed(2)}%`).join(', ') || 'n/a', `holds if async θ_r is at least ${ASYNC_THETA_R}% at every c where no send is dropped`, asyncInsensitiveHolds(asyncR)));
   tables.push({ title: 'Table 6.1: packets delivered per CPU per ms, full model', columns: ['c (µs)', 'Globally', 'seed', 'Locally', 'seed', 'Async', 'seed'], rows: r61, digits: [0, 1, 1, 1, 1, 1, 1] });
   tables.push({ title: 'Table 6.2: routed lifetimes (Def. 5.3, data and acks), µs, full model', columns: ['c (µs)', 'Globally', 'seed', 'Locally', 'seed', 'Async', 'seed'], rows: r62, digits: [0, 2, 1, 2, 1, 2, 1] });
   tables.push({ title: 'Def. 6.1: θ_t and θ_r (%) against the throttled contention-free ideal', columns: ['c (µs)', 'Glob. θ_t', 'θ_r', 'Loc. θ_t', 'θ_r', 'Async θ_t', 'θ_r'], rows: rth, digits: [0, 0, 0, 0, 0, 0, 0] });

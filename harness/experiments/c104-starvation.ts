@@ -38,6 +38,8 @@ export interface StarveResult {
   readonly columns: number[];
   readonly rows: number[];
   readonly map: number[];
+  /** Packets (data and acks) forwarded per ms by each C104, index y·16 + x. */
+  readonly switchMap: number[];
   readonly throughput: number;
 }
 
@@ -56,7 +58,7 @@ function runPoint(p: StarvePoint, q: StarveParams): StarveResult {
   const D = 16;
   const columns = Array.from({ length: D }, (_, x) => m.filter((_, i) => i % D === x).reduce((a, v) => a + v, 0) / D);
   const rows = Array.from({ length: D }, (_, y) => m.slice(y * D, y * D + D).reduce((a, v) => a + v, 0) / D);
-  return { columns, rows, map: m, throughput: r.summary.throughput };
+  return { columns, rows, map: m, switchMap: r.switchLoadMap ?? [], throughput: r.summary.throughput };
 }
 
 /** Edge lines (0 and 15) relative to the middle lines (6..9). */
@@ -80,6 +82,14 @@ export function deadZoneHolds(starved: readonly number[]): boolean {
 export function uniformHolds(columns: readonly number[], rows: readonly number[]): boolean {
   return spread(columns) <= UNIFORM && spread(rows) <= UNIFORM;
 }
+/** Fig. 5.6 at low load, "routing load highest in the centre": the busiest C104 lies in the middle block, x and y in 6..9 (no map: no verdict). */
+export function centreBusiestHolds(switchMap: readonly number[], D = 16): boolean | null {
+  if (switchMap.length !== D * D) return null;
+  const i = switchMap.indexOf(Math.max(...switchMap));
+  const mid = (v: number) => v >= 6 && v <= 9;
+  return mid(i % D) && mid(Math.floor(i / D));
+}
+
 /** Fig. 5.7: edge rows starved, edge columns above CURED. */
 export function rotatedHolds(rows: readonly number[], columns: readonly number[]): boolean {
   return edgeShare(rows) < STARVED && edgeShare(columns) > CURED;
@@ -104,6 +114,8 @@ function assemble(q: StarveParams, pts: readonly StarvePoint[], res: readonly St
   const dead = starvedLines(hi.columns);
   checks.push(predicateCheck('f5.6-dead-zone', 'Fig. 5.6: at the highest load the dead zone spreads to x < 4 and x > 11', 'x < 4 and x > 11', `starved columns (below ${100 * STARVED}% of the middle): ${dead.join(', ') || 'none'}`, 'holds if the starved columns include 0..3 and 12..15', deadZoneHolds(dead)));
   checks.push(predicateCheck('f5.6-uniform-low-load', 'Fig. 5.6: at c = 100 µs the achieved work is uniform', 'uniform', `column max/min ${spread(lo.columns).toFixed(3)}, row max/min ${spread(lo.rows).toFixed(3)}`, `holds if both are at most ${UNIFORM}`, uniformHolds(lo.columns, lo.rows)));
+  const busiest = lo.switchMap.length ? lo.switchMap.indexOf(Math.max(...lo.switchMap)) : -1;
+  checks.push(predicateCheck('f5.6-centre-routing', 'Fig. 5.6: at c = 100 µs the routing load is highest in the centre', 'highest in the centre', busiest < 0 ? 'n/a' : `busiest C104 at (${busiest % 16}, ${Math.floor(busiest / 16)}), ${lo.switchMap[busiest]!.toFixed(0)} packets per ms; least busy ${Math.min(...lo.switchMap).toFixed(0)}`, 'holds if the C104 forwarding the most packets has x and y in 6..9', centreBusiestHolds(lo.switchMap)));
   const yx = find((p) => p.fig === '5.7');
   checks.push(predicateCheck('f5.7-rotated', 'Fig. 5.7: y-first routing gives the same pattern rotated by 90° (rows y = 0 and 15 starve, columns do not)', 'rotated', `edge rows at ${share(edgeShare(yx.rows))}, edge columns at ${share(edgeShare(yx.columns))} of the middle`, `holds if edge rows are below ${100 * STARVED}% and edge columns above ${100 * CURED}%`, rotatedHolds(yx.rows, yx.columns)));
   const lim = [16, 32, 64, 128].map((l) => find((p) => p.fig === '5.8' && p.limit === l));

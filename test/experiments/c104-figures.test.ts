@@ -1,11 +1,11 @@
 /**
- * c104-starvation (Figs 5.6–5.9) and c104-policies (Fig. 4.11): the rule
- * functions with negative controls, the 8×8 policy run (one of the seed's
- * sizes) in CI, and the full runs behind ICEMU_FULL=1.
+ * c104-starvation (Figs 5.6–5.9), c104-policies (Fig. 4.11) and c104-buffers
+ * (Figs 4.5, 4.7): the rule functions with negative controls, the 8×8 runs
+ * (one of the seed's sizes) in CI, and the full runs behind ICEMU_FULL=1.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ExperimentResult } from '../../harness/experiments/output.ts';
-import { CURED, deadZoneHolds, edgeShare, rotatedHolds, sensitiveHolds, spread, STARVED, starvedLines, UNIFORM, uniformHolds } from '../../harness/experiments/c104-starvation.ts';
+import { centreBusiestHolds, CURED, deadZoneHolds, edgeShare, rotatedHolds, sensitiveHolds, spread, STARVED, starvedLines, UNIFORM, uniformHolds } from '../../harness/experiments/c104-starvation.ts';
 import { ackHelpsHolds, policyOrdering } from '../../harness/experiments/c104-policies.ts';
 import { noGainBeyond4, stepRule, width1Worse } from '../../harness/experiments/c104-buffers.ts';
 import { check, checkPlots, checkStructure, icemuExperiment, readResult, removeDir, runExperimentIn, tempDir } from './helpers.ts';
@@ -37,6 +37,14 @@ describe('starvation rules', () => {
     expect(uniformHolds(edge(11.001), flat)).toBe(false);
     expect(uniformHolds(flat, edge(9.09))).toBe(false); // 10 / 9.09 = 1.1001
   });
+  it('Fig. 5.6 routing load highest in the centre: the busiest C104 at (6..9, 6..9) holds; at x = 5 or y = 10 fails; no map, no verdict', () => {
+    const at = (x: number, y: number) => Array.from({ length: 256 }, (_, i) => (i === y * 16 + x ? 2 : 1));
+    expect(centreBusiestHolds(at(6, 9))).toBe(true);
+    expect(centreBusiestHolds(at(9, 6))).toBe(true);
+    expect(centreBusiestHolds(at(5, 8))).toBe(false);
+    expect(centreBusiestHolds(at(8, 10))).toBe(false);
+    expect(centreBusiestHolds([])).toBeNull();
+  });
   it('Fig. 5.7 rotated: edge rows below 5% and edge columns above 80% hold; either just past its bound fails', () => {
     expect(rotatedHolds(lines(3.99), lines(64.1))).toBe(true);
     expect(rotatedHolds(lines(4.01), lines(64.1))).toBe(false);
@@ -53,7 +61,7 @@ describe('c104-starvation --quick (16×16, the seed\'s size; 3 ms from an empty 
     const { d, res } = await runExperimentIn('c104-starvation', ['--quick', '--jobs', '1'], dirs);
     checkStructure(res, 'c104-starvation');
     checkPlots(d, res);
-    for (const id of ['f5.6-starved-columns', 'f5.6-dead-zone', 'f5.6-uniform-low-load', 'f5.7-rotated', 'f5.8-sensitive', 'f5.8-returns']) expect(check(res, id).holds, `${id}: ${check(res, id).measured}`).toBe(true);
+    for (const id of ['f5.6-starved-columns', 'f5.6-dead-zone', 'f5.6-uniform-low-load', 'f5.6-centre-routing', 'f5.7-rotated', 'f5.8-sensitive', 'f5.8-returns']) expect(check(res, id).holds, `${id}: ${check(res, id).measured}`).toBe(true);
     expect(check(res, 'f5.9-cured').holds).toBe(false);
   }, 300_000);
 });
@@ -124,7 +132,18 @@ describe.skipIf(!process.env.ICEMU_FULL)('full runs (ICEMU_FULL=1)', () => {
     const run = await icemuExperiment(['c104-starvation', '--out', d, '--quiet']);
     expect(run.code, run.err).toBe(0);
     const res = readResult(d, 'c104-starvation');
-    for (const id of ['f5.6-starved-columns', 'f5.6-dead-zone', 'f5.6-uniform-low-load', 'f5.7-rotated', 'f5.8-sensitive', 'f5.8-returns']) expect(check(res, id).holds, id).toBe(true);
+    for (const id of ['f5.6-starved-columns', 'f5.6-dead-zone', 'f5.6-uniform-low-load', 'f5.6-centre-routing', 'f5.7-rotated', 'f5.8-sensitive', 'f5.8-returns']) expect(check(res, id).holds, id).toBe(true);
     expect(check(res, 'f5.9-cured').holds).toBe(false);
+  }, 3_600_000);
+  it('c104-buffers (18 points, 8×8): width 1 markedly worse and no gain beyond width 4 hold; the whole-packet steps do not (docs/thesis-model.md#figs-45-47)', async () => {
+    const { res } = await runExperimentIn('c104-buffers', ['--jobs', '1'], dirs);
+    expect(res.points).toHaveLength(18);
+    expect(['f4.7-width-1', 'f4.5-width-4', 'f4.7-steps'].map((id) => check(res, id).holds)).toEqual([true, true, false]);
+    expect(check(res, 'f4.7-width-1').measured).toMatch(/width 1 at 62\.6% of width 4/);
+  }, 3_600_000);
+  it('c104-policies (8², 16², 24², 30 points): ack priority helps every policy; the three ordering statements do not hold (docs/thesis-model.md#fig-411)', async () => {
+    const { res } = await runExperimentIn('c104-policies', ['--jobs', '1'], dirs);
+    expect(res.points).toHaveLength(30);
+    expect(['f4.11-ack-helps', 'f4.11-top-two', 'f4.11-beat-fifo', 'f4.11-net-first'].map((id) => check(res, id).holds)).toEqual([true, false, false, false]);
   }, 3_600_000);
 });

@@ -128,6 +128,29 @@ describe('contention', () => {
   });
 });
 
+describe('the three network models under contention (docs/thesis-model.md#contention-modes)', () => {
+  const done = (mode: ContentionMode, sends: Map<number, { dest: number; bytes: number }[]>) => {
+    const r = runC104(new OneShot(4, sends), { side: 4, mode, recordEvents: true }, { fixedNs: 100_000, checkpointNs: 50_000, truncate: false });
+    return { done: r.events!.filter((e) => e.kind === 'message-complete').map((e) => e.t).sort((a, b) => a - b), wait: r.summary.firstHopWait };
+  };
+  // Two packets from node 0 for node 15 share their first internal link 0→1; alone each takes 1 + 3340 + 7·100 ns.
+  const sameSource = new Map([[0, [{ dest: 15, bytes: 32 }, { dest: 15, bytes: 32 }]]]);
+  // Nodes 0 and 2 for node 3: they meet on link 2→3, the first internal link of node 2 only; alone 1 + 3340 + 4·100 and + 2·100.
+  const downstream = new Map([[0, [{ dest: 3, bytes: 32 }]], [2, [{ dest: 3, bytes: 32 }]]]);
+  it('full: both waits (the second packet one packet time behind the first)', () => {
+    expect(done('full', sameSource)).toEqual({ done: [4041, 4041 + 3340], wait: 3340 / 4 / 1000 });
+    expect(done('full', downstream).done).toEqual([3541, 3541 + 3340]);
+  });
+  it('throttled: the wait for the same first internal link (Def. 5.2) only; the downstream meeting costs nothing', () => {
+    expect(done('throttled', sameSource)).toEqual({ done: [4041, 4041 + 3340], wait: 3340 / 4 / 1000 });
+    expect(done('throttled', downstream).done).toEqual([3541, 3741]);
+  });
+  it('contention-free: neither (every packet its zero-load time)', () => {
+    expect(done('contention-free', sameSource)).toEqual({ done: [4041, 4041], wait: 0 });
+    expect(done('contention-free', downstream).done).toEqual([3541, 3741]);
+  });
+});
+
 describe('determinism and streams', () => {
   it('same seeds → identical results; another network seed changes random arbitration only', () => {
     const run = (networkSeed: number) => runC104(new SyntheticProgram({ ...standardSetup(4, 'async'), D: 6, d: 3 }), { side: 6, crossbarPolicy: 'random', networkSeed }, { fixedNs: 400_000, truncate: false });
