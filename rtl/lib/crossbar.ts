@@ -100,17 +100,17 @@ export interface CrossbarConfig {
    * and C104"). 'source' (default, the Buzzard node): the source register
    * srcr{j}, which keeps naming an input after its release, so that input's
    * characters still wake output j (to write 0 again). 'connection' (the
-   * C104): a one-hot register conn1h{j} (bit i: connected to input i; 0 when
+   * C104): a one-hot register onehot{j} (bit i: connected to input i; 0 when
    * idle), written by the clock edge with busy{j} and srcr{j}; needs N <= 32.
    * Same values at every cycle, barring a poke of busy or srcr, which moves
-   * the data path under 'source' only (conn1h is the connection there).
+   * the data path under 'source' only (onehot is the connection there).
    */
   dataGuard?: 'source' | 'connection';
 }
 
 /**
  * Negative control for test/lib/crossbar_guard.test.ts only: `guardSwap`
- * guards input k's data under bit k ^ 1 of conn1h{j} (the wrong guard: the
+ * guards input k's data under bit k ^ 1 of onehot{j} (the wrong guard: the
  * connected input's characters no longer wake its output). False in every
  * other use.
  */
@@ -171,7 +171,7 @@ export class Crossbar extends Module {
     }
     if (config.dataGuard === 'connection' && N > 32) throw new RangeError(`crossbar: dataGuard 'connection' needs at most 32 inputs, got ${N}`);
     // One-hot connection per output (dataGuard 'connection'), else none.
-    const hot = config.dataGuard === 'connection' ? this.regs('conn1h', M, N, 0) : null;
+    const hot = config.dataGuard === 'connection' ? this.regs('onehot', M, N, 0) : null;
 
     // Output arbiters and the wires that reach them.
     const arbiters: Arbiter[] = [];

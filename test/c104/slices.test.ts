@@ -74,7 +74,7 @@ function build(c: Case, slices: 'all' | 'connected', mode: 'activity' | 'plain' 
 type Kind = 'plain' | 'index' | 'mask';
 /** Crossbar signals by local name: index in input or output space, and what the value is. */
 const XBAR_INDEX_VALUED = new Set(['src', 'srcr', 'aidx', 'gidx', 'iout']);
-const XBAR_MASK_VALUED = new Set(['req', 'col']);
+const XBAR_MASK_VALUED = new Set(['req', 'col', 'onehot']); // onehot: the data path's connection register (dataGuard 'connection', docs/kernel.md "Stop 22: FIFOs and C104")
 
 /** The full network's path and value kind of a compact network's signal (null: no counterpart). */
 function counterpart(path: string, sw: C104): { path: string; kind: Kind } | null {

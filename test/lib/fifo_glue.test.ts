@@ -16,15 +16,7 @@ import { describe, expect, it } from 'vitest';
 import { Module, Simulator, type Signal } from '../../rtl/kernel/index.ts';
 import { Fifo, FIFO_FAULT } from '../../rtl/lib/fifo.ts';
 import { Lockstep } from './lockstep_sim.ts';
-
-/** Registers the test pokes: the raw pulses. */
-class Drive extends Module {
-  readonly push = this.reg('push');
-  readonly pushEn = this.reg('pushEn');
-  readonly pop = this.reg('pop');
-  readonly pop2 = this.reg('pop2');
-  readonly din = this.reg('din', 8);
-}
+import { Drive } from './fifo_drive.ts';
 
 /** The folded FIFO beside a plain one with the glue as a comb of its own. */
 class Pair extends Module {
