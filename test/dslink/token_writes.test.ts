@@ -19,7 +19,7 @@
  * restored in both copies (and across modes).
  * Negative controls: `more` falling one edge late (DsTokenTrain.moreLate),
  * the decoder's pulses falling one edge late (DsRxDecoder.clearLate), the
- * serialiser not reading take's rise (DsTxSerialiser.noTakeRise): each
+ * serialiser not woken by take's rise (DsTxSerialiser.noTakeRead): each
  * fails the lock-step.
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -107,7 +107,7 @@ function phasesSeen(rxHandover: RxHandover, act: (k: number) => Act): number {
 afterEach(() => {
   DsTokenTrain.moreLate = false;
   DsRxDecoder.clearLate = false;
-  DsTxSerialiser.noTakeRise = false;
+  DsTxSerialiser.noTakeRead = false;
 });
 
 describe('DS-link timed register writes: lock-step at every phase of a token', () => {
@@ -190,7 +190,7 @@ describe('DS-link timed register writes: lock-step at every phase of a token', (
   }
 
   it('negative control: the serialiser not woken by take rising, a poked take 1 is seen', () => {
-    DsTxSerialiser.noTakeRise = true;
+    DsTxSerialiser.noTakeRead = true;
     expect(phasesSeen('checked', (k) => (l, c) => c === T0 + k && l.poke((u) => A(u).ser.take, 1))).toBeGreaterThan(0);
   });
 });
