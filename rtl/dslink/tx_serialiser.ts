@@ -58,7 +58,7 @@ export class DsTxSerialiser extends Module {
   /** Negative control only (tests): no wake-up of holdWake when `take` stays 1. */
   static noHoldWake = false;
   /** Negative control only (tests): the shift process not woken by take's rise. */
-  static noTakeRise = false;
+  static noTakeRead = false;
 
   constructor(parent: Module | null, name: string) {
     super(parent, name);
@@ -138,12 +138,17 @@ export class DsTxSerialiser extends Module {
         const st = this.s;
         if (st[tk] === 1 && st[mN] === 0) this.holdEdge();
       },
-      // `take` read on its rise only, for the holdWake check above: in a
-      // token train `more` falls by a timed write (token_train.ts post), so
-      // nothing runs this process at the edge before a load, where a poked
-      // `take` 1 would stay 1 over the load edge (docs/kernel.md "Stop 22:
-      // token layer"). Unpoked, take rises at load edges, where it runs anyway.
-      { reads: [enable, tokBits, tokLen, d, s, sh, left], readsWhen: DsTxSerialiser.noTakeRise ? [] : [{ when: take, bits: 1, reads: [], rise: true }], name: 'shift' },
+      // `take` read on its rise only (no guarded reads), for the holdWake
+      // check above: in a token train `more` falls by a timed write
+      // (token_train.ts post), so nothing else runs this process at the edge
+      // before a load, where a poked `take` 1 stays 1 over the load edge
+      // (docs/kernel.md "Stop 22: token layer"). Unpoked, take rises at load
+      // edges, where the process runs anyway. `take` is a still NULL train's
+      // on-demand slot (not marked when it changes): a guard there may miss
+      // a rise, which only leaves this process as it was before it read take
+      // (a poke of take thaws that train first); with no guarded reads it
+      // hides nothing ("Exact sensitivity": why owned guards are refused).
+      { reads: [enable, tokBits, tokLen, d, s, sh, left], readsWhen: DsTxSerialiser.noTakeRead ? [] : [{ when: take, bits: 1, reads: [], rise: true }], name: 'shift' },
     );
   }
 

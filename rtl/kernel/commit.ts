@@ -110,9 +110,9 @@ export class Commit {
   }
 
   /** Fast mode, before active(): the registers of these next-value slots (timed writes, timed_write.ts) take their next values first. */
-  first(nextSlots: readonly number[]): void {
+  first(nextSlots: readonly number[], count: number): void {
     const s = this.s;
-    for (let k = 0; k < nextSlots.length; k++) {
+    for (let k = 0; k < count; k++) {
       const x = nextSlots[k]! - 1;
       if (s[x + 1] !== s[x]) this.slot(x);
     }

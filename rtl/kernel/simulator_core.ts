@@ -313,7 +313,7 @@ export abstract class SimulatorCore {
       const timed = this.timedWrites.next <= this.clock.cycle;
       if (timed) this.timedWrites.applyDue(this.clock.cycle, this.s);
       this.runDirtySeq();
-      if (timed) this.commit.first(this.timedWrites.applied);
+      if (timed) this.commit.first(this.timedWrites.applied, this.timedWrites.nApplied);
       this.commitActive();
     } else {
       const fns = this.seqFns;
@@ -351,7 +351,8 @@ export abstract class SimulatorCore {
 
   /** WakeSink: register `reg` takes `value` at the edge of `cycle` (fast mode only; timed_write.ts). */
   writeAt(reg: Signal, cycle: number, value: number): void {
-    if (!(Number.isInteger(cycle) && cycle >= this.clock.cycle) || reg.n < 0 || !(value >= 0 && value <= reg.mask)) {
+    // The width and integer checks in debug mode only (a hot path: a DS-link token train writes twice a token).
+    if (!(cycle >= this.clock.cycle) || (this.checks && (!Number.isInteger(cycle) || reg.n < 0 || !(Number.isInteger(value) && value >= 0 && value <= reg.mask)))) {
       throw new SimError('bad-argument', `writeAt ${reg.path}: cycle ${cycle} (now ${this.clock.cycle}) or value ${value} not allowed`, this.clock.cycle);
     }
     if (this._mode === 'activity') this.timedWrites.push(cycle, reg.n, value);

@@ -24,63 +24,52 @@
  *    what they still know.
  *  - Snapshots carry them; reset drops them; fast-forward stops at them.
  *
- * A binary min-heap on the cycle, in three parallel arrays.
+ * The entries are a WakeQueue's (wake_queue.ts): cycle, next-value slot,
+ * value.
  */
+import { WakeQueue } from './wake_queue.ts';
+
 export interface TimedWriteState {
   cycle: number[];
-  slot: number[];
-  value: number[];
+  proc: number[];
+  value?: number[];
 }
 
 export class TimedWrites {
-  private c: number[] = [];
-  private n: number[] = [];
-  private v: number[] = [];
+  private readonly q = new WakeQueue();
   /** The edge of the last applyDue and the slots it wrote (a cancel at that edge takes them back; the commit takes them first). */
   private appliedAt = -1;
+  /** applied[0 .. nApplied): reset by a count, not `length = 0`, which drops the backing store (docs/kernel.md "Stop 21: allocation and layout"). */
   readonly applied: number[] = [];
+  nApplied = 0;
+  private s: Float64Array | null = null;
+  private readonly apply = (slot: number, value: number): void => {
+    this.s![slot] = value;
+    this.applied[this.nApplied++] = slot;
+  };
 
   get size(): number {
-    return this.c.length;
+    return this.q.size;
   }
 
   /** Cycle of the next write, or Infinity. */
   get next(): number {
-    return this.c.length ? this.c[0]! : Infinity;
+    return this.q.next;
   }
 
   /** Register whose next-value slot is `slot` takes `value` at the edge of `cycle`. */
   push(cycle: number, slot: number, value: number): void {
-    const { c, n, v } = this;
-    let k = c.length;
-    c.push(cycle);
-    n.push(slot);
-    v.push(value);
-    while (k > 0) {
-      const up = (k - 1) >> 1;
-      if (c[up]! <= cycle) break;
-      c[k] = c[up]!;
-      n[k] = n[up]!;
-      v[k] = v[up]!;
-      k = up;
-    }
-    c[k] = cycle;
-    n[k] = slot;
-    v[k] = value;
+    this.q.push(cycle, slot, value);
   }
 
   /** Write every entry due at or before `now` into `s` (its next-value slot); `applied` lists the slots. */
   applyDue(now: number, s: Float64Array): void {
-    const { c, n, v } = this;
     if (this.appliedAt !== now) {
       this.appliedAt = now;
-      this.applied.length = 0;
+      this.nApplied = 0;
     }
-    while (c.length && c[0]! <= now) {
-      s[n[0]!] = v[0]!;
-      this.applied.push(n[0]!);
-      this.popRoot();
-    }
+    this.s = s;
+    this.q.popDue(now, this.apply);
   }
 
   /**
@@ -91,60 +80,21 @@ export class TimedWrites {
    * the register itself if its logic does.
    */
   cancel(slot: number, now: number, s: Float64Array): void {
-    if (this.appliedAt === now && this.applied.includes(slot)) s[slot] = s[slot - 1]!;
-    if (!this.n.includes(slot)) return;
-    const keep = this.save();
-    const at = this.appliedAt;
-    this.clear();
-    for (let k = 0; k < keep.cycle.length; k++) if (keep.slot[k] !== slot) this.push(keep.cycle[k]!, keep.slot[k]!, keep.value[k]!);
-    this.appliedAt = at;
-  }
-
-  /** Pending writes of the register whose next-value slot is `slot` (tests, the REPL). */
-  pending(slot: number): { cycle: number; value: number }[] {
-    const out: { cycle: number; value: number }[] = [];
-    for (let k = 0; k < this.c.length; k++) if (this.n[k] === slot) out.push({ cycle: this.c[k]!, value: this.v[k]! });
-    return out.sort((a, b) => a.cycle - b.cycle);
-  }
-
-  private popRoot(): void {
-    const { c, n, v } = this;
-    const lastC = c.pop()!;
-    const lastN = n.pop()!;
-    const lastV = v.pop()!;
-    if (!c.length) return;
-    let k = 0;
-    for (;;) {
-      const l = 2 * k + 1;
-      if (l >= c.length) break;
-      const r = l + 1;
-      const m = r < c.length && c[r]! < c[l]! ? r : l;
-      if (c[m]! >= lastC) break;
-      c[k] = c[m]!;
-      n[k] = n[m]!;
-      v[k] = v[m]!;
-      k = m;
-    }
-    c[k] = lastC;
-    n[k] = lastN;
-    v[k] = lastV;
+    if (this.appliedAt === now && this.applied.slice(0, this.nApplied).includes(slot)) s[slot] = s[slot - 1]!;
+    if (this.q.has(slot)) this.q.drop(slot);
   }
 
   clear(): void {
     this.appliedAt = -1;
-    this.c = [];
-    this.n = [];
-    this.v = [];
+    this.q.clear();
   }
 
   save(): TimedWriteState {
-    return { cycle: this.c.slice(), slot: this.n.slice(), value: this.v.slice() };
+    return this.q.save();
   }
 
   restore(st: TimedWriteState | undefined): void {
     this.appliedAt = -1;
-    this.c = st ? st.cycle.slice() : [];
-    this.n = st ? st.slot.slice() : [];
-    this.v = st ? st.value.slice() : [];
+    this.q.restore(st ?? { cycle: [], proc: [] });
   }
 }

@@ -26,7 +26,7 @@ import type { DsLinkEnd } from '../../rtl/dslink/end.ts';
 import { S_ERROR_RESET } from '../../rtl/dslink/link_fsm.ts';
 import { DsLinkPair } from '../../rtl/dslink/pair.ts';
 import { DsTxSerialiser } from '../../rtl/dslink/tx_serialiser.ts';
-import { Lockstep } from '../lib/lockstep_sim.ts';
+import { Lockstep, runLockstep, runsSeen } from '../lib/lockstep_sim.ts';
 import { CharSink, CharSource } from './bench.ts';
 
 const START = 2700; // the link is in Run from ≈ 2,600
@@ -66,17 +66,7 @@ const pokes: [string, (u: HoldBench) => DsLinkEnd, Poke][] = [
 
 /** Lock-step from 0 to T0 + 150 with `act` before each step; a model error must be alike in both copies (Lockstep.step). */
 function run(act: (ls: Lockstep<HoldBench>, c: number) => void): Lockstep<HoldBench> {
-  const ls = new Lockstep(() => new HoldBench());
-  for (let c = 0; c < T0 + 150; c++) {
-    act(ls, c);
-    try {
-      ls.step();
-    } catch (e) {
-      if (e instanceof SimError) return ls;
-      throw e;
-    }
-  }
-  return ls;
+  return runLockstep(() => new HoldBench(), T0 + 150, act);
 }
 
 /** A reference copy run to T0 once, snapshot kept: each case restores it (both copies) rather than re-running the start-up. */
@@ -105,15 +95,7 @@ function fromSnapshot(act: (ls: Lockstep<HoldBench>, c: number) => void): Lockst
 
 /** Of the PHASES pokes of `sel` to v (one a run), how many the lock-step sees (the copies differ): for the negative controls. */
 function phasesSeen(sel: (u: HoldBench) => Signal, v: number): number {
-  let seen = 0;
-  for (let k = 0; k < PHASES; k++) {
-    try {
-      run((l, c) => c === T0 + k && l.poke(sel, v));
-    } catch {
-      seen++;
-    }
-  }
-  return seen;
+  return runsSeen(PHASES, (k) => run((l, c) => c === T0 + k && l.poke(sel, v)));
 }
 
 afterEach(() => {

@@ -99,7 +99,7 @@ describe('token layer: runs per token on a loaded token train', () => {
     expect(at('a DsCredit.count')).toBeLessThanOrEqual(1 + 1 / 8 + 0.05);
     expect(at('b DsCredit.count')).toBeLessThanOrEqual(1 + 1 / 8 + 0.05);
     expect(at('a DsLinkFsm.outputs') + at('b DsLinkFsm.outputs')).toBe(0);
-    // Stop 22 (timed register writes): the serialiser at the load edge and the edge after (tokBits changing), not before;
+    // Stop 22 (timed register writes): the serialiser at the load edge and the edge after (the choice changing), not before;
     // b's decoder at hdrV and tokV, not at the edge after hdrV to clear gotChar.
     expect(at('a DsTxSerialiser.shift')).toBeLessThanOrEqual(2.05);
     expect(at('b DsRxDecoder.decode')).toBeLessThanOrEqual(2.05);

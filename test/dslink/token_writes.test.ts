@@ -19,11 +19,11 @@
  * restored in both copies (and across modes).
  * Negative controls: `more` falling one edge late (DsTokenTrain.moreLate),
  * the decoder's pulses falling one edge late (DsRxDecoder.clearLate), the
- * serialiser not reading take's rise (DsTxSerialiser.noTakeRise): each
+ * serialiser not woken by take's rise (DsTxSerialiser.noTakeRead): each
  * fails the lock-step.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { Module, SimError, type Signal } from '../../rtl/kernel/index.ts';
+import { Module, type Signal } from '../../rtl/kernel/index.ts';
 import type { DsLinkEnd } from '../../rtl/dslink/end.ts';
 import { S_ERROR_RESET } from '../../rtl/dslink/link_fsm.ts';
 import { DsLinkPair } from '../../rtl/dslink/pair.ts';
@@ -31,7 +31,7 @@ import { DsRxDecoder, type RxHandover } from '../../rtl/dslink/rx_decoder.ts';
 import { DsTokenTrain } from '../../rtl/dslink/token_train.ts';
 import { DsTxSerialiser } from '../../rtl/dslink/tx_serialiser.ts';
 import { CHAR_EOM, CHAR_EOP } from '../../rtl/dslink/chars.ts';
-import { Lockstep } from '../lib/lockstep_sim.ts';
+import { Lockstep, runLockstep, runsSeen } from '../lib/lockstep_sim.ts';
 import { CharSink, CharSource } from './bench.ts';
 
 const START = 2700; // the link is in Run from ≈ 2,600
@@ -60,17 +60,7 @@ type Act = (ls: Lockstep<WriteBench>, c: number) => void;
 
 /** Lock-step from 0 to T0 + LEN with `act` before each step; a model error must be alike in both copies. */
 function run(rxHandover: RxHandover, act: Act): Lockstep<WriteBench> {
-  const ls = new Lockstep(() => new WriteBench(rxHandover));
-  for (let c = 0; c < T0 + LEN; c++) {
-    act(ls, c);
-    try {
-      ls.step();
-    } catch (e) {
-      if (e instanceof SimError) return ls;
-      throw e;
-    }
-  }
-  return ls;
+  return runLockstep(() => new WriteBench(rxHandover), T0 + LEN, act);
 }
 
 const A = (u: WriteBench): DsLinkEnd => u.pair.a;
@@ -93,21 +83,13 @@ const pokes: [string, (u: WriteBench) => Signal, number][] = [
 
 /** Of the PHASES starts, how many the lock-step sees (the copies differ): for the negative controls. */
 function phasesSeen(rxHandover: RxHandover, act: (k: number) => Act): number {
-  let seen = 0;
-  for (let k = 0; k < PHASES; k++) {
-    try {
-      run(rxHandover, act(k));
-    } catch {
-      seen++;
-    }
-  }
-  return seen;
+  return runsSeen(PHASES, (k) => run(rxHandover, act(k)));
 }
 
 afterEach(() => {
   DsTokenTrain.moreLate = false;
   DsRxDecoder.clearLate = false;
-  DsTxSerialiser.noTakeRise = false;
+  DsTxSerialiser.noTakeRead = false;
 });
 
 describe('DS-link timed register writes: lock-step at every phase of a token', () => {
@@ -190,7 +172,7 @@ describe('DS-link timed register writes: lock-step at every phase of a token', (
   }
 
   it('negative control: the serialiser not woken by take rising, a poked take 1 is seen', () => {
-    DsTxSerialiser.noTakeRise = true;
+    DsTxSerialiser.noTakeRead = true;
     expect(phasesSeen('checked', (k) => (l, c) => c === T0 + k && l.poke((u) => A(u).ser.take, 1))).toBeGreaterThan(0);
   });
 });

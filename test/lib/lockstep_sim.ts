@@ -6,7 +6,7 @@
  * makes the activity copy miss an update, and this catches it.
  */
 import { expect } from 'vitest';
-import { Module, Simulator, type Signal } from '../../rtl/kernel/index.ts';
+import { Module, SimError, Simulator, type Signal } from '../../rtl/kernel/index.ts';
 
 export class Lockstep<T extends Module> {
   readonly plain: T;
@@ -96,4 +96,36 @@ export function rng(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/**
+ * Lock-step for `cycles` cycles with `act` before each step. A model error
+ * (SimError) ends the run: Lockstep.step has checked it came alike in both
+ * copies.
+ */
+export function runLockstep<T extends Module>(build: () => T, cycles: number, act: (ls: Lockstep<T>, c: number) => void): Lockstep<T> {
+  const ls = new Lockstep(build);
+  for (let c = 0; c < cycles; c++) {
+    act(ls, c);
+    try {
+      ls.step();
+    } catch (e) {
+      if (e instanceof SimError) return ls;
+      throw e;
+    }
+  }
+  return ls;
+}
+
+/** Of `n` runs (`one(k)`), how many throw (the copies differ): for negative controls. */
+export function runsSeen(n: number, one: (k: number) => void): number {
+  let seen = 0;
+  for (let k = 0; k < n; k++) {
+    try {
+      one(k);
+    } catch {
+      seen++;
+    }
+  }
+  return seen;
 }
