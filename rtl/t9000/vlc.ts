@@ -41,14 +41,22 @@
  * sAckWait, rDefer.
  *
  * Work list (speed, not behaviour): only the VLs with something to do are
- * visited in a cycle: those whose control block is not idle, those named by
- * this cycle's link events, and those the driver touched. The list is a
+ * visited in a cycle: those whose control block is not resting, those named
+ * by this cycle's link events, and those the driver touched. The list is a
  * cache of the memories: rebuilt from them by a full scan whenever the cycle
  * does not follow the last one seen (reset, restore, fast-forward), so a
  * poke into these memories from outside must be followed by `touch(v)`.
  * A VL's block is idle when no send is queued or in progress, no ack is
  * owed or deferred, no completed message waits, and no received packet is
- * unretired; visiting an idle block changes nothing.
+ * unretired. It is resting when it is idle or waits only for a link event
+ * (docs/t9000.md#control-blocks "Resting blocks"): no packet to enqueue
+ * (sNeedEnq), no handshake hold counting down, no ack owed or deferred, no
+ * completed message waiting, no packet unretired, and its send in progress
+ * (or none queued), so what it waits for is an ack or a packet's departure
+ * (evAck, txDone: link events that name it). Visiting a resting block
+ * without an event for it changes nothing. `workList` picks the rule:
+ * 'resting' (default), 'idle' (the rule before stop 22) or 'all' (every
+ * block every cycle: the reference; test/t9000/work_list.test.ts).
  */
 import { Module, type Memory, type Signal } from '../kernel/module.ts';
 import { packEntry, rxAreaBase, VL_BITS, type T9000Config } from './config.ts';
@@ -135,6 +143,8 @@ export class VirtualLinkControl extends Module {
   readonly rDefer: Memory;
   /** Mark VL v as having work (the driver calls it after poking sendPosted/recvPosted). */
   readonly touch: (v: number) => void;
+  /** Which blocks a cycle visits (see the header): 'resting' (default), 'idle' or 'all' (the reference). */
+  workList: 'resting' | 'idle' | 'all' = 'resting';
   /** The VLs visited in the latest cycle (a superset of those whose control block changed), ascending; one array reused, valid until the next call. */
   readonly visited: () => readonly number[];
   /** How many VLs the latest cycle visited (visited()'s length, without its sort). */
@@ -270,19 +280,34 @@ export class VirtualLinkControl extends Module {
       rDefer.data[v] === 0 &&
       rEomWait.data[v] === 0 &&
       rSeq.data[v] === rHead.data[v];
-    /** Bring the work list up to this cycle: rebuilt after a jump, pruned of idle blocks on a new cycle, plus this cycle's link events. */
+    // Resting (the header): waits only for a link event that names it. The fault drops
+    // the sHold term (a wrong guard: a handshake hold would stop counting down).
+    const holdRests = cfg.fault === 'rest-on-hold';
+    const resting = (v: number): boolean =>
+      sNeedEnq.data[v] === 0 &&
+      (sHold.data[v] === 0 || holdRests) &&
+      rAckReq.data[v] === 0 &&
+      rDefer.data[v] === 0 &&
+      rEomWait.data[v] === 0 &&
+      rSeq.data[v] === rHead.data[v] &&
+      (sBusy.data[v] !== 0 || sendPosted.data[v] === sStarted.data[v]);
+    let lastRule = this.workList;
+    /** Whether the rule in force lets v off the list. */
+    const off = (v: number): boolean => (this.workList === 'resting' ? resting(v) : this.workList === 'idle' ? idle(v) : false);
+    /** Bring the work list up to this cycle: rebuilt after a jump (or a change of rule), pruned of idle (resting) blocks on a new cycle, plus this cycle's link events. */
     const prepare = (): void => {
       const s = this.s;
       const c = this.cycleRef.cycle;
-      if (c !== lastCycle && c !== lastCycle + 1) {
+      if ((c !== lastCycle && c !== lastCycle + 1) || this.workList !== lastRule) {
+        lastRule = this.workList;
         act.fill(0);
         nWork = 0;
-        for (let v = 0; v < V; v++) if (!idle(v)) touch(v);
+        for (let v = 0; v < V; v++) if (!off(v)) touch(v);
       } else if (c !== lastCycle) {
         let n = 0;
         for (let i = 0; i < nWork; i++) {
           const v = work[i]!;
-          if (idle(v)) act[v] = 0;
+          if (off(v)) act[v] = 0;
           else work[n++] = v;
         }
         nWork = n;
