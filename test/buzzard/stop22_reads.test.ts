@@ -8,10 +8,7 @@
  * make the fast mode differ from the reference mode at some cycle (every
  * wire and register compared, test/lib/lockstep_sim.ts); the control, the
  * same run with the right lists, must not. The random workloads of
- * fast_reference.test.ts cover the right lists further. The buffer RAM's
- * client guards have their wrong version in test/lib/dual_port_ram.test.ts:
- * here a word written at nearly every edge wakes the RAM's access anyway
- * (it reads the memory), which hides a missed address.
+ * fast_reference.test.ts cover the right lists further.
  */
 import { describe, expect, it } from 'vitest';
 import { Simulator, type SimMode } from '../../rtl/kernel/index.ts';
