@@ -58,16 +58,13 @@ describe('stop 22 read lists on a loaded 3-cube (negative controls)', () => {
   it('control: the right lists, fast = reference at every cycle', () => {
     expect(firstDiff()).toBeNull();
   }, 120_000);
-  it('node memory not woken by the control unit address while its write is up: caught', () => {
-    expect(withSwitch((on) => (NodeMemory.wrongNoWriteAddr = on))).toMatch(/^cycle \d+: /);
-  }, 120_000);
-  it('1-of-2 commit not woken by gnt1: caught', () => {
-    expect(withSwitch((on) => (Arbiter2.wrongNoGnt1 = on))).toMatch(/^cycle \d+: /);
-  }, 120_000);
-  it('1-of-2 grants reading the requests while en is 0 instead of 1: caught', () => {
-    expect(withSwitch((on) => (Arbiter2.wrongDownGuard = on))).toMatch(/^cycle \d+: /);
-  }, 120_000);
-  it('round-robin commit without idx under its rise guard: caught', () => {
-    expect(withSwitch((on) => (RoundRobinArbiter.wrongNoIdx = on))).toMatch(/^cycle \d+: /);
+  const wrong: [string, (on: boolean) => void][] = [
+    ['node memory not woken by the control unit address while its write is up', (on) => (NodeMemory.wrongNoWriteAddr = on)],
+    ['1-of-2 commit not woken by gnt1', (on) => (Arbiter2.wrongNoGnt1 = on)],
+    ['1-of-2 grants reading the requests while en is 0 instead of 1', (on) => (Arbiter2.wrongDownGuard = on)],
+    ['round-robin commit without idx under its rise guard', (on) => (RoundRobinArbiter.wrongNoIdx = on)],
+  ];
+  it.each(wrong)('%s: caught', (_name, set) => {
+    expect(withSwitch(set)).toMatch(/^cycle \d+: /);
   }, 120_000);
 });
