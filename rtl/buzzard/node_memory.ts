@@ -51,6 +51,8 @@ export class NodeMemory extends Module {
   readonly cnt: Signal;
   readonly lastCu: Signal;
   readonly mem: Memory;
+  /** Negative control only: the access not woken by the CU's address while cuWe is up (the lock-step tests must catch it). */
+  static wrongNoWriteAddr = false;
 
   constructor(parent: Module | null, name: string, config: Partial<BuzzardConfig> = {}) {
     super(parent, name);
@@ -133,7 +135,26 @@ export class NodeMemory extends Module {
           s[cntN] = el + 1;
         }
       },
-      { reads: [owner, cnt, lastCu, cuRe, cuWe, cuAddr, cuWdata, cpuRe, cpuAddr], name: 'access' },
+      // Exact reads (docs/kernel.md "Stop 22: Buzzard"): while an access is
+      // in progress (owner 1 or 2) every input, as before; while none is, a
+      // request wakes it on its rise and its address (and data) while it is
+      // up. A request falling with no access in progress changes nothing:
+      // owner, cnt and lastCu change at every edge after a run that served
+      // two requesters or started an L > 1 access, so an unwoken cycle is
+      // one where only the port served last can still request, with the
+      // address and data it was served with (docs/kernel.md "Stop 22").
+      // A read's address matters to the run only for its checks (the data
+      // is the port's, a comb); a write's address and data for the write.
+      {
+        reads: [owner, cnt, lastCu],
+        readsWhen: [
+          { when: owner, is: [1, 2], reads: [cuRe, cuWe, cuAddr, cuWdata, cpuRe, cpuAddr] },
+          { when: cuRe, bits: 1, reads: [cuAddr], rise: true },
+          { when: cuWe, bits: 1, reads: NodeMemory.wrongNoWriteAddr ? [cuWdata] : [cuAddr, cuWdata], rise: true },
+          { when: cpuRe, bits: 1, reads: [cpuAddr], rise: true },
+        ],
+        name: 'access',
+      },
     );
   }
 }

@@ -43,6 +43,8 @@ export class Arbiter2 extends Module {
   readonly pri: Signal;
   /** Negative control only: the commit not woken by gnt1 (the lock-step tests must catch it). */
   static wrongNoGnt1 = false;
+  /** Negative control only: the down process's requests read while en is 0 instead of 1. */
+  static wrongDownGuard = false;
 
   constructor(parent: Module | null, name: string) {
     super(parent, name);
@@ -79,7 +81,10 @@ export class Arbiter2 extends Module {
         s[gnt0I] = e === 1 && r0 === 1 && (r1 === 0 || p === 0) ? 1 : 0;
         s[gnt1I] = e === 1 && r1 === 1 && (r0 === 0 || p === 1) ? 1 : 0;
       },
-      { writes: [gnt0, gnt1], reads: [en, req0, req1, pri], name: 'down' },
+      // With en 0 both grants are 0 whatever the requests and pri: they wake
+      // it only while en is 1 (a guard on the input en, as the commit had
+      // before stop 22; docs/kernel.md "Stop 22: Buzzard").
+      { writes: [gnt0, gnt1], reads: [en], readsWhen: [{ when: en, is: [Arbiter2.wrongDownGuard ? 0 : 1], reads: [req0, req1, pri] }], name: 'down' },
     );
 
     // Commit: only when a grant is actually given here. The grant given is

@@ -41,7 +41,7 @@
  * Protocol error: a granted address outside 0..depth-1 (possible when depth
  * is not a power of two) stops the simulation naming the client.
  */
-import { Module, type Memory, type SeqOptions, type Signal } from '../kernel/module.ts';
+import { Module, type Memory, type Signal } from '../kernel/module.ts';
 import { bitsFor, checkInt, checkPolicy, makeArbiter, type Arbiter, type ArbiterPolicy } from './arbiter.ts';
 
 export interface DualPortRamConfig {
@@ -76,8 +76,6 @@ export class DualPortRam extends Module {
   readonly rsrc: Signal;
   readonly warb: Arbiter;
   readonly rarb: Arbiter;
-  /** Negative control only: client k's reads guarded on index k + 1 (the lock-step tests must catch it). */
-  static wrongGuard = false;
 
   constructor(parent: Module | null, name: string, config: DualPortRamConfig = {}) {
     super(parent, name);
@@ -169,32 +167,8 @@ export class DualPortRam extends Module {
         }
       },
       // Not rvq: written here, never read (its own change only woke a run that
-      // wrote it again; docs/kernel.md "Stop 21: Buzzard units"). A client's
-      // address and data are read only while the port's index names it
-      // (guards on widx/ridx, as the body indexes them; docs/kernel.md "Stop
-      // 22: Buzzard"): the others' changes wake nothing. An index wider than
-      // a guard (over 32 clients) keeps the plain reads.
-      guardedClientReads(widx, ridx, waddr, wdata, raddr, [wany, rany, mem]),
+      // wrote it again; docs/kernel.md "Stop 21: Buzzard units").
+      { reads: [wany, widx, ...waddr, ...wdata, rany, ridx, ...raddr, mem], name: 'access' },
     );
   }
-}
-
-/**
- * The access's read lists: the port state, and client k's address (and data)
- * while the port's index is k. `DualPortRam.wrongGuard` (a negative control
- * only) guards client k's reads on index k + 1 instead.
- */
-function guardedClientReads(widx: Signal, ridx: Signal, waddr: readonly Signal[], wdata: readonly Signal[], raddr: readonly Signal[], always: readonly (Signal | Memory)[]): SeqOptions {
-  const plain = widx.width > 5 || ridx.width > 5;
-  if (plain) return { reads: [...always, widx, ridx, ...waddr, ...wdata, ...raddr], name: 'access' };
-  const shift = DualPortRam.wrongGuard ? 1 : 0;
-  const at = (idx: Signal, k: number): number[] => [(k + shift) & idx.mask];
-  return {
-    reads: [...always, widx, ridx],
-    readsWhen: [
-      ...waddr.map((a, k) => ({ when: widx, is: at(widx, k), reads: [a, wdata[k]!] })),
-      ...raddr.map((a, k) => ({ when: ridx, is: at(ridx, k), reads: [a] })),
-    ],
-    name: 'access',
-  };
 }

@@ -395,7 +395,8 @@ describe('arbiter properties (random request patterns)', () => {
 /**
  * The commits' read lists (docs/kernel.md "Stop 22: Buzzard"): the
  * round-robin commit woken on the rise of `any` and by idx while any is 1,
- * the 1-of-2 module's on the rises of its grants. Each wrong list (a static
+ * the 1-of-2 module's on the rises of its grants, its grants (down) reading
+ * the requests and pri only while en is 1. Each wrong list (a static
  * switch read at construction) makes the activity copy differ from the plain
  * one in the lockstep property above.
  */
@@ -423,6 +424,9 @@ describe('arbiter commits woken on grant rises (negative controls)', () => {
   });
   it('1-of-2 commit not woken by gnt1: plain and activity differ (tree policy)', () => {
     expect(differs('tree', (on) => (Arbiter2.wrongNoGnt1 = on))).toBeGreaterThan(0);
+  });
+  it('1-of-2 grants reading the requests while en is 0 instead of 1: plain and activity differ (tree policy)', () => {
+    expect(differs('tree', (on) => (Arbiter2.wrongDownGuard = on))).toBeGreaterThan(0);
   });
   it('control: the same runs with the right lists agree', () => {
     expect(differs('round-robin', () => {})).toBe(0);
