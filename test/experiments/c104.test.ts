@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ExperimentResult } from '../../harness/experiments/output.ts';
 import { absoluteCheck, rangeCheck, relativeCheck } from '../../harness/experiments/c104-verdicts.ts';
 import { ASYNC_THETA_R, asyncInsensitiveHolds, theta, thetaCrossHolds } from '../../harness/experiments/c104-ch6.ts';
-import { asyncCpuHolds, identicalHolds, LOW_LOAD_CLOSE, lowLoadCloseHolds, QUEUE_ZERO_US, queueRule, RATE_GAP, rateTolerance, ratesCloseHolds, transportLongerHolds } from '../../harness/experiments/c104-ch5.ts';
+import { asyncCpuHolds, asyncGapHolds, GAP_MIN_PTS, identicalHolds, LOW_LOAD_CLOSE, lowLoadCloseHolds, QUEUE_ZERO_US, queueRule, RATE_GAP, rateTolerance, ratesCloseHolds, transportLongerHolds } from '../../harness/experiments/c104-ch5.ts';
 import { table42Rules } from '../../harness/experiments/dslink-packet.ts';
 import type { StdResult } from '../../harness/experiments/c104-standard.ts';
 import { check, checkPlots, checkStructure, icemuExperiment, quickAndShards, readResult, removeDir, runExperimentIn, tempDir } from './helpers.ts';
@@ -56,6 +56,12 @@ describe('verdict rules and their negative controls', () => {
     expect(identicalHolds(0.02, 10)).toBe(true); // Fig. 5.10: CF and throttled CF within 2%
     expect(identicalHolds(0.0201, 10)).toBe(false);
     expect([asyncCpuHolds([]), transportLongerHolds([]), ratesCloseHolds([]), identicalHolds(0, 0)]).toEqual([null, null, null, null]);
+  });
+  it('Fig. 5.1 async gap: every gap of 1 point or more holds, one of 0.99 fails; no high-load run, no verdict', () => {
+    expect(GAP_MIN_PTS).toBe(1);
+    expect(asyncGapHolds([1, 12.3])).toBe(true);
+    expect(asyncGapHolds([0.99, 12.3])).toBe(false);
+    expect(asyncGapHolds([])).toBeNull();
   });
   it('Fig. 5.3 at low load: lowest rate at 90% of the highest holds, 89.99% fails; no light-load run, no verdict', () => {
     expect(LOW_LOAD_CLOSE).toBe(0.9);
@@ -118,6 +124,7 @@ describe('c104-ch5 --quick (16×16 standard setup, c = 30 and 60 µs)', () => {
   it('Fig. 5.14 "rates differ by at most 40%" needs c < 15, Fig. 5.3 "little difference at low load" c ≥ 100 (full run): no verdict at the quick sizes', () => {
     expect(check(r, 'f5.14-rates-close').holds).toBeNull();
     expect(check(r, 'f5.3-low-load').holds).toBeNull();
+    expect([check(r, 'f5.1-async-gap').holds, check(r, 'f5.1-async-gap-connected').holds]).toEqual([null, null]);
     expect(RATE_GAP).toBe(0.4);
   });
   it('holds: Table 5.2 rows c = 30 and 60 within ±4 points, over icemu\'s and over the seed\'s asynchronous rate', () => {
@@ -193,6 +200,10 @@ describe.skipIf(!process.env.ICEMU_FULL)('full runs (ICEMU_FULL=1; minutes)', ()
     // "700% longer" (5.5–8.1×) do not.
     const figs = ['f5.2-async-cpu', 'f5.10-identical', 'f5.11-throttled', 'f5.11-cf', 'f5.12-throttled', 'f5.12-cf', 'f5.13-transport', 'f5.14-rates-close', 'f5.15-self-throttled', 'f5.15-async-peak'];
     expect(figs.map((id) => check(res, id).holds)).toEqual([true, false, true, false, false, true, false, true, true, true]);
+    // Fig. 5.1's async gap to the highest load: links counted busy while transmitting, async and blocking meet at
+    // c ≤ 4 µs (gaps −0.1 … 0.8 points); counted from the crossbar connection, the gap is 9.6–20.8 points at every
+    // c < 30 (docs/thesis-model.md#issue-11-audit-stop-22).
+    expect([check(res, 'f5.1-async-gap').holds, check(res, 'f5.1-async-gap-connected').holds]).toEqual([false, true]);
     // Fig. 5.3: at c = 200 µs the lowest rate (loosely 4.77) is 95.4% of the highest (async 5.00); the seed's own 94%.
     expect(check(res, 'f5.3-low-load').holds, check(res, 'f5.3-low-load').measured).toBe(true);
   }, 3_600_000);
