@@ -127,6 +127,15 @@ describe('c104-ch5 --quick (16×16 standard setup, c = 30 and 60 µs)', () => {
     expect([check(r, 'f5.1-async-gap').holds, check(r, 'f5.1-async-gap-connected').holds]).toEqual([null, null]);
     expect(RATE_GAP).toBe(0.4);
   });
+  it('the checks apply the issue\'s bounds (mean path ±0.05 hops, Table 5.1 ±5% at c ≥ 30, Table 5.2 ±4 points); control: the Table 5.2 cell moved 4.01 points fails', () => {
+    expect(check(r, 'mean-hops').rule).toBe('holds if within ±0.05 hops of the seed\'s value');
+    for (const c of [30, 60]) for (const m of ['loosely', 'async-blocking', 'async']) expect(check(r, `t5.1-${m}-c${c}`).rule).toBe('holds if within ±5% of the seed\'s value');
+    for (const c of [30, 60]) for (const m of ['loosely', 'async-blocking']) {
+      expect(check(r, `t5.2-${m}-c${c}`).rule).toBe('holds if within ±4 pts of the seed\'s value');
+      const seed = Number(/^[\d.]+/.exec(check(r, `t5.2-${m}-c${c}`).seed)![0]);
+      expect(absoluteCheck('n', 's', seed, seed + 4.01, 4, ' pts').holds).toBe(false);
+    }
+  });
   it('holds: Table 5.2 rows c = 30 and 60 within ±4 points, over icemu\'s and over the seed\'s asynchronous rate', () => {
     for (const c of [30, 60]) for (const m of ['loosely', 'async-blocking']) for (const id of [`t5.2-${m}-c${c}`, `t5.2-${m}-c${c}-seed-async`]) expect(check(r, id).holds, check(r, id).measured).toBe(true);
   });
@@ -157,6 +166,10 @@ describe('c104-ch6 --quick (16×16 standard setup, c = 30 and 100 µs)', () => {
       const seed = Number(/^[\d.]+/.exec(ck.seed)![0]);
       expect(absoluteCheck('n', 's', seed, seed - 5.01, 5, ' pts').holds).toBe(false);
     }
+  });
+  it('the checks apply the issue\'s bounds: θ ±5 points, Table 6.1 ±5% at c ≥ 30', () => {
+    for (const id of ['theta-t-loosely-c100', 'theta-r-loosely-c100', 'theta-t-async-blocking-c100', 'theta-r-async-blocking-c100']) expect(check(r, id).rule).toBe('holds if within ±5 pts of the seed\'s value');
+    for (const c of [30, 100]) for (const m of ['loosely', 'async-blocking', 'async']) expect(check(r, `t6.1-${m}-c${c}`).rule).toBe('holds if within ±5% of the seed\'s value');
   });
   it('holds: Table 6.1 at c = 30 and 100 µs within ±5% for every mode', () => {
     for (const c of [30, 100]) for (const m of ['loosely', 'async-blocking', 'async']) expect(check(r, `t6.1-${m}-c${c}`).holds, check(r, `t6.1-${m}-c${c}`).measured).toBe(true);
@@ -214,6 +227,8 @@ describe.skipIf(!process.env.ICEMU_FULL)('full runs (ICEMU_FULL=1; minutes)', ()
     expect(run.code, run.err).toBe(0);
     const res = readResult(d, 'c104-ch6');
     for (const c of [2, 10, 14]) expect(check(res, `t6.2-async-plateau-c${c}`).holds, String(c)).toBe(true);
+    for (const c of [2, 10, 14]) expect(check(res, `t6.2-async-plateau-c${c}`).rule).toBe('holds if within 30–36 µs');
+    for (const c of [2, 10, 14, 18]) for (const m of ['loosely', 'async-blocking']) expect(check(res, `t6.1-${m}-c${c}`).rule).toBe('holds if within ±10% of the seed\'s value');
     // Table 6.1: every comparable cell holds (async at c ≤ 18 is past saturation: no verdict).
     for (const c of [2, 10, 14, 18, 30, 100]) {
       for (const m of ['loosely', 'async-blocking']) expect(check(res, `t6.1-${m}-c${c}`).holds, `${m} ${c}`).toBe(true);
