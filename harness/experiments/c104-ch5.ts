@@ -90,6 +90,14 @@ export function lowLoadCloseHolds(share: number | null): boolean | null {
   return share === null ? null : share >= LOW_LOAD_CLOSE;
 }
 
+/** Fig. 5.1's async gap: the loads it is read at (c below this, µs: where the curves part) and the smallest gap, points. */
+export const GAP_BELOW_C = 30;
+export const GAP_MIN_PTS = 1;
+/** Fig. 5.1 "a divergence … which persisted right up to the maximum load levels" (§5.4.3): every gap at least GAP_MIN_PTS (no c < GAP_BELOW_C: no verdict). */
+export function asyncGapHolds(gapsPts: readonly number[]): boolean | null {
+  return gapsPts.length ? gapsPts.every((g) => g >= GAP_MIN_PTS) : null;
+}
+
 /** Table 5.1 / 6.1 tolerance (issue 11): ±5% at c ≥ 30 µs, ±10% at c ≤ 16 µs (spec §14 item 13). */
 export function rateTolerance(cUs: number): number {
   return cUs >= 30 ? 0.05 : 0.1;
@@ -196,6 +204,12 @@ function assembleCh5(q: StdParams, points: readonly StdPoint[], results: readonl
   // the packet's tail, waits for room in the next input buffer included (docs/thesis-model.md#figs-51-510512).
   const maxConn = Math.max(...full.map(([, r]) => r.networkConnectedUtilisation));
   checks.push(absoluteCheck('f5.1-max-utilisation-connected', 'Fig. 5.1, links counted busy from their crossbar connection to the tail: maximum 50% of the network bandwidth', 50, 100 * maxConn, 5, '%', undefined, 1));
+  // Fig. 5.1's async gap, in both readings of link utilisation: async minus the higher of the two synchronised modes.
+  const gapCs = fullCs.filter((c) => c < GAP_BELOW_C);
+  for (const [id, key, how] of [['f5.1-async-gap', 'networkUtilisation', ''], ['f5.1-async-gap-connected', 'networkConnectedUtilisation', ', links counted busy from their crossbar connection to the tail']] as const) {
+    const gaps = gapCs.map((c) => 100 * (get('async', 'full', c)![key] - Math.max(get('loosely', 'full', c)![key], get('async-blocking', 'full', c)![key])));
+    checks.push(predicateCheck(id, `Fig. 5.1${how}: the asynchronous workload's network utilisation stays above the synchronised ones' up to the highest load`, 'gap persists', gaps.map((g, i) => `c = ${gapCs[i]}: ${g.toFixed(1)}`).join(', ') || 'n/a', `holds if async exceeds the higher of the other two by at least ${GAP_MIN_PTS} point at every c < ${GAP_BELOW_C} µs`, asyncGapHolds(gaps)));
+  }
   const asyncCpu = full.filter(([p]) => p.mode === 'async').map(([, r]) => r.cpuUtilisation);
   checks.push(predicateCheck('f5.2-async-cpu', 'Fig. 5.2: the non-blocking asynchronous workload is always at 100% CPU', '100%', asyncCpu.length ? `lowest ${(100 * Math.min(...asyncCpu)).toFixed(2)}%` : 'n/a', `holds if every async run is at ${100 * CPU_FULL}% CPU or more`, asyncCpuHolds(asyncCpu)));
   const longer = full.filter(([p]) => p.mode === 'async' && p.cUs >= 1 && p.cUs < 15).map(([p, r]) => {
@@ -267,7 +281,7 @@ function assembleCh5(q: StdParams, points: readonly StdPoint[], results: readonl
 
 export const c104Ch5 = defineExperiment<StdPoint, StdResult, StdParams>({
   name: 'c104-ch5',
-  summary: 'seed 004 Tables 5.1–5.3, mean path 9.50, Figs 5.1, 5.2, 5.10–5.16 (T9000/C104 TLM, standard setup)',
+  summary: 'seed 004 Tables 5.1–5.3, mean path 9.50, Figs 5.1–5.3, 5.10–5.16 (T9000/C104 TLM, standard setup)',
   source: 'seed 004 §5.4–§5.6, Tables 5.1, 5.2, 5.3, Figs 5.1, 5.2, 5.10–5.16 (docs/sources.md, c104-t9000 §10–§11)',
   method: 'T9000/C104 packet-passing TLM; (16, 8, 1, c, 1, 32) × 3 synchronisation modes × full / throttled CF / CF',
   options: ['seed'],

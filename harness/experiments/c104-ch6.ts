@@ -127,7 +127,7 @@ function assembleCh6(q: StdParams, points: readonly StdPoint[], results: readonl
 
 export const c104Ch6 = defineExperiment<StdPoint, StdResult, StdParams>({
   name: 'c104-ch6',
-  summary: 'seed 004 Tables 6.1, 6.2 and θ_t / θ_r (T9000/C104 TLM, standard setup)',
+  summary: 'seed 004 Tables 6.1, 6.2 and θ_t / θ_r, Figs 6.1–6.5 (T9000/C104 TLM, standard setup)',
   source: 'seed 004 §6.2, Tables 6.1, 6.2, Def. 6.1, Figs 6.3–6.5 (docs/sources.md, c104-t9000 §10–§11)',
   method: 'T9000/C104 packet-passing TLM; (16, 8, 1, c, 1, 32) × 3 synchronisation modes × full / throttled CF',
   options: ['seed'],

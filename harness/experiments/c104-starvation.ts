@@ -38,6 +38,8 @@ export interface StarveResult {
   readonly columns: number[];
   readonly rows: number[];
   readonly map: number[];
+  /** Mean acks owed per node at the end of the run (created, not yet delivered), by column x. */
+  readonly ackColumns: number[];
   /** Packets (data and acks) forwarded per ms by each C104, index y·16 + x. */
   readonly switchMap: number[];
   readonly throughput: number;
@@ -58,7 +60,9 @@ function runPoint(p: StarvePoint, q: StarveParams): StarveResult {
   const D = 16;
   const columns = Array.from({ length: D }, (_, x) => m.filter((_, i) => i % D === x).reduce((a, v) => a + v, 0) / D);
   const rows = Array.from({ length: D }, (_, y) => m.slice(y * D, y * D + D).reduce((a, v) => a + v, 0) / D);
-  return { columns, rows, map: m, switchMap: r.switchLoadMap ?? [], throughput: r.summary.throughput };
+  const owed = r.ackBacklog;
+  const ackColumns = Array.from({ length: D }, (_, x) => owed.filter((_, i) => i % D === x).reduce((a, v) => a + v, 0) / D);
+  return { columns, rows, map: m, ackColumns, switchMap: r.switchLoadMap ?? [], throughput: r.summary.throughput };
 }
 
 /** Edge lines (0 and 15) relative to the middle lines (6..9). */
@@ -90,6 +94,16 @@ export function centreBusiestHolds(switchMap: readonly number[], D = 16): boolea
   return mid(i % D) && mid(Math.floor(i / D));
 }
 
+/** Fig. 5.6's ack queues: the starved columns owe at least this many times the acks the middle columns (6..9) owe. */
+export const ACK_PILE = 10;
+/** Fig. 5.6 "T9000 ack queues grow unboundedly on exactly the starved nodes": starved columns' mean acks owed over the middle's at least ACK_PILE (no starved column: no verdict). */
+export function ackPileHolds(ackColumns: readonly number[], starved: readonly number[]): boolean | null {
+  if (starved.length === 0) return null;
+  const mid = (ackColumns[6]! + ackColumns[7]! + ackColumns[8]! + ackColumns[9]!) / 4;
+  const st = starved.reduce((a, x) => a + ackColumns[x]!, 0) / starved.length;
+  return st >= ACK_PILE * Math.max(mid, 1e-9);
+}
+
 /** Fig. 5.7: edge rows starved, edge columns above CURED. */
 export function rotatedHolds(rows: readonly number[], columns: readonly number[]): boolean {
   return edgeShare(rows) < STARVED && edgeShare(columns) > CURED;
@@ -114,6 +128,9 @@ function assemble(q: StarveParams, pts: readonly StarvePoint[], res: readonly St
   const dead = starvedLines(hi.columns);
   checks.push(predicateCheck('f5.6-dead-zone', 'Fig. 5.6: at the highest load the dead zone spreads to x < 4 and x > 11', 'x < 4 and x > 11', `starved columns (below ${100 * STARVED}% of the middle): ${dead.join(', ') || 'none'}`, 'holds if the starved columns include 0..3 and 12..15', deadZoneHolds(dead)));
   checks.push(predicateCheck('f5.6-uniform-low-load', 'Fig. 5.6: at c = 100 µs the achieved work is uniform', 'uniform', `column max/min ${spread(lo.columns).toFixed(3)}, row max/min ${spread(lo.rows).toFixed(3)}`, `holds if both are at most ${UNIFORM}`, uniformHolds(lo.columns, lo.rows)));
+  const owedMid = (hi.ackColumns[6]! + hi.ackColumns[7]! + hi.ackColumns[8]! + hi.ackColumns[9]!) / 4;
+  const owedStarved = dead.length ? dead.reduce((a, x) => a + hi.ackColumns[x]!, 0) / dead.length : NaN;
+  checks.push(predicateCheck('f5.6-ack-queues', 'Fig. 5.6: at high load the T9000 ack queues grow unboundedly on exactly the starved nodes', 'ack queues on the starved nodes', `acks owed per node at ${(q.runNs / 1e6).toFixed(0)} ms: starved columns ${owedStarved.toFixed(0)}, middle columns (6..9) ${owedMid.toFixed(1)}; by column ${hi.ackColumns.map((v) => v.toFixed(0)).join(' ')}`, `holds if the starved columns owe at least ${ACK_PILE}× the acks the middle columns owe`, ackPileHolds(hi.ackColumns, dead)));
   const busiest = lo.switchMap.length ? lo.switchMap.indexOf(Math.max(...lo.switchMap)) : -1;
   checks.push(predicateCheck('f5.6-centre-routing', 'Fig. 5.6: at c = 100 µs the routing load is highest in the centre', 'highest in the centre', busiest < 0 ? 'n/a' : `busiest C104 at (${busiest % 16}, ${Math.floor(busiest / 16)}), ${lo.switchMap[busiest]!.toFixed(0)} packets per ms; least busy ${Math.min(...lo.switchMap).toFixed(0)}`, 'holds if the C104 forwarding the most packets has x and y in 6..9', centreBusiestHolds(lo.switchMap)));
   const yx = find((p) => p.fig === '5.7');

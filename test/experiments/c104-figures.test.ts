@@ -5,7 +5,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ExperimentResult } from '../../harness/experiments/output.ts';
-import { centreBusiestHolds, CURED, deadZoneHolds, edgeShare, rotatedHolds, sensitiveHolds, spread, STARVED, starvedLines, UNIFORM, uniformHolds } from '../../harness/experiments/c104-starvation.ts';
+import { ACK_PILE, ackPileHolds, centreBusiestHolds, CURED, deadZoneHolds, edgeShare, rotatedHolds, sensitiveHolds, spread, STARVED, starvedLines, UNIFORM, uniformHolds } from '../../harness/experiments/c104-starvation.ts';
 import { ackHelpsHolds, policyOrdering } from '../../harness/experiments/c104-policies.ts';
 import { noGainBeyond4, stepRule, width1Worse } from '../../harness/experiments/c104-buffers.ts';
 import { check, checkPlots, checkStructure, icemuExperiment, readResult, removeDir, runExperimentIn, tempDir } from './helpers.ts';
@@ -37,6 +37,13 @@ describe('starvation rules', () => {
     expect(uniformHolds(edge(11.001), flat)).toBe(false);
     expect(uniformHolds(flat, edge(9.09))).toBe(false); // 10 / 9.09 = 1.1001
   });
+  it('Fig. 5.6 ack queues on the starved nodes: starved columns owing 10× the middle\'s holds, 9.99× fails; no starved column, no verdict', () => {
+    expect(ACK_PILE).toBe(10);
+    const owed = (edge: number) => [edge, edge, 5, 5, 5, 5, 2, 2, 2, 2, 5, 5, 5, 5, edge, edge];
+    expect(ackPileHolds(owed(20), [0, 1, 14, 15])).toBe(true);
+    expect(ackPileHolds(owed(19.98), [0, 1, 14, 15])).toBe(false);
+    expect(ackPileHolds(owed(20), [])).toBeNull();
+  });
   it('Fig. 5.6 routing load highest in the centre: the busiest C104 at (6..9, 6..9) holds; at x = 5 or y = 10 fails; no map, no verdict', () => {
     const at = (x: number, y: number) => Array.from({ length: 256 }, (_, i) => (i === y * 16 + x ? 2 : 1));
     expect(centreBusiestHolds(at(6, 9))).toBe(true);
@@ -61,7 +68,7 @@ describe('c104-starvation --quick (16×16, the seed\'s size; 3 ms from an empty 
     const { d, res } = await runExperimentIn('c104-starvation', ['--quick', '--jobs', '1'], dirs);
     checkStructure(res, 'c104-starvation');
     checkPlots(d, res);
-    for (const id of ['f5.6-starved-columns', 'f5.6-dead-zone', 'f5.6-uniform-low-load', 'f5.6-centre-routing', 'f5.7-rotated', 'f5.8-sensitive', 'f5.8-returns']) expect(check(res, id).holds, `${id}: ${check(res, id).measured}`).toBe(true);
+    for (const id of ['f5.6-starved-columns', 'f5.6-dead-zone', 'f5.6-uniform-low-load', 'f5.6-centre-routing', 'f5.6-ack-queues', 'f5.7-rotated', 'f5.8-sensitive', 'f5.8-returns']) expect(check(res, id).holds, `${id}: ${check(res, id).measured}`).toBe(true);
     expect(check(res, 'f5.9-cured').holds).toBe(false);
   }, 300_000);
 });
@@ -132,7 +139,7 @@ describe.skipIf(!process.env.ICEMU_FULL)('full runs (ICEMU_FULL=1)', () => {
     const run = await icemuExperiment(['c104-starvation', '--out', d, '--quiet']);
     expect(run.code, run.err).toBe(0);
     const res = readResult(d, 'c104-starvation');
-    for (const id of ['f5.6-starved-columns', 'f5.6-dead-zone', 'f5.6-uniform-low-load', 'f5.6-centre-routing', 'f5.7-rotated', 'f5.8-sensitive', 'f5.8-returns']) expect(check(res, id).holds, id).toBe(true);
+    for (const id of ['f5.6-starved-columns', 'f5.6-dead-zone', 'f5.6-uniform-low-load', 'f5.6-centre-routing', 'f5.6-ack-queues', 'f5.7-rotated', 'f5.8-sensitive', 'f5.8-returns']) expect(check(res, id).holds, id).toBe(true);
     expect(check(res, 'f5.9-cured').holds).toBe(false);
   }, 3_600_000);
   it('c104-buffers (18 points, 8×8): width 1 markedly worse and no gain beyond width 4 hold; the whole-packet steps do not (docs/thesis-model.md#figs-45-47)', async () => {

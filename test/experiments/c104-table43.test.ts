@@ -24,6 +24,10 @@ describe('Table 4.3 verdict rules and their controls', () => {
     }
   });
 
+  it('the declared bounds: residual ±3.5 points (the seed\'s 2.00–3.34% "within about 3%"), TLM vs RTL ±3%', () => {
+    expect(RESIDUAL_BOUND_PCT).toBe(3.5);
+    expect(RTL_AGREEMENT).toBe(0.03);
+  });
   it('residual within ±3.5 points holds; 0.01 point outside fails, either side', () => {
     const packet = 1000;
     const tokenFor = (r: number) => (packet * (1 + r / 100)) / FCT_ADJUSTMENT;

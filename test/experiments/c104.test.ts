@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ExperimentResult } from '../../harness/experiments/output.ts';
 import { absoluteCheck, rangeCheck, relativeCheck } from '../../harness/experiments/c104-verdicts.ts';
 import { ASYNC_THETA_R, asyncInsensitiveHolds, theta, thetaCrossHolds } from '../../harness/experiments/c104-ch6.ts';
-import { asyncCpuHolds, identicalHolds, LOW_LOAD_CLOSE, lowLoadCloseHolds, QUEUE_ZERO_US, queueRule, RATE_GAP, rateTolerance, ratesCloseHolds, transportLongerHolds } from '../../harness/experiments/c104-ch5.ts';
+import { asyncCpuHolds, asyncGapHolds, GAP_MIN_PTS, identicalHolds, LOW_LOAD_CLOSE, lowLoadCloseHolds, QUEUE_ZERO_US, queueRule, RATE_GAP, rateTolerance, ratesCloseHolds, transportLongerHolds } from '../../harness/experiments/c104-ch5.ts';
 import { table42Rules } from '../../harness/experiments/dslink-packet.ts';
 import type { StdResult } from '../../harness/experiments/c104-standard.ts';
 import { check, checkPlots, checkStructure, icemuExperiment, quickAndShards, readResult, removeDir, runExperimentIn, tempDir } from './helpers.ts';
@@ -56,6 +56,12 @@ describe('verdict rules and their negative controls', () => {
     expect(identicalHolds(0.02, 10)).toBe(true); // Fig. 5.10: CF and throttled CF within 2%
     expect(identicalHolds(0.0201, 10)).toBe(false);
     expect([asyncCpuHolds([]), transportLongerHolds([]), ratesCloseHolds([]), identicalHolds(0, 0)]).toEqual([null, null, null, null]);
+  });
+  it('Fig. 5.1 async gap: every gap of 1 point or more holds, one of 0.99 fails; no high-load run, no verdict', () => {
+    expect(GAP_MIN_PTS).toBe(1);
+    expect(asyncGapHolds([1, 12.3])).toBe(true);
+    expect(asyncGapHolds([0.99, 12.3])).toBe(false);
+    expect(asyncGapHolds([])).toBeNull();
   });
   it('Fig. 5.3 at low load: lowest rate at 90% of the highest holds, 89.99% fails; no light-load run, no verdict', () => {
     expect(LOW_LOAD_CLOSE).toBe(0.9);
@@ -118,7 +124,17 @@ describe('c104-ch5 --quick (16×16 standard setup, c = 30 and 60 µs)', () => {
   it('Fig. 5.14 "rates differ by at most 40%" needs c < 15, Fig. 5.3 "little difference at low load" c ≥ 100 (full run): no verdict at the quick sizes', () => {
     expect(check(r, 'f5.14-rates-close').holds).toBeNull();
     expect(check(r, 'f5.3-low-load').holds).toBeNull();
+    expect([check(r, 'f5.1-async-gap').holds, check(r, 'f5.1-async-gap-connected').holds]).toEqual([null, null]);
     expect(RATE_GAP).toBe(0.4);
+  });
+  it('the checks apply the issue\'s bounds (mean path ±0.05 hops, Table 5.1 ±5% at c ≥ 30, Table 5.2 ±4 points); control: the Table 5.2 cell moved 4.01 points fails', () => {
+    expect(check(r, 'mean-hops').rule).toBe('holds if within ±0.05 hops of the seed\'s value');
+    for (const c of [30, 60]) for (const m of ['loosely', 'async-blocking', 'async']) expect(check(r, `t5.1-${m}-c${c}`).rule).toBe('holds if within ±5% of the seed\'s value');
+    for (const c of [30, 60]) for (const m of ['loosely', 'async-blocking']) {
+      expect(check(r, `t5.2-${m}-c${c}`).rule).toBe('holds if within ±4 pts of the seed\'s value');
+      const seed = Number(/^[\d.]+/.exec(check(r, `t5.2-${m}-c${c}`).seed)![0]);
+      expect(absoluteCheck('n', 's', seed, seed + 4.01, 4, ' pts').holds).toBe(false);
+    }
   });
   it('holds: Table 5.2 rows c = 30 and 60 within ±4 points, over icemu\'s and over the seed\'s asynchronous rate', () => {
     for (const c of [30, 60]) for (const m of ['loosely', 'async-blocking']) for (const id of [`t5.2-${m}-c${c}`, `t5.2-${m}-c${c}-seed-async`]) expect(check(r, id).holds, check(r, id).measured).toBe(true);
@@ -150,6 +166,10 @@ describe('c104-ch6 --quick (16×16 standard setup, c = 30 and 100 µs)', () => {
       const seed = Number(/^[\d.]+/.exec(ck.seed)![0]);
       expect(absoluteCheck('n', 's', seed, seed - 5.01, 5, ' pts').holds).toBe(false);
     }
+  });
+  it('the checks apply the issue\'s bounds: θ ±5 points, Table 6.1 ±5% at c ≥ 30', () => {
+    for (const id of ['theta-t-loosely-c100', 'theta-r-loosely-c100', 'theta-t-async-blocking-c100', 'theta-r-async-blocking-c100']) expect(check(r, id).rule).toBe('holds if within ±5 pts of the seed\'s value');
+    for (const c of [30, 100]) for (const m of ['loosely', 'async-blocking', 'async']) expect(check(r, `t6.1-${m}-c${c}`).rule).toBe('holds if within ±5% of the seed\'s value');
   });
   it('holds: Table 6.1 at c = 30 and 100 µs within ±5% for every mode', () => {
     for (const c of [30, 100]) for (const m of ['loosely', 'async-blocking', 'async']) expect(check(r, `t6.1-${m}-c${c}`).holds, check(r, `t6.1-${m}-c${c}`).measured).toBe(true);
@@ -193,6 +213,10 @@ describe.skipIf(!process.env.ICEMU_FULL)('full runs (ICEMU_FULL=1; minutes)', ()
     // "700% longer" (5.5–8.1×) do not.
     const figs = ['f5.2-async-cpu', 'f5.10-identical', 'f5.11-throttled', 'f5.11-cf', 'f5.12-throttled', 'f5.12-cf', 'f5.13-transport', 'f5.14-rates-close', 'f5.15-self-throttled', 'f5.15-async-peak'];
     expect(figs.map((id) => check(res, id).holds)).toEqual([true, false, true, false, false, true, false, true, true, true]);
+    // Fig. 5.1's async gap to the highest load: links counted busy while transmitting, async and blocking meet at
+    // c ≤ 4 µs (gaps −0.1 … 0.8 points); counted from the crossbar connection, the gap is 9.6–20.8 points at every
+    // c < 30 (docs/thesis-model.md#issue-11-audit-stop-22).
+    expect([check(res, 'f5.1-async-gap').holds, check(res, 'f5.1-async-gap-connected').holds]).toEqual([false, true]);
     // Fig. 5.3: at c = 200 µs the lowest rate (loosely 4.77) is 95.4% of the highest (async 5.00); the seed's own 94%.
     expect(check(res, 'f5.3-low-load').holds, check(res, 'f5.3-low-load').measured).toBe(true);
   }, 3_600_000);
@@ -203,6 +227,8 @@ describe.skipIf(!process.env.ICEMU_FULL)('full runs (ICEMU_FULL=1; minutes)', ()
     expect(run.code, run.err).toBe(0);
     const res = readResult(d, 'c104-ch6');
     for (const c of [2, 10, 14]) expect(check(res, `t6.2-async-plateau-c${c}`).holds, String(c)).toBe(true);
+    for (const c of [2, 10, 14]) expect(check(res, `t6.2-async-plateau-c${c}`).rule).toBe('holds if within 30–36 µs');
+    for (const c of [2, 10, 14, 18]) for (const m of ['loosely', 'async-blocking']) expect(check(res, `t6.1-${m}-c${c}`).rule).toBe('holds if within ±10% of the seed\'s value');
     // Table 6.1: every comparable cell holds (async at c ≤ 18 is past saturation: no verdict).
     for (const c of [2, 10, 14, 18, 30, 100]) {
       for (const m of ['loosely', 'async-blocking']) expect(check(res, `t6.1-${m}-c${c}`).holds, `${m} ${c}`).toBe(true);

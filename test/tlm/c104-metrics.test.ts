@@ -3,7 +3,8 @@
  * a hand-computed value on a small run: T9000 queue time against throttling
  * (the same wait taken in the T9000 or at the first internal link), lifetime
  * from first output, routed lifetime over data and acks (Table 6.2's
- * reading), the per-CPU load map and CPU utilisation. Transport time and
+ * reading), the per-CPU load map, the acks each node owes (Fig. 5.6) and CPU
+ * utilisation. Transport time and
  * routed lifetime at zero load are in c104-model.test.ts; the per-switch load
  * map too.
  */
@@ -62,6 +63,14 @@ describe('load map and CPU utilisation', () => {
   it('per source CPU: data packets delivered per ms (node 0 two, node 2 one, in 0.1 ms)', () => {
     const r = runC104(oneShot(4, new Map([[0, [{ dest: 3, bytes: 32 }, { dest: 5, bytes: 32 }]], [2, [{ dest: 3, bytes: 32 }]]])), { side: 4 }, RUN);
     expect(r.loadMap).toEqual([20, 0, 10, ...Array(13).fill(0)]);
+  });
+  it('acks owed per node: node 15 owes the ack of 0 → 15 from its creation (header in, 801 ns) to its delivery (1641 ns); none at the end', () => {
+    const one = new Map([[0, [{ dest: 15, bytes: 32 }]]]);
+    const at = (ns: number) => runC104(oneShot(4, one), { side: 4 }, { fixedNs: ns, checkpointNs: ns / 2, truncate: false }).ackBacklog;
+    expect(at(800)).toEqual(Array(16).fill(0));
+    expect(at(1_000)).toEqual([...Array(15).fill(0), 1]);
+    expect(at(1_640)).toEqual([...Array(15).fill(0), 1]);
+    expect(at(1_700)).toEqual(Array(16).fill(0));
   });
   it('CPU utilisation: completed compute over CPUs × window — one of 16 CPUs, 9 periods of 10 µs complete in 95 µs', () => {
     const s = runC104(loop, { side: 4 }, { fixedNs: 95_000, checkpointNs: 5_000, truncate: false }).summary;

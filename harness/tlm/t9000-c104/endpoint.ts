@@ -363,6 +363,7 @@ export class Endpoints implements EndpointSink {
     a.tokens = this.ackTokens;
     a.ns = this.ackNs;
     a.created = now;
+    this.metrics.acksCreated[a.src]!++;
     this.dispatch(a, now);
   }
 
@@ -430,6 +431,7 @@ export class Endpoints implements EndpointSink {
       return;
     }
     mc[C.ackDelivered]!++;
+    this.metrics.acksDelivered[pk.src]!++;
     mc[C.ackTransport]! += now - pk.created;
     mc[C.ackQueue]! += pk.firstOut - pk.created;
     mc[C.ackLifetime]! += now - pk.firstOut;

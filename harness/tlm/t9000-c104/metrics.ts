@@ -127,6 +127,9 @@ export class Metrics {
   readonly c = new Float64Array(COUNTERS);
   /** Per source node: data packets delivered (load maps, Figs 5.6–5.9). */
   readonly deliveredBySource: Float64Array;
+  /** Per node: acks it has created and acks it has delivered (the difference is queued or in flight; Fig. 5.6). */
+  readonly acksCreated: Float64Array;
+  readonly acksDelivered: Float64Array;
   readonly times: number[] = [0];
   readonly snaps: Float64Array[] = [new Float64Array(COUNTERS)];
 
@@ -142,6 +145,8 @@ export class Metrics {
     readonly truncate = true,
   ) {
     this.deliveredBySource = new Float64Array(nodes);
+    this.acksCreated = new Float64Array(nodes);
+    this.acksDelivered = new Float64Array(nodes);
   }
 
   checkpoint(now: number): void {

@@ -50,6 +50,11 @@ export interface C104Result {
   readonly loadMap: number[];
   /** Packets (data and acks) forwarded per ms by each C104 over the whole run (Figs 5.6–5.9); null without C104s or contention. */
   readonly switchLoadMap: number[] | null;
+  /**
+   * Per node at the end of the run: acknowledgements it has created and not yet delivered (queued in its T9000 or in
+   * flight; Fig. 5.6's "ack queues grow unboundedly on the starved nodes").
+   */
+  readonly ackBacklog: number[];
   /** Per process over the whole run: CPU time (ns) and iterations completed (Fig. 4.1's per-process shares). */
   readonly processWork: { readonly cpuNs: number[]; readonly iterations: number[] };
   readonly events: TraceEvent[] | null;
@@ -106,6 +111,7 @@ export function runC104(program: ProcessProgram, config: Partial<C104Config> = {
     simulatedNs: now,
     eventsDispatched: events,
     loadMap,
+    ackBacklog: Array.from(metrics.acksCreated, (n, i) => n - metrics.acksDelivered[i]!),
     switchLoadMap: transport.routedBySwitch ? Array.from(transport.routedBySwitch, (x) => (now > 0 ? (x * 1e6) / now : 0)) : null,
     events: ctx.events,
     processWork: ep.processWork(now),
