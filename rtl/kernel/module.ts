@@ -105,6 +105,13 @@ export class Memory {
   cycleOf: () => number = () => 0;
   /** The simulator's list of memories with pending writes (set at elaboration), so commit visits only those. */
   pendingSink: PendingMemories | null = null;
+  /**
+   * Called after a word is poked from outside the design (Simulator.pokeMem:
+   * the REPL, a testbench). A unit that keeps a cache of this memory (the
+   * virtual link control's work list, rtl/t9000/vlc.ts) drops it here, as
+   * the reference mode, which reads the memory every cycle, sees the poke.
+   */
+  onPoke: ((addr: number) => void) | null = null;
   constructor(
     readonly module: Module,
     readonly name: string,

@@ -119,6 +119,7 @@ export abstract class SimulatorAccess extends SimulatorCore {
     if (m.data[addr] !== value) {
       m.data[addr] = value;
       this.markMemory(m);
+      m.onPoke?.(addr);
     }
     this.poked = true;
   }

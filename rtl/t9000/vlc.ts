@@ -44,8 +44,9 @@
  * visited in a cycle: those whose control block is not resting, those named
  * by this cycle's link events, and those the driver touched. The list is a
  * cache of the memories: rebuilt from them by a full scan whenever the cycle
- * does not follow the last one seen (reset, restore, fast-forward), so a
- * poke into these memories from outside must be followed by `touch(v)`.
+ * does not follow the last one seen (reset, restore, fast-forward); a
+ * poke into these memories from outside names its block (Memory.onPoke,
+ * as the driver's `touch(v)` after its pokes).
  * A VL's block is idle when no send is queued or in progress, no ack is
  * owed or deferred, no completed message waits, and no received packet is
  * unretired. It is resting when it is idle or waits only for a link event
@@ -291,6 +292,14 @@ export class VirtualLinkControl extends Module {
       rEomWait.data[v] === 0 &&
       rSeq.data[v] === rHead.data[v] &&
       (sBusy.data[v] !== 0 || sendPosted.data[v] === sStarted.data[v]);
+    // A word poked from outside names its block as the driver's `touch` does
+    // (the REPL's `poke vlc.sHold[3] 2` has no touch): the next run keeps it
+    // on the list unless it rests (docs/kernel.md "Stop 22: review").
+    // Words are per block (depth V) or per block and slot (v * per + k).
+    for (const m of [sendQ, ...fields.map((f) => f.mem)]) {
+      const per = m.depth / V;
+      m.onPoke = (addr) => touch(Math.floor(addr / per));
+    }
     let lastRule = this.workList;
     /** Whether the rule in force lets v off the list. */
     const off = (v: number): boolean => (this.workList === 'resting' ? resting(v) : this.workList === 'idle' ? idle(v) : false);
