@@ -22,6 +22,17 @@ export class Commit {
   readonly trackedList: Int32Array;
   readonly trackedMark: Uint8Array;
   nTracked = 0;
+  /**
+   * Per seq process p, what the fast commit reads of it, together
+   * (docs/kernel.md "Stop 22: kernel tables"): rec[4p] its commit group,
+   * rec[4p+1]..rec[4p+2] its write list's entries in `listSlots` (current-value
+   * slots) or, when rec[4p+3] is 1, its sweep range as slots (step 2). Four
+   * parallel arrays (group, list start and end, sweep bounds) were four lines
+   * apart for each process that ran.
+   */
+  private readonly rec: Int32Array;
+  /** The seq processes' write lists as current-value slots (regBase + 2r). */
+  private readonly listSlots: Int32Array;
   /** Per commit group: the commit count its registers were last committed at (each group once per edge). */
   private readonly groupStamp: Int32Array;
   /** A commit counter, not the cycle: a restored snapshot turns the cycle back. */
@@ -36,6 +47,8 @@ export class Commit {
   ) {
     this.ran = new Int32Array(net.seq.length);
     this.groupStamp = new Int32Array(net.nSeqGroups);
+    this.rec = commitRecords(net);
+    this.listSlots = net.seqWriteList.map((r) => net.regBase + 2 * r);
     this.trackedList = new Int32Array(net.nRegs);
     this.trackedMark = new Uint8Array(net.nRegs);
   }
@@ -76,30 +89,31 @@ export class Commit {
       this.clearTracked();
       return;
     }
-    const net = this.net;
     const s = this.s;
-    const base = net.regBase;
-    const ws = net.seqWriteStart;
-    const wl = net.seqWriteList;
-    const lo = net.seqSweepLo;
-    const hi = net.seqSweepHi;
-    const group = net.seqGroup;
+    const rec = this.rec;
+    const list = this.listSlots;
     const stamp = this.groupStamp;
     const now = ++this.commitCount;
     const ran = this.ran;
     for (let k = 0; k < this.nRan; k++) {
-      const p = ran[k]!;
-      const g = group[p]!;
+      const i = ran[k]! << 2;
+      const g = rec[i]!;
       if (stamp[g] === now) continue;
       stamp[g] = now;
-      for (let j = ws[p]!, e = ws[p + 1]!; j < e; j++) {
-        const x = base + 2 * wl[j]!;
-        if (s[x + 1] !== s[x]) this.slot(x);
-      }
-      for (let x = base + 2 * lo[p]!, e = base + 2 * hi[p]!; x < e; x += 2) {
-        if (s[x + 1] !== s[x]) this.slot(x);
+      const a = rec[i + 1]!;
+      const b = rec[i + 2]!;
+      if (rec[i + 3] === 0) {
+        for (let j = a; j < b; j++) {
+          const x = list[j]!;
+          if (s[x + 1] !== s[x]) this.slot(x);
+        }
+      } else {
+        for (let x = a; x < b; x += 2) {
+          if (s[x + 1] !== s[x]) this.slot(x);
+        }
       }
     }
+    const base = this.net.regBase;
     // What tracked processes recorded (Module.put).
     const tl = this.trackedList;
     for (let k = 0; k < this.nTracked; k++) {
@@ -127,15 +141,14 @@ export class Commit {
    * its registers.
    */
   sweepCheaper(): boolean {
-    const ws = this.net.seqWriteStart;
-    const lo = this.net.seqSweepLo;
-    const hi = this.net.seqSweepHi;
+    const rec = this.rec;
     const ran = this.ran;
     const limit = this.net.nRegs >> 2;
     let cost = this.nTracked;
     for (let k = 0; k < this.nRan; k++) {
-      const p = ran[k]!;
-      cost += ws[p + 1]! - ws[p]! + hi[p]! - lo[p]!;
+      const i = ran[k]! << 2;
+      // A list's entries, or a sweep's registers (its slot span over 2).
+      cost += (rec[i + 2]! - rec[i + 1]!) >> rec[i + 3]!;
       if (cost > limit) return true;
     }
     return false;
@@ -159,6 +172,28 @@ export class Commit {
   checkWidth(slot: number, v: number): void {
     if (!(v >= 0 && v <= this.net.slotMask[slot]! && (v >>> 0) === v)) tooWide(this.net, slot, v, this.clock.cycle);
   }
+}
+
+/** The seq processes' commit records (Commit.rec): group, list or sweep bounds, sweep flag. */
+function commitRecords(net: Netlist): Int32Array {
+  const n = net.seq.length;
+  const rec = new Int32Array(4 * n);
+  for (let p = 0; p < n; p++) {
+    const i = 4 * p;
+    rec[i] = net.seqGroup[p]!;
+    const lo = net.seqSweepLo[p]!;
+    const hi = net.seqSweepHi[p]!;
+    if (hi > lo) {
+      // A process has a write list or a sweep range, never both (elaborate.ts).
+      rec[i + 1] = net.regBase + 2 * lo;
+      rec[i + 2] = net.regBase + 2 * hi;
+      rec[i + 3] = 1;
+    } else {
+      rec[i + 1] = net.seqWriteStart[p]!;
+      rec[i + 2] = net.seqWriteStart[p + 1]!;
+    }
+  }
+  return rec;
 }
 
 /** The one error of a value that does not fit its signal (debug mode). */

@@ -102,6 +102,14 @@ export abstract class SimulatorCore {
   /** Something was poked since the last clock edge: observers get onStimulus before the next one. */
   protected poked = false;
   protected readonly oldOut: Float64Array;
+  /**
+   * Per comb process p, what runComb reads of it, on one line
+   * (docs/kernel.md "Stop 22: kernel tables"): a process writing one slot x
+   * has combRec[2p] = ~x (its old value kept in a local); otherwise
+   * combRec[2p]..combRec[2p+1] is its range in the netlist's combWrites and
+   * its old values' place in oldOut.
+   */
+  protected readonly combRec: Int32Array;
   protected readonly pendingMems = new PendingMemories();
   protected forces: Force[] = [];
   protected readonly forcedProc: Uint8Array;
@@ -155,6 +163,7 @@ export abstract class SimulatorCore {
     this.commit = new Commit(net, this.s, this.wake, this.clock, this.checks);
     this.forcedProc = new Uint8Array(net.comb.length);
     this.oldOut = new Float64Array(net.combWrites.length);
+    this.combRec = combRecords(net.combWriteStart, net.combWrites);
     this.reset();
   }
 
@@ -499,11 +508,22 @@ export abstract class SimulatorCore {
 
   protected readonly runComb = (p: number): void => {
     const s = this.s;
-    const ws = this.net.combWriteStart;
+    const a = this.combRec[2 * p]!;
+    if (a < 0) {
+      const slot = ~a;
+      const o = s[slot]!;
+      this.combDispatch(p);
+      if (this.forces.length > 0 && this.forcedProc[p]) this.applyForces(p);
+      const v = s[slot]!;
+      if (v !== o) {
+        if (this.checks && !(v >= 0 && v <= this.net.slotMask[slot]! && (v >>> 0) === v)) this.tooWide(slot, v);
+        this.wake.mark(slot);
+      }
+      return;
+    }
+    const b = this.combRec[2 * p + 1]!;
     const wl = this.net.combWrites;
     const old = this.oldOut;
-    const a = ws[p]!;
-    const b = ws[p + 1]!;
     for (let k = a; k < b; k++) old[k] = s[wl[k]!]!;
     this.combDispatch(p);
     if (this.forces.length > 0 && this.forcedProc[p]) this.applyForces(p);
@@ -666,4 +686,18 @@ export abstract class SimulatorCore {
   }
 }
 
-
+/** runComb's per-process records (SimulatorCore.combRec) from the netlist's CSR write lists. */
+function combRecords(start: Int32Array, writes: Int32Array): Int32Array {
+  const n = start.length - 1;
+  const rec = new Int32Array(2 * n);
+  for (let p = 0; p < n; p++) {
+    const a = start[p]!;
+    const b = start[p + 1]!;
+    if (b - a === 1) rec[2 * p] = ~writes[a]!;
+    else {
+      rec[2 * p] = a;
+      rec[2 * p + 1] = b;
+    }
+  }
+  return rec;
+}
