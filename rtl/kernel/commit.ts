@@ -13,6 +13,7 @@
 import type { Netlist } from './elaborate.ts';
 import type { ReaderWake } from './reader_index.ts';
 import { SimError } from './errors.ts';
+import { commitRecords } from './tables.ts';
 
 export class Commit {
   /** Seq processes run this cycle (activity mode), in run order. */
@@ -172,28 +173,6 @@ export class Commit {
   checkWidth(slot: number, v: number): void {
     if (!(v >= 0 && v <= this.net.slotMask[slot]! && (v >>> 0) === v)) tooWide(this.net, slot, v, this.clock.cycle);
   }
-}
-
-/** The seq processes' commit records (Commit.rec): group, list or sweep bounds, sweep flag. */
-function commitRecords(net: Netlist): Int32Array {
-  const n = net.seq.length;
-  const rec = new Int32Array(4 * n);
-  for (let p = 0; p < n; p++) {
-    const i = 4 * p;
-    rec[i] = net.seqGroup[p]!;
-    const lo = net.seqSweepLo[p]!;
-    const hi = net.seqSweepHi[p]!;
-    if (hi > lo) {
-      // A process has a write list or a sweep range, never both (elaborate.ts).
-      rec[i + 1] = net.regBase + 2 * lo;
-      rec[i + 2] = net.regBase + 2 * hi;
-      rec[i + 3] = 1;
-    } else {
-      rec[i + 1] = net.seqWriteStart[p]!;
-      rec[i + 2] = net.seqWriteStart[p + 1]!;
-    }
-  }
-  return rec;
 }
 
 /** The one error of a value that does not fit its signal (debug mode). */

@@ -12,57 +12,15 @@ import { OnDemandValues, type OnDemand } from './on_demand.ts';
 import { generatedDispatch } from './dispatch.ts';
 import { ReaderWake } from './reader_index.ts';
 import { Commit, tooWide } from './commit.ts';
+import { combRecords } from './tables.ts';
 import { elaborate, type Netlist } from './elaborate.ts';
 import { ElaborationError, SimError } from './errors.ts';
 import { Memory, Module, PendingMemories, type ProcessDecl, Signal } from './module.ts';
 import type { Simulator } from './simulator.ts';
 
-export type SimMode = 'activity' | 'plain';
+import type { Force, Observer, SimMode, SimOptions, Stimulus } from './sim_types.ts';
 
-export interface SimOptions {
-  /** 'activity' (default) skips processes whose inputs did not change; 'plain' runs all. */
-  mode?: SimMode;
-  /** Skip quiescent stretches (activity mode only). Default true. */
-  fastForward?: boolean;
-  /**
-   * Debug mode: check that every value a process or commit produces fits its
-   * signal's width, and that a seq process with declared `writes` wrote
-   * nothing else. Default: on when the environment variable ICEMU_DEBUG is
-   * '1' (the test set-up sets it), off otherwise (docs/kernel.md "Debug mode").
-   */
-  checks?: boolean;
-}
-
-export interface Observer {
-  /** After each committed cycle (and after reset, with cycle 0). */
-  onCycle?(sim: Simulator): void;
-  /** After stimulus poked values at the start of a step (before the clock edge). */
-  onStimulus?(sim: Simulator): void;
-  /**
-   * A quiescent stretch was skipped: cycles from+1..to have the same state as
-   * cycle `from`. Without this hook, onCycle is called for each skipped cycle.
-   */
-  onSkip?(sim: Simulator, from: number, to: number): void;
-  /**
-   * True when the observer reads the state vector only at slots that no
-   * on-demand provider with `slots` owns (or through `peek`, which
-   * materializes what it reads): those providers are then not materialized
-   * for it every cycle (docs/kernel.md "On-demand values").
-   */
-  skipsOwnedOnDemand?: boolean;
-}
-
-export interface Stimulus {
-  cycle: number;
-  order: number;
-  fn: (sim: Simulator) => void;
-}
-
-export interface Force {
-  slot: number;
-  value: number;
-  proc: number;
-}
+export type { Force, Observer, SimMode, SimOptions, Stimulus };
 
 export abstract class SimulatorCore {
   readonly net: Netlist;
@@ -684,20 +642,4 @@ export abstract class SimulatorCore {
   protected get self(): Simulator {
     return this as unknown as Simulator;
   }
-}
-
-/** runComb's per-process records (SimulatorCore.combRec) from the netlist's CSR write lists. */
-function combRecords(start: Int32Array, writes: Int32Array): Int32Array {
-  const n = start.length - 1;
-  const rec = new Int32Array(2 * n);
-  for (let p = 0; p < n; p++) {
-    const a = start[p]!;
-    const b = start[p + 1]!;
-    if (b - a === 1) rec[2 * p] = ~writes[a]!;
-    else {
-      rec[2 * p] = a;
-      rec[2 * p + 1] = b;
-    }
-  }
-  return rec;
 }
