@@ -25,17 +25,17 @@ export class Commit {
   nTracked = 0;
   /**
    * Per seq process p, what the fast commit reads of it, together
-   * (docs/kernel.md "Stop 22: kernel tables"): rec[4p] its commit group,
-   * rec[4p+1]..rec[4p+2] its write list's entries in `listSlots` (current-value
-   * slots) or, when rec[4p+3] is 1, its sweep range as slots (step 2). Four
-   * parallel arrays (group, list start and end, sweep bounds) were four lines
-   * apart for each process that ran.
+   * (docs/kernel.md "Stop 22: kernel tables"; tables.ts commitRecords):
+   * rec[4p] the record of its commit group's first process (4q), whose
+   * rec[4q+3] holds the commit count the group was last committed at;
+   * rec[4p+1]..rec[4p+2] its write list's entries in `listSlots`, or, when
+   * rec[4p+1] < 0, its sweep range as slots ~rec[4p+1]..rec[4p+2] (step 2).
+   * Five parallel arrays (group, list start and end, sweep bounds) and a
+   * stamp per group were up to six lines for each process that ran.
    */
   private readonly rec: Int32Array;
   /** The seq processes' write lists as current-value slots (regBase + 2r). */
   private readonly listSlots: Int32Array;
-  /** Per commit group: the commit count its registers were last committed at (each group once per edge). */
-  private readonly groupStamp: Int32Array;
   /** A commit counter, not the cycle: a restored snapshot turns the cycle back. */
   private commitCount = 0;
 
@@ -47,7 +47,6 @@ export class Commit {
     private readonly checks: boolean,
   ) {
     this.ran = new Int32Array(net.seq.length);
-    this.groupStamp = new Int32Array(net.nSeqGroups);
     this.rec = commitRecords(net);
     this.listSlots = net.seqWriteList.map((r) => net.regBase + 2 * r);
     this.trackedList = new Int32Array(net.nRegs);
@@ -93,23 +92,22 @@ export class Commit {
     const s = this.s;
     const rec = this.rec;
     const list = this.listSlots;
-    const stamp = this.groupStamp;
     const now = ++this.commitCount;
     const ran = this.ran;
     for (let k = 0; k < this.nRan; k++) {
       const i = ran[k]! << 2;
-      const g = rec[i]!;
-      if (stamp[g] === now) continue;
-      stamp[g] = now;
+      const stamp = rec[i]! + 3;
+      if (rec[stamp] === now) continue; // its group was committed this edge
+      rec[stamp] = now;
       const a = rec[i + 1]!;
       const b = rec[i + 2]!;
-      if (rec[i + 3] === 0) {
+      if (a >= 0) {
         for (let j = a; j < b; j++) {
           const x = list[j]!;
           if (s[x + 1] !== s[x]) this.slot(x);
         }
       } else {
-        for (let x = a; x < b; x += 2) {
+        for (let x = ~a; x < b; x += 2) {
           if (s[x + 1] !== s[x]) this.slot(x);
         }
       }
@@ -149,7 +147,8 @@ export class Commit {
     for (let k = 0; k < this.nRan; k++) {
       const i = ran[k]! << 2;
       // A list's entries, or a sweep's registers (its slot span over 2).
-      cost += (rec[i + 2]! - rec[i + 1]!) >> rec[i + 3]!;
+      const a = rec[i + 1]!;
+      cost += a >= 0 ? rec[i + 2]! - a : (rec[i + 2]! - ~a) >> 1;
       if (cost > limit) return true;
     }
     return false;

@@ -6,20 +6,22 @@
  */
 import type { Netlist } from './elaborate.ts';
 
-/** The seq processes' commit records (Commit.rec): group, list or sweep bounds, sweep flag. */
+/** The seq processes' commit records (Commit.rec): the group's stamp record, list or sweep bounds, stamp. */
 export function commitRecords(net: Netlist): Int32Array {
   const n = net.seq.length;
   const rec = new Int32Array(4 * n);
+  const first = new Int32Array(net.nSeqGroups).fill(-1); // per group: its first process
   for (let p = 0; p < n; p++) {
     const i = 4 * p;
-    rec[i] = net.seqGroup[p]!;
+    const g = net.seqGroup[p]!;
+    if (first[g] === -1) first[g] = p;
+    rec[i] = 4 * first[g]!;
     const lo = net.seqSweepLo[p]!;
     const hi = net.seqSweepHi[p]!;
     if (hi > lo) {
       // A process has a write list or a sweep range, never both (elaborate.ts).
-      rec[i + 1] = net.regBase + 2 * lo;
+      rec[i + 1] = ~(net.regBase + 2 * lo);
       rec[i + 2] = net.regBase + 2 * hi;
-      rec[i + 3] = 1;
     } else {
       rec[i + 1] = net.seqWriteStart[p]!;
       rec[i + 2] = net.seqWriteStart[p + 1]!;
