@@ -63,7 +63,7 @@ export abstract class SimulatorCore {
   /**
    * Per comb process p, what runComb reads of it, on one line
    * (docs/kernel.md "Stop 22: kernel tables"): a process writing one slot x
-   * has combRec[2p] = ~x (its old value kept in a local); otherwise
+   * has combRec[2p] = combRec[2p+1] = ~x (its old value kept in a local); otherwise
    * combRec[2p]..combRec[2p+1] is its range in the netlist's combWrites and
    * its old values' place in oldOut.
    */
@@ -467,34 +467,33 @@ export abstract class SimulatorCore {
   protected readonly runComb = (p: number): void => {
     const s = this.s;
     const a = this.combRec[2 * p]!;
-    if (a < 0) {
-      const slot = ~a;
-      const o = s[slot]!;
-      this.combDispatch(p);
-      if (this.forces.length > 0 && this.forcedProc[p]) this.applyForces(p);
-      const v = s[slot]!;
-      if (v !== o) {
-        if (this.checks && !(v >= 0 && v <= this.net.slotMask[slot]! && (v >>> 0) === v)) this.tooWide(slot, v);
-        this.wake.mark(slot);
-      }
-      return;
-    }
+    // One slot: its old value in a local. Several: in oldOut (a..b of combWrites).
+    const one = ~a;
     const b = this.combRec[2 * p + 1]!;
     const wl = this.net.combWrites;
     const old = this.oldOut;
+    const o = a < 0 ? s[one]! : 0;
     for (let k = a; k < b; k++) old[k] = s[wl[k]!]!;
+    // One call site of the dispatch, so V8 inlines it once.
     this.combDispatch(p);
     if (this.forces.length > 0 && this.forcedProc[p]) this.applyForces(p);
-    const mask = this.net.slotMask;
+    if (a < 0) {
+      const v = s[one]!;
+      if (v !== o) this.changed(one, v);
+      return;
+    }
     for (let k = a; k < b; k++) {
       const slot = wl[k]!;
       const v = s[slot]!;
-      if (v !== old[k]) {
-        if (this.checks && !(v >= 0 && v <= mask[slot]! && (v >>> 0) === v)) this.tooWide(slot, v);
-        this.wake.mark(slot);
-      }
+      if (v !== old[k]) this.changed(slot, v);
     }
   };
+
+  /** A comb process changed `slot` to `v`: check it (debug mode), wake its readers. */
+  protected changed(slot: number, v: number): void {
+    if (this.checks && !(v >= 0 && v <= this.net.slotMask[slot]! && (v >>> 0) === v)) this.tooWide(slot, v);
+    this.wake.mark(slot);
+  }
 
   /** Commit (plain mode): all registers take their next values at once. */
   protected commitPlain(): void {

@@ -37,7 +37,7 @@ export function combRecords(start: Int32Array, writes: Int32Array): Int32Array {
   for (let p = 0; p < n; p++) {
     const a = start[p]!;
     const b = start[p + 1]!;
-    if (b - a === 1) rec[2 * p] = ~writes[a]!;
+    if (b - a === 1) rec[2 * p] = rec[2 * p + 1] = ~writes[a]!; // an empty a..b: no list
     else {
       rec[2 * p] = a;
       rec[2 * p + 1] = b;
