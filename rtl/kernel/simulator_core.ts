@@ -2,7 +2,9 @@
  * The simulator's core: state, stepping, settle, commit and the dirty sets
  * (the clock's loop; docs/kernel.md). Names, peek/poke and forces are in
  * peek_poke.ts, snapshots in snapshots.ts, the commit's register loops in
- * commit.ts, the marking of readers in reader_index.ts; `Simulator`
+ * commit.ts, the marking of readers in reader_index.ts, the per-process
+ * records the hot loops read in tables.ts, the option and observer shapes in
+ * sim_types.ts; `Simulator`
  * (simulator.ts) is the one concrete class.
  */
 import { CounterSet, type CounterState } from './counters.ts';
