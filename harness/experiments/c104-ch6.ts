@@ -2,7 +2,8 @@
  * c104-ch6: seed 004 Chapter 6 on the T9000/C104 TLM — Tables 6.1
  * (throughput) and 6.2 (routed lifetimes, Def. 5.3, data and acks) for the
  * standard setup, and θ_t / θ_r (Def. 6.1) against the throttled
- * contention-free "ideal" with the same workload (Figs 6.3–6.5).
+ * contention-free "ideal" with the same workload (Figs 6.3–6.5); Figs 6.1/6.2's
+ * statements (the async lifetime plateau absent from throughput).
  */
 import { absoluteCheck, predicateCheck, rangeCheck, relativeCheck } from './c104-verdicts.ts';
 import { condition, runStdPoint, STD_MODES, stdCost, stdLookup, stdParams, SYNC_LABEL, type StdParams, type StdPoint, type StdResult } from './c104-standard.ts';
@@ -58,6 +59,45 @@ export function asyncInsensitiveHolds(thetaRs: readonly number[]): boolean | nul
   return thetaRs.length ? thetaRs.every((r) => r >= ASYNC_THETA_R) : null;
 }
 
+/** §6.2.1's high loads, where Fig. 6.2's async plateau lies: c up to this (µs; "14 < c < 18" its sharpest rise). */
+export const PLATEAU_MAX_C = 18;
+/** Fig. 6.2's plateau edge: the async routed lifetimes over c ≤ PLATEAU_MAX_C span at least this factor ("approximately double"; seed 16.7 → 32.9 µs, ×1.97). */
+export const PLATEAU_EDGE = 1.8;
+/** Fig. 6.1 "simply not present" / "almost no change at all": the async throughputs over the same runs span under this (%; seed 52.0–54.1, 4.0%). */
+export const FLAT_THROUGHPUT_PCT = 5;
+/** §6.2.1 at the highest load: async and blocking throughputs "almost identical" (under this %, seed 0.0%) while their routed lifetimes differ "by a factor of over three". */
+export const IDENTICAL_PCT = 5;
+export const LIFETIME_FACTOR = 3;
+
+export interface RateAndLifetime {
+  readonly c: number;
+  readonly throughput: number;
+  readonly routed: number | null;
+}
+/**
+ * Figs 6.1/6.2 (§6.2.1, docs/thesis-model.md#figs-61-62): over the async runs at c ≤ PLATEAU_MAX_C, where the routed
+ * lifetime climbs onto its plateau (span at least PLATEAU_EDGE), the throughput spans under FLAT_THROUGHPUT_PCT. Fewer
+ * than two such runs, or no climb of PLATEAU_EDGE among them: no verdict.
+ */
+export function plateauAbsentRule(points: readonly RateAndLifetime[]): { holds: boolean | null; measured: string } {
+  const pts = points.filter((p) => p.c <= PLATEAU_MAX_C && p.routed !== null && p.throughput > 0).sort((a, b) => a.c - b.c);
+  if (pts.length < 2) return { holds: null, measured: 'n/a' };
+  const rs = pts.map((p) => p.routed!);
+  const ts = pts.map((p) => p.throughput);
+  const factor = Math.max(...rs) / Math.min(...rs);
+  const span = 100 * (Math.max(...ts) / Math.min(...ts) - 1);
+  const measured = `c = ${pts.map((p) => p.c).join(', ')} µs: routed lifetimes ${rs.map((r) => r.toFixed(2)).join(' / ')} µs (×${factor.toFixed(2)}), throughputs ${ts.map((t) => t.toFixed(1)).join(' / ')} (span ${span.toFixed(1)}%)`;
+  return { holds: factor < PLATEAU_EDGE ? null : span < FLAT_THROUGHPUT_PCT, measured };
+}
+/** §6.2.1 at the highest load (a c below THETA_CROSS_C, else no verdict): async and blocking throughputs within IDENTICAL_PCT, routed lifetimes at least LIFETIME_FACTOR apart. */
+export function highestLoadRule(asyncP: RateAndLifetime, blocking: RateAndLifetime): { holds: boolean | null; measured: string } {
+  if (asyncP.routed === null || blocking.routed === null || blocking.throughput <= 0) return { holds: null, measured: 'n/a' };
+  const apart = 100 * Math.abs(asyncP.throughput / blocking.throughput - 1);
+  const factor = asyncP.routed / blocking.routed;
+  const measured = `c = ${asyncP.c} µs: throughputs ${asyncP.throughput.toFixed(1)} / ${blocking.throughput.toFixed(1)} (${apart.toFixed(1)}% apart), routed lifetimes ${asyncP.routed.toFixed(2)} / ${blocking.routed.toFixed(2)} µs (×${factor.toFixed(2)})`;
+  return { holds: asyncP.c >= THETA_CROSS_C ? null : apart < IDENTICAL_PCT && factor >= LIFETIME_FACTOR, measured };
+}
+
 function ch6Points(q: StdParams): StdPoint[] {
   const cs = q.quick ? [30, 100] : [2, 10, 14, 18, 30, 100];
   const out: StdPoint[] = [];
@@ -107,6 +147,11 @@ function assembleCh6(q: StdParams, points: readonly StdPoint[], results: readonl
   const belowSat = cs.filter((c) => get('async', 'full', c)!.dropped === 0 && get('async', 'full', c)!.converged && get('async', 'throttled', c)!.converged);
   const asyncR = belowSat.map((c) => theta(get('async', 'full', c)!, get('async', 'throttled', c)!).r ?? NaN);
   checks.push(predicateCheck('f6.5-async-insensitive', 'Figs 6.3–6.5: asynchronous throughput is insensitive to contention until saturation', 'θ_r ≈ 100% below saturation', belowSat.map((c, i) => `c = ${c}: θ_r ${asyncR[i]!.toFixed(2)}%`).join(', ') || 'n/a', `holds if async θ_r is at least ${ASYNC_THETA_R}% at every c where no send is dropped`, asyncInsensitiveHolds(asyncR)));
+  const rl = (m: (typeof STD_MODES)[number], c: number): RateAndLifetime => ({ c, throughput: get(m, 'full', c)!.throughput, routed: get(m, 'full', c)!.routedAll });
+  const edge = plateauAbsentRule(cs.map((c) => rl('async', c)));
+  checks.push(predicateCheck('f6.1-plateau-not-in-throughput', 'Figs 6.1/6.2: the asynchronous routed-lifetime plateau "is simply not present at all in the packet throughput response" (14 < c < 18: delivery times about double "with almost no change at all" in packets delivered)', 'c = 2–18 µs: lifetimes 16.7–32.9 µs (×1.97), throughputs 52.0–54.1 (span 4.0%)', edge.measured, `holds if, over the async runs at c ≤ ${PLATEAU_MAX_C} µs whose routed lifetimes span at least ×${PLATEAU_EDGE} (else no verdict), the throughputs span under ${FLAT_THROUGHPUT_PCT}%`, edge.holds));
+  const top = highestLoadRule(rl('async', cs[0]!), rl('async-blocking', cs[0]!));
+  checks.push(predicateCheck('f6.1-highest-load', 'Figs 6.1/6.2: at the highest load async and blocking throughputs are almost identical while their communication times differ by a factor of over three', 'c = 2 µs: 52.4 / 52.4, 32.9 / 9.3 µs (×3.5)', top.measured, `holds if, at the lowest c (under ${THETA_CROSS_C} µs, else no verdict), the two throughputs are under ${IDENTICAL_PCT}% apart and the routed lifetimes at least ×${LIFETIME_FACTOR}`, top.holds));
   tables.push({ title: 'Table 6.1: packets delivered per CPU per ms, full model', columns: ['c (µs)', 'Globally', 'seed', 'Locally', 'seed', 'Async', 'seed'], rows: r61, digits: [0, 1, 1, 1, 1, 1, 1] });
   tables.push({ title: 'Table 6.2: routed lifetimes (Def. 5.3, data and acks), µs, full model', columns: ['c (µs)', 'Globally', 'seed', 'Locally', 'seed', 'Async', 'seed'], rows: r62, digits: [0, 2, 1, 2, 1, 2, 1] });
   tables.push({ title: 'Def. 6.1: θ_t and θ_r (%) against the throttled contention-free ideal', columns: ['c (µs)', 'Glob. θ_t', 'θ_r', 'Loc. θ_t', 'θ_r', 'Async θ_t', 'θ_r'], rows: rth, digits: [0, 0, 0, 0, 0, 0, 0] });
@@ -128,7 +173,7 @@ function assembleCh6(q: StdParams, points: readonly StdPoint[], results: readonl
 export const c104Ch6 = defineExperiment<StdPoint, StdResult, StdParams>({
   name: 'c104-ch6',
   summary: 'seed 004 Tables 6.1, 6.2 and θ_t / θ_r, Figs 6.1–6.5 (T9000/C104 TLM, standard setup)',
-  source: 'seed 004 §6.2, Tables 6.1, 6.2, Def. 6.1, Figs 6.3–6.5 (docs/sources.md, c104-t9000 §10–§11)',
+  source: 'seed 004 §6.2, Tables 6.1, 6.2, Def. 6.1, Figs 6.1–6.5 (docs/sources.md, c104-t9000 §10–§11)',
   method: 'T9000/C104 packet-passing TLM; (16, 8, 1, c, 1, 32) × 3 synchronisation modes × full / throttled CF',
   options: ['seed'],
   params: (cli) => ({ ...stdParams(cli), maxNs: 50_000_000 }),

@@ -13,6 +13,7 @@
 import type { Netlist } from './elaborate.ts';
 import type { ReaderWake } from './reader_index.ts';
 import { SimError } from './errors.ts';
+import { commitRecords } from './tables.ts';
 
 export class Commit {
   /** Seq processes run this cycle (activity mode), in run order. */
@@ -22,8 +23,19 @@ export class Commit {
   readonly trackedList: Int32Array;
   readonly trackedMark: Uint8Array;
   nTracked = 0;
-  /** Per commit group: the commit count its registers were last committed at (each group once per edge). */
-  private readonly groupStamp: Int32Array;
+  /**
+   * Per seq process p, what the fast commit reads of it, together
+   * (docs/kernel.md "Stop 22: kernel tables"; tables.ts commitRecords):
+   * rec[4p] the record of its commit group's first process (4q), whose
+   * rec[4q+3] holds the commit count the group was last committed at;
+   * rec[4p+1]..rec[4p+2] its write list's entries in `listSlots`, or, when
+   * rec[4p+1] < 0, its sweep range as slots ~rec[4p+1]..rec[4p+2] (step 2).
+   * Five parallel arrays (group, list start and end, sweep bounds) and a
+   * stamp per group were up to six lines for each process that ran.
+   */
+  private readonly rec: Int32Array;
+  /** The seq processes' write lists as current-value slots (regBase + 2r). */
+  private readonly listSlots: Int32Array;
   /** A commit counter, not the cycle: a restored snapshot turns the cycle back. */
   private commitCount = 0;
 
@@ -35,7 +47,8 @@ export class Commit {
     private readonly checks: boolean,
   ) {
     this.ran = new Int32Array(net.seq.length);
-    this.groupStamp = new Int32Array(net.nSeqGroups);
+    this.rec = commitRecords(net);
+    this.listSlots = net.seqWriteList.map((r) => net.regBase + 2 * r);
     this.trackedList = new Int32Array(net.nRegs);
     this.trackedMark = new Uint8Array(net.nRegs);
   }
@@ -76,30 +89,30 @@ export class Commit {
       this.clearTracked();
       return;
     }
-    const net = this.net;
     const s = this.s;
-    const base = net.regBase;
-    const ws = net.seqWriteStart;
-    const wl = net.seqWriteList;
-    const lo = net.seqSweepLo;
-    const hi = net.seqSweepHi;
-    const group = net.seqGroup;
-    const stamp = this.groupStamp;
+    const rec = this.rec;
+    const list = this.listSlots;
     const now = ++this.commitCount;
     const ran = this.ran;
     for (let k = 0; k < this.nRan; k++) {
-      const p = ran[k]!;
-      const g = group[p]!;
-      if (stamp[g] === now) continue;
-      stamp[g] = now;
-      for (let j = ws[p]!, e = ws[p + 1]!; j < e; j++) {
-        const x = base + 2 * wl[j]!;
-        if (s[x + 1] !== s[x]) this.slot(x);
-      }
-      for (let x = base + 2 * lo[p]!, e = base + 2 * hi[p]!; x < e; x += 2) {
-        if (s[x + 1] !== s[x]) this.slot(x);
+      const i = ran[k]! << 2;
+      const stamp = rec[i]! + 3;
+      if (rec[stamp] === now) continue; // its group was committed this edge
+      rec[stamp] = now;
+      const a = rec[i + 1]!;
+      const b = rec[i + 2]!;
+      if (a >= 0) {
+        for (let j = a; j < b; j++) {
+          const x = list[j]!;
+          if (s[x + 1] !== s[x]) this.slot(x);
+        }
+      } else {
+        for (let x = ~a; x < b; x += 2) {
+          if (s[x + 1] !== s[x]) this.slot(x);
+        }
       }
     }
+    const base = this.net.regBase;
     // What tracked processes recorded (Module.put).
     const tl = this.trackedList;
     for (let k = 0; k < this.nTracked; k++) {
@@ -136,15 +149,15 @@ export class Commit {
    * its registers.
    */
   sweepCheaper(): boolean {
-    const ws = this.net.seqWriteStart;
-    const lo = this.net.seqSweepLo;
-    const hi = this.net.seqSweepHi;
+    const rec = this.rec;
     const ran = this.ran;
     const limit = this.net.nRegs >> 2;
     let cost = this.nTracked;
     for (let k = 0; k < this.nRan; k++) {
-      const p = ran[k]!;
-      cost += ws[p + 1]! - ws[p]! + hi[p]! - lo[p]!;
+      const i = ran[k]! << 2;
+      // A list's entries, or a sweep's registers (its slot span over 2).
+      const a = rec[i + 1]!;
+      cost += a >= 0 ? rec[i + 2]! - a : (rec[i + 2]! - ~a) >> 1;
       if (cost > limit) return true;
     }
     return false;

@@ -2,7 +2,9 @@
  * The simulator's core: state, stepping, settle, commit and the dirty sets
  * (the clock's loop; docs/kernel.md). Names, peek/poke and forces are in
  * peek_poke.ts, snapshots in snapshots.ts, the commit's register loops in
- * commit.ts, the marking of readers in reader_index.ts; `Simulator`
+ * commit.ts, the marking of readers in reader_index.ts, the per-process
+ * records the hot loops read in tables.ts, the option and observer shapes in
+ * sim_types.ts; `Simulator`
  * (simulator.ts) is the one concrete class.
  */
 import { CounterSet, type CounterState } from './counters.ts';
@@ -13,57 +15,15 @@ import { OnDemandValues, type OnDemand } from './on_demand.ts';
 import { generatedDispatch } from './dispatch.ts';
 import { ReaderWake } from './reader_index.ts';
 import { Commit, tooWide } from './commit.ts';
+import { combRecords } from './tables.ts';
 import { elaborate, type Netlist } from './elaborate.ts';
 import { ElaborationError, SimError } from './errors.ts';
 import { Memory, Module, PendingMemories, type ProcessDecl, Signal } from './module.ts';
 import type { Simulator } from './simulator.ts';
 
-export type SimMode = 'activity' | 'plain';
+import type { Force, Observer, SimMode, SimOptions, Stimulus } from './sim_types.ts';
 
-export interface SimOptions {
-  /** 'activity' (default) skips processes whose inputs did not change; 'plain' runs all. */
-  mode?: SimMode;
-  /** Skip quiescent stretches (activity mode only). Default true. */
-  fastForward?: boolean;
-  /**
-   * Debug mode: check that every value a process or commit produces fits its
-   * signal's width, and that a seq process with declared `writes` wrote
-   * nothing else. Default: on when the environment variable ICEMU_DEBUG is
-   * '1' (the test set-up sets it), off otherwise (docs/kernel.md "Debug mode").
-   */
-  checks?: boolean;
-}
-
-export interface Observer {
-  /** After each committed cycle (and after reset, with cycle 0). */
-  onCycle?(sim: Simulator): void;
-  /** After stimulus poked values at the start of a step (before the clock edge). */
-  onStimulus?(sim: Simulator): void;
-  /**
-   * A quiescent stretch was skipped: cycles from+1..to have the same state as
-   * cycle `from`. Without this hook, onCycle is called for each skipped cycle.
-   */
-  onSkip?(sim: Simulator, from: number, to: number): void;
-  /**
-   * True when the observer reads the state vector only at slots that no
-   * on-demand provider with `slots` owns (or through `peek`, which
-   * materializes what it reads): those providers are then not materialized
-   * for it every cycle (docs/kernel.md "On-demand values").
-   */
-  skipsOwnedOnDemand?: boolean;
-}
-
-export interface Stimulus {
-  cycle: number;
-  order: number;
-  fn: (sim: Simulator) => void;
-}
-
-export interface Force {
-  slot: number;
-  value: number;
-  proc: number;
-}
+export type { Force, Observer, SimMode, SimOptions, Stimulus };
 
 export abstract class SimulatorCore {
   readonly net: Netlist;
@@ -105,6 +65,14 @@ export abstract class SimulatorCore {
   /** Something was poked since the last clock edge: observers get onStimulus before the next one. */
   protected poked = false;
   protected readonly oldOut: Float64Array;
+  /**
+   * Per comb process p, what runComb reads of it, on one line
+   * (docs/kernel.md "Stop 22: kernel tables"): a process writing one slot x
+   * has combRec[2p] = combRec[2p+1] = ~x (its old value kept in a local); otherwise
+   * combRec[2p]..combRec[2p+1] is its range in the netlist's combWrites and
+   * its old values' place in oldOut.
+   */
+  protected readonly combRec: Int32Array;
   protected readonly pendingMems = new PendingMemories();
   protected forces: Force[] = [];
   protected readonly forcedProc: Uint8Array;
@@ -158,6 +126,7 @@ export abstract class SimulatorCore {
     this.commit = new Commit(net, this.s, this.wake, this.clock, this.checks);
     this.forcedProc = new Uint8Array(net.comb.length);
     this.oldOut = new Float64Array(net.combWrites.length);
+    this.combRec = combRecords(net.combWriteStart, net.combWrites);
     this.reset();
   }
 
@@ -523,24 +492,34 @@ export abstract class SimulatorCore {
 
   protected readonly runComb = (p: number): void => {
     const s = this.s;
-    const ws = this.net.combWriteStart;
+    const a = this.combRec[2 * p]!;
+    // One slot: its old value in a local. Several: in oldOut (a..b of combWrites).
+    const one = ~a;
+    const b = this.combRec[2 * p + 1]!;
     const wl = this.net.combWrites;
     const old = this.oldOut;
-    const a = ws[p]!;
-    const b = ws[p + 1]!;
+    const o = a < 0 ? s[one]! : 0;
     for (let k = a; k < b; k++) old[k] = s[wl[k]!]!;
+    // One call site of the dispatch, so V8 inlines it once.
     this.combDispatch(p);
     if (this.forces.length > 0 && this.forcedProc[p]) this.applyForces(p);
-    const mask = this.net.slotMask;
+    if (a < 0) {
+      const v = s[one]!;
+      if (v !== o) this.changed(one, v);
+      return;
+    }
     for (let k = a; k < b; k++) {
       const slot = wl[k]!;
       const v = s[slot]!;
-      if (v !== old[k]) {
-        if (this.checks && !(v >= 0 && v <= mask[slot]! && (v >>> 0) === v)) this.tooWide(slot, v);
-        this.wake.mark(slot);
-      }
+      if (v !== old[k]) this.changed(slot, v);
     }
   };
+
+  /** A comb process changed `slot` to `v`: check it (debug mode), wake its readers. */
+  protected changed(slot: number, v: number): void {
+    if (this.checks && !(v >= 0 && v <= this.net.slotMask[slot]! && (v >>> 0) === v)) this.tooWide(slot, v);
+    this.wake.mark(slot);
+  }
 
   /** Commit (plain mode): all registers take their next values at once. */
   protected commitPlain(): void {
@@ -689,5 +668,3 @@ export abstract class SimulatorCore {
     return this as unknown as Simulator;
   }
 }
-
-

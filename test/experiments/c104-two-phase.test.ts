@@ -6,9 +6,11 @@
  * token passing split equally at 210 and at 198/2). The full run's figures
  * are in docs/thesis-model.md#figs-49-410.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { c104TwoPhase, NEARLY_10, twoPhaseChecks, twoPhaseConfig, WITHIN_2 } from '../../harness/experiments/c104-two-phase.ts';
 import { resolveC104Config } from '../../harness/tlm/t9000-c104/index.ts';
+import { exchangeRate } from '../../harness/experiments/c104-table43.ts';
+import { PacketNetwork } from '../../harness/tlm/t9000-c104/packet-network.ts';
 
 const ok = (x: number) => ({ exchangesPerMs: x, converged: true });
 const holds = (checks: ReturnType<typeof twoPhaseChecks>, id: string) => checks.find((c) => c.id === id)!.holds;
@@ -45,6 +47,33 @@ describe('c104-two-phase verdict rules and controls', () => {
     const p = resolveC104Config({ side: 8, ...twoPhaseConfig({ model: 'packet', buffer: 35 }) });
     expect([p.routing, p.linkModel, p.inputBufferTokens]).toEqual(['two-phase', 'packet', 35]);
   });
+});
+
+/**
+ * docs/thesis-model.md#figs-49-410, "Where band 1's rise sits": the in-band rise is acks (2–3 tokens, their own room)
+ * passing a waiting data packet, and the phase-2 buffers holding two 34-token packets at 68. The control removes both
+ * by patching the packet model's room rule for this test only (not an option: the seed gives no such rule).
+ */
+describe("Fig. 4.9's in-band rise, measured (8×8 packet passing, two-phase)", () => {
+  afterEach(() => vi.restoreAllMocks());
+  const rate = (buffer: number) => exchangeRate(8, 4, twoPhaseConfig({ model: 'packet', buffer })).exchangesPerMs;
+  const rates = (bs: number[]) => new Map(bs.map((b) => [b, rate(b)] as const));
+  it('default: steps at 36 and 38 (ack room) and 68 (two phase-2 packets) inside the 35–69 band', () => {
+    const r = rates([35, 36, 37, 38, 67, 68, 69]);
+    const up = (a: number, b: number) => r.get(b)! / r.get(a)! - 1;
+    // Measured: 1694, 1771, 1771, 1903, 1902, 2044, 2044 (+4.5%, +7.5%, +7.5%).
+    expect([up(35, 36), up(37, 38), up(67, 68)].every((x) => x > 0.03), [...r].join(' ')).toBe(true);
+    expect(Math.abs(up(36, 37)) + Math.abs(up(68, 69)), [...r].join(' ')).toBeLessThan(0.005);
+  }, 120_000);
+  it('control: every packet, data or ack, given one phase-1 data packet\'s room (35 tokens): flat within each band, a step at 70', () => {
+    vi.spyOn(PacketNetwork.prototype as unknown as { need(): number }, 'need').mockReturnValue(35);
+    const r = rates([35, 38, 50, 68, 69, 70, 85]);
+    // Measured: 1649 at 35–69, 2084 at 70 and 85 (+26.4%).
+    const band1 = [35, 38, 50, 68, 69].map((b) => r.get(b)!);
+    expect(Math.max(...band1) / Math.min(...band1) - 1, [...r].join(' ')).toBeLessThan(0.005);
+    expect(Math.abs(r.get(85)! / r.get(70)! - 1), [...r].join(' ')).toBeLessThan(0.005);
+    expect(r.get(70)! / r.get(69)! - 1, [...r].join(' ')).toBeGreaterThan(0.2);
+  }, 120_000);
 });
 
 const FULL = Boolean(process.env.ICEMU_FULL);

@@ -9,10 +9,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ExperimentResult } from '../../harness/experiments/output.ts';
 import { absoluteCheck, rangeCheck, relativeCheck } from '../../harness/experiments/c104-verdicts.ts';
-import { ASYNC_THETA_R, asyncInsensitiveHolds, theta, thetaCrossHolds } from '../../harness/experiments/c104-ch6.ts';
+import { ASYNC_THETA_R, asyncInsensitiveHolds, FLAT_THROUGHPUT_PCT, highestLoadRule, IDENTICAL_PCT, LIFETIME_FACTOR, PLATEAU_EDGE, plateauAbsentRule, theta, thetaCrossHolds } from '../../harness/experiments/c104-ch6.ts';
 import { asyncCpuHolds, asyncGapHolds, GAP_MIN_PTS, identicalHolds, LOW_LOAD_CLOSE, lowLoadCloseHolds, QUEUE_ZERO_US, queueRule, RATE_GAP, rateTolerance, ratesCloseHolds, transportLongerHolds } from '../../harness/experiments/c104-ch5.ts';
 import { table42Rules } from '../../harness/experiments/dslink-packet.ts';
-import type { StdResult } from '../../harness/experiments/c104-standard.ts';
+import { runStdPoint, stdParams, type StdResult } from '../../harness/experiments/c104-standard.ts';
 import { check, checkPlots, checkStructure, icemuExperiment, quickAndShards, readResult, removeDir, runExperimentIn, tempDir } from './helpers.ts';
 
 const dirs: string[] = [];
@@ -178,6 +178,38 @@ describe('c104-ch6 --quick (16×16 standard setup, c = 30 and 100 µs)', () => {
     expect(check(r, 'f6.5-async-insensitive').holds, check(r, 'f6.5-async-insensitive').measured).toBe(true);
     for (const m of ['loosely', 'async-blocking']) expect(check(r, `f6.3-theta-r-overtakes-${m}`).holds).toBeNull();
   });
+  it('Figs 6.1/6.2 need runs at c < 20 µs: the quick run gives no verdict', () => {
+    for (const id of ['f6.1-plateau-not-in-throughput', 'f6.1-highest-load']) expect(check(r, id).holds, check(r, id).measured).toBeNull();
+  });
+});
+
+describe('Figs 6.1/6.2: the async plateau of routed lifetimes is absent from throughput (docs/thesis-model.md#figs-61-62)', () => {
+  const at = (c: number, throughput: number, routed: number) => ({ c, throughput, routed });
+  it('rules: the seed\'s own Table 6.1/6.2 columns hold; controls just outside fail or give no verdict', () => {
+    const seedAsync = [at(2, 52.4, 32.9), at(10, 53.6, 32.8), at(14, 52.0, 32.9), at(18, 54.1, 16.7), at(30, 33.3, 4.2), at(100, 10, 2.8)];
+    expect(plateauAbsentRule(seedAsync).holds).toBe(true);
+    // Throughput span just under / over FLAT_THROUGHPUT_PCT; lifetime span just under PLATEAU_EDGE: no verdict.
+    const span = (pct: number, factor: number) => plateauAbsentRule([at(14, 50 * (1 + pct / 100), 10 * factor), at(18, 50, 10)]).holds;
+    expect([span(FLAT_THROUGHPUT_PCT - 0.01, 2), span(FLAT_THROUGHPUT_PCT + 0.01, 2), span(-FLAT_THROUGHPUT_PCT - 0.01, 2), span(1, PLATEAU_EDGE - 0.01)]).toEqual([true, false, false, null]);
+    expect(plateauAbsentRule([at(30, 33.3, 4.2), at(100, 10, 2.8)]).holds).toBeNull();
+    expect(highestLoadRule(at(2, 52.4, 32.9), at(2, 52.4, 9.3)).holds).toBe(true);
+    const top = (pct: number, factor: number, c = 2) => highestLoadRule(at(c, 50 * (1 + pct / 100), 3 * factor), at(c, 50, 3)).holds;
+    expect([top(IDENTICAL_PCT - 0.01, LIFETIME_FACTOR), top(IDENTICAL_PCT + 0.01, LIFETIME_FACTOR), top(0, LIFETIME_FACTOR - 0.01), top(0, 4, 20)]).toEqual([true, false, false, null]);
+  });
+  it('holds at the seed\'s size and loads (16×16 standard setup, c = 2, 14, 18 µs)', () => {
+    const q = stdParams({ quick: true });
+    const run = (mode: 'async' | 'async-blocking', cUs: number) => {
+      const s = runStdPoint({ mode, model: 'full', cUs }, q);
+      return at(cUs, s.throughput, s.routedAll!);
+    };
+    const a = [2, 14, 18].map((c) => run('async', c));
+    const edge = plateauAbsentRule(a);
+    // Measured (seed 1): lifetimes 32.67 / 31.74 / 13.78 µs (×2.37), throughputs 54.9 / 54.8 / 55.4 (span 1.1%).
+    expect(edge.holds, edge.measured).toBe(true);
+    const top = highestLoadRule(a[0]!, run('async-blocking', 2));
+    // Measured: 54.9 / 53.4 (2.8% apart), 32.67 / 9.02 µs (×3.62).
+    expect(top.holds, top.measured).toBe(true);
+  }, 120_000);
 });
 
 describe.skipIf(!process.env.ICEMU_FULL)('full runs (ICEMU_FULL=1; minutes)', () => {
@@ -239,6 +271,9 @@ describe.skipIf(!process.env.ICEMU_FULL)('full runs (ICEMU_FULL=1; minutes)', ()
     // Figs 6.3–6.5's other two statements: θ_r falls below θ_t at c = 2 µs only (loosely 30 / 42, blocking 25 / 28; at
     // c = 10–18 θ_r is above θ_t), async θ_r 99.97% and 100.00% at c = 30 and 100 (the points below saturation).
     expect(['f6.3-theta-r-overtakes-loosely', 'f6.3-theta-r-overtakes-async-blocking', 'f6.5-async-insensitive'].map((id) => check(res, id).holds)).toEqual([true, true, true]);
+    // Figs 6.1/6.2 (docs/thesis-model.md#figs-61-62): async lifetimes 13.78 → 32.67 µs over c = 18 … 2 (×2.37) with throughputs
+    // 54.4–55.4 (span 1.7%); at c = 2 async / blocking 54.9 / 53.4 (2.8% apart) with lifetimes ×3.62.
+    expect(['f6.1-plateau-not-in-throughput', 'f6.1-highest-load'].map((id) => check(res, id).holds)).toEqual([true, true]);
   }, 3_600_000);
 });
 
