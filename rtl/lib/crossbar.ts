@@ -324,7 +324,7 @@ export class Crossbar extends Module {
         const guards = [];
         for (let k = 0; k < N; k++) {
           const bit = CROSSBAR_FAULT.guardSwap && (k ^ 1) < N ? k ^ 1 : k;
-          if ((allowed[k]! >>> j) & 1) guards.push({ when: hj, bits: (1 << bit) >>> 0, reads: [din[k]!] });
+          guards.push({ when: hj, bits: (1 << bit) >>> 0, reads: [din[k]!] });
         }
         this.comb(
           () => {
@@ -341,7 +341,10 @@ export class Crossbar extends Module {
         const bj = busy[j]!;
         const sj = srcr[j]!;
         const guards = [];
-        for (let k = 0; k < N; k++) if ((allowed[k]! >>> j) & 1) guards.push({ when: sj, is: [k], reads: [din[k]!] });
+        // Every input, not only those allowed to reach j: a poked srcr (or
+        // the reset value 0 where input 0 may not reach j) names an input the
+        // reference mode reads too (docs/kernel.md "Stop 22: review").
+        for (let k = 0; k < N; k++) guards.push({ when: sj, is: [k], reads: [din[k]!] });
         this.comb(
           () => {
             const s = this.s;
