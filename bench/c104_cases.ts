@@ -17,9 +17,11 @@ import type * as C104Bench from './c104.ts';
 import type * as PairBench from './t9000.ts';
 import type * as Kernel from '../rtl/kernel/index.ts';
 
-export const C104_CASES = ['mesh3', 'mesh4', 'idle4', 'pair', 'node8', 'node16'] as const;
+export const C104_CASES = ['mesh3', 'mesh4', 'idle4', 'pair', 'node8', 'node16', 'node32'] as const;
 export type C104Case = (typeof C104_CASES)[number];
 
+/** The case's T9000 + C104 nodes (the pair: 2 endpoints). */
+export const c104CaseNodes = (c: C104Case): number => ({ mesh3: 9, mesh4: 16, idle4: 16, pair: 2, node8: 64, node16: 256, node32: 1024 })[c];
 export const isC104Case = (s: string): s is C104Case => (C104_CASES as readonly string[]).includes(s);
 
 /** Imports `file` of `tree`; a tree without it is the user's error (one line, exit 2). */
@@ -47,7 +49,7 @@ export async function buildC104Case(tree: string, c: C104Case, warm: number, cyc
     return sim;
   }
   const M = await loadFromTree<typeof C104Bench>(tree, 'bench/c104.ts', fail);
-  if (c === 'node8' || c === 'node16') return M.buildC104Mesh({ side: c === 'node8' ? 8 : 16, window: 16, interval: 100, warmup: warm, cycles, addressing: 'node' }, warm + cycles).sim;
+  if (c === 'node8' || c === 'node16' || c === 'node32') return M.buildC104Mesh({ side: c104CaseNodes(c) ** 0.5, window: 16, interval: 100, warmup: warm, cycles, addressing: 'node' }, warm + cycles).sim;
   const side = c === 'mesh3' ? 3 : 4;
   return M.buildC104Mesh({ side, window: 16, interval: 100, warmup: warm, cycles, idle: c === 'idle4' }, warm + cycles + M.C104_START).sim;
 }

@@ -18,6 +18,16 @@ export interface SimOptions {
    * '1' (the test set-up sets it), off otherwise (docs/kernel.md "Debug mode").
    */
   checks?: boolean;
+  /**
+   * Bytes per state-vector slot: 4 (a Uint32Array) or 8 (a Float64Array).
+   * Default: the environment variable ICEMU_SLOT_BYTES if set, else 4
+   * without checks and 8 with them (docs/kernel.md "Stop 23: 4-byte
+   * slots"): every signal is 1..32 bits wide, so a slot's value is a uint32
+   * and both read back the same number; the debug mode keeps 8 bytes so that
+   * its width check sees a value that is not one (negative, fractional, too
+   * wide) as the unit wrote it, before a Uint32Array would wrap it.
+   */
+  slotBytes?: 4 | 8;
 }
 
 export interface Observer {

@@ -87,7 +87,14 @@ export abstract class SimulatorCore {
     this._fastForward = this._mode === 'activity' && this.wantFastForward;
     this.net = elaborate(root);
     const net = this.net;
-    this.s = new Float64Array(net.size);
+    const envBytes = typeof process !== 'undefined' ? process.env?.ICEMU_SLOT_BYTES : undefined;
+    const slotBytes = opts.slotBytes ?? (envBytes ? +envBytes : this.checks ? 8 : 4);
+    if (slotBytes !== 4 && slotBytes !== 8) throw new SimError('bad-argument', `slotBytes (or ICEMU_SLOT_BYTES) must be 4 or 8, not ${String(opts.slotBytes ?? envBytes)}`);
+    // 4-byte slots halve the state's cache lines (docs/kernel.md "Stop 23:
+    // 4-byte slots"). The type stays Float64Array, which the units' code is
+    // written against: both arrays index and read back the same numbers for
+    // the uint32 values a slot holds.
+    this.s = slotBytes === 4 ? (new Uint32Array(net.size) as unknown as Float64Array) : new Float64Array(net.size);
     for (const m of net.modules) {
       m.s = this.s;
       m.cycleRef = this.clock;
@@ -353,7 +360,7 @@ export abstract class SimulatorCore {
 
   /** A copy of the state vector with the next-value slots 0: `values()`. */
   protected slotValues(): Float64Array {
-    const out = this.s.slice();
+    const out = Float64Array.from(this.s); // a Float64Array whatever the slots' width
     for (let x = this.net.regBase + 1; x < out.length; x += 2) out[x] = 0;
     return out;
   }
