@@ -17,10 +17,13 @@
  * bound). Not counted: the units' closures, objects and their context
  * (V8 heap objects have no stable address to count from here).
  *
- * Beside the state vector as laid out, three alternatives from the same
- * touches: each module's wires and register pairs in one stretch
- * ("per-module"), 4-byte slots, and a lower bound (a node's touched slots
- * packed densely, hot before cold).
+ * Beside the state vector as laid out (4- or 8-byte slots, as the run has
+ * them), alternatives from the same touches: each module's wires and
+ * register pairs in one stretch, the other slot width, and a lower bound
+ * (the touched slots packed densely, hot before cold); and for the reader
+ * index: its start pairs without the next-value slots (which have no
+ * readers), and the reader lists with a slot's lone plain reader kept in
+ * its start pair.
  *
  *   npx tsx bench/hot_lines.ts [CASE WARMUP WINDOW]    (default node8 4500 500; CASE of bench/c104_cases.ts)
  */
@@ -155,8 +158,8 @@ const perModule = new Int32Array(net.size).fill(-1);
 }
 let touchedSlots = 0;
 for (let x = 0; x < net.size; x++) if (touchedSlot[x]) touchedSlots++;
-const state = stateLines((x) => x, 8);
-rows.push(['state vector (8-byte slots, as laid out)', state]);
+const bytes: number = S.s.BYTES_PER_ELEMENT; // 4 by default without the debug checks (docs/kernel.md "Stop 23: 4-byte slots")
+rows.push([`state vector (${bytes}-byte slots, as laid out)`, stateLines((x) => x, bytes)]);
 const total0 = (): number => rows.reduce((a, [, n]) => a + n, 0);
 for (const [t, set] of [...lines].sort()) rows.push([t, set.size]);
 let memBytes = 0;
@@ -179,8 +182,8 @@ console.log('memories read by a process that ran, by kind (count, whole arrays: 
 for (const [k, [n, l]] of [...byClass].sort((a, b) => b[1][1] - a[1][1]).filter(([, [, l]]) => l / nodes >= 0.5)) console.log(`  ${k.padEnd(52)} ${String(n).padStart(6)} ${perNode(l)}`);
 console.log('state vector alternatives, per node:');
 console.log(`  ${'slots touched'.padEnd(52)} ${perNode(touchedSlots)}`);
-console.log(`  ${'each module in one stretch (8-byte slots)'.padEnd(52)} ${perNode(stateLines((x) => perModule[x]!, 8))}`);
-console.log(`  ${'as laid out, 4-byte slots'.padEnd(52)} ${perNode(stateLines((x) => x, 4))}`);
+console.log(`  ${`each module in one stretch (${bytes}-byte slots)`.padEnd(52)} ${perNode(stateLines((x) => perModule[x]!, bytes))}`);
+console.log(`  ${`as laid out, ${12 - bytes}-byte slots`.padEnd(52)} ${perNode(stateLines((x) => x, 12 - bytes))}`);
 console.log(`  ${'lower bound: touched slots packed (8 / 4 bytes)'.padEnd(52)} ${perNode(Math.ceil(touchedSlots / 8))} ${perNode(Math.ceil(touchedSlots / 16))}`);
 console.log('reader index alternatives, per node:');
 const starts = (pos: (x: number) => number): number => new Set([...marked].flatMap((x) => [Math.floor((8 * pos(x)) / 64), Math.floor((8 * pos(x) + 15) / 64)])).size;
