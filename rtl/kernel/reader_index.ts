@@ -15,7 +15,7 @@ import { LateGuards } from './late_guards.ts';
  *  - `idx[2x + 1]`, `idx[2x + 3]`: slot x's guarded readers in `guards`,
  *    GUARD_STRIDE numbers each: the guard's slot, its mask, the process (p
  *    or ~p, as above), and 1 for a `bits` guard, 0 for an `is` list, 2
- *    for a late `bits` guard (queued: late_guards.ts).
+ *    for a late `bits` guard (its process queued: late_guards.ts).
  *
  * Both starts of a slot sit side by side (one cache line), and a guard
  * entry's four numbers too. The sets of processes are the netlist's, only
@@ -84,7 +84,7 @@ export class ReaderWake {
     this.idx = ri.idx;
     this.readers = ri.readers;
     this.guards = ri.guards;
-    this.late = new LateGuards(ri.guards, s, seq);
+    this.late = new LateGuards(ri.guards, GUARD_STRIDE, net.seq.length, s, seq);
   }
 
   /** Slot `slot` changed: its readers wake, and its guarded readers whose guard is in a reading state. */
@@ -113,7 +113,7 @@ export class ReaderWake {
     for (let k = ga; k < gb; k += GUARD_STRIDE) {
       const form = g[k + 3]!;
       if (form === 2) {
-        this.late.push(k);
+        this.late.push(~g[k + 2]!);
         continue;
       }
       const v = s[g[k]!]!;
