@@ -97,6 +97,49 @@ describe('Fifo folded glue on late guards', () => {
     expect(runs(ops, false)).toBe(1 + 13 + 11 + 1);
   });
 
+  it('README "poke": a poked head word, head or count reaches the registered outputs at the next edge, no pulse standing', () => {
+    const top = new One(4, true);
+    const sim = new Simulator(top, { mode: 'activity' });
+    sim.poke(top.d.pushEn, 1);
+    sim.poke(top.d.din, 7);
+    sim.poke(top.d.push, 1);
+    sim.step();
+    sim.poke(top.d.din, 8);
+    sim.step();
+    sim.poke(top.d.push, 0);
+    sim.step(3);
+    expect([sim.peek(top.f.dout), sim.peek(top.f.count)]).toEqual([7, 2]);
+    sim.pokeMem(top.f.mem, 0, 9);
+    expect(sim.peek(top.f.dout)).toBe(7);
+    sim.step();
+    expect(sim.peek(top.f.dout)).toBe(9);
+    sim.poke(top.f.head, 1);
+    sim.step();
+    expect(sim.peek(top.f.dout)).toBe(8);
+    sim.poke(top.f.count, 0);
+    sim.step();
+    expect([sim.peek(top.f.dout), sim.peek(top.f.empty), sim.peek(top.f.valid!)]).toEqual([0, 1, 0]);
+  });
+
+  it('negative control: without the memory poke hook (FIFO_FAULT.memBlind) a poked word stays unseen', () => {
+    FIFO_FAULT.memBlind = true;
+    try {
+      const top = new One(4, true);
+      const sim = new Simulator(top, { mode: 'activity' });
+      sim.poke(top.d.pushEn, 1);
+      sim.poke(top.d.din, 7);
+      sim.poke(top.d.push, 1);
+      sim.step();
+      sim.poke(top.d.push, 0);
+      sim.step(3);
+      sim.pokeMem(top.f.mem, 0, 9);
+      sim.step(2);
+      expect(sim.peek(top.f.dout)).toBe(7);
+    } finally {
+      FIFO_FAULT.memBlind = false;
+    }
+  });
+
   it('negative control: the edge blind to head and count under the late guards is seen by the lock-step', () => {
     FIFO_FAULT.lateBlind = true;
     try {
