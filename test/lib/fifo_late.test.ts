@@ -97,7 +97,8 @@ describe('Fifo folded glue on late guards', () => {
     expect(runs(ops, false)).toBe(1 + 13 + 11 + 1);
   });
 
-  it('README "poke": a poked head word, head or count reaches the registered outputs at the next edge, no pulse standing', () => {
+  /** A registered glue FIFO of depth 4 holding 7, 8 (fast mode), every pulse down: the poke cases' start. */
+  const holding78 = (): { top: One; sim: Simulator } => {
     const top = new One(4, true);
     const sim = new Simulator(top, { mode: 'activity' });
     sim.poke(top.d.pushEn, 1);
@@ -108,6 +109,11 @@ describe('Fifo folded glue on late guards', () => {
     sim.step();
     sim.poke(top.d.push, 0);
     sim.step(3);
+    return { top, sim };
+  };
+
+  it('README "poke": a poked head word, head or count reaches the registered outputs at the next edge, no pulse standing', () => {
+    const { top, sim } = holding78();
     expect([sim.peek(top.f.dout), sim.peek(top.f.count)]).toEqual([7, 2]);
     sim.pokeMem(top.f.mem, 0, 9);
     expect(sim.peek(top.f.dout)).toBe(7);
@@ -124,14 +130,7 @@ describe('Fifo folded glue on late guards', () => {
   it('negative control: without the memory poke hook (FIFO_FAULT.memBlind) a poked word stays unseen', () => {
     FIFO_FAULT.memBlind = true;
     try {
-      const top = new One(4, true);
-      const sim = new Simulator(top, { mode: 'activity' });
-      sim.poke(top.d.pushEn, 1);
-      sim.poke(top.d.din, 7);
-      sim.poke(top.d.push, 1);
-      sim.step();
-      sim.poke(top.d.push, 0);
-      sim.step(3);
+      const { top, sim } = holding78();
       sim.pokeMem(top.f.mem, 0, 9);
       sim.step(2);
       expect(sim.peek(top.f.dout)).toBe(7);
