@@ -45,9 +45,8 @@ import { maskToCrossbar, SLICES_FAULT, sliceMap, type C104Slices } from './slice
  * Negative controls for test/c104/per_token_guards.test.ts only: the output
  * stage's guards the wrong way round: `blkBlind`, `blocked` reading ov while
  * txReady is 1 instead of 0 (a full register meeting a busy link end is not
- * seen); `outBlind`, the stage's edge reading txReady while ov is 0 instead
- * of 1 (the link end taking the held character is not seen). False in every
- * other use.
+ * seen); `outBlind`, the stage's edge not reading txReady (the link end
+ * taking the held character is not seen). False in every other use.
  */
 export const C104_FAULT = { blkBlind: false, outBlind: false };
 
@@ -185,7 +184,7 @@ export class C104 extends Module {
     // Each reads the other of ov and txReady only where it matters (docs/kernel.md
     // "Stop 22: FIFOs and C104"): blocked is ov while txReady is 0, else 0; the
     // edge's result depends on txReady only while ov is 1 (blocked is ov and not
-    // txReady, so the edge computes it rather than read it).
+    // txReady, so the edge computes it rather than read it); see the edge's reads.
     this.comb(
       () => {
         const s = this.s;
@@ -205,7 +204,20 @@ export class C104 extends Module {
           s[ovN] = 0;
         }
       },
-      { reads: [dout, ov], readsWhen: [{ when: ov, is: [C104_FAULT.outBlind ? 0 : 1], reads: [txReady] }], name: `out${k}` },
+      // The edge acts only while the crossbar offers a character or the
+      // register is full (docs/kernel.md "Stop 23: FIFOs and C104"): it wakes
+      // on every change of dout to a valid character and on ov's rise, and,
+      // while ov is 1 at the edge (a late guard), on dout's and txReady's
+      // changes. ov's fall (a drain, with no character offered) needs no run:
+      // the next character's arrival wakes it.
+      {
+        reads: [],
+        readsWhen: [
+          { when: dout, bits: XBAR_VALID, rise: true, reads: [] },
+          { when: ov, bits: 1, rise: true, late: true, reads: C104_FAULT.outBlind ? [dout] : [dout, txReady] },
+        ],
+        name: `out${k}`,
+      },
     );
   }
 

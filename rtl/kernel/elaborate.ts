@@ -289,6 +289,9 @@ export function elaborate(root: Module): Netlist {
         if (g.when.module !== m || g.when.width > ('bits' in g ? 32 : 5) || (p.kind === 'comb' && p.writes.includes(g.when))) {
           throw new ElaborationError('bad-process', `${m.path}.${p.name}: readsWhen guard ${g.when.path} must be a signal of its module that it does not write, at most ${'bits' in g ? 32 : 5} bits wide`);
         }
+        if ('bits' in g && g.late === true && p.kind !== 'seq') {
+          throw new ElaborationError('bad-process', `${m.path}.${p.name}: readsWhen late is for seq processes only`);
+        }
         if ('is' in g && (g.is.length === 0 || g.is.some((v) => !(Number.isInteger(v) && v >= 0 && v <= g.when.mask)))) {
           throw new ElaborationError('bad-process', `${m.path}.${p.name}: readsWhen is [${g.is.join(', ')}] must name values of guard ${g.when.path} (0..${g.when.mask})`);
         }
@@ -428,7 +431,8 @@ export function elaborate(root: Module): Netlist {
         let mask = 0;
         if ('bits' in g) mask = g.bits | 0;
         else for (const v of g.is) mask |= 1 << v;
-        for (const r of g.reads) entries.push([r.i, k, g.when.i, mask, 'bits' in g ? 1 : 0]);
+        // The entry's form: 0 an `is` list, 1 `bits`, 2 `bits` looked at after the settle (late_guards.ts).
+        for (const r of g.reads) entries.push([r.i, k, g.when.i, mask, 'bits' in g ? (g.late === true ? 2 : 1) : 0]);
         // Wake on rise: the guard guards itself; marking runs after the slot took its new value.
         if (isRise(g)) entries.push([g.when.i, k, g.when.i, mask, 1]);
       }

@@ -166,10 +166,13 @@ export class Memory {
  *    that, while `when & bits` is 0, computes nothing its other reads do not
  *    already wake it for (the DS-link token choice's `advance` while `take`
  *    is 0): a one-cycle pulse wakes its reader once, not twice.
+ *  - `bits` with `late: true` (seq processes only; rtl/kernel/late_guards.ts):
+ *    a change of one of `reads` wakes the process if `when & bits` is not 0
+ *    once the values of the coming edge have settled, not at the change.
  */
 export type GuardedReads =
   | { when: Signal; is: readonly number[]; reads: readonly Signal[] }
-  | { when: Signal; bits: number; reads: readonly Signal[]; rise?: boolean };
+  | { when: Signal; bits: number; reads: readonly Signal[]; rise?: boolean; late?: boolean };
 
 export interface CombOptions {
   writes: readonly Signal[];

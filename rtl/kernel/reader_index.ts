@@ -1,5 +1,6 @@
 import type { Netlist } from './elaborate.ts';
 import type { DirtySet } from './dirty_set.ts';
+import { LateGuards } from './late_guards.ts';
 
 /**
  * Who wakes when a slot changes, laid out for the hot marking loop
@@ -13,7 +14,8 @@ import type { DirtySet } from './dirty_set.ts';
  *    p >= 0 is comb process p, an entry < 0 is seq process ~p.
  *  - `idx[2x + 1]`, `idx[2x + 3]`: slot x's guarded readers in `guards`,
  *    GUARD_STRIDE numbers each: the guard's slot, its mask, the process (p
- *    or ~p, as above), and 1 for a `bits` guard, 0 for an `is` list.
+ *    or ~p, as above), and 1 for a `bits` guard, 0 for an `is` list, 2
+ *    for a late `bits` guard (its process queued: late_guards.ts).
  *
  * Both starts of a slot sit side by side (one cache line), and a guard
  * entry's four numbers too. The sets of processes are the netlist's, only
@@ -70,6 +72,8 @@ export class ReaderWake {
   readonly idx: Int32Array;
   readonly readers: Int32Array;
   readonly guards: Int32Array;
+  /** Late guard entries queued until the values have settled. */
+  readonly late: LateGuards;
   constructor(
     net: Netlist,
     private readonly s: Float64Array,
@@ -80,6 +84,7 @@ export class ReaderWake {
     this.idx = ri.idx;
     this.readers = ri.readers;
     this.guards = ri.guards;
+    this.late = new LateGuards(ri.guards, GUARD_STRIDE, net.seq.length, s, seq);
   }
 
   /** Slot `slot` changed: its readers wake, and its guarded readers whose guard is in a reading state. */
@@ -106,8 +111,13 @@ export class ReaderWake {
     const g = this.guards;
     // An `is` guard tests bit v of its mask, a `bits` guard v & mask: as one test, (1 << v or v) & mask.
     for (let k = ga; k < gb; k += GUARD_STRIDE) {
+      const form = g[k + 3]!;
+      if (form === 2) {
+        this.late.push(~g[k + 2]!);
+        continue;
+      }
       const v = s[g[k]!]!;
-      if (((g[k + 3] === 1 ? v : 1 << v) & g[k + 1]!) !== 0) {
+      if (((form === 1 ? v : 1 << v) & g[k + 1]!) !== 0) {
         const p = g[k + 2]!;
         if (p >= 0) this.comb.add(p);
         else this.seq.add(~p);

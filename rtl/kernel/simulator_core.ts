@@ -170,6 +170,7 @@ export abstract class SimulatorCore {
       this.timedWrites.clear(); // the reference mode's processes write them (timed_write.ts)
     }
     this.counters.perCycle = mode === 'plain';
+    this.wake.late.clear();
     if (mode === 'activity') {
       this.seqDirty.fill();
       this.combDirty.fill();
@@ -206,6 +207,7 @@ export abstract class SimulatorCore {
     this.onDemand.resetAll();
     this.clock.cycle = 0;
     this.settleAll();
+    this.wake.late.clear();
     this.seqDirty.fill();
     this.combDirty.clear();
     this.needSettle = false;
@@ -272,7 +274,7 @@ export abstract class SimulatorCore {
 
   /** No process dirty, no settle, poke, force or running counter pending (timed wake-ups and stimuli not considered). */
   protected noPendingWork(): boolean {
-    return this.seqDirty.count === 0 && !this.needSettle && !this.poked && this.forces.length === 0 && !this.counters.anyActive;
+    return this.seqDirty.count === 0 && this.wake.late.n === 0 && !this.needSettle && !this.poked && this.forces.length === 0 && !this.counters.anyActive;
   }
 
   protected stepOnce(): void {
@@ -468,6 +470,7 @@ export abstract class SimulatorCore {
 
   /** Run the dirty seq processes in index order (DirtySet.drain, inlined: this is the hottest loop). */
   protected runDirtySeq(): void {
+    if (this.wake.late.n !== 0) this.wake.late.resolve(); // the values of this edge: the late guards' readers (late_guards.ts)
     const set = this.seqDirty;
     const words = set.words;
     const summary = set.summary;

@@ -55,6 +55,7 @@ export abstract class SimulatorSnapshots extends SimulatorAccess {
   /** The whole machine state: state vector, memories, pending stimulus, forces, providers. */
   save(): Snapshot {
     this.materialize();
+    this.wake.late.flush(); // queued late-guard readers into the dirty set (late_guards.ts)
     return {
       cycle: this.clock.cycle,
       state: this.s.slice(),
@@ -93,6 +94,7 @@ export abstract class SimulatorSnapshots extends SimulatorAccess {
     this.pendingMems.clear();
     this.combDirty.restore(snap.combDirty);
     this.seqDirty.restore(snap.seqDirty);
+    this.wake.late.clear(); // the saved state flushed its own queue (save)
     this.needSettle = snap.needSettle;
     this.poked = snap.poked;
     this.forces = snap.forces.map((f) => ({ ...f }));

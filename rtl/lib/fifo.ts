@@ -33,9 +33,11 @@
  *  input    pushEn  (config pushEnable) a push needs push = 1 and pushEn = 1
  *  input    pop2    (config popOr)      a pop happens on pop = 1 or pop2 = 1
  *  output   valid   (config valid)      1 while the FIFO holds an entry
- * With pushEnable or popOr the clock edge reads din and pushEn only while
- * push is 1 (guarded reads, docs/kernel.md "Exact sensitivity"): with push 0
- * it does not use them.
+ * With pushEnable or popOr the clock edge wakes on the rise of push, pop or
+ * pop2, and on a change of head, count, din or pushEn only if one of them
+ * stands at the edge (late guards, docs/kernel.md "Exact sensitivity" and
+ * "Stop 23: FIFOs and C104"): with all three 0 it does nothing, so it no
+ * longer runs once more after each push and pop.
  *
  * Registered outputs (config registeredOut, default off; docs/kernel.md
  * "Stop 22: FIFOs and C104"): dout, full, empty and valid are registers of
@@ -73,10 +75,14 @@ export interface FifoConfig {
  * Negative control for test/c104/per_token_guards.test.ts only: `enableBlind`
  * leaves `pushEn` out of the clock edge's reads (a wrong guard the lock-step
  * property must see); `memBlind` leaves `mem` out of the registered
- * outputs' edge reads (test/lib/fifo_regout.test.ts: a poked memory word
- * never reaches dout in the fast mode). False in every other use.
+ * outputs' edge reads and drops the memory's poke hook
+ * (test/lib/fifo_regout.test.ts: a poked memory word never reaches dout in
+ * the fast mode); `lateBlind` leaves head and count out of the folded
+ * glue's late-guarded reads (test/lib/fifo_late.test.ts: a pulse held over
+ * two edges is seen once); `oneBlind` drops the depth-1 push-and-pop
+ * wake-up (the same test). False in every other use.
  */
-export const FIFO_FAULT = { enableBlind: false, memBlind: false };
+export const FIFO_FAULT = { enableBlind: false, memBlind: false, lateBlind: false, oneBlind: false };
 
 function checkPolicy(field: string, v: unknown): FifoViolationPolicy {
   if (v === undefined) return 'error';
@@ -155,7 +161,10 @@ export class Fifo extends Module {
       { writes: valid ? [dout, full, empty, valid] : [dout, full, empty], reads: [head, count, mem], name: 'out' },
     );
 
-    this.seq(
+    // What a standing pulse's edge must see change (FIFO_FAULT.lateBlind: nothing, a held pulse's second edge missed).
+    const stateRead = FIFO_FAULT.lateBlind ? [] : [head, count];
+    const lateWake = pushEnable || popOr;
+    const ops = this.seq(
       () => {
         const s = this.s;
         let doPush = s[pu]! !== 0 && (!pushEnable || s[pe]! !== 0);
@@ -187,19 +196,36 @@ export class Fifo extends Module {
         s[cN] = n2;
         // The head entry after this edge: the pushed word when it lands in the head slot (memory writes land at commit).
         if (regOut) outputs(s, n2, t === h2 ? s[di]! : mem.data[h2]!);
+        // Depth 1, push and pop together: head and count stay, so no late
+        // guard wakes the next edge, where a pulse may stand alone (the push
+        // fell, the pop stands: it must pop).
+        if (lateWake && D === 1 && doPush && doPop && !FIFO_FAULT.oneBlind) this.wakeAt(ops, this.cycleRef.cycle + 1);
       },
-      // Registered outputs: a poked memory word must wake the edge too (it recomputes them).
-      // Folded glue: din and pushEn read only while push is 1. Without it the
-      // reads are as they always were (the Buzzard's FIFOs: a din change alone
-      // never woke the edge there, and a guard entry costs a check per change).
+      // Folded glue (the link ends' FIFOs): the edge acts only at an edge
+      // where push, pop or pop2 is 1, so it wakes on their rise and, while
+      // one stands at the edge, on a change of what it reads then (late
+      // guards, docs/kernel.md "Exact sensitivity"): a pulse held over two
+      // edges is no rise, and the edge's own head or count change wakes it
+      // for the second; a pulse that fell does not ("Stop 23: FIFOs and
+      // C104": the idle run after each push and pop is gone). Pokes: of head
+      // or count, the kernel wakes the edge (docs/kernel.md#poke); of a
+      // memory word, `mem.onPoke` below. Without the glue the reads are as
+      // they always were (the Buzzard's FIFOs; registered outputs read the
+      // memory, so a poked word wakes the edge).
       pushEn || pop2
         ? {
-            reads: [push, pop, ...(pop2 ? [pop2] : []), head, count, ...memRead],
-            readsWhen: [{ when: push, is: [1], reads: pushEn && !FIFO_FAULT.enableBlind ? [din, pushEn] : [din] }],
+            reads: [],
+            readsWhen: [
+              { when: push, bits: 1, rise: true, late: true, reads: [...stateRead, din, ...(pushEn && !FIFO_FAULT.enableBlind ? [pushEn] : [])] },
+              { when: pop, bits: 1, rise: true, late: true, reads: stateRead },
+              ...(pop2 ? [{ when: pop2, bits: 1, rise: true, late: true, reads: stateRead }] : []),
+            ],
             name: 'ops',
           }
         : { reads: [push, din, pop, head, count, ...memRead], name: 'ops' },
     );
+    // Registered outputs with the glue: a poked memory word reaches them at the next edge, as a poked head or count does.
+    if (regOut && (pushEn || pop2) && !FIFO_FAULT.memBlind) mem.onPoke = () => this.wakeAt(ops, this.cycleRef.cycle);
   }
 
   override onElaborated(): void {

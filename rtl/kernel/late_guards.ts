@@ -1,0 +1,106 @@
+/**
+ * Late guards (docs/kernel.md "Exact sensitivity", "Stop 23: FIFOs and
+ * C104"): a seq process's guarded read (`{ when, bits, reads, late: true }`)
+ * whose guard is looked at when the clock edge comes, not when the read
+ * changes. A seq process's result at an edge depends on the values at that
+ * edge, so this is the exact test; looking at the guard when the read
+ * changes (the other guards) sees, at the commit, a comb guard's value from
+ * the cycle before: the FIFO's count changes at the commit of its push while
+ * the push pulse still reads 1, and the edge ran again one cycle later for
+ * nothing.
+ *
+ * ReaderWake.markGuarded queues the process (once: a FIFO's head and count
+ * change together, each under three guards); the simulator resolves the
+ * queue at the clock edge, before the seq processes run: a queued process
+ * wakes if one of its late guards holds then. One of them, not the one the
+ * changed read was declared under: a run too many is exact (the reference
+ * mode runs every process every cycle), and one test per process is what
+ * the queue is for. A guard must itself be a read or a rise guard of the
+ * process, so a guard that comes to hold after the read changed wakes it by
+ * its own change. A queue not empty is pending work (no fast-forward over
+ * it); a snapshot flushes it (every queued process wakes); reset and a mode
+ * switch drop it (every process runs).
+ */
+import type { DirtySet } from './dirty_set.ts';
+
+export class LateGuards {
+  private list: Int32Array;
+  /** Queued processes. */
+  n = 0;
+  private readonly queued: Uint8Array;
+  /** Per seq process p, its late guards: (slot, mask) pairs at start[p]..start[p+1] of `pairs`. */
+  private readonly start: Int32Array;
+  private readonly pairs: Int32Array;
+
+  /** `guards`: the reader index's guard entries, `stride` numbers each (reader_index.ts), late ones of form 2. */
+  constructor(
+    guards: Int32Array,
+    stride: number,
+    nSeq: number,
+    private readonly s: Float64Array,
+    private readonly seq: DirtySet,
+  ) {
+    const per: [number, number][][] = Array.from({ length: nSeq }, () => []);
+    for (let k = 0; k < guards.length; k += stride) {
+      if (guards[k + 3] !== 2) continue;
+      const list = per[~guards[k + 2]!]!;
+      const slot = guards[k]!;
+      const mask = guards[k + 1]!;
+      if (!list.some(([a, b]) => a === slot && b === mask)) list.push([slot, mask]);
+    }
+    this.start = new Int32Array(nSeq + 1);
+    const flat: number[] = [];
+    per.forEach((l, p) => {
+      for (const [a, b] of l) flat.push(a, b);
+      this.start[p + 1] = flat.length;
+    });
+    this.pairs = Int32Array.from(flat);
+    this.queued = new Uint8Array(nSeq);
+    this.list = new Int32Array(64);
+  }
+
+  /** A late-guarded read of seq process p changed. */
+  push(p: number): void {
+    if (this.queued[p] !== 0) return;
+    this.queued[p] = 1;
+    if (this.n === this.list.length) {
+      const grown = new Int32Array(2 * this.n);
+      grown.set(this.list);
+      this.list = grown;
+    }
+    this.list[this.n++] = p;
+  }
+
+  /** The values of the edge: each queued process one of whose late guards holds now wakes. */
+  resolve(): void {
+    const s = this.s;
+    const l = this.list;
+    const st = this.start;
+    const pr = this.pairs;
+    for (let j = 0; j < this.n; j++) {
+      const p = l[j]!;
+      this.queued[p] = 0;
+      for (let k = st[p]!, e = st[p + 1]!; k < e; k += 2) {
+        if ((s[pr[k]!]! & pr[k + 1]!) !== 0) {
+          this.seq.add(p);
+          break;
+        }
+      }
+    }
+    this.n = 0;
+  }
+
+  /** Every queued process wakes, whatever its guards. */
+  flush(): void {
+    for (let j = 0; j < this.n; j++) {
+      this.queued[this.list[j]!] = 0;
+      this.seq.add(this.list[j]!);
+    }
+    this.n = 0;
+  }
+
+  clear(): void {
+    for (let j = 0; j < this.n; j++) this.queued[this.list[j]!] = 0;
+    this.n = 0;
+  }
+}
