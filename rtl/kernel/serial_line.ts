@@ -90,8 +90,6 @@ export class SerialLine {
   /** Cycles before this were forgotten. */
   private horizon = 0;
   private clock: { readonly cycle: number } = { cycle: 0 };
-  /** Run objects forgotten (forget), reused by send: no object a post in the steady state. Never reachable from `runs`. */
-  private free: Run[] = [];
 
   constructor(
     readonly name: string,
@@ -104,17 +102,7 @@ export class SerialLine {
     // The checks' messages are built only on failure: a string per post was garbage (docs/kernel.md "Stop 21: allocation and layout").
     if (!(Number.isInteger(nbits) && nbits >= 1 && nbits <= 32)) checkBits(`${this.name}.send`, nbits);
     if (!(word >= 0 && word < 2 ** nbits && Number.isInteger(word))) throw new SimError('bad-argument', `${this.name}.send: word ${word} does not fit ${nbits} bits`);
-    // A forgotten run's object again when there is one: a DS-link token train posts a word a token (docs/kernel.md "Stop 23: token layer").
-    const r = this.free.pop();
-    if (r === undefined) this.post({ start, end: start + nbits, word, nbits, lsbFirst: order === 'lsb-first' });
-    else {
-      r.start = start;
-      r.end = start + nbits;
-      r.word = word;
-      r.nbits = nbits;
-      r.lsbFirst = order === 'lsb-first';
-      this.post(r);
-    }
+    this.post({ start, end: start + nbits, word, nbits, lsbFirst: order === 'lsb-first' });
     return start + nbits;
   }
 
@@ -227,12 +215,7 @@ export class SerialLine {
     while (this.head < this.runs.length - 1 && this.runs[this.head]!.end <= before) this.head++;
     this.horizon = Math.max(this.horizon, before);
     if (this.head > 64 && this.head * 2 > this.runs.length) {
-      const runs = this.runs;
-      const h = this.head;
-      const free = this.free;
-      for (let k = 0; k < h && free.length < 256; k++) free.push(runs[k]!);
-      runs.copyWithin(0, h);
-      runs.length -= h;
+      this.runs = this.runs.slice(this.head);
       this.head = 0;
     }
   }
