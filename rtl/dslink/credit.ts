@@ -20,7 +20,11 @@
  * Ports:
  *  inputs   clear; gotFct, gotChar (decoder); sendFct, sendNormal (tx tokens);
  *           rxCount (receive buffer fill)
- *  outputs  fctOwed, creditOk (txCredit > 0), rxAccept (rxOut > 0)  (comb)
+ *  outputs  fctOwed (comb)
+ *           creditOk (txCredit > 0), rxAccept (rxOut > 0): registers written
+ *           with the counters at the same edge, so equal to those comparisons
+ *           at every cycle (one cycle behind only after a poke of a counter,
+ *           until the next edge: docs/dslink.md#credit-flags)
  *           errCredit, errOverrun (registers, one-cycle pulses; errOverrun:
  *           the credit error was a character without credit, which was dropped)
  *  registers txCredit, rxOut
@@ -50,6 +54,10 @@ export class DsCredit extends Module {
   /** Negative controls only (tests): the count woken by the pulses' falls too (as before stop 21); no wake-up to clear its error pulses. */
   static countOnFall = false;
   static noClearWake = false;
+  /** creditOk and rxAccept computed by the comb `status` process, as before stop 23 (tests count both; docs/kernel.md "Stop 23: token layer"). */
+  static flagsComb = false;
+  /** Negative control only (tests): the count writes creditOk and rxAccept from the counters before this edge's update. */
+  static flagsStale = false;
 
   constructor(parent: Module | null, name: string, opts: { rxDepth: number; creditCap: number }) {
     super(parent, name);
@@ -61,8 +69,13 @@ export class DsCredit extends Module {
     const sendNormal = (this.sendNormal = this.input('sendNormal'));
     const rxCount = (this.rxCount = this.input('rxCount', bitsToHold(rxDepth)));
     const fctOwed = (this.fctOwed = this.output('fctOwed'));
-    const creditOk = (this.creditOk = this.output('creditOk'));
-    const rxAccept = (this.rxAccept = this.output('rxAccept'));
+    // Registered with the counters (the count process writes them): the comb
+    // `status` then runs only when fctOwed's inputs change, not at every
+    // character sent (docs/kernel.md "Stop 23: token layer").
+    const flagsComb = DsCredit.flagsComb;
+    const flagsStale = DsCredit.flagsStale;
+    const creditOk = (this.creditOk = flagsComb ? this.output('creditOk') : this.reg('creditOk'));
+    const rxAccept = (this.rxAccept = flagsComb ? this.output('rxAccept') : this.reg('rxAccept'));
     const errCredit = (this.errCredit = this.reg('errCredit'));
     const errOverrun = (this.errOverrun = this.reg('errOverrun'));
     const txCredit = (this.txCredit = this.reg('txCredit', bitsToHold(creditCap)));
@@ -73,7 +86,8 @@ export class DsCredit extends Module {
     let cl = 0, gf = 0, gc = 0, sf = 0, sn = 0, rc = 0, fo = 0, ok = 0, ra = 0;
     let ecN = 0, eoN = 0, tcI = 0, tcN = 0, roI = 0, roN = 0;
     this.bindSlots = () => {
-      [cl, gf, gc, sf, sn, rc, fo, ok, ra] = [clear.i, gotFct.i, gotChar.i, sendFct.i, sendNormal.i, rxCount.i, fctOwed.i, creditOk.i, rxAccept.i];
+      // ok, ra: the flags' current slots (comb) or next-value slots (registers).
+      [cl, gf, gc, sf, sn, rc, fo, ok, ra] = [clear.i, gotFct.i, gotChar.i, sendFct.i, sendNormal.i, rxCount.i, fctOwed.i, flagsComb ? creditOk.i : creditOk.n, flagsComb ? rxAccept.i : rxAccept.n];
       [ecN, eoN, tcI, tcN, roI, roN] = [errCredit.n, errOverrun.n, txCredit.i, txCredit.n, rxOut.i, rxOut.n];
     };
 
@@ -82,10 +96,12 @@ export class DsCredit extends Module {
         const s = this.s;
         const ro = s[roI]!;
         s[fo] = rxDepth - s[rc]! - ro >= 8 && ro + 8 <= creditCap ? 1 : 0;
-        s[ok] = s[tcI]! > 0 ? 1 : 0;
-        s[ra] = ro > 0 ? 1 : 0;
+        if (flagsComb) {
+          s[ok] = s[tcI]! > 0 ? 1 : 0;
+          s[ra] = ro > 0 ? 1 : 0;
+        }
       },
-      { writes: [fctOwed, creditOk, rxAccept], reads: [rxOut, rxCount, txCredit], name: 'status' },
+      flagsComb ? { writes: [fctOwed, creditOk, rxAccept], reads: [rxOut, rxCount, txCredit], name: 'status' } : { writes: [fctOwed], reads: [rxOut, rxCount], name: 'status' },
     );
 
     // The count acts only at an edge where a pulse (gotFct, gotChar,
@@ -119,6 +135,10 @@ export class DsCredit extends Module {
     ));
     this.count = (s: Float64Array): void => {
       if (s[cl] === 1) {
+        if (!flagsComb) {
+          s[ok] = flagsStale && s[tcI]! > 0 ? 1 : 0;
+          s[ra] = flagsStale && s[roI]! > 0 ? 1 : 0;
+        }
         s[tcN] = 0;
         s[roN] = 0;
         return;
@@ -142,6 +162,10 @@ export class DsCredit extends Module {
       }
       if (s[sf] === 1) ro += 8;
       s[roN] = ro;
+      if (!flagsComb) {
+        s[ok] = (flagsStale ? s[tcI]! : tc) > 0 ? 1 : 0;
+        s[ra] = (flagsStale ? s[roI]! : ro) > 0 ? 1 : 0;
+      }
     };
   }
 

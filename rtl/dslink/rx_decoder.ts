@@ -127,6 +127,8 @@ export class DsRxDecoder extends Module {
   static clearLate = false;
   /** The one-cycle output pulses (registers): cleared at the edge after they rise. */
   private readonly pulses: Signal[];
+  /** Their next-value slots (set by onElaborated). */
+  private pulseN = new Int32Array(0);
 
   constructor(parent: Module | null, name: string, opts: { checkParity: boolean; handover?: RxHandover; nullPairs?: boolean; flow?: boolean }) {
     super(parent, name);
@@ -324,7 +326,9 @@ export class DsRxDecoder extends Module {
     }
     const s = this.s;
     const at = DsRxDecoder.clearLate ? e + 1 : e;
-    for (const r of this.pulses) if (s[r.n] === 1) this.writeAt(r, at, 0);
+    // The pulses' next-value slots, not their Signal objects (at 32x32 few of those are in cache: docs/kernel.md "Stop 23: token layer"); usually one stands.
+    const pn = this.pulseN;
+    for (let k = 0; k < pn.length; k++) if (s[pn[k]!] === 1) this.writeAt(this.pulses[k]!, at, 0);
   }
 
   /** A token train handing the direction to the NULL train (token_train.ts handToNull): the timed clears dropped, as the train freezes these registers. */
@@ -334,5 +338,6 @@ export class DsRxDecoder extends Module {
 
   override onElaborated(): void {
     this.bindSlots();
+    this.pulseN = Int32Array.from(this.pulses, (r) => r.n);
   }
 }

@@ -122,7 +122,7 @@ export class DsTokenTrain implements OnDemand {
     readonly rx: DsLinkEnd,
   ) {
     this.line = new DataStrobeLine(`${tx.path || tx.name}.line`);
-    this.recv = new DsTokenTrainRx(rx, this.line, () => this.active);
+    this.recv = new DsTokenTrainRx(rx, this.line, this);
     tx.ser.tokTrain = this;
     rx.deser.tokTrain = this;
     rx.dec.tokTrain = this;

@@ -14,6 +14,7 @@
 import type { DataStrobeLine } from '../kernel/serial_line.ts';
 import type { Signal } from '../kernel/module.ts';
 import type { DsLinkEnd } from './end.ts';
+import type { DsRxDecoder } from './rx_decoder.ts';
 
 /** What a snapshot keeps of the receiver's cursor (save/restore). */
 export interface RxCursorState {
@@ -71,9 +72,14 @@ export class DsTokenTrainRx {
     /** The receiving end (its deserialiser and decoder). */
     readonly rx: DsLinkEnd,
     readonly line: DataStrobeLine,
-    /** The sender's serialiser is on the line (the train is active). */
-    private readonly sending: () => boolean,
-  ) {}
+    /** The train: its sender's serialiser is on the line while `active` (a field read, not a closure call, per decoder run). */
+    private readonly train: { readonly active: boolean },
+  ) {
+    this.dec = rx.dec;
+  }
+
+  /** The receiving end's decoder (woken and given its inputs per token). */
+  private readonly dec: DsRxDecoder;
 
   private get s(): Float64Array {
     return this.rx.s;
@@ -142,11 +148,11 @@ export class DsTokenTrainRx {
    * wake the decoder at the next such cycle while the train runs.
    */
   onDecode(): void {
-    const dec = this.rx.dec;
+    const dec = this.dec;
     const t = dec.cycleRef.cycle;
     if (t <= this.rxFrom || t >= this.rxUntil) return;
-    const j = this.writePulses(t, DsTokenTrainRx.noDecodeWrite ? new Float64Array(this.s.length) : this.s);
-    if (!this.sending()) return;
+    const j = this.writePulses(t, DsTokenTrainRx.noDecodeWrite ? new Float64Array(dec.s.length) : dec.s);
+    if (!this.train.active) return;
     // j 0: tokV of the previous token now, the next token's hdrV at curF + 2; j 2: hdrV now, tokV when the token has ended.
     const late = DsTokenTrainRx.pulseLate;
     if (j === 0) dec.wakeAt(dec.decodeProc, this.curF + 2 + late);

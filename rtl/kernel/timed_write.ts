@@ -43,8 +43,18 @@ export class TimedWrites {
   readonly applied: number[] = [];
   nApplied = 0;
   private s: Float64Array | null = null;
+  /**
+   * Pending writes per next-value slot: a cancel of a register with none
+   * (the usual case: a DS-link token train drops its decoder's pulse clears
+   * at every handover, docs/kernel.md "Stop 23: token layer") is one load,
+   * not a scan of the whole queue (at 32x32 it holds thousands of entries).
+   */
+  private pend = new Int32Array(64);
+  /** Negative control only (tests): a restore leaves the pending counts at 0 (its cancels then drop nothing). */
+  static noRecount = false;
   private readonly apply = (slot: number, value: number): void => {
     this.s![slot] = value;
+    this.pend[slot]!--;
     this.applied[this.nApplied++] = slot;
   };
 
@@ -59,7 +69,22 @@ export class TimedWrites {
 
   /** Register whose next-value slot is `slot` takes `value` at the edge of `cycle`. */
   push(cycle: number, slot: number, value: number): void {
+    if (slot >= this.pend.length) this.grow(slot);
+    this.pend[slot]!++;
     this.q.push(cycle, slot, value);
+  }
+
+  private grow(slot: number): void {
+    let n = this.pend.length;
+    while (n <= slot) n *= 2;
+    const p = new Int32Array(n);
+    p.set(this.pend);
+    this.pend = p;
+  }
+
+  /** Pending writes of the register whose next-value slot is `slot`. */
+  pendingOf(slot: number): number {
+    return slot < this.pend.length ? this.pend[slot]! : 0;
   }
 
   /** Write every entry due at or before `now` into `s` (its next-value slot); `applied` lists the slots. */
@@ -80,12 +105,23 @@ export class TimedWrites {
    * the register itself if its logic does.
    */
   cancel(slot: number, now: number, s: Float64Array): void {
-    if (this.appliedAt === now && this.applied.slice(0, this.nApplied).includes(slot)) s[slot] = s[slot - 1]!;
-    if (this.q.has(slot)) this.q.drop(slot);
+    if (this.appliedAt === now) {
+      const a = this.applied;
+      for (let k = 0; k < this.nApplied; k++) {
+        if (a[k] === slot) {
+          s[slot] = s[slot - 1]!;
+          break;
+        }
+      }
+    }
+    if (this.pendingOf(slot) === 0) return;
+    this.pend[slot] = 0;
+    this.q.drop(slot);
   }
 
   clear(): void {
     this.appliedAt = -1;
+    this.pend.fill(0);
     this.q.clear();
   }
 
@@ -95,6 +131,13 @@ export class TimedWrites {
 
   restore(st: TimedWriteState | undefined): void {
     this.appliedAt = -1;
-    this.q.restore(st ?? { cycle: [], proc: [] });
+    const q = st ?? { cycle: [], proc: [] };
+    this.q.restore(q);
+    this.pend.fill(0);
+    if (TimedWrites.noRecount) return;
+    for (const slot of q.proc) {
+      if (slot >= this.pend.length) this.grow(slot);
+      this.pend[slot]!++;
+    }
   }
 }

@@ -13,7 +13,8 @@
  * count woken by the pulses' falls too (DsTxTokens.advanceOnFall,
  * DsCredit.countOnFall: the behaviour before stop 21), the serialiser and
  * the decoder run where the timed writes are (DsTokenTrain.moreByRun,
- * DsRxDecoder.clearByRun: before stop 22) exceed the bounds.
+ * DsRxDecoder.clearByRun: before stop 22) and the credit flags computed by
+ * the comb status (DsCredit.flagsComb: before stop 23) exceed the bounds.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { Module, Simulator } from '../../rtl/kernel/index.ts';
@@ -73,10 +74,15 @@ afterEach(() => {
   DsCredit.countOnFall = false;
   DsTokenTrain.moreByRun = false;
   DsRxDecoder.clearByRun = false;
+  DsCredit.flagsComb = false;
 });
 
-/** All DS-link and FIFO runs per character: 29.28 at stop 22 (32.04 at stop 21; docs/kernel.md "Stop 22: token layer"). */
-const TOTAL_BOUND = 29.5;
+/**
+ * All DS-link and FIFO runs per character: 24.21 at stop 23 (25.28 before
+ * it with s22-fifo's FIFO; 29.28 at stop 22, 32.04 at stop 21;
+ * docs/kernel.md "Stop 23: token layer").
+ */
+const TOTAL_BOUND = 24.5;
 const total = (perChar: Map<string, number>): number => [...perChar.values()].reduce((x, y) => x + y, 0);
 
 describe('token layer: runs per token on a loaded token train', () => {
@@ -103,15 +109,19 @@ describe('token layer: runs per token on a loaded token train', () => {
     // b's decoder at hdrV and tokV, not at the edge after hdrV to clear gotChar.
     expect(at('a DsTxSerialiser.shift')).toBeLessThanOrEqual(2.05);
     expect(at('b DsRxDecoder.decode')).toBeLessThanOrEqual(2.05);
+    // Stop 23: the credit flags registered with the counters, so the sender's status does not run per character sent.
+    expect(at('a DsCredit.status')).toBeLessThanOrEqual(0.05);
     expect(total(perChar)).toBeLessThanOrEqual(TOTAL_BOUND);
   });
 
-  it('control: woken by the falls too (before stop 21), runs instead of timed writes (before stop 22): each exceeds its bound', () => {
+  it('control: woken by the falls too (before stop 21), runs instead of timed writes (before stop 22), the comb credit flags (before stop 23): each exceeds its bound', () => {
     DsTxTokens.advanceOnFall = true;
     DsCredit.countOnFall = true;
     DsTokenTrain.moreByRun = true;
     DsRxDecoder.clearByRun = true;
+    DsCredit.flagsComb = true;
     const { perChar } = runsPerChar();
+    expect(perChar.get('a DsCredit.status')!).toBeGreaterThan(1);
     expect(perChar.get('a DsTxSerialiser.shift')!).toBeGreaterThan(2.5);
     expect(perChar.get('b DsRxDecoder.decode')!).toBeGreaterThan(2.5);
     expect(total(perChar)).toBeGreaterThan(TOTAL_BOUND);

@@ -23,38 +23,18 @@
  * fails the lock-step.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { Module, type Signal } from '../../rtl/kernel/index.ts';
+import type { Signal } from '../../rtl/kernel/index.ts';
 import type { DsLinkEnd } from '../../rtl/dslink/end.ts';
 import { S_ERROR_RESET } from '../../rtl/dslink/link_fsm.ts';
-import { DsLinkPair } from '../../rtl/dslink/pair.ts';
 import { DsRxDecoder, type RxHandover } from '../../rtl/dslink/rx_decoder.ts';
 import { DsTokenTrain } from '../../rtl/dslink/token_train.ts';
 import { DsTxSerialiser } from '../../rtl/dslink/tx_serialiser.ts';
-import { CHAR_EOM, CHAR_EOP } from '../../rtl/dslink/chars.ts';
 import { Lockstep, runLockstep, runsSeen } from '../lib/lockstep_sim.ts';
-import { CharSink, CharSource } from './bench.ts';
+import { WriteBench } from './loaded_stream.ts';
 
-const START = 2700; // the link is in Run from ≈ 2,600
 const T0 = 3150; // inside the loaded stream, b's sink stalling on and off
 const PHASES = 10;
 const LEN = 160;
-const STALL = 2650;
-const REFILL = 3250;
-
-class WriteBench extends Module {
-  readonly pair: DsLinkPair;
-  constructor(rxHandover: RxHandover) {
-    super(null, 'top');
-    const pair = (this.pair = new DsLinkPair(this, 'link', { a: { rxHandover }, b: { rxHandover } }));
-    // Data with an EOP every 9th and an EOM every 13th token: 10- and 4-bit tokens.
-    const chars = Array.from({ length: 140 }, (_, k) => (k % 9 === 8 ? CHAR_EOP : k % 13 === 12 ? CHAR_EOM : (k * 53) & 255));
-    new CharSource(this, 'srcA', pair.a, chars, [true], Array.from({ length: chars.length }, () => START));
-    new CharSource(this, 'srcB', pair.b, Array.from({ length: 24 }, (_, k) => k), [true], Array.from({ length: 24 }, (_, k) => START + 30 * k));
-    new CharSink(this, 'sinkA', pair.a);
-    // b pops nothing from STALL to REFILL (a's credit runs out in the window), then in bursts.
-    new CharSink(this, 'sinkB', pair.b, Array.from({ length: 3400 }, (_, c) => !(c >= STALL && c < REFILL) && c % 7 !== 0));
-  }
-}
 
 type Act = (ls: Lockstep<WriteBench>, c: number) => void;
 
