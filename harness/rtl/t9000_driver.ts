@@ -24,7 +24,7 @@
  * issued (message times count the wait); its bytes are written into the send
  * area when it enters the queue.
  */
-import type { Simulator, StateProvider } from '../../rtl/kernel/index.ts';
+import type { Memory, Simulator, StateProvider } from '../../rtl/kernel/index.ts';
 import type { T9000Endpoint } from '../../rtl/t9000/endpoint.ts';
 import { MessageBacklog } from './t9000_backlog.ts';
 import { SendArea, type SendAreaSaved } from './t9000_send_area.ts';
@@ -188,6 +188,12 @@ export class T9000Driver {
   roomHeldCount = 0;
   /** Messages issued by `post` and not yet in their send queue, packed (t9000_backlog.ts). */
   readonly backlog = new MessageBacklog();
+  /**
+   * A message's bytes go into the send area in one block write (default;
+   * docs/kernel.md "Stop 23: endpoints per cycle"); false: a poke per byte,
+   * the reference (test/t9000/block_write.test.ts runs both in lock-step).
+   */
+  blockWrites = true;
 
   constructor(
     readonly sim: Simulator,
@@ -348,7 +354,7 @@ export class T9000Driver {
         msg.addr = got;
         this.areas[node]!.take(got, data.length, vl, n);
       } else this.areas[node]!.hold(addr, data.length, vl, n);
-      if (write) for (let j = 0; j < data.length; j++) sim.pokeMem(ep.nodeMem.mem, msg.addr + j, data[j]!);
+      if (write) this.writeBytes(sim, ep.nodeMem.mem, msg.addr, data);
       // A long run keeps what is in flight small: the bytes are in the send area now (docs/c104.md#lazy-workload).
       if (write && !this.retainMessages) {
         msg.digest = bytesDigest(data);
@@ -436,12 +442,18 @@ export class T9000Driver {
     this.areas[node]!.take(addr, data.length, vl, n);
     b.dropBytes(s, bytesDigest(data));
     p.waiting--;
-    for (let j = 0; j < data.length; j++) sim.pokeMem(ep.nodeMem.mem, addr + j, data[j]!);
+    this.writeBytes(sim, ep.nodeMem.mem, addr, data);
     sim.pokeMem(vlc.sendQ, vl * Q + ((n - 1) % Q), addr * 65536 + data.length);
     sim.pokeMem(vlc.sendPosted, vl, n % 2 ** 24);
     vlc.touch(vl);
     this.posted.set(k, n);
     return true;
+  }
+
+  /** Write a message's bytes at `addr` of node memory `mem` (see `blockWrites`). */
+  protected writeBytes(sim: Simulator, mem: Memory, addr: number, data: ArrayLike<number>): void {
+    if (this.blockWrites) sim.pokeMemBlock(mem, addr, data);
+    else for (let j = 0; j < data.length; j++) sim.pokeMem(mem, addr + j, data[j]!);
   }
 
   /** Schedule a receive on (node, vl) at `cycle`. */

@@ -124,6 +124,41 @@ export abstract class SimulatorAccess extends SimulatorCore {
     this.poked = true;
   }
 
+  /**
+   * `pokeMem(m, addr + j, values[j])` for j = 0, 1, .. in turn, with the
+   * range checked once and the memory's readers woken once (a message's bytes
+   * written by the T9000 process driver: docs/kernel.md "Stop 23: endpoints
+   * per cycle"). Same result and the same error, after the same words, as
+   * the word-by-word pokes.
+   */
+  pokeMemBlock(name: string | Memory, addr: number, values: ArrayLike<number>): void {
+    const m = typeof name === 'string' ? this.memory(name) : name;
+    const n = values.length;
+    if (n === 0) return;
+    if (!(Number.isInteger(addr) && addr >= 0 && addr + n <= m.depth)) {
+      for (let j = 0; j < n; j++) this.pokeMem(m, addr + j, values[j]!);
+      return;
+    }
+    const data = m.data;
+    const mask = m.mask;
+    let changed = false;
+    for (let j = 0; j < n; j++) {
+      const value = values[j]!;
+      if (!(Number.isInteger(value) && value >= 0 && value <= mask)) {
+        if (changed) this.markMemory(m);
+        this.poked = true;
+        this.pokeMem(m, addr + j, value); // throws the word's error
+      }
+      if (data[addr + j] !== value) {
+        data[addr + j] = value;
+        changed = true;
+        m.onPoke?.(addr + j);
+      }
+    }
+    if (changed) this.markMemory(m);
+    this.poked = true;
+  }
+
   memory(name: string): Memory {
     const x = this.find(name);
     if (!(x instanceof Memory)) throw new SimError('bad-argument', `${name} is a signal, not a memory`);

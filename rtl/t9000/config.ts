@@ -44,7 +44,7 @@ export type MessageMode = 'stream' | 'handshake';
 export type Addressing = 'virtual-link' | 'node';
 export const ADDRESSINGS: readonly Addressing[] = ['virtual-link', 'node'];
 /** Deliberate faults for negative controls in tests (docs/t9000.md#fault-injection); 'none' in every real run. */
-export type EndpointFault = 'none' | 'no-stop-and-wait' | 'eom-completes' | 'rest-on-hold';
+export type EndpointFault = 'none' | 'no-stop-and-wait' | 'eom-completes' | 'rest-on-hold' | 'header-guard-data' | 'pick-one-link';
 
 export interface T9000Config {
   /** Physical DS-links, 1..4; seed 004 §3.1.1.2: a T9000 has four. */
@@ -166,7 +166,7 @@ export function t9000Config(p: Partial<T9000Config> & { virtualLinks: readonly V
     sendQueueDepth: int('sendQueueDepth', c.sendQueueDepth, 1, 1024),
     rxSlots,
     sendAreaBytes: int('sendAreaBytes', c.sendAreaBytes, 64, Math.min(65536, 2 ** MEM_ADDR_BITS - rxBytes)),
-    fault: pick('fault', c.fault, ['none', 'no-stop-and-wait', 'eom-completes', 'rest-on-hold'] as const),
+    fault: pick('fault', c.fault, ['none', 'no-stop-and-wait', 'eom-completes', 'rest-on-hold', 'header-guard-data', 'pick-one-link'] as const),
   });
 }
 
@@ -187,7 +187,11 @@ export function memoryBytes(c: Readonly<T9000Config>): number {
  * non-negative number.
  */
 export function packEntry(e: { ack: boolean; last: boolean; len: number; addr: number }): number {
-  return (e.ack ? 2 ** 31 : 0) + (e.last ? 2 ** 22 : 0) + e.len * 2 ** 16 + e.addr;
+  return (e.ack ? 2 ** 31 : 0) + packDataEntry(e.last, e.len, e.addr);
+}
+/** packEntry of a data packet's entry, without an object (the control's pick runs every cycle). */
+export function packDataEntry(last: boolean, len: number, addr: number): number {
+  return (last ? 2 ** 22 : 0) + len * 2 ** 16 + addr;
 }
 export function unpackEntry(x: number): { ack: boolean; last: boolean; len: number; addr: number } {
   return {

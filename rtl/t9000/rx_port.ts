@@ -111,7 +111,9 @@ export class RxPort extends Module {
         s[hdrDone.i] = done;
         s[curVl.i] = vl;
       },
-      { writes: [hdrDone, curVl], reads: [st, rxValid, rxChar, cnt, hdrAcc, rxVl], name: 'header' },
+      // Outside HDR the outputs are (0, rxVl) whatever the link brings: the other reads wake it only in HDR
+      // (docs/kernel.md "Stop 23: endpoints per cycle"). The fault guards on DATA instead (a wrong guard).
+      { writes: [hdrDone, curVl], reads: [st, rxVl], readsWhen: [{ when: st, is: [cfg.fault === 'header-guard-data' ? DATA : HDR], reads: [rxValid, rxChar, cnt, hdrAcc] }], name: 'header' },
     );
     this.comb(
       () => {

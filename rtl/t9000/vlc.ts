@@ -60,7 +60,7 @@
  * block every cycle: the reference; test/t9000/work_list.test.ts).
  */
 import { Module, type Memory, type Signal } from '../kernel/module.ts';
-import { packEntry, rxAreaBase, VL_BITS, type T9000Config } from './config.ts';
+import { packDataEntry, packEntry, rxAreaBase, VL_BITS, type T9000Config } from './config.ts';
 import { ADDR_BITS } from './node_memory.ts';
 
 const C24 = 2 ** 24;
@@ -146,6 +146,12 @@ export class VirtualLinkControl extends Module {
   readonly touch: (v: number) => void;
   /** Which blocks a cycle visits (see the header): 'resting' (default), 'idle' or 'all' (the reference). */
   workList: 'resting' | 'idle' | 'all' = 'resting';
+  /**
+   * How the round robin's picks are found: 'pass' (default), one pass over the
+   * work list for every link and both kinds; 'scan', a scan per link and kind
+   * (the reference, the rule before stop 23; test/t9000/vlc_pick.test.ts).
+   */
+  pickRule: 'pass' | 'scan' = 'pass';
   /** The VLs visited in the latest cycle (a superset of those whose control block changed), ascending; one array reused, valid until the next call. */
   readonly visited: () => readonly number[];
   /** How many VLs the latest cycle visited (visited()'s length, without its sort). */
@@ -413,7 +419,52 @@ export class VirtualLinkControl extends Module {
         }
       }
     };
-    /** First VL at or after `from` (cyclically) on link k for which `want` holds (only VLs on the work list can). */
+    // Per link, the VL the round robin picks for an ack and for a data packet: the first
+    // at or after rrAck (rrData), cyclically, among the VLs on the work list that want
+    // one (only those can). One pass over the work list for every link and both kinds,
+    // without closures (docs/kernel.md "Stop 23: endpoints per cycle"); the VLs are
+    // distinct, so the nearest is unique and the order of the pass does not matter.
+    const linkOf = Int32Array.from(vlLink);
+    const fromAck = new Int32Array(L);
+    const fromData = new Int32Array(L);
+    const bestAck = new Int32Array(L);
+    const bestAckD = new Int32Array(L);
+    const bestData = new Int32Array(L);
+    const bestDataD = new Int32Array(L);
+    // The fault: every VL counted as on link 0 (a wrong bucket, for the controls).
+    const oneLink = cfg.fault === 'pick-one-link';
+    const pickAll = (): void => {
+      const s = this.s;
+      if (this.pickRule === 'scan') {
+        pickScan();
+        return;
+      }
+      for (let k = 0; k < L; k++) {
+        fromAck[k] = s[rrAck[k]!.i]!;
+        fromData[k] = s[rrData[k]!.i]!;
+        bestAck[k] = bestData[k] = -1;
+        bestAckD[k] = bestDataD[k] = V;
+      }
+      for (let i = 0; i < nWork; i++) {
+        const v = work[i]!;
+        const k = oneLink ? 0 : linkOf[v]!;
+        if (ackWant[v] !== 0) {
+          const d = (v - fromAck[k]! + V) % V;
+          if (d < bestAckD[k]!) {
+            bestAck[k] = v;
+            bestAckD[k] = d;
+          }
+        }
+        if (candKind[v] !== NONE) {
+          const d = (v - fromData[k]! + V) % V;
+          if (d < bestDataD[k]!) {
+            bestData[k] = v;
+            bestDataD[k] = d;
+          }
+        }
+      }
+    };
+    /** The reference (pickRule 'scan', the pick before stop 23): per link and kind, one scan of the work list. */
     const scan = (k: number, from: number, want: (v: number) => boolean): number => {
       let best = -1;
       let bestD = V;
@@ -427,23 +478,32 @@ export class VirtualLinkControl extends Module {
     };
     const wantsAck = (v: number): boolean => ackWant[v] !== 0;
     const wantsData = (v: number): boolean => candKind[v] !== NONE;
+    const pickScan = (): void => {
+      const s = this.s;
+      for (let k = 0; k < L; k++) {
+        bestAck[k] = scan(k, s[rrAck[k]!.i]!, wantsAck);
+        bestData[k] = scan(k, s[rrData[k]!.i]!, wantsData);
+      }
+    };
     const memories = fields.map((f) => f.mem);
+    const ACK_ENTRY = packEntry({ ack: true, last: false, len: 0, addr: 0 });
 
     this.comb(
       () => {
         const s = this.s;
         view();
+        pickAll();
         for (let k = 0; k < L; k++) {
           const pt = ports[k]!;
-          const a = scan(k, s[rrAck[k]!.i]!, wantsAck);
-          const d = pri || a < 0 ? scan(k, s[rrData[k]!.i]!, wantsData) : -1;
+          const a = bestAck[k]!;
+          const d = pri || a < 0 ? bestData[k]! : -1;
           s[ackPick[k]!.i] = a + 1;
           s[dataPick[k]!.i] = d + 1;
           s[pt.ackPush.i] = a >= 0 ? 1 : 0;
-          s[pt.ackEntry.i] = a >= 0 ? packEntry({ ack: true, last: false, len: 0, addr: 0 }) : 0;
+          s[pt.ackEntry.i] = a >= 0 ? ACK_ENTRY : 0;
           s[pt.ackVl.i] = a >= 0 ? a : 0;
           s[pt.dataPush.i] = d >= 0 ? 1 : 0;
-          s[pt.dataEntry.i] = d >= 0 ? packEntry({ ack: false, last: candLeft[d]! <= P, len: Math.min(candLeft[d]!, P), addr: candAddr[d]! }) : 0;
+          s[pt.dataEntry.i] = d >= 0 ? packDataEntry(candLeft[d]! <= P, Math.min(candLeft[d]!, P), candAddr[d]!) : 0;
           s[pt.dataVl.i] = d >= 0 ? d : 0;
         }
       },

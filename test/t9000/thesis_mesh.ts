@@ -10,6 +10,7 @@ import { makeC104System, nodeChannels, type C104System } from '../../harness/rtl
 import { channelPairs, thesisWindowWorkload } from '../../harness/rtl/c104_thesis_workload.ts';
 import type { ChannelEnd } from '../../harness/rtl/t9000_driver.ts';
 import type { EndpointFault } from '../../rtl/t9000/config.ts';
+import type { SimMode } from '../../rtl/kernel/index.ts';
 
 export interface ThesisMeshCase {
   side: number;
@@ -36,17 +37,25 @@ export const thesisMeshArb = fc.record({
   overhead: fc.integer({ min: 0, max: 40 }),
 });
 
-/** `c` built, its messages issued in [THESIS_START, end); `setup` runs first (on the built system, before any message); `fault`: the endpoints' (negative controls). */
-export function thesisMesh(c: ThesisMeshCase, end: number, setup: (sys: C104System) => void = () => {}, fault: EndpointFault = 'none'): C104System {
+/**
+ * `c` built, its messages issued in [THESIS_START, end); `setup` runs first (on
+ * the built system, before any message); `fault`: the endpoints' (negative
+ * controls). `post`: the sends go through the driver's `post` (packed, as the
+ * long runs: retainMessages off) instead of `send`; `mode`: the simulator's
+ * (default 'activity'; 'plain' is the reference mode).
+ */
+export function thesisMesh(c: ThesisMeshCase, end: number, setup: (sys: C104System) => void = () => {}, fault: EndpointFault = 'none', o: { post?: boolean; mode?: SimMode } = {}): C104System {
+  const post = o.post ?? false;
   const T = c.side * c.side;
   const msgs = thesisWindowWorkload({ side: c.side, window: c.window, intervalCycles: c.interval, bytes: c.bytes, start: THESIS_START, end, seed: c.seed });
   const { pairs, labels } = channelPairs(msgs, T);
   const spec = meshNetwork({ w: c.side, h: c.side, routing: 'x-first', labelsPerNode: c.node ? 1 : Math.max(1, labels) });
   const next = spec.terminals.map((t) => t.label);
   const channels: [ChannelEnd, ChannelEnd][] = c.node ? nodeChannels(pairs, T).channels : pairs.map(([a, b]) => [{ node: a, vl: next[a]!++ }, { node: b, vl: next[b]!++ }]);
-  const sys = makeC104System(spec, channels, { t9000: { fault, ...(c.node ? { addressing: 'node' as const } : {}), ...(c.handshake ? { messageMode: 'handshake' as const, messageOverheadCycles: c.overhead } : {}) } });
+  const sys = makeC104System(spec, channels, { mode: o.mode ?? 'activity', t9000: { fault, ...(c.node ? { addressing: 'node' as const } : {}), ...(c.handshake ? { messageMode: 'handshake' as const, messageOverheadCycles: c.overhead } : {}) } });
   setup(sys);
   sys.driver.holdWhenFull = true;
+  if (post) sys.driver.retainMessages = false;
   const endOf = new Map<number, ChannelEnd>();
   for (const [a, b] of channels) {
     endOf.set(a.node * T + b.node, a);
@@ -55,7 +64,9 @@ export function thesisMesh(c: ThesisMeshCase, end: number, setup: (sys: C104Syst
   for (const m of msgs) {
     const src = endOf.get(m.src * T + m.dst)!;
     const dst = endOf.get(m.dst * T + m.src)!;
-    sys.driver.send(src.node, src.vl, Array.from({ length: m.bytes }, (_, j) => (m.id * 7 + j) & 0xff), m.t);
+    const data = Array.from({ length: m.bytes }, (_, j) => (m.id * 7 + j) & 0xff);
+    if (post) sys.driver.post(src.node, src.vl, data, m.t);
+    else sys.driver.send(src.node, src.vl, data, m.t);
     sys.driver.receive(dst.node, dst.vl, m.t);
   }
   return sys;
