@@ -161,4 +161,68 @@ export interface PbuKit {
   txShift: Signal;
   txBit: Signal;
   txRel: Signal;
+  /**
+   * The RAM client ports as registers (the default; docs/kernel.md "Stop 23:
+   * Buzzard per word"), or null for the ramPorts comb (the reference
+   * structure, `wordFolds: false`).
+   */
+  ports: PbuRamPortRegs | null;
+}
+
+/**
+ * Negative controls only (test/buzzard/word_folds.test.ts): a deliberately
+ * wrong fold, read when a PBU is built. 'currentInAddr': the interlock
+ * compares with the input address of the cycle before the edge, not the
+ * one after it (a read request one cycle late or early); 'outputOnly': only
+ * the output controller loads the read request (an inAddr change the input
+ * controller makes alone is missed).
+ */
+export const WRONG_FOLD: { mode: 'none' | 'currentInAddr' | 'outputOnly' } = { mode: 'none' };
+
+/** The RAM client ports' registers of the folded structure (packet_buffer_unit.ts). */
+export interface PbuRamPortRegs {
+  wreq: Signal;
+  waddr: Signal;
+  wdata: Signal;
+  rreq: Signal;
+  raddr: Signal;
+}
+
+/**
+ * The ramPorts comb's function (output step 4's cut-through interlock: no
+ * read of the address the input side has not finished writing), written as
+ * registers from the controllers' next values at their edges: the same
+ * value in the same cycle as the comb of the current values gives, without
+ * a comb run per word (docs/kernel.md "Stop 23: Buzzard per word"). A
+ * register no process wrote has next = current, and both controllers load
+ * the request from all four next values, so whichever runs last this edge
+ * sees both sides' changes (the shared registers' rule,
+ * pbu_input_controller.ts header). `side` 'in' loads the write port and the
+ * read request (inAddr is the input side's), 'out' the read port.
+ */
+export function ramPortLoader(k: PbuKit, side: 'in' | 'out'): ((s: Float64Array) => void) | null {
+  const p = k.ports;
+  if (!p) return null;
+  const addrMask = k.INVALID - 1;
+  const wrong = WRONG_FOLD.mode; // read at construction (negative controls only)
+  let wpendN = 0, inAddrN = 0, inDataN = 0, outStateN = 0, outLenN = 0, outAddrN = 0, wreqN = 0, waddrN = 0, wdataN = 0, rreqN = 0, raddrN = 0;
+  k.m.whenSlots(() => {
+    [wpendN, inAddrN, inDataN, outStateN, outLenN, outAddrN] = [k.wpend.n, wrong === 'currentInAddr' ? k.inAddr.i : k.inAddr.n, k.inData.n, k.outState.n, k.outLen.n, k.outAddr.n];
+    [wreqN, waddrN, wdataN, rreqN, raddrN] = [p.wreq.n, p.waddr.n, p.wdata.n, p.rreq.n, p.raddr.n];
+  });
+  const rreq = (s: Float64Array): void => {
+    const oa = s[outAddrN]!;
+    s[rreqN] = s[outStateN] === OUT_FETCH && s[outLenN] !== 0 && oa !== s[inAddrN] ? 1 : 0;
+  };
+  return side === 'in'
+    ? (s) => {
+        s[wreqN] = s[wpendN]!;
+        s[waddrN] = s[inAddrN]! & addrMask;
+        s[wdataN] = s[inDataN]!;
+        if (wrong !== 'outputOnly') rreq(s);
+      }
+    : (s) => {
+        s[raddrN] = s[outAddrN]!;
+        rreq(s);
+      };
 }
