@@ -48,7 +48,7 @@ export interface BuzzardNodeOptions {
   /**
    * Stop 23's per-word folds (docs/kernel.md "Stop 23: Buzzard per word";
    * default true): the PBUs' RAM client ports as registers of their
-   * controllers. `false` keeps stop 22's process structure, the reference
+   * controllers, the buffer RAM's round-robin ports inside the RAM. `false` keeps stop 22's process structure, the reference
    * the folds are compared with at every cycle (test/buzzard/word_folds.test.ts).
    */
   wordFolds?: boolean;
@@ -85,7 +85,7 @@ export class BuzzardNode extends Module {
     }
     this.address = address;
 
-    this.ram = new BufferRam(this, 'ram', cfg);
+    this.ram = new BufferRam(this, 'ram', cfg, options.wordFolds ?? true);
     this.xbar = nodeCrossbar(this, cfg);
     const links = options.links;
     if (links) {

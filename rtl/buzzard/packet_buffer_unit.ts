@@ -381,18 +381,12 @@ export class PacketBufferUnit extends Module {
     // ramPorts comb, the reference structure they are compared with.
     let ports: PbuRamPortRegs | null = null;
     if (wordFolds) {
-      ports = {
-        wreq: this.reg('wreqR', 1, 0),
-        waddr: this.reg('waddrR', RA, INVALID & addrMask),
-        wdata: this.reg('wdataR', 16, 0),
-        rreq: this.reg('rreqR', 1, 0),
-        raddr: this.reg('raddrR', RA, 0),
-      };
-      this.connect(ports.wreq, wreq);
+      ports = { waddr: this.reg('waddrR', RA, INVALID & addrMask), rreq: this.reg('rreqR', 1, 0) };
+      this.connect(wpend, wreq);
       this.connect(ports.waddr, waddr);
-      this.connect(ports.wdata, wdata);
+      this.connect(inData, wdata);
       this.connect(ports.rreq, rreq);
-      this.connect(ports.raddr, raddr);
+      this.connect(outAddr, raddr);
     } else {
       this.comb(
         () => {
@@ -443,7 +437,7 @@ export class PacketBufferUnit extends Module {
     // word read or written for one must not wake the others.
     const inProc = this.seq(pbuInputController(kit, inLine), {
       name: 'inputController',
-      writes: [inAddr, inSlot, blk, inCnt, inShift, inLen, inData, wpend, inState, camLoadR, freeRows, reqReg, ...(ports ? [ports.wreq, ports.waddr, ports.wdata, ports.rreq] : [])],
+      writes: [inAddr, inSlot, blk, inCnt, inShift, inLen, inData, wpend, inState, camLoadR, freeRows, reqReg, ...(ports ? [ports.waddr, ports.rreq] : [])],
       ...(inLine
         ? {
             reads: [wpend, freeRows, camFreeCount],
@@ -453,7 +447,7 @@ export class PacketBufferUnit extends Module {
     });
     const outProc = this.seq(pbuOutputController(kit, outLine), {
       name: 'outputController',
-      writes: [txPhase, txCnt, txShift, txBit, txRel, outState, outSel, outData, outDataValid, rpend, rrPtr, rrWait, outRow, outCamRow, outPort, outNext, outAddr, outLen, freeFlag, freeRows, reqReg, ...(ports ? [ports.rreq, ports.raddr] : [])],
+      writes: [txPhase, txCnt, txShift, txBit, txRel, outState, outSel, outData, outDataValid, rpend, rrPtr, rrWait, outRow, outCamRow, outPort, outNext, outAddr, outLen, freeFlag, freeRows, reqReg, ...(ports ? [ports.rreq] : [])],
       ...(outLine
         ? {
             reads: [outState, outDataValid, outData, txShift, xrelease, rpend, xgnt, rrWait, rrPtr, outNext, outLen, outAddr, freeFlag, outRow, outPort, hold],

@@ -179,13 +179,15 @@ export interface PbuKit {
  */
 export const WRONG_FOLD: { mode: 'none' | 'currentInAddr' | 'outputOnly' } = { mode: 'none' };
 
-/** The RAM client ports' registers of the folded structure (packet_buffer_unit.ts). */
+/**
+ * The RAM client ports' registers of the folded structure
+ * (packet_buffer_unit.ts): the write address (the input address register
+ * without its non-valid bit) and the read request. wreq, wdata and raddr
+ * are wpend, inData and outAddr themselves (joined nets).
+ */
 export interface PbuRamPortRegs {
-  wreq: Signal;
   waddr: Signal;
-  wdata: Signal;
   rreq: Signal;
-  raddr: Signal;
 }
 
 /**
@@ -197,18 +199,18 @@ export interface PbuRamPortRegs {
  * register no process wrote has next = current, and both controllers load
  * the request from all four next values, so whichever runs last this edge
  * sees both sides' changes (the shared registers' rule,
- * pbu_input_controller.ts header). `side` 'in' loads the write port and the
- * read request (inAddr is the input side's), 'out' the read port.
+ * pbu_input_controller.ts header). `side` 'in' loads the write address and
+ * the read request (inAddr is the input side's), 'out' the read request.
  */
 export function ramPortLoader(k: PbuKit, side: 'in' | 'out'): ((s: Float64Array) => void) | null {
   const p = k.ports;
   if (!p) return null;
   const addrMask = k.INVALID - 1;
   const wrong = WRONG_FOLD.mode; // read at construction (negative controls only)
-  let wpendN = 0, inAddrN = 0, inDataN = 0, outStateN = 0, outLenN = 0, outAddrN = 0, wreqN = 0, waddrN = 0, wdataN = 0, rreqN = 0, raddrN = 0;
+  let inAddrN = 0, outStateN = 0, outLenN = 0, outAddrN = 0, waddrN = 0, rreqN = 0;
   k.m.whenSlots(() => {
-    [wpendN, inAddrN, inDataN, outStateN, outLenN, outAddrN] = [k.wpend.n, wrong === 'currentInAddr' ? k.inAddr.i : k.inAddr.n, k.inData.n, k.outState.n, k.outLen.n, k.outAddr.n];
-    [wreqN, waddrN, wdataN, rreqN, raddrN] = [p.wreq.n, p.waddr.n, p.wdata.n, p.rreq.n, p.raddr.n];
+    [inAddrN, outStateN, outLenN, outAddrN] = [wrong === 'currentInAddr' ? k.inAddr.i : k.inAddr.n, k.outState.n, k.outLen.n, k.outAddr.n];
+    [waddrN, rreqN] = [p.waddr.n, p.rreq.n];
   });
   const rreq = (s: Float64Array): void => {
     const oa = s[outAddrN]!;
@@ -216,13 +218,8 @@ export function ramPortLoader(k: PbuKit, side: 'in' | 'out'): ((s: Float64Array)
   };
   return side === 'in'
     ? (s) => {
-        s[wreqN] = s[wpendN]!;
         s[waddrN] = s[inAddrN]! & addrMask;
-        s[wdataN] = s[inDataN]!;
         if (wrong !== 'outputOnly') rreq(s);
       }
-    : (s) => {
-        s[raddrN] = s[outAddrN]!;
-        rreq(s);
-      };
+    : rreq;
 }
