@@ -56,7 +56,13 @@ export function ramAddress(pbu: number, slot: number, word: number, geom: { read
 
 export class BufferRam extends DualPortRam {
   readonly geom: RamGeometry;
-  constructor(parent: Module | null, name: string, cfg: Partial<BuzzardConfig>) {
+  /**
+   * `wordFolds` (default true): the two ports' round-robin decisions and
+   * pointers inside the RAM (DualPortRam inlineRoundRobin; docs/kernel.md
+   * "Stop 23: Buzzard per word"); false keeps the arbiter children, the
+   * reference structure.
+   */
+  constructor(parent: Module | null, name: string, cfg: Partial<BuzzardConfig>, wordFolds = true) {
     const geom = ramGeometry(cfg);
     super(parent, name, {
       width: 16, // §5.4.1: 16-bit RAM data registers
@@ -65,6 +71,7 @@ export class BufferRam extends DualPortRam {
       writeClients: geom.n, // one input controller per PBU
       policy: 'round-robin', // spec §8.1 [interp]
       latency: 0, // DESIGN.md: round-robin, latency 0
+      inlineRoundRobin: wordFolds,
     });
     this.geom = geom;
   }

@@ -45,6 +45,13 @@ export interface BuzzardNodeOptions {
    * crossbar outputs' taps. Without it every link bit is a process run.
    */
   links?: LinkSet;
+  /**
+   * Stop 23's per-word folds (docs/kernel.md "Stop 23: Buzzard per word";
+   * default true): the PBUs' RAM client ports as registers of their
+   * controllers, the buffer RAM's round-robin ports inside the RAM. `false` keeps stop 22's process structure, the reference
+   * the folds are compared with at every cycle (test/buzzard/word_folds.test.ts).
+   */
+  wordFolds?: boolean;
 }
 
 export class BuzzardNode extends Module {
@@ -78,7 +85,7 @@ export class BuzzardNode extends Module {
     }
     this.address = address;
 
-    this.ram = new BufferRam(this, 'ram', cfg);
+    this.ram = new BufferRam(this, 'ram', cfg, options.wordFolds ?? true);
     this.xbar = nodeCrossbar(this, cfg);
     const links = options.links;
     if (links) {
@@ -102,7 +109,7 @@ export class BuzzardNode extends Module {
     const x = this.xbar;
     const ram = this.ram;
     for (let i = 1; i <= n; i++) {
-      const pbu = new PacketBufferUnit(this, `pbu${i}`, cfg, i, address, links, taps);
+      const pbu = new PacketBufferUnit(this, `pbu${i}`, cfg, i, address, links, taps, options.wordFolds ?? true);
       const fcu = new FlowControlUnit(this, `fcu${i}`);
       this.pbus.push(pbu);
       this.fcus.push(fcu);

@@ -102,7 +102,7 @@ import { pbuInputController } from './pbu_input_controller.ts';
 import { pbuOutputController } from './pbu_output_controller.ts';
 import {
   FREE_PORT, IN_START, NO_PORT, OUT_BC, OUT_FETCH, OUT_FIN, OUT_IDLE, PBU_IN_STATES, SEL_BC, SEL_FIN, SEL_IDLE, SEL_WORD, PBU_OUT_STATES, PBU_TX_PHASES, T_IDLE,
-  type PbuKit,
+  type PbuKit, type PbuRamPortRegs,
 } from './pbu_kit.ts';
 
 export { FREE_PORT, PBU_IN_STATES, PBU_OUT_STATES, PBU_TX_PHASES } from './pbu_kit.ts';
@@ -149,8 +149,13 @@ export class PacketBufferUnit extends Module {
   readonly inLine: PbuInputEnd | null;
   readonly outLine: PbuOutputEnd | null;
 
-  /** `links`/`taps`: a cube's serial lines and this node's crossbar output taps (O_0..O_n). */
-  constructor(parent: Module | null, name: string, config: Partial<BuzzardConfig>, index: number, node: number, links?: LinkSet, taps?: readonly LinkTap[]) {
+  /**
+   * `links`/`taps`: a cube's serial lines and this node's crossbar output
+   * taps (O_0..O_n). `wordFolds` (default true): the RAM client ports as
+   * registers of the controllers; false keeps the ramPorts comb, the
+   * reference structure (docs/kernel.md "Stop 23: Buzzard per word").
+   */
+  constructor(parent: Module | null, name: string, config: Partial<BuzzardConfig>, index: number, node: number, links?: LinkSet, taps?: readonly LinkTap[], wordFolds = true) {
     super(parent, name);
     const cfg = (this.cfg = checkConfig(config));
     const g = geometry(cfg);
@@ -370,19 +375,32 @@ export class PacketBufferUnit extends Module {
 
     // Buffer RAM clients: the input write (step 9) and the output read with
     // the cut-through interlock (step 4: no read of the address the input
-    // side has not finished writing).
-    this.comb(
-      () => {
-        const s = this.s;
-        s[wreqI] = s[wpendI]!;
-        s[waddrI] = s[inAddrI]! & addrMask;
-        s[wdataI] = s[inDataI]!;
-        const oa = s[outAddrI]!;
-        s[rreqI] = s[outStateI] === OUT_FETCH && s[outLenI] !== 0 && oa !== s[inAddrI] ? 1 : 0;
-        s[raddrI] = oa;
-      },
-      { writes: [wreq, waddr, wdata, rreq, raddr], reads: [wpend, inAddr, inData, outState, outLen, outAddr], name: 'ramPorts' },
-    );
+    // side has not finished writing). Folded (the default): registers the
+    // controllers load from their next values (pbu_kit.ts ramPortLoader;
+    // docs/kernel.md "Stop 23: Buzzard per word"); `wordFolds: false`: the
+    // ramPorts comb, the reference structure they are compared with.
+    let ports: PbuRamPortRegs | null = null;
+    if (wordFolds) {
+      ports = { waddr: this.reg('waddrR', RA, INVALID & addrMask), rreq: this.reg('rreqR', 1, 0) };
+      this.connect(wpend, wreq);
+      this.connect(ports.waddr, waddr);
+      this.connect(inData, wdata);
+      this.connect(ports.rreq, rreq);
+      this.connect(outAddr, raddr);
+    } else {
+      this.comb(
+        () => {
+          const s = this.s;
+          s[wreqI] = s[wpendI]!;
+          s[waddrI] = s[inAddrI]! & addrMask;
+          s[wdataI] = s[inDataI]!;
+          const oa = s[outAddrI]!;
+          s[rreqI] = s[outStateI] === OUT_FETCH && s[outLenI] !== 0 && oa !== s[inAddrI] ? 1 : 0;
+          s[raddrI] = oa;
+        },
+        { writes: [wreq, waddr, wdata, rreq, raddr], reads: [wpend, inAddr, inData, outState, outLen, outAddr], name: 'ramPorts' },
+      );
+    }
 
     // Output line and release: registers (txBit, txRel) loaded at each edge
     // with the function of the framing registers' next values
@@ -403,7 +421,7 @@ export class PacketBufferUnit extends Module {
       camOp, camHit, camHitRow, camHitData, camMatch, camFreeRow, camFreeCount, contraryFull,
       blk, inState, inCnt, inShift, inLen, inSlot, inAddr, inData, wpend, camLoadR, freeRows, reqReg,
       rrPtr, rrWait, outState, outSel, outRow, outCamRow, outPort, outNext, outAddr, outLen, outData, outDataValid, rpend, freeFlag,
-      txPhase, txCnt, txShift, txBit, txRel,
+      txPhase, txCnt, txShift, txBit, txRel, ports,
     };
     // On a cube's serial lines (pbu_line.ts) the bit counters, shift
     // registers and line bit move between the controllers' events without a
@@ -419,7 +437,7 @@ export class PacketBufferUnit extends Module {
     // word read or written for one must not wake the others.
     const inProc = this.seq(pbuInputController(kit, inLine), {
       name: 'inputController',
-      writes: [inAddr, inSlot, blk, inCnt, inShift, inLen, inData, wpend, inState, camLoadR, freeRows, reqReg],
+      writes: [inAddr, inSlot, blk, inCnt, inShift, inLen, inData, wpend, inState, camLoadR, freeRows, reqReg, ...(ports ? [ports.waddr, ports.rreq] : [])],
       ...(inLine
         ? {
             reads: [wpend, freeRows, camFreeCount],
@@ -429,7 +447,7 @@ export class PacketBufferUnit extends Module {
     });
     const outProc = this.seq(pbuOutputController(kit, outLine), {
       name: 'outputController',
-      writes: [txPhase, txCnt, txShift, txBit, txRel, outState, outSel, outData, outDataValid, rpend, rrPtr, rrWait, outRow, outCamRow, outPort, outNext, outAddr, outLen, freeFlag, freeRows, reqReg],
+      writes: [txPhase, txCnt, txShift, txBit, txRel, outState, outSel, outData, outDataValid, rpend, rrPtr, rrWait, outRow, outCamRow, outPort, outNext, outAddr, outLen, freeFlag, freeRows, reqReg, ...(ports ? [ports.rreq] : [])],
       ...(outLine
         ? {
             reads: [outState, outDataValid, outData, txShift, xrelease, rpend, xgnt, rrWait, rrPtr, outNext, outLen, outAddr, freeFlag, outRow, outPort, hold],

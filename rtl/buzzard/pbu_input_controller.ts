@@ -21,7 +21,7 @@ import { ramAddress } from './buffer_ram.ts';
 import type { PbuInputEnd } from './pbu_line.ts';
 import {
   IN_DEST, IN_LASTW, IN_LATCH, IN_LOAD, IN_PRE, IN_PSYNC, IN_REF, IN_REFD, IN_SBIT, IN_START, IN_SYNC, IN_WAIT, IN_WORD,
-  PBU_IN_STATES, type PbuKit,
+  PBU_IN_STATES, ramPortLoader, type PbuKit,
 } from './pbu_kit.ts';
 
 /** The input controller's clocked step (with its link end's catch-up and wake-up on a cube's serial lines). */
@@ -33,6 +33,7 @@ export function pbuInputController(k: PbuKit, line: PbuInputEnd | null): () => v
   m.whenSlots(() => {
     [blkN, camFreeCountI, camFreeRowI, camLoadRN, contraryFullI, freeRowsI, freeRowsN, inAddrI, inAddrN, inBitI, inCntI, inCntN, inDataN, inLenI, inLenN, inShiftI, inShiftN, inSlotI, inSlotN, inStateI, inStateN, reqRegN, wgntI, wpendI, wpendN] = [blk.n, camFreeCount.i, camFreeRow.i, camLoadR.n, contraryFull.i, freeRows.i, freeRows.n, inAddr.i, inAddr.n, inBit.i, inCnt.i, inCnt.n, inData.n, inLen.i, inLen.n, inShift.i, inShift.n, inSlot.i, inSlot.n, inState.i, inState.n, reqReg.n, wgnt.i, wpend.i, wpend.n];
   });
+  const loadPorts = ramPortLoader(k, 'in');
   return () => {
     const s = m.s;
     if (line) line.before(m.cycleRef.cycle);
@@ -177,6 +178,8 @@ export function pbuInputController(k: PbuKit, line: PbuInputEnd | null): () => v
     // shared registers: from their next values (see the header)
     if (reqSet !== 0) s[reqRegN] = (s[reqRegN]! | reqSet) >>> 0;
     if (freeDec !== 0) s[freeRowsN] = s[freeRowsN]! - 1;
+    // the RAM client ports from the next values (pbu_kit.ts ramPortLoader)
+    if (loadPorts) loadPorts(s);
     if (line) line.after(m.cycleRef.cycle);
   };
 }

@@ -161,4 +161,65 @@ export interface PbuKit {
   txShift: Signal;
   txBit: Signal;
   txRel: Signal;
+  /**
+   * The RAM client ports as registers (the default; docs/kernel.md "Stop 23:
+   * Buzzard per word"), or null for the ramPorts comb (the reference
+   * structure, `wordFolds: false`).
+   */
+  ports: PbuRamPortRegs | null;
+}
+
+/**
+ * Negative controls only (test/buzzard/word_folds.test.ts): a deliberately
+ * wrong fold, read when a PBU is built. 'currentInAddr': the interlock
+ * compares with the input address of the cycle before the edge, not the
+ * one after it (a read request one cycle late or early); 'outputOnly': only
+ * the output controller loads the read request (an inAddr change the input
+ * controller makes alone is missed).
+ */
+export const WRONG_FOLD: { mode: 'none' | 'currentInAddr' | 'outputOnly' } = { mode: 'none' };
+
+/**
+ * The RAM client ports' registers of the folded structure
+ * (packet_buffer_unit.ts): the write address (the input address register
+ * without its non-valid bit) and the read request. wreq, wdata and raddr
+ * are wpend, inData and outAddr themselves (joined nets).
+ */
+export interface PbuRamPortRegs {
+  waddr: Signal;
+  rreq: Signal;
+}
+
+/**
+ * The ramPorts comb's function (output step 4's cut-through interlock: no
+ * read of the address the input side has not finished writing), written as
+ * registers from the controllers' next values at their edges: the same
+ * value in the same cycle as the comb of the current values gives, without
+ * a comb run per word (docs/kernel.md "Stop 23: Buzzard per word"). A
+ * register no process wrote has next = current, and both controllers load
+ * the request from all four next values, so whichever runs last this edge
+ * sees both sides' changes (the shared registers' rule,
+ * pbu_input_controller.ts header). `side` 'in' loads the write address and
+ * the read request (inAddr is the input side's), 'out' the read request.
+ */
+export function ramPortLoader(k: PbuKit, side: 'in' | 'out'): ((s: Float64Array) => void) | null {
+  const p = k.ports;
+  if (!p) return null;
+  const addrMask = k.INVALID - 1;
+  const wrong = WRONG_FOLD.mode; // read at construction (negative controls only)
+  let inAddrN = 0, outStateN = 0, outLenN = 0, outAddrN = 0, waddrN = 0, rreqN = 0;
+  k.m.whenSlots(() => {
+    [inAddrN, outStateN, outLenN, outAddrN] = [wrong === 'currentInAddr' ? k.inAddr.i : k.inAddr.n, k.outState.n, k.outLen.n, k.outAddr.n];
+    [waddrN, rreqN] = [p.waddr.n, p.rreq.n];
+  });
+  const rreq = (s: Float64Array): void => {
+    const oa = s[outAddrN]!;
+    s[rreqN] = s[outStateN] === OUT_FETCH && s[outLenN] !== 0 && oa !== s[inAddrN] ? 1 : 0;
+  };
+  return side === 'in'
+    ? (s) => {
+        s[waddrN] = s[inAddrN]! & addrMask;
+        if (wrong !== 'outputOnly') rreq(s);
+      }
+    : rreq;
 }

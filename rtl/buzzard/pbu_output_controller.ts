@@ -22,7 +22,7 @@ import { nextBroadcastPort, nextPort } from './routing.ts';
 import type { PbuOutputEnd } from './pbu_line.ts';
 import {
   IN_LOAD, NO_PORT, OUT_ADJ, OUT_BC, OUT_FETCH, OUT_FIN, OUT_IDLE, OUT_LOW, OUT_SEL,
-  T_HEAD, T_IDLE, T_PY0, T_PY1, T_S0, T_S1, T_WORD, T_Y0, T_Y1, lineBit, type PbuKit,
+  T_HEAD, T_IDLE, T_PY0, T_PY1, T_S0, T_S1, T_WORD, T_Y0, T_Y1, lineBit, ramPortLoader, type PbuKit,
 } from './pbu_kit.ts';
 
 /** The output controller's clocked step (with its link end's catch-up, posts and wake-up on a cube's serial lines). */
@@ -37,6 +37,7 @@ export function pbuOutputController(k: PbuKit, line: PbuOutputEnd | null): () =>
   m.whenSlots(() => {
     [camHitI, camHitDataI, camHitRowI, camMatchI, camOpI, freeFlagI, freeFlagN, freeRowsN, holdI, inStateI, outAddrI, outAddrN, outCamRowN, outDataI, outDataN, outDataValidI, outDataValidN, outLenI, outLenN, outNextI, outNextN, outPortI, outPortN, outRowI, outRowN, outSelN, outStateI, outStateN, rdataI, reqRegN, rgntI, rpendI, rpendN, rrPtrN, rrWaitI, rrWaitN, rsrcI, rvalidI, txBitN, txCntI, txCntN, txPhaseI, txPhaseN, txRelN, txShiftN, xgidxI, xgntI, xreleaseI, xreqI] = [camHit.i, camHitData.i, camHitRow.i, camMatch.i, camOp.i, freeFlag.i, freeFlag.n, freeRows.n, hold.i, inState.i, outAddr.i, outAddr.n, outCamRow.n, outData.i, outData.n, outDataValid.i, outDataValid.n, outLen.i, outLen.n, outNext.i, outNext.n, outPort.i, outPort.n, outRow.i, outRow.n, outSel.n, outState.i, outState.n, rdata.i, reqReg.n, rgnt.i, rpend.i, rpend.n, rrPtr.n, rrWait.i, rrWait.n, rsrc.i, rvalid.i, txBit.n, txCnt.i, txCnt.n, txPhase.i, txPhase.n, txRel.n, txShift.n, xgidx.i, xgnt.i, xrelease.i, xreq.i];
   });
+  const loadPorts = ramPortLoader(k, 'out');
   return () => {
     const s = m.s;
     if (line) line.before(m.cycleRef.cycle);
@@ -207,6 +208,8 @@ export function pbuOutputController(k: PbuKit, line: PbuOutputEnd | null): () =>
     const nc = s[txCntN]!;
     s[txBitN] = lineBit(nph, nc, s[txShiftN]!);
     s[txRelN] = nph === T_WORD && nc === 1 && s[outLenN] === 0 && s[outDataValidN] === 0 && s[rpendN] === 0 ? 1 : 0;
+    // the RAM client ports from the next values (pbu_kit.ts ramPortLoader)
+    if (loadPorts) loadPorts(s);
     if (line) line.after(m.cycleRef.cycle);
   };
 }

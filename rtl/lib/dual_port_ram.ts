@@ -59,6 +59,16 @@ export interface DualPortRamConfig {
   latency?: number;
   /** Initial value of every word; default 0. */
   init?: number;
+  /**
+   * Round-robin ports without arbiter children (policy 'round-robin',
+   * latency 0 only): each port's decision is a comb of this unit, its
+   * pointer (`wptr`, `rptr`) a register of this unit that the access
+   * process moves at the edge of the grant it serves, so a word costs no
+   * commit run of its own (docs/kernel.md "Stop 23: Buzzard per word").
+   * The same grants, pointers and words as the children ('warb.ptr',
+   * 'rarb.ptr'); default false.
+   */
+  inlineRoundRobin?: boolean;
 }
 
 export class DualPortRam extends Module {
@@ -74,8 +84,14 @@ export class DualPortRam extends Module {
   readonly rdata: Signal;
   readonly rvalid: Signal;
   readonly rsrc: Signal;
-  readonly warb: Arbiter;
-  readonly rarb: Arbiter;
+  /** The port arbiters (null with inlineRoundRobin: the unit arbitrates itself). */
+  readonly warb: Arbiter | null;
+  readonly rarb: Arbiter | null;
+  /** The port pointers with inlineRoundRobin (the round-robin arbiters' ptr), else null. */
+  readonly wptr: Signal | null;
+  readonly rptr: Signal | null;
+  /** Negative control only: the inline commit leaves the write pointer at the client served (read at construction; test/buzzard/word_folds.test.ts). */
+  static wrongInlinePtr = false;
 
   constructor(parent: Module | null, name: string, config: DualPortRamConfig = {}) {
     super(parent, name);
@@ -88,7 +104,10 @@ export class DualPortRam extends Module {
     const latency = checkInt('dual_port_ram', 'latency', config.latency ?? 0, 0, 8);
     const wmask = W === 32 ? 0xffffffff : 2 ** W - 1;
     const init = checkInt('dual_port_ram', 'init', config.init ?? 0, 0, wmask);
-    this.config = { width: W, depth: D, readClients: R, writeClients: C, policy, latency, init };
+    const inline = config.inlineRoundRobin ?? false;
+    if (typeof inline !== 'boolean') throw new RangeError('dual_port_ram.inlineRoundRobin: must be true or false');
+    if (inline && (policy !== 'round-robin' || latency !== 0)) throw new RangeError(`dual_port_ram.inlineRoundRobin: needs policy 'round-robin' and latency 0 (got '${policy}', ${latency})`);
+    this.config = { width: W, depth: D, readClients: R, writeClients: C, policy, latency, init, inlineRoundRobin: inline };
     const A = bitsFor(D);
 
     const mem = (this.mem = this.memory('mem', W, D, { init, writePorts: 1 }));
@@ -109,33 +128,44 @@ export class DualPortRam extends Module {
     this.connect(rvq, this.rvalid);
     this.connect(rsq, this.rsrc);
 
-    // Port arbiters. The RAM never blocks a port.
-    const warb = (this.warb = makeArbiter(this, 'warb', { size: C, policy, latency }));
-    const rarb = (this.rarb = makeArbiter(this, 'rarb', { size: R, policy, latency }));
-    this.tie(warb.blocked, 0);
-    this.tie(rarb.blocked, 0);
-    for (let k = 0; k < C; k++) {
-      this.connect(wreq[k]!, warb.req[k]!);
-      this.connect(warb.gnt[k]!, wgnt[k]!);
-    }
-    for (let k = 0; k < R; k++) {
-      this.connect(rreq[k]!, rarb.req[k]!);
-      this.connect(rarb.gnt[k]!, rgnt[k]!);
-    }
     const wany = this.wire('wany');
-    const widx = this.wire('widx', warb.idx.width);
+    const widx = this.wire('widx', bitsFor(C));
     const rany = this.wire('rany');
-    const ridx = this.wire('ridx', rarb.idx.width);
-    this.connect(warb.any, wany);
-    this.connect(warb.idx, widx);
-    this.connect(rarb.any, rany);
-    this.connect(rarb.idx, ridx);
+    const ridx = this.wire('ridx', bitsFor(R));
+    let wptr: Signal | null = null;
+    let rptr: Signal | null = null;
+    if (inline) {
+      this.warb = this.rarb = null;
+      wptr = roundRobinPort(this, 'w', wreq, wgnt, wany, widx);
+      rptr = roundRobinPort(this, 'r', rreq, rgnt, rany, ridx);
+    } else {
+      // Port arbiters. The RAM never blocks a port.
+      const warb = (this.warb = makeArbiter(this, 'warb', { size: C, policy, latency }));
+      const rarb = (this.rarb = makeArbiter(this, 'rarb', { size: R, policy, latency }));
+      this.tie(warb.blocked, 0);
+      this.tie(rarb.blocked, 0);
+      for (let k = 0; k < C; k++) {
+        this.connect(wreq[k]!, warb.req[k]!);
+        this.connect(warb.gnt[k]!, wgnt[k]!);
+      }
+      for (let k = 0; k < R; k++) {
+        this.connect(rreq[k]!, rarb.req[k]!);
+        this.connect(rarb.gnt[k]!, rgnt[k]!);
+      }
+      this.connect(warb.any, wany);
+      this.connect(warb.idx, widx);
+      this.connect(rarb.any, rany);
+      this.connect(rarb.idx, ridx);
+    }
+    this.wptr = wptr;
+    this.rptr = rptr;
 
     // Slot indices in the closure (Module.whenSlots; docs/kernel.md "Stop 20: cost per evaluation").
     const waddrI = new Int32Array(C);
     const wdataI = new Int32Array(C);
     const raddrI = new Int32Array(R);
-    let wanyI = 0, widxI = 0, ranyI = 0, ridxI = 0, rdqN = 0, rvqN = 0, rsqN = 0;
+    let wanyI = 0, widxI = 0, ranyI = 0, ridxI = 0, rdqN = 0, rvqN = 0, rsqN = 0, wptrN = -1, rptrN = -1;
+    const wStep = DualPortRam.wrongInlinePtr ? 0 : 1;
     this.whenSlots(() => {
       for (let k = 0; k < C; k++) {
         waddrI[k] = waddr[k]!.i;
@@ -143,6 +173,7 @@ export class DualPortRam extends Module {
       }
       for (let k = 0; k < R; k++) raddrI[k] = raddr[k]!.i;
       [wanyI, widxI, ranyI, ridxI, rdqN, rvqN, rsqN] = [wany.i, widx.i, rany.i, ridx.i, rdq.n, rvq.n, rsq.n];
+      if (wptr && rptr) [wptrN, rptrN] = [wptr.n, rptr.n];
     });
 
     this.seq(
@@ -153,6 +184,8 @@ export class DualPortRam extends Module {
           const a = s[waddrI[k]!]!;
           if (a >= D) this.fail(`write client ${k}: address ${a} outside 0..${D - 1}`);
           mem.write(a, s[wdataI[k]!]!);
+          // inline round-robin: the commit of arbiter_rr.ts (after a grant to k, k+1 first)
+          if (wptrN >= 0) s[wptrN] = k + wStep === C ? 0 : k + wStep;
         }
         if (s[ranyI] === 1) {
           const k = s[ridxI]!;
@@ -162,13 +195,59 @@ export class DualPortRam extends Module {
           s[rdqN] = mem.data[a]!;
           s[rvqN] = 1;
           s[rsqN] = k;
+          if (rptrN >= 0) s[rptrN] = k + 1 === R ? 0 : k + 1;
         } else {
           s[rvqN] = 0;
         }
       },
       // Not rvq: written here, never read (its own change only woke a run that
       // wrote it again; docs/kernel.md "Stop 21: Buzzard units").
-      { reads: [wany, widx, ...waddr, ...wdata, rany, ridx, ...raddr, mem], name: 'access' },
+      // With inlineRoundRobin it also moves the pointers: it runs at every
+      // edge a grant is out (wany/rany/widx/ridx are among its reads) but a
+      // grant held over edges to the same client with the same address and
+      // data, which leaves the pointer where it is.
+      { reads: [wany, widx, ...waddr, ...wdata, rany, ridx, ...raddr, mem], ...(inline ? { writes: [rdq, rvq, rsq, wptr!, rptr!] } : {}), name: 'access' },
     );
   }
+}
+
+/**
+ * One port's round-robin decision inside the RAM (inlineRoundRobin): the
+ * decide comb of arbiter_rr.ts on this unit's requests and its pointer
+ * register `${p}ptr`, returned (the access process moves it). Never
+ * blocked, latency 0 (the RAM's ports, dual_port_ram.ts header).
+ */
+function roundRobinPort(m: Module, p: 'w' | 'r', req: readonly Signal[], gnt: readonly Signal[], any: Signal, idx: Signal): Signal {
+  const M = req.length;
+  const ptr = m.reg(`${p}ptr`, bitsFor(M), 0);
+  const reqI = new Int32Array(M);
+  const gntI = new Int32Array(M);
+  let ptrI = 0, anyI = 0, idxI = 0;
+  m.whenSlots(() => {
+    for (let k = 0; k < M; k++) {
+      reqI[k] = req[k]!.i;
+      gntI[k] = gnt[k]!.i;
+    }
+    [ptrI, anyI, idxI] = [ptr.i, any.i, idx.i];
+  });
+  m.comb(
+    () => {
+      const s = m.s;
+      for (let k = 0; k < M; k++) s[gntI[k]!] = 0;
+      const q = s[ptrI]!;
+      let w = -1;
+      for (let n = 0; n < M; n++) {
+        const k = q + n < M ? q + n : q + n - M;
+        if (s[reqI[k]!] === 1) {
+          w = k;
+          break;
+        }
+      }
+      if (w >= 0) s[gntI[w]!] = 1;
+      s[anyI] = w >= 0 ? 1 : 0;
+      s[idxI] = w >= 0 ? w : 0;
+    },
+    { writes: [...gnt, any, idx], reads: [...req, ptr], name: `${p}decide` },
+  );
+  return ptr;
 }
