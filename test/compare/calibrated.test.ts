@@ -16,9 +16,10 @@ import type { TlmConfig } from '../../harness/tlm/config.ts';
 
 describe('calibrated-light --quick: RTL vs RTL-calibrated TLM', () => {
   let run: PresetRun;
+  // ~20 s of CPU (an RTL run of the preset): 60 s of wall time was missed once on a CI machine at load 12.
   beforeAll(() => {
     run = findPreset('calibrated-light')!.run({ quick: true, seed: 1, quiet: true });
-  });
+  }, 300_000);
   const rejudge = (over: Partial<TlmConfig>) => {
     const tlm = runTlmCalibrated(run.workload, 'quasi-adaptive', over);
     const b: SideTrace = { ...run.sides.b, events: tlm.events! };
