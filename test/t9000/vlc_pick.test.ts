@@ -15,13 +15,12 @@
  * against every run going through: the same comparison; negative control:
  * the fault 'skip-one-block' (a run with one block ends early too) differs.
  */
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { C104System } from '../../harness/rtl/c104_system.ts';
 import type { EndpointFault } from '../../rtl/t9000/config.ts';
 import type { VirtualLinkControl } from '../../rtl/t9000/vlc.ts';
 import { firstStepDiff } from '../c104/system_check.ts';
-import { thesisMesh, thesisMeshArb, type ThesisMeshCase } from './thesis_mesh.ts';
+import { assertEqualOnRandomMeshes, thesisMesh, type ThesisMeshCase } from './thesis_mesh.ts';
 
 const CYCLES = 4500;
 
@@ -41,16 +40,7 @@ function build(c: ThesisMeshCase, rule: VirtualLinkControl['pickRule'], fault: E
 
 describe('VLC picks: one pass equals a scan per link and kind', () => {
   it('random meshes and workloads: equal at every cycle', () => {
-    fc.assert(
-      fc.property(thesisMeshArb.map((c) => ({ ...c, side: Math.min(c.side, 3) })), (c) => {
-        const ref = build(c, 'scan');
-        const fast = build(c, 'pass');
-        expect(firstStepDiff(ref, fast, CYCLES)).toBeUndefined();
-        expect(fast.rec.events).toEqual(ref.rec.events);
-        expect(fast.rec.deliveries.length).toBeGreaterThan(0);
-      }),
-      { numRuns: 3, seed: 23 },
-    );
+    assertEqualOnRandomMeshes((c) => build(c, 'scan'), (c) => build(c, 'pass'), CYCLES, 23);
   }, 300_000);
 
   it("negative control: the fault 'pick-one-link' differs from the reference", () => {
@@ -62,16 +52,7 @@ describe('VLC picks: one pass equals a scan per link and kind', () => {
 
 describe('VLC: a run with an empty work list ends after the picks', () => {
   it('random meshes and workloads: equal to every run going through, at every cycle', () => {
-    fc.assert(
-      fc.property(thesisMeshArb.map((c) => ({ ...c, side: Math.min(c.side, 3) })), (c) => {
-        const ref = build(c, 'pass', 'none', false);
-        const fast = build(c, 'pass');
-        expect(firstStepDiff(ref, fast, CYCLES)).toBeUndefined();
-        expect(fast.rec.events).toEqual(ref.rec.events);
-        expect(fast.rec.deliveries.length).toBeGreaterThan(0);
-      }),
-      { numRuns: 3, seed: 24 },
-    );
+    assertEqualOnRandomMeshes((c) => build(c, 'pass', 'none', false), (c) => build(c, 'pass'), CYCLES, 24);
   }, 300_000);
 
   it("negative control: the fault 'skip-one-block' differs from the reference", () => {
