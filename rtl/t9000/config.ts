@@ -44,7 +44,7 @@ export type MessageMode = 'stream' | 'handshake';
 export type Addressing = 'virtual-link' | 'node';
 export const ADDRESSINGS: readonly Addressing[] = ['virtual-link', 'node'];
 /** Deliberate faults for negative controls in tests (docs/t9000.md#fault-injection); 'none' in every real run. */
-export type EndpointFault = 'none' | 'no-stop-and-wait' | 'eom-completes' | 'rest-on-hold' | 'header-guard-data' | 'pick-one-link';
+export type EndpointFault = 'none' | 'no-stop-and-wait' | 'eom-completes' | 'rest-on-hold' | 'header-guard-data' | 'pick-one-link' | 'skip-one-block';
 
 export interface T9000Config {
   /** Physical DS-links, 1..4; seed 004 §3.1.1.2: a T9000 has four. */
@@ -166,7 +166,7 @@ export function t9000Config(p: Partial<T9000Config> & { virtualLinks: readonly V
     sendQueueDepth: int('sendQueueDepth', c.sendQueueDepth, 1, 1024),
     rxSlots,
     sendAreaBytes: int('sendAreaBytes', c.sendAreaBytes, 64, Math.min(65536, 2 ** MEM_ADDR_BITS - rxBytes)),
-    fault: pick('fault', c.fault, ['none', 'no-stop-and-wait', 'eom-completes', 'rest-on-hold', 'header-guard-data', 'pick-one-link'] as const),
+    fault: pick('fault', c.fault, ['none', 'no-stop-and-wait', 'eom-completes', 'rest-on-hold', 'header-guard-data', 'pick-one-link', 'skip-one-block'] as const),
   });
 }
 

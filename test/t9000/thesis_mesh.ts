@@ -5,6 +5,8 @@
  * built but not run, with a hook between building and issuing the messages.
  */
 import fc from 'fast-check';
+import { expect } from 'vitest';
+import { firstStepDiff } from '../c104/system_check.ts';
 import { meshNetwork } from '../../rtl/c104/labelling.ts';
 import { makeC104System, nodeChannels, type C104System } from '../../harness/rtl/c104_system.ts';
 import { channelPairs, thesisWindowWorkload } from '../../harness/rtl/c104_thesis_workload.ts';
@@ -70,4 +72,23 @@ export function thesisMesh(c: ThesisMeshCase, end: number, setup: (sys: C104Syst
     sys.driver.receive(dst.node, dst.vl, m.t);
   }
   return sys;
+}
+
+/**
+ * The lock-step property of the stop 23 tests: on random meshes (side at
+ * most 3) the system `fast` builds equals the one `ref` builds at every
+ * cycle (every wire, register and control-block word: firstStepDiff), with
+ * the same events and some deliveries.
+ */
+export function assertEqualOnRandomMeshes(ref: (c: ThesisMeshCase) => C104System, fast: (c: ThesisMeshCase) => C104System, cycles: number, seed: number): void {
+  fc.assert(
+    fc.property(thesisMeshArb.map((c) => ({ ...c, side: Math.min(c.side, 3) })), (c) => {
+      const r = ref(c);
+      const f = fast(c);
+      expect(firstStepDiff(r, f, cycles)).toBeUndefined();
+      expect(f.rec.events).toEqual(r.rec.events);
+      expect(f.rec.deliveries.length).toBeGreaterThan(0);
+    }),
+    { numRuns: 3, seed },
+  );
 }
