@@ -16,6 +16,15 @@
 import { Module, type Signal } from '../kernel/module.ts';
 import { Arbiter, bitsFor, type ArbiterOptions } from './arbiter_base.ts';
 
+/** The round-robin decision: the first requester (slots `reqI`, value 1) at or after `p`, cyclically, or -1. */
+export function roundRobinWinner(s: Float64Array, reqI: Int32Array, M: number, p: number): number {
+  for (let n = 0; n < M; n++) {
+    const k = p + n < M ? p + n : p + n - M;
+    if (s[reqI[k]!] === 1) return k;
+  }
+  return -1;
+}
+
 export class RoundRobinArbiter extends Arbiter {
   /** Requester with the highest priority in the next decision. */
   readonly ptr: Signal;
@@ -44,17 +53,7 @@ export class RoundRobinArbiter extends Arbiter {
       () => {
         const s = this.s;
         for (let k = 0; k < M; k++) s[gntI[k]!] = 0;
-        let w = -1;
-        if (s[blockedI] === 0) {
-          const p = s[ptrI]!;
-          for (let n = 0; n < M; n++) {
-            const k = p + n < M ? p + n : p + n - M;
-            if (s[ereqI[k]!] === 1) {
-              w = k;
-              break;
-            }
-          }
-        }
+        const w = s[blockedI] === 0 ? roundRobinWinner(s, ereqI, M, s[ptrI]!) : -1;
         if (w >= 0) s[gntI[w]!] = 1;
         s[anyI] = w >= 0 ? 1 : 0;
         s[idxI] = w >= 0 ? w : 0;

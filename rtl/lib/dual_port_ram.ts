@@ -43,6 +43,7 @@
  */
 import { Module, type Memory, type Signal } from '../kernel/module.ts';
 import { bitsFor, checkInt, checkPolicy, makeArbiter, type Arbiter, type ArbiterPolicy } from './arbiter.ts';
+import { roundRobinWinner } from './arbiter_rr.ts';
 
 export interface DualPortRamConfig {
   /** Word width in bits, 1..32; default 16 (the RAM data registers, §5.4.1). */
@@ -61,7 +62,7 @@ export interface DualPortRamConfig {
   init?: number;
   /**
    * Round-robin ports without arbiter children (policy 'round-robin',
-   * latency 0 only): each port's decision is a comb of this unit, its
+   * latency 0 only): the ports' decisions are one comb of this unit, each
    * pointer (`wptr`, `rptr`) a register of this unit that the access
    * process moves at the edge of the grant it serves, so a word costs no
    * commit run of its own (docs/kernel.md "Stop 23: Buzzard per word").
@@ -136,8 +137,7 @@ export class DualPortRam extends Module {
     let rptr: Signal | null = null;
     if (inline) {
       this.warb = this.rarb = null;
-      wptr = roundRobinPort(this, 'w', wreq, wgnt, wany, widx);
-      rptr = roundRobinPort(this, 'r', rreq, rgnt, rany, ridx);
+      [wptr, rptr] = roundRobinPorts(this, { req: wreq, gnt: wgnt, any: wany, idx: widx }, { req: rreq, gnt: rgnt, any: rany, idx: ridx });
     } else {
       // Port arbiters. The RAM never blocks a port.
       const warb = (this.warb = makeArbiter(this, 'warb', { size: C, policy, latency }));
@@ -211,43 +211,55 @@ export class DualPortRam extends Module {
   }
 }
 
+/** One port of the RAM for roundRobinPorts: its requests, grants, any and idx. */
+interface RamPort {
+  req: readonly Signal[];
+  gnt: readonly Signal[];
+  any: Signal;
+  idx: Signal;
+}
+
 /**
- * One port's round-robin decision inside the RAM (inlineRoundRobin): the
+ * Both ports' round-robin decisions inside the RAM (inlineRoundRobin): the
  * decide comb of arbiter_rr.ts on this unit's requests and its pointer
- * register `${p}ptr`, returned (the access process moves it). Never
- * blocked, latency 0 (the RAM's ports, dual_port_ram.ts header).
+ * registers `wptr`, `rptr`, returned (the access process moves them); one
+ * comb for the two ports, so a cycle in which both ports' requests change
+ * costs one run. Never blocked, latency 0 (the RAM's ports, the header).
  */
-function roundRobinPort(m: Module, p: 'w' | 'r', req: readonly Signal[], gnt: readonly Signal[], any: Signal, idx: Signal): Signal {
-  const M = req.length;
-  const ptr = m.reg(`${p}ptr`, bitsFor(M), 0);
-  const reqI = new Int32Array(M);
-  const gntI = new Int32Array(M);
-  let ptrI = 0, anyI = 0, idxI = 0;
+function roundRobinPorts(m: Module, w: RamPort, r: RamPort): [Signal, Signal] {
+  const ports = [w, r];
+  const ptrs = [m.reg('wptr', bitsFor(w.req.length), 0), m.reg('rptr', bitsFor(r.req.length), 0)] as const;
+  const sizes = ports.map((q) => q.req.length);
+  const reqI = ports.map((q) => new Int32Array(q.req.length));
+  const gntI = ports.map((q) => new Int32Array(q.req.length));
+  const ptrI = new Int32Array(2);
+  const anyI = new Int32Array(2);
+  const idxI = new Int32Array(2);
   m.whenSlots(() => {
-    for (let k = 0; k < M; k++) {
-      reqI[k] = req[k]!.i;
-      gntI[k] = gnt[k]!.i;
-    }
-    [ptrI, anyI, idxI] = [ptr.i, any.i, idx.i];
+    ports.forEach((q, j) => {
+      for (let k = 0; k < q.req.length; k++) {
+        reqI[j]![k] = q.req[k]!.i;
+        gntI[j]![k] = q.gnt[k]!.i;
+      }
+      [ptrI[j], anyI[j], idxI[j]] = [ptrs[j]!.i, q.any.i, q.idx.i];
+    });
   });
   m.comb(
     () => {
       const s = m.s;
-      for (let k = 0; k < M; k++) s[gntI[k]!] = 0;
-      const q = s[ptrI]!;
-      let w = -1;
-      for (let n = 0; n < M; n++) {
-        const k = q + n < M ? q + n : q + n - M;
-        if (s[reqI[k]!] === 1) {
-          w = k;
-          break;
-        }
+      // arbiter_rr.ts's decision, per port
+      for (let j = 0; j < 2; j++) {
+        const M = sizes[j]!;
+        const rq = reqI[j]!;
+        const gn = gntI[j]!;
+        for (let k = 0; k < M; k++) s[gn[k]!] = 0;
+        const win = roundRobinWinner(s, rq, M, s[ptrI[j]!]!);
+        if (win >= 0) s[gn[win]!] = 1;
+        s[anyI[j]!] = win >= 0 ? 1 : 0;
+        s[idxI[j]!] = win >= 0 ? win : 0;
       }
-      if (w >= 0) s[gntI[w]!] = 1;
-      s[anyI] = w >= 0 ? 1 : 0;
-      s[idxI] = w >= 0 ? w : 0;
     },
-    { writes: [...gnt, any, idx], reads: [...req, ptr], name: `${p}decide` },
+    { writes: [...w.gnt, w.any, w.idx, ...r.gnt, r.any, r.idx], reads: [...w.req, ...r.req, ...ptrs], name: 'decide' },
   );
-  return ptr;
+  return [ptrs[0], ptrs[1]];
 }
