@@ -112,51 +112,39 @@ export abstract class SimulatorAccess extends SimulatorCore {
 
   pokeMem(name: string | Memory, addr: number, value: number): void {
     const m = typeof name === 'string' ? this.memory(name) : name;
-    this.checkAddr(m, addr);
-    if (!(Number.isInteger(value) && value >= 0 && value <= m.mask)) {
-      throw new SimError('bad-poke', `poke ${m.path}[${addr}]: value ${value} does not fit ${m.width} bits`, this.clock.cycle);
-    }
-    if (m.data[addr] !== value) {
-      m.data[addr] = value;
-      this.markMemory(m);
-      m.onPoke?.(addr);
-    }
+    if (this.pokeWord(m, addr, value)) this.markMemory(m);
     this.poked = true;
   }
 
   /**
    * `pokeMem(m, addr + j, values[j])` for j = 0, 1, .. in turn, with the
-   * range checked once and the memory's readers woken once (a message's bytes
-   * written by the T9000 process driver: docs/kernel.md "Stop 23: endpoints
-   * per cycle"). Same result and the same error, after the same words, as
-   * the word-by-word pokes.
+   * memory's readers woken once (a message's bytes written by the T9000
+   * process driver: docs/kernel.md "Stop 23: endpoints per cycle"). Same
+   * result and the same error, after the same words, as the word-by-word
+   * pokes.
    */
   pokeMemBlock(name: string | Memory, addr: number, values: ArrayLike<number>): void {
     const m = typeof name === 'string' ? this.memory(name) : name;
-    const n = values.length;
-    if (n === 0) return;
-    if (!(Number.isInteger(addr) && addr >= 0 && addr + n <= m.depth)) {
-      for (let j = 0; j < n; j++) this.pokeMem(m, addr + j, values[j]!);
-      return;
-    }
-    const data = m.data;
-    const mask = m.mask;
     let changed = false;
-    for (let j = 0; j < n; j++) {
-      const value = values[j]!;
-      if (!(Number.isInteger(value) && value >= 0 && value <= mask)) {
-        if (changed) this.markMemory(m);
-        this.poked = true;
-        this.pokeMem(m, addr + j, value); // throws the word's error
-      }
-      if (data[addr + j] !== value) {
-        data[addr + j] = value;
-        changed = true;
-        m.onPoke?.(addr + j);
-      }
+    let j = 0;
+    try {
+      for (; j < values.length; j++) if (this.pokeWord(m, addr + j, values[j]!)) changed = true;
+    } finally {
+      if (changed) this.markMemory(m);
+      if (j > 0) this.poked = true; // as the word pokes: only once one word went in
     }
-    if (changed) this.markMemory(m);
-    this.poked = true;
+  }
+
+  /** One word of a poke, checked (address, width): true when the word changed. The caller wakes the memory's readers. */
+  private pokeWord(m: Memory, addr: number, value: number): boolean {
+    this.checkAddr(m, addr);
+    if (!(Number.isInteger(value) && value >= 0 && value <= m.mask)) {
+      throw new SimError('bad-poke', `poke ${m.path}[${addr}]: value ${value} does not fit ${m.width} bits`, this.clock.cycle);
+    }
+    if (m.data[addr] === value) return false;
+    m.data[addr] = value;
+    m.onPoke?.(addr);
+    return true;
   }
 
   memory(name: string): Memory {
