@@ -27,7 +27,7 @@
  */
 import type { Observer, Simulator } from '../../rtl/kernel/index.ts';
 import type { T9000Endpoint } from '../../rtl/t9000/endpoint.ts';
-import { sortInPlace } from '../../rtl/t9000/vlc.ts';
+import { sortInPlace } from '../../rtl/t9000/vlc_sort.ts';
 import { writeTrace, type EventKind, type TraceEvent, type TraceHeader } from '../../traces/events/vocabulary.ts';
 import { bytesDigest, type ChannelEnd, type T9000Driver, type T9000Message } from './t9000_driver.ts';
 import { T9000Summary } from './t9000_summary.ts';

@@ -40,6 +40,13 @@
  * rLastLen (slot sequence number and length of the last delivered message),
  * sAckWait, rDefer.
  *
+ * Rooms: the control blocks' fields and their staging are
+ * rtl/t9000/vlc_fields.ts (one `VlcFields` object per VLC, the state its
+ * processes share), the round robin's picks rtl/t9000/vlc_pick.ts (the
+ * one-pass rule and the 'scan' reference), the allocation-free sort of
+ * `visited()` rtl/t9000/vlc_sort.ts; this file keeps the ports, the work list,
+ * the view and the two processes.
+ *
  * Work list (speed, not behaviour): only the VLs with something to do are
  * visited in a cycle: those whose control block is not resting, those named
  * by this cycle's link events, and those the driver touched. The list is a
@@ -62,6 +69,9 @@
 import { Module, type Memory, type Signal } from '../kernel/module.ts';
 import { packDataEntry, packEntry, rxAreaBase, VL_BITS, type T9000Config } from './config.ts';
 import { ADDR_BITS } from './node_memory.ts';
+import { VlcFields } from './vlc_fields.ts';
+import { NO_CANDIDATE, VlcPick } from './vlc_pick.ts';
+import { sortInPlace } from './vlc_sort.ts';
 
 const C24 = 2 ** 24;
 
@@ -82,62 +92,6 @@ export interface VlcLinkPorts {
   dataPush: Signal;
   dataEntry: Signal;
   dataVl: Signal;
-}
-
-/**
- * One field of every control block: a kernel memory of one word per block,
- * with this cycle's writes staged (the last per word wins) and written to the
- * memory in `flush`, once per word and only if it changed.
- */
-class BlockField {
-  readonly mem: Memory;
-  readonly data: Float64Array;
-  private readonly next: Float64Array;
-  private readonly staged: Uint8Array;
-  private readonly list: Int32Array;
-  private n = 0;
-  /** The words the latest flush changed (kept only when `keepChanged`: the completion counters, read by the event recorder). */
-  readonly changed: Int32Array | null;
-  nChanged = 0;
-  constructor(
-    owner: Module,
-    name: string,
-    width: number,
-    depth: number,
-    keepChanged = false,
-    /** Where a field with writes staged this cycle puts itself (its first `set`), so the flush visits only those. */
-    private readonly stagedFields: BlockField[] = [],
-  ) {
-    // At most one write per word and cycle (flush), so `depth` write ports always suffice.
-    this.mem = owner.memory(name, width, depth, { writePorts: depth });
-    this.data = this.mem.data;
-    this.next = new Float64Array(depth);
-    this.staged = new Uint8Array(depth);
-    this.list = new Int32Array(depth);
-    this.changed = keepChanged ? new Int32Array(depth) : null;
-  }
-  set(v: number, x: number): void {
-    if (this.n === 0) this.stagedFields.push(this);
-    if (this.staged[v] === 0) {
-      this.staged[v] = 1;
-      this.list[this.n++] = v;
-    }
-    this.next[v] = x;
-  }
-  flush(): void {
-    const { data, next, staged, list, mem, changed } = this;
-    let c = 0;
-    for (let i = 0; i < this.n; i++) {
-      const v = list[i]!;
-      staged[v] = 0;
-      if (next[v] !== data[v]) {
-        mem.write(v, next[v]!);
-        if (changed) changed[c++] = v;
-      }
-    }
-    this.n = 0;
-    this.nChanged = c;
-  }
 }
 
 export class VirtualLinkControl extends Module {
@@ -203,42 +157,10 @@ export class VirtualLinkControl extends Module {
 
     this.sendQ = this.memory('sendQ', 32, V * Q);
     const sendQ = this.sendQ;
-    const fields: BlockField[] = [];
-    const stagedFields: BlockField[] = []; // this cycle's, in first-write order (each flushes its own memory: the order does not matter)
-    const mk = (nm: string, width: number, depth = V, keepChanged = false): BlockField => {
-      const f = new BlockField(this, nm, width, depth, keepChanged, stagedFields);
-      fields.push(f);
-      return f;
-    };
-    const sendPosted = mk('sendPosted', 24);
-    const recvPosted = mk('recvPosted', 24);
-    const sStarted = mk('sStarted', 24);
-    const sDone = mk('sDone', 24, V, true);
-    const sBusy = mk('sBusy', 1);
-    const sNeedEnq = mk('sNeedEnq', 1);
-    const sAckWait = mk('sAckWait', 8);
-    const sTxWait = mk('sTxWait', 8);
-    const sLastPkt = mk('sLastPkt', 1);
-    const sAddr = mk('sAddr', ADDR_BITS);
-    const sLeft = mk('sLeft', 16);
-    const sHold = mk('sHold', 20);
-    const rDone = mk('rDone', 24, V, true);
-    const rDefer = mk('rDefer', 1);
-    const rAckReq = mk('rAckReq', 1);
-    const rEomWait = mk('rEomWait', 1);
-    const rInMsg = mk('rInMsg', 1);
-    const rSeq = mk('rSeq', 16); // sequence number the next data header of v gets (its slot: rSeq mod rxSlots)
-    // Several packets of one VL in flight over a hunt group (docs/t9000.md#receive-area):
-    // rHead = oldest packet not yet retired; per slot, whether its packet has ended, with EOM, and its length.
-    const rHead = mk('rHead', 16);
-    const rPktEnd = mk('rPktEnd', 1, V * SL);
-    const rPktEom = mk('rPktEom', 1, V * SL);
-    const rPktLen = mk('rPktLen', 6, V * SL);
-    const rDeferSeq = mk('rDeferSeq', 16); // the packet whose ack rDefer holds back
-    const rMsgStart = mk('rMsgStart', 16);
-    const rMsgLen = mk('rMsgLen', 16);
-    const rLastStart = mk('rLastStart', 16);
-    const rLastLen = mk('rLastLen', 16);
+    // The control blocks' fields, one kernel memory each (rtl/t9000/vlc_fields.ts).
+    const blocks = new VlcFields(this, V, SL);
+    const { fields, stagedFields, sendPosted, recvPosted, sStarted, sDone, sBusy, sNeedEnq, sAckWait, sTxWait, sLastPkt, sAddr, sLeft, sHold } = blocks;
+    const { rDone, rDefer, rAckReq, rEomWait, rInMsg, rSeq, rHead, rPktEnd, rPktEom, rPktLen, rDeferSeq, rMsgStart, rMsgLen, rLastStart, rLastLen } = blocks;
     this.sendPosted = sendPosted.mem;
     this.recvPosted = recvPosted.mem;
     this.sDone = sDone.mem;
@@ -377,7 +299,7 @@ export class VirtualLinkControl extends Module {
     const candKind = new Uint8Array(V); // 0 none, 1 next packet of the current message, 2 first packet of the next message
     const candAddr = new Int32Array(V);
     const candLeft = new Int32Array(V);
-    const NONE = 0;
+    const NONE = NO_CANDIDATE;
     const CONT = 1;
     const NEWMSG = 2;
     const M16 = 2 ** 16;
@@ -435,72 +357,13 @@ export class VirtualLinkControl extends Module {
         }
       }
     };
-    // Per link, the VL the round robin picks for an ack and for a data packet: the first
-    // at or after rrAck (rrData), cyclically, among the VLs on the work list that want
-    // one (only those can). One pass over the work list for every link and both kinds,
-    // without closures (docs/kernel.md "Stop 23: endpoints per cycle"); the VLs are
-    // distinct, so the nearest is unique and the order of the pass does not matter.
-    const linkOf = Int32Array.from(vlLink);
-    const fromAck = new Int32Array(L);
-    const fromData = new Int32Array(L);
-    const bestAck = new Int32Array(L);
-    const bestAckD = new Int32Array(L);
-    const bestData = new Int32Array(L);
-    const bestDataD = new Int32Array(L);
+    // Per link, the VL the round robin picks for an ack and for a data packet (rtl/t9000/vlc_pick.ts).
     // The fault: every VL counted as on link 0 (a wrong bucket, for the controls).
-    const oneLink = cfg.fault === 'pick-one-link';
-    const pickAll = (): void => {
-      const s = this.s;
-      if (this.pickRule === 'scan') {
-        pickScan();
-        return;
-      }
-      for (let k = 0; k < L; k++) {
-        fromAck[k] = s[rrAck[k]!.i]!;
-        fromData[k] = s[rrData[k]!.i]!;
-        bestAck[k] = bestData[k] = -1;
-        bestAckD[k] = bestDataD[k] = V;
-      }
-      for (let i = 0; i < nWork; i++) {
-        const v = work[i]!;
-        const k = oneLink ? 0 : linkOf[v]!;
-        if (ackWant[v] !== 0) {
-          const d = (v - fromAck[k]! + V) % V;
-          if (d < bestAckD[k]!) {
-            bestAck[k] = v;
-            bestAckD[k] = d;
-          }
-        }
-        if (candKind[v] !== NONE) {
-          const d = (v - fromData[k]! + V) % V;
-          if (d < bestDataD[k]!) {
-            bestData[k] = v;
-            bestDataD[k] = d;
-          }
-        }
-      }
-    };
-    /** The reference (pickRule 'scan', the pick before stop 23): per link and kind, one scan of the work list. */
-    const scan = (k: number, from: number, want: (v: number) => boolean): number => {
-      let best = -1;
-      let bestD = V;
-      for (let i = 0; i < nWork; i++) {
-        const v = work[i]!;
-        if (vlLink[v] !== k || !want(v)) continue;
-        const d = (v - from + V) % V;
-        if (d < bestD) [best, bestD] = [v, d];
-      }
-      return best;
-    };
-    const wantsAck = (v: number): boolean => ackWant[v] !== 0;
-    const wantsData = (v: number): boolean => candKind[v] !== NONE;
-    const pickScan = (): void => {
-      const s = this.s;
-      for (let k = 0; k < L; k++) {
-        bestAck[k] = scan(k, s[rrAck[k]!.i]!, wantsAck);
-        bestData[k] = scan(k, s[rrData[k]!.i]!, wantsData);
-      }
-    };
+    const picker = new VlcPick(V, L, vlLink, cfg.fault === 'pick-one-link');
+    const { bestAck, bestData } = picker;
+    const rrAckSlot = Int32Array.from(rrAck, (r) => r.i);
+    const rrDataSlot = Int32Array.from(rrData, (r) => r.i);
+    const pickAll = (): void => picker.pick(this.pickRule, this.s, rrAckSlot, rrDataSlot, work, nWork, ackWant, candKind);
     const memories = fields.map((f) => f.mem);
     const ACK_ENTRY = packEntry({ ack: true, last: false, len: 0, addr: 0 });
 
@@ -732,47 +595,4 @@ export class VirtualLinkControl extends Module {
       { name: 'control' },
     );
   }
-}
-
-/**
- * Sort a[0..n) ascending in place without allocating (Array.prototype.sort
- * copies the array into a work array on every call: at 8x8 with node
- * addressing ~133 kB a cycle of garbage from the event recorder's
- * `visited()` calls; docs/kernel.md "Stop 21: allocation and layout").
- * Insertion sort for short lists, heapsort beyond; the entries are distinct
- * VL numbers, so any correct sort gives the same order.
- */
-export function sortInPlace(a: number[], n: number): void {
-  if (n <= 24) {
-    for (let i = 1; i < n; i++) {
-      const x = a[i]!;
-      let j = i - 1;
-      while (j >= 0 && a[j]! > x) {
-        a[j + 1] = a[j]!;
-        j--;
-      }
-      a[j + 1] = x;
-    }
-    return;
-  }
-  for (let r = (n >> 1) - 1; r >= 0; r--) siftDown(a, r, n);
-  for (let end = n - 1; end > 0; end--) {
-    const top = a[0]!;
-    a[0] = a[end]!;
-    a[end] = top;
-    siftDown(a, 0, end);
-  }
-}
-
-/** Heapsort's step: a[root] sinks to its place in the max-heap a[root..end). */
-function siftDown(a: number[], root: number, end: number): void {
-  const x = a[root]!;
-  let i = root;
-  for (let c = 2 * i + 1; c < end; c = 2 * i + 1) {
-    if (c + 1 < end && a[c + 1]! > a[c]!) c++;
-    if (a[c]! <= x) break;
-    a[i] = a[c]!;
-    i = c;
-  }
-  a[i] = x;
 }

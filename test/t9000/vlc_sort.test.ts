@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { sortInPlace } from '../../rtl/t9000/vlc.ts';
+import { sortInPlace } from '../../rtl/t9000/vlc_sort.ts';
 
 describe('sortInPlace', () => {
   it('sorts a[0..n) ascending like Array.prototype.sort and leaves the rest', () => {
