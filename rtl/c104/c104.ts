@@ -24,6 +24,11 @@
  * FIFO arbiters of latency 0), and `sel` (PolicySelector) for the thesis
  * policies. Readings: docs/c104.md#the-switch, docs/c104.md#arbitration.
  *
+ * Option `dataPath` (docs/c104.md#direct-data-path): 'direct' (default, with
+ * pipeline 'registered') has each output stage read the din of the input its
+ * crossbar output is connected to (wires xi{k}, xh{k}; the crossbar has no
+ * data path); 'crossbar', the reference, reads the crossbar's dout (xd{k}).
+ *
  * Option `slices: 'connected'` (docs/c104.md#compact-slices): only the
  * connected links' slices are elaborated (ports, router, output stage) and
  * the crossbar and the selector have one input and one output per connected
