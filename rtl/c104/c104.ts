@@ -24,6 +24,11 @@
  * FIFO arbiters of latency 0), and `sel` (PolicySelector) for the thesis
  * policies. Readings: docs/c104.md#the-switch, docs/c104.md#arbitration.
  *
+ * Option `dataPath` (docs/c104.md#direct-data-path): 'direct' (default, with
+ * pipeline 'registered') has each output stage read the din of the input its
+ * crossbar output is connected to (wires xi{k}, xh{k}; the crossbar has no
+ * data path); 'crossbar', the reference, reads the crossbar's dout (xd{k}).
+ *
  * Option `slices: 'connected'` (docs/c104.md#compact-slices): only the
  * connected links' slices are elaborated (ports, router, output stage) and
  * the crossbar and the selector have one input and one output per connected
@@ -35,7 +40,8 @@
 import { Module, type Signal } from '../kernel/module.ts';
 import { CHAR_BITS } from '../dslink/chars.ts';
 import { Crossbar } from '../lib/crossbar.ts';
-import type { C104Config } from './config.ts';
+import { C104_DATA_PATHS, type C104Config, type C104DataPath } from './config.ts';
+import { C104ConfigError } from './interval_table.ts';
 import { C104_LINKS, type CompiledTable } from './interval_table.ts';
 import { InputRouter, XBAR_VALID, type RouterSideBand } from './input_router.ts';
 import { PolicySelector } from './policy_selector.ts';
@@ -48,7 +54,7 @@ import { maskToCrossbar, SLICES_FAULT, sliceMap, type C104Slices } from './slice
  * seen); `outBlind`, the stage's edge not reading txReady (the link end
  * taking the held character is not seen). False in every other use.
  */
-export const C104_FAULT = { blkBlind: false, outBlind: false };
+export const C104_FAULT = { blkBlind: false, outBlind: false, directSwap: false };
 
 export interface C104Options {
   /** Which links are wired (ports of the others are tied off); default all. */
@@ -59,6 +65,15 @@ export interface C104Options {
   sideBand?: readonly (RouterSideBand | null)[];
   /** Elaborate every slice ('all', default) or only the connected ones (docs/c104.md#compact-slices). */
   slices?: C104Slices;
+  /**
+   * 'direct' (default): with pipeline 'registered', output stage k takes the
+   * character from the din of the input its crossbar output is connected to
+   * (the crossbar's one-hot connection), with no crossbar data process
+   * between (docs/c104.md#direct-data-path). 'crossbar': through the
+   * crossbar's dout{j} (the reference). Pipeline 'cut-through' always uses
+   * the crossbar's data path.
+   */
+  dataPath?: C104DataPath;
 }
 
 export class C104 extends Module {
@@ -96,6 +111,9 @@ export class C104 extends Module {
     this.linkOf = linkOf;
     this.xOf = xOf;
     const X = linkOf.length;
+    const dataPath = opts.dataPath ?? 'direct';
+    if (!(C104_DATA_PATHS as readonly string[]).includes(dataPath)) throw new C104ConfigError(`c104.dataPath: '${String(dataPath)}' is not one of ${C104_DATA_PATHS.join(', ')}`);
+    const direct = dataPath === 'direct' && config.pipeline !== 'cut-through';
     // The groups' masks as crossbar indices, once for all routers (the links' masks with slices 'all').
     const routerSlices = { linkOf, xGroupMask: X === C104_LINKS ? table.groupMask : table.groupMask.map((m) => maskToCrossbar(m, xOf)) };
     const xbar = (this.xbar = new Crossbar(this, 'xbar', {
@@ -106,7 +124,11 @@ export class C104 extends Module {
       latency: 0,
       wide: true, // one flow-control process, request columns (rtl/lib/crossbar.ts)
       dataGuard: 'connection', // the data path woken by its connected input only (docs/kernel.md "Stop 22: FIFOs and C104")
+      dataPath: !direct, // direct: the output stages read the inputs' din themselves (docs/kernel.md "Stop 24: FIFOs and C104")
     }));
+    // Direct data path: each input's din and each output's connection, as this module's wires (the stages' reads).
+    const xin: Signal[] = [];
+    const stages: (() => void)[] = [];
     const sel = (this.selector = lib ? null : new PolicySelector(this, 'sel', linkOf, config.policy, config.seed, compact && SLICES_FAULT.hashByIndex));
 
     for (let x = 0; x < X; x++) {
@@ -140,7 +162,14 @@ export class C104 extends Module {
       } else {
         this.tie(r.tag, 0);
       }
-      this.connect(r.din, xbar.din[x]!);
+      if (direct) {
+        const w = this.wire(`xi${k}`, CHAR_BITS + 1);
+        this.connect(r.din, w);
+        this.connect(w, xbar.din[x]!);
+        xin.push(w);
+      } else {
+        this.connect(r.din, xbar.din[x]!);
+      }
       this.connect(r.release, xbar.release[x]!);
       this.connect(xbar.gnt[x]!, r.gnt);
       this.connect(xbar.gidx[x]!, r.gidx);
@@ -152,10 +181,17 @@ export class C104 extends Module {
       // xo: the crossbar output of this link's stage (x, except under a negative control's fault).
       const xo = compact && SLICES_FAULT.swapOutputs && x < 2 && X >= 2 ? 1 - x : x;
       this.connect(blocked, xbar.blocked[xo]!);
-      const dout = this.wire(`xd${k}`, CHAR_BITS + 1);
-      this.connect(xbar.dout[xo]!, dout);
-      if (out) this.registeredStage(k, out.ov, out.oc, dout, blocked);
-      else this.throughStage(k, dout, blocked);
+      if (direct) {
+        const xh = this.wire(`xh${k}`, X);
+        this.connect(xbar.oh[xo]!, xh);
+        // After the loop: the stage reads every input's din wire.
+        stages.push(() => this.directStage(k, out!.ov, out!.oc, xh, xin, blocked));
+      } else {
+        const dout = this.wire(`xd${k}`, CHAR_BITS + 1);
+        this.connect(xbar.dout[xo]!, dout);
+        if (out) this.registeredStage(k, out.ov, out.oc, dout, blocked);
+        else this.throughStage(k, dout, blocked);
+      }
       if (sel) {
         this.connect(r.req, sel.reqIn[x]!);
         this.connect(r.prio, sel.prio[x]!);
@@ -166,6 +202,7 @@ export class C104 extends Module {
         this.connect(r.req, xbar.req[x]!);
       }
     }
+    for (const st of stages) st();
   }
 
   /**
@@ -175,12 +212,35 @@ export class C104 extends Module {
    * while it is full and the link end cannot take its character.
    */
   private registeredStage(k: number, ov: Signal, oc: Signal, dout: Signal, blocked: Signal): void {
+    this.outputStage(k, ov, oc, blocked, { dout });
+  }
+
+  /**
+   * Output stage k with the direct data path (option dataPath 'direct',
+   * docs/c104.md#direct-data-path): the same register, taking the character
+   * from the din of the input its crossbar output is connected to (bit i of
+   * xh: input i), which the crossbar's data process used to copy to its
+   * dout one evaluation earlier.
+   */
+  private directStage(k: number, ov: Signal, oc: Signal, xh: Signal, xin: readonly Signal[], blocked: Signal): void {
+    this.outputStage(k, ov, oc, blocked, { xh, xin });
+  }
+
+  /** The output register of pipeline 'registered', fed by a crossbar output (dout) or directly (xh, xin). */
+  private outputStage(k: number, ov: Signal, oc: Signal, blocked: Signal, from: { dout: Signal } | { xh: Signal; xin: readonly Signal[] }): void {
     const txReady = this.txReady[k]!;
     this.connect(ov, this.txValid[k]!);
     this.connect(oc, this.txChar[k]!);
+    const dout = 'dout' in from ? from.dout : null;
+    const xh = 'xh' in from ? from.xh : null;
+    const xin = 'xin' in from ? from.xin : [];
     // Slot indices read from this closure, not through the Signal objects (docs/kernel.md "Stop 19").
-    let bl = 0, ovI = 0, ovN = 0, ocN = 0, tr = 0, dI = 0;
-    this.binders.push(() => ([bl, ovI, ovN, ocN, tr, dI] = [blocked.i, ov.i, ov.n, oc.n, txReady.i, dout.i]));
+    let bl = 0, ovI = 0, ovN = 0, ocN = 0, tr = 0, dI = 0, xhI = 0;
+    let xinIs: Int32Array = new Int32Array(0);
+    this.binders.push(() => {
+      [bl, ovI, ovN, ocN, tr, dI, xhI] = [blocked.i, ov.i, ov.n, oc.n, txReady.i, dout?.i ?? 0, xh?.i ?? 0];
+      xinIs = Int32Array.from(xin.map((w) => w.i));
+    });
     // Each reads the other of ov and txReady only where it matters (docs/kernel.md
     // "Stop 22: FIFOs and C104"): blocked is ov while txReady is 0, else 0; the
     // edge's result depends on txReady only while ov is 1 (blocked is ov and not
@@ -195,7 +255,12 @@ export class C104 extends Module {
     this.seq(
       () => {
         const s = this.s;
-        const d = s[dI]!;
+        let d: number;
+        if (dout) d = s[dI]!;
+        else {
+          const h = s[xhI]!;
+          d = h !== 0 ? s[xinIs[31 - Math.clz32(h)]!]! : 0;
+        }
         const full = s[ovI] === 1;
         if (d & XBAR_VALID && !(full && s[tr] === 0)) {
           s[ovN] = 1;
@@ -210,14 +275,30 @@ export class C104 extends Module {
       // while ov is 1 at the edge (a late guard), on dout's and txReady's
       // changes. ov's fall (a drain, with no character offered) needs no run:
       // the next character's arrival wakes it.
-      {
-        reads: [],
-        readsWhen: [
-          { when: dout, bits: XBAR_VALID, rise: true, reads: [] },
-          { when: ov, bits: 1, rise: true, late: true, reads: C104_FAULT.outBlind ? [dout] : [dout, txReady] },
-        ],
-        name: `out${k}`,
-      },
+      // Direct ("Stop 24: FIFOs and C104"): what it offers is din of the input
+      // named by bit i of xh, read under that bit (xh is the crossbar's
+      // one-hot register, settled when din changes, so the guard is looked
+      // at then; a late guard would not do: the edge wakes a queued process
+      // if any of its late guards holds, so every input's din would wake a
+      // connected stage); xh itself is a plain read (a connection made or
+      // ended, or poked).
+      dout
+        ? {
+            reads: [],
+            readsWhen: [
+              { when: dout, bits: XBAR_VALID, rise: true, reads: [] },
+              { when: ov, bits: 1, rise: true, late: true, reads: C104_FAULT.outBlind ? [dout] : [dout, txReady] },
+            ],
+            name: `out${k}`,
+          }
+        : {
+            reads: [xh!],
+            readsWhen: [
+              ...xin.map((w, i) => ({ when: xh!, bits: (1 << (C104_FAULT.directSwap && (i ^ 1) < xin.length ? i ^ 1 : i)) >>> 0, reads: [w] })),
+              { when: ov, bits: 1, rise: true, late: true, reads: C104_FAULT.outBlind ? [] : [txReady] },
+            ],
+            name: `out${k}`,
+          },
     );
   }
 

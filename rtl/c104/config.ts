@@ -102,7 +102,18 @@ export interface C104Options extends Partial<Omit<C104Config, 'timing' | 'buffer
    * connected link depends on it.
    */
   slices?: C104Slices;
+  /**
+   * How a character crosses from the input router to the output stage
+   * (rtl/c104/c104.ts, docs/c104.md#direct-data-path): 'direct' (default)
+   * or through the crossbar's data path 'crossbar' (the reference). An
+   * elaboration choice like `slices`: the same values at every cycle, the
+   * crossbar's dout wires exist only with 'crossbar'.
+   */
+  dataPath?: C104DataPath;
 }
+
+export const C104_DATA_PATHS = ['direct', 'crossbar'] as const;
+export type C104DataPath = (typeof C104_DATA_PATHS)[number];
 
 function int(field: string, v: unknown, lo: number, hi: number): number {
   if (typeof v !== 'number' || !Number.isInteger(v) || v < lo || v > hi) throw new C104ConfigError(`c104.${field}: ${String(v)} is outside ${lo}..${hi}`);

@@ -90,7 +90,7 @@ export class C104Network extends Module {
       const cfg = makeC104Config({ ...opts.c104, fromProcessor, seed: (opts.c104?.seed ?? 1) + s });
       this.configs.push(cfg);
       const sideBand = opts.sideBand ? switchLanes(opts.sideBand, net, s) : undefined;
-      const sw = new C104(this, t.name, net.tables[s]!, cfg, { connected: t.connected, sideBand, slices: opts.c104?.slices });
+      const sw = new C104(this, t.name, net.tables[s]!, cfg, { connected: t.connected, sideBand, slices: opts.c104?.slices, dataPath: opts.c104?.dataPath });
       this.switches.push(sw);
       const row: (DsLinkEndPorts | null)[] = [];
       for (let k = 0; k < C104_LINKS; k++) {

@@ -30,6 +30,8 @@
  *   outputs  dout{j}[W]   din of the connected input (0 when idle)
  *            valid{j}     connected (a register)
  *            src{j}[S]    the connected input (a register; 0 when idle)
+ *            oh{j}[N]     only with dataPath false (then no dout{j}): the
+ *                         connection one-hot (bit i: input i; 0 when idle)
  *  children  arb{j}       output j's 1-of-N arbiter (policy and latency
  *                         configurable; defaults: tree, 2 cycles, §5.4.3)
  *
@@ -106,6 +108,14 @@ export interface CrossbarConfig {
    * the data path under 'source' only (onehot is the connection there).
    */
   dataGuard?: 'source' | 'connection';
+  /**
+   * Elaborate the data path (default true). False (the C104's 'direct' data
+   * path, rtl/c104/c104.ts; docs/kernel.md "Stop 24: FIFOs and C104"): no
+   * dout{j} outputs and no data processes; instead outputs oh{j}[N], output
+   * j's one-hot connection (the onehot{j} registers), from which the parent
+   * reads the connected input's din itself. Needs dataGuard 'connection'.
+   */
+  dataPath?: boolean;
 }
 
 /**
@@ -131,6 +141,8 @@ export class Crossbar extends Module {
   readonly dout: readonly Signal[];
   readonly valid: readonly Signal[];
   readonly src: readonly Signal[];
+  /** Per output, its one-hot connection (bit i: connected to input i), with dataPath false; else empty. */
+  readonly oh: readonly Signal[];
   readonly arbiters: readonly Arbiter[];
 
   constructor(parent: Module | null, name: string, config: CrossbarConfig) {
@@ -152,7 +164,10 @@ export class Crossbar extends Module {
     const conn = (this.conn = this.outputs('conn', N));
     const fc = (this.fc = this.outputs('fc', N));
     const blocked = (this.blocked = this.inputs('blocked', M));
-    const dout = (this.dout = this.outputs('dout', M, W));
+    if (config.dataPath !== undefined && typeof config.dataPath !== 'boolean') throw new RangeError(`crossbar: dataPath must be true or false, got ${String(config.dataPath)}`);
+    const dataPath = config.dataPath ?? true;
+    if (!dataPath && config.dataGuard !== 'connection') throw new RangeError(`crossbar: dataPath false needs dataGuard 'connection'`);
+    const dout = (this.dout = dataPath ? this.outputs('dout', M, W) : []);
     const valid = (this.valid = this.outputs('valid', M));
     const src = (this.src = this.outputs('src', M, bitsFor(N)));
 
@@ -172,6 +187,9 @@ export class Crossbar extends Module {
     if (config.dataGuard === 'connection' && N > 32) throw new RangeError(`crossbar: dataGuard 'connection' needs at most 32 inputs, got ${N}`);
     // One-hot connection per output (dataGuard 'connection'), else none.
     const hot = config.dataGuard === 'connection' ? this.regs('onehot', M, N, 0) : null;
+    // Without a data path the parent reads the connection (and the inputs' data) itself.
+    this.oh = dataPath ? [] : this.outputs('oh', M, N);
+    for (let j = 0; j < this.oh.length; j++) this.connect(hot![j]!, this.oh[j]!);
 
     // Output arbiters and the wires that reach them.
     const arbiters: Arbiter[] = [];
@@ -316,7 +334,9 @@ export class Crossbar extends Module {
     // "Exact sensitivity"): an input bit that changes wakes just the output
     // it drives. Wider crossbars keep one process for all outputs (a plain
     // per-output process would be woken by every input's changes).
-    if (hot) {
+    if (!dataPath) {
+      // No data path here: the parent's reader takes din of the input oh{j} names.
+    } else if (hot) {
       // Guarded on the connection itself (dataGuard 'connection'): input k's
       // data wakes output j only while connected to it, not after its release.
       for (let j = 0; j < M; j++) {

@@ -74,7 +74,7 @@ function build(c: Case, slices: 'all' | 'connected', mode: 'activity' | 'plain' 
 type Kind = 'plain' | 'index' | 'mask';
 /** Crossbar signals by local name: index in input or output space, and what the value is. */
 const XBAR_INDEX_VALUED = new Set(['src', 'srcr', 'aidx', 'gidx', 'iout']);
-const XBAR_MASK_VALUED = new Set(['req', 'col', 'onehot']); // onehot: the data path's connection register (dataGuard 'connection', docs/kernel.md "Stop 22: FIFOs and C104")
+const XBAR_MASK_VALUED = new Set(['req', 'col', 'onehot', 'oh']); // onehot: the data path's connection register (dataGuard 'connection', docs/kernel.md "Stop 22: FIFOs and C104"); oh its port (the direct data path, "Stop 24: FIFOs and C104")
 
 /** The full network's path and value kind of a compact network's signal (null: no counterpart). */
 function counterpart(path: string, sw: C104): { path: string; kind: Kind } | null {
@@ -89,6 +89,8 @@ function counterpart(path: string, sw: C104): { path: string; kind: Kind } | nul
   if ((m = local.match(/^xbar\.([a-z]+)(\d+)$/))) return { path: `${base}.xbar.${m[1]}${link(m[2]!)}`, kind: XBAR_INDEX_VALUED.has(m[1]!) ? 'index' : XBAR_MASK_VALUED.has(m[1]!) ? 'mask' : 'plain' };
   if ((m = local.match(/^sel\.book\.([a-z]+)(\d*)$/))) return { path: `${base}.sel.book.${m[1]}${m[2] ? link(m[2]) : ''}`, kind: m[1] === 'idx' ? 'index' : 'plain' };
   if ((m = local.match(/^sel\.(reqIn|reqOut)\d+$/))) return { path, kind: 'mask' };
+  // The direct data path's view of output k's connection (a mask of crossbar inputs; docs/c104.md#direct-data-path).
+  if ((m = local.match(/^xh\d+$/))) return { path, kind: 'mask' };
   if ((m = local.match(/^in\d+\.(req|gidx|xgm)$/))) return m[1] === 'xgm' ? null : { path, kind: m[1] === 'req' ? 'mask' : 'index' };
   return { path, kind: 'plain' };
 }

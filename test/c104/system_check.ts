@@ -3,7 +3,10 @@
  * receives posted and check every delivery exactly once, byte-exact, in
  * order per virtual link (harness/rtl/c104_system.ts).
  */
+import fc from 'fast-check';
 import { expect } from 'vitest';
+import { meshNetwork } from '../../rtl/c104/labelling.ts';
+import type { C104Options } from '../../rtl/c104/config.ts';
 import { makeC104System, nodeChannels, type C104System } from '../../harness/rtl/c104_system.ts';
 import { channelPairs } from '../../harness/rtl/c104_thesis_workload.ts';
 import type { ChannelEnd } from '../../harness/rtl/t9000_driver.ts';
@@ -141,5 +144,41 @@ export function firstStepDiff(ref: C104System, fast: C104System, cycles: number,
     const m = firstBlockDiff(rb, fb);
     if (m) return `cycle ${ref.sim.cycle}: ${m}`;
   }
+  return undefined;
+}
+
+/** A small mesh under random paired messages (test/c104/per_token_guards, direct_data). */
+export interface MeshCase {
+  w: number;
+  h: number;
+  msgs: PairMessage[];
+  cycles: number;
+  node: boolean;
+  c104: C104Options;
+}
+
+/** The mesh of `c` (x-first), its channels and messages posted, held sends. */
+export function buildMeshCase(c: MeshCase, mode: 'plain' | 'activity', c104: C104Options = {}): C104System {
+  const T = c.w * c.h;
+  const { msgs, pairs, labels } = pairMessages(c.msgs, T);
+  const spec = meshNetwork({ w: c.w, h: c.h, routing: 'x-first', labelsPerNode: c.node ? 1 : labels });
+  const channels = pairChannels(spec, pairs, T, c.node);
+  const sys = makeC104System(spec, channels, { mode, t9000: c.node ? { addressing: 'node' } : {}, c104: { ...c.c104, ...c104 } });
+  sys.driver.holdWhenFull = true;
+  postPairMessages(sys, channels, msgs);
+  return sys;
+}
+
+/** Random messages on a 2x1 or 2x2 mesh. */
+export const meshMsgsArb = fc.array(fc.record({ src: fc.nat(7), dst: fc.nat(7), len: fc.integer({ min: 0, max: 70 }), at: fc.nat(400) }), { minLength: 4, maxLength: 20 });
+
+/** A loaded 2x2 mesh's messages: every endpoint sends to every other at once (contention, full output buffers, held cores). */
+export const CROWD_MSGS: PairMessage[] = Array.from({ length: 12 }, (_, k) => ({ src: k % 4, dst: (k % 4) + 1 + (k >> 2), len: 40 + k, at: 0 })).map((m) => ({ ...m, dst: m.dst % 4 }));
+
+/** The end of a lock-step: the event traces and deliveries equal (something delivered), or what differs. */
+export function sameTraces(ref: C104System, fast: C104System): string | undefined {
+  if (JSON.stringify(ref.rec.events) !== JSON.stringify(fast.rec.events)) return 'event traces differ';
+  if (JSON.stringify(ref.rec.deliveries) !== JSON.stringify(fast.rec.deliveries)) return 'deliveries differ';
+  expect(fast.rec.deliveries.length).toBeGreaterThan(0);
   return undefined;
 }

@@ -31,12 +31,15 @@ class Pair extends Module {
   readonly d = new Drive(this, 'd');
   readonly src: Crossbar;
   readonly conn: Crossbar;
+  /** No data path (dataPath false, the C104's direct data path): oh{j} in place of dout{j}. */
+  readonly bare: Crossbar;
   constructor(wide: boolean, policy: 'fifo' | 'tree') {
     super(null, 'top');
     const cfg = { inputs: N, outputs: M, width: 4, policy, latency: policy === 'fifo' ? 0 : 1, wide };
     this.src = new Crossbar(this, 'src', cfg);
     this.conn = new Crossbar(this, 'conn', { ...cfg, dataGuard: 'connection' });
-    for (const x of [this.src, this.conn]) {
+    this.bare = new Crossbar(this, 'bare', { ...cfg, dataGuard: 'connection', dataPath: false });
+    for (const x of [this.src, this.conn, this.bare]) {
       for (let i = 0; i < N; i++) {
         this.connect(this.d.req[i]!, x.req[i]!);
         this.connect(this.d.din[i]!, x.din[i]!);
@@ -47,9 +50,10 @@ class Pair extends Module {
   }
 }
 
-/** Every output of a crossbar, as numbers. */
+/** Every output of a crossbar, as numbers; without a data path, dout{j} as its parent takes it (din of the input oh{j} names, 0 when idle). */
 function outputs(peek: (s: Signal) => number, x: Crossbar): number[] {
-  return [...x.dout, ...x.valid, ...x.src, ...x.gnt, ...x.gidx, ...x.conn, ...x.fc].map(peek);
+  const dout = x.oh.length ? x.oh.map((o) => (peek(o) !== 0 ? peek(x.din[31 - Math.clz32(peek(o))]!) : 0)) : x.dout.map(peek);
+  return [...dout, ...[...x.valid, ...x.src, ...x.gnt, ...x.gidx, ...x.conn, ...x.fc].map(peek)];
 }
 
 /** A protocol-valid random drive for `cycles` cycles: release only while connected. */
@@ -84,6 +88,7 @@ describe("Crossbar dataGuard 'connection'", () => {
           sim.step();
           const peek = (s: Signal): number => sim.peek(s);
           expect(outputs(peek, top.conn)).toEqual(outputs(peek, top.src));
+          expect(outputs(peek, top.bare)).toEqual(outputs(peek, top.src));
           grants += top.src.gnt.reduce((a, g) => a + peek(g), 0);
         });
         expect(grants).toBeGreaterThan(0);
@@ -109,5 +114,14 @@ describe("Crossbar dataGuard 'connection'", () => {
     class Top extends Module {}
     expect(() => new Crossbar(new Top(null, 't'), 'x', { inputs: 2, outputs: 2, dataGuard: 'both' as never })).toThrow(/dataGuard must be 'source' or 'connection'/);
     expect(() => new Crossbar(new Top(null, 't'), 'x', { inputs: 33, outputs: 2, dataGuard: 'connection' })).toThrow(/at most 32 inputs/);
+  });
+
+  it('dataPath false: no dout and no data process, oh{j} instead; needs the connection guard', () => {
+    class Top extends Module {}
+    const x = new Crossbar(new Top(null, 't'), 'x', { inputs: 2, outputs: 2, dataGuard: 'connection', dataPath: false });
+    expect(x.dout).toEqual([]);
+    expect(x.oh.map((o) => o.name)).toEqual(['oh0', 'oh1']);
+    expect(() => new Crossbar(new Top(null, 't'), 'x', { inputs: 2, outputs: 2, dataPath: false })).toThrow(/dataPath false needs dataGuard 'connection'/);
+    expect(() => new Crossbar(new Top(null, 't'), 'x', { inputs: 2, outputs: 2, dataGuard: 'connection', dataPath: 0 as never })).toThrow(/dataPath must be true or false/);
   });
 });
