@@ -25,15 +25,12 @@
  * fail it at some phases and in some seeds.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { Module, Simulator, type Signal } from '../../rtl/kernel/index.ts';
+import type { Signal } from '../../rtl/kernel/index.ts';
 import type { DsLinkEnd } from '../../rtl/dslink/end.ts';
-import { DsLinkPair } from '../../rtl/dslink/pair.ts';
 import type { RunIdle } from '../../rtl/dslink/config.ts';
 import { DsRxDecoder } from '../../rtl/dslink/rx_decoder.ts';
 import { runLockstep, runsSeen, type Lockstep } from '../lib/lockstep_sim.ts';
-import { chaosLockstep, warmCopies } from '../lib/chaos_lockstep.ts';
-import { CharSink, CharSource } from './bench.ts';
-import { WriteBench } from './loaded_stream.ts';
+import { WriteBench, burstSeedsDiffering } from './loaded_stream.ts';
 
 const T0 = 3150; // inside the loaded stream (token_writes.test.ts)
 const PHASES = 10;
@@ -110,31 +107,8 @@ describe("DS-link decoder: the held token's registers by timed writes", () => {
 
 // ---------------------------------------------------------------- random pokes
 
-const START = 2700;
 const POKED = /dec\.(esc|pendKind|pendVal|prevPar|dead|got)|deser\.(acc|cnt|out\.tok)/;
-
-/** Bursts a → b (trains start, hand over to NULLs, start again), a trickle b → a, b's sink stalling (timed_write_chaos.test.ts's bench). */
-class Bench extends Module {
-  constructor(runIdle: RunIdle) {
-    super(null, 'top');
-    const pair = new DsLinkPair(this, 'link', { a: { runIdle }, b: { runIdle } });
-    new CharSource(this, 'srcA', pair.a, Array.from({ length: 400 }, (_, k) => (k * 37) & 255), [true], Array.from({ length: 400 }, (_, k) => START + (k % 50 < 25 ? 0 : 30 * k)));
-    new CharSource(this, 'srcB', pair.b, Array.from({ length: 60 }, (_, k) => k), [true], Array.from({ length: 60 }, (_, k) => START + 40 * k));
-    new CharSink(this, 'sinkA', pair.a);
-    new CharSink(this, 'sinkB', pair.b, [...Array<boolean>(30).fill(false), ...Array<boolean>(50).fill(true)]);
-  }
-}
-
-const warm = new Map<RunIdle, () => { ref: Simulator; fast: Simulator }>();
-function differing(runIdle: RunIdle, n: number): number {
-  if (!warm.has(runIdle)) warm.set(runIdle, warmCopies((mode) => new Simulator(new Bench(runIdle), { mode }), 3000));
-  let bad = 0;
-  for (let seed = 1; seed <= n; seed++) {
-    const { ref, fast } = warm.get(runIdle)!();
-    if (chaosLockstep(ref, fast, seed, { cycles: 600, rate: 0.08, pokeable: (s) => POKED.test(s.path) }).diff) bad++;
-  }
-  return bad;
-}
+const differing = (runIdle: RunIdle, n: number): number => burstSeedsDiffering(runIdle, n, POKED);
 
 describe('DS-link decoder: tokV writes pending, random pokes, snapshots, mode switches', () => {
   for (const runIdle of ['nulls', 'one-null'] as const) {
