@@ -125,8 +125,17 @@ export class DsRxDecoder extends Module {
   static clearByRun = false;
   /** Negative control only (tests): in a token train, the pulses' timed clear one edge late. */
   static clearLate = false;
+  /** The held token's registers at tokV by a run at that edge also in a token train (stop 23's way: the reference option; tests count both). */
+  static tokvByRun = false;
+  /** Negative control only (tests): in a token train, the tokV registers' timed writes one edge late. */
+  static tokvLate = false;
+  /** Negative controls only (tests): a run between hdrV and tokV leaves the tokV writes standing (retractTokV); a thaw or handover does (dropTokV). */
+  static noRetract = false;
+  static noDrop = false;
   /** The one-cycle output pulses (registers): cleared at the edge after they rise. */
   private readonly pulses: Signal[];
+  /** The registers the tokV writes may set (tokvAhead). */
+  private readonly tokvRegs: Signal[];
   /** Their next-value slots (set by onElaborated). */
   private pulseN = new Int32Array(0);
 
@@ -153,6 +162,7 @@ export class DsRxDecoder extends Module {
     const suspectTotal = (this.suspectTotal = this.reg('suspectTotal', 32));
     const nullPair = (this.nullPair = opts.nullPairs ? this.reg('nullPair') : null);
     const lastNull = (this.lastNull = opts.nullPairs ? this.reg('lastNull') : null);
+    this.tokvRegs = [prevPar, esc, pendKind, pendVal];
     this.pulses = [...(flow ? [] : [gotNull, gotFct, gotChar]), errParity, errEscape, ...(nullPair ? [nullPair] : [])];
     const checkParity = opts.checkParity;
     const onArrival = opts.handover === 'on-arrival';
@@ -224,10 +234,10 @@ export class DsRxDecoder extends Module {
     // closure rather than through the Signal objects (docs/kernel.md "Stop 19").
     // Set by onElaborated.
     let gnN = 0, gfN = 0, gcN = 0, epN = 0, eeN = 0, enI = 0, deI = 0, deN = 0, syI = 0, hvI = 0, tvI = 0, tpI = 0, tcI = 0;
-    let esI = 0, esN = 0, ppI = 0, ppN = 0, hpI = 0, hfI = 0, unI = 0, unN = 0, pkI = 0, pkN = 0, pvI = 0;
+    let esI = 0, esN = 0, ppI = 0, ppN = 0, hpI = 0, hfI = 0, unI = 0, unN = 0, pkI = 0, pkN = 0, pvI = 0, pvN = 0;
     this.bindSlots = () => {
       [gnN, gfN, gcN, epN, eeN, enI, deI, deN, syI, hvI, tvI, tpI, tcI] = [gotNull.n, gotFct.n, gotChar.n, errParity.n, errEscape.n, enable.i, dead.i, dead.n, syncV.i, hdrV.i, tokV.i, tokPay.i, tokCtl.i];
-      [esI, esN, ppI, ppN, hpI, hfI, unI, unN, pkI, pkN, pvI] = [esc.i, esc.n, prevPar.i, prevPar.n, hdrP.i, hdrF.i, unchecked.i, unchecked.n, pendKind.i, pendKind.n, pendVal.i];
+      [esI, esN, ppI, ppN, hpI, hfI, unI, unN, pkI, pkN, pvI, pvN] = [esc.i, esc.n, prevPar.i, prevPar.n, hdrP.i, hdrF.i, unchecked.i, unchecked.n, pendKind.i, pendKind.n, pendVal.i, pendVal.n];
     };
 
     // What the decode process reads (docs/kernel.md "Stop 20: receive side"):
@@ -298,16 +308,94 @@ export class DsRxDecoder extends Module {
         if (k === PEND_NULL) s[esN] = 0;
       }
     };
+    /**
+     * A token train's hdrV run (onDecode set the cursor's `tokvDue`, the edge
+     * where the token it frames ends, tokV): in the checked handover that
+     * run only holds the token (prevPar, esc, pendKind, pendVal), whose bits
+     * are on the line already, so its writes are timed register writes
+     * scheduled here, and the decoder is next woken at the following token's
+     * hdrV (docs/kernel.md "Stop 24: token layer"). False: the run at e as
+     * before (an escape error, the decoder disabled or dead, the cursor not
+     * covering e, the reference mode or option).
+     */
+    const tokvAhead = (e: number): boolean => {
+      const tt = this.tokTrain!;
+      if (onArrival || flow || DsRxDecoder.tokvByRun || this.wakeSink!.mode !== 'activity') return false;
+      const s = this.s;
+      // What the run at e would see: enable and dead as after this edge (a change of either wakes this process: retractTokV).
+      if (s[enI] !== 1 || s[deN] === 1) return false;
+      const r = tt.recv;
+      if (!r.covers(e)) return false;
+      const w = r.heldToken();
+      const ctl = (w & 1) === 1;
+      const pay = w >>> 1;
+      const o = tokenOutcome(ctl, pay, s[esN] === 1);
+      const k = o & 7;
+      if (k === OUT_ERR_ESCAPE) return false;
+      const at = DsRxDecoder.tokvLate ? e + 1 : e;
+      // The values after this edge (s[..N]) stand until e: only the decoder writes these registers (a poke wakes it: retractTokV).
+      const par = parity(ctl ? pay & 3 : pay);
+      if (par !== s[ppN]) this.writeAt(prevPar, at, par);
+      if (k === OUT_ESC) {
+        if (s[esN] !== 1) this.writeAt(esc, at, 1);
+      } else {
+        if (s[pkN] !== k) this.writeAt(pendKind, at, k);
+        const v = o >>> 3;
+        if (s[pvN] !== v) this.writeAt(pendVal, at, v);
+        if (k === PEND_NULL && s[esN] !== 0) this.writeAt(esc, at, 0);
+      }
+      r.tokvAt = at;
+      this.wakeAt(this.decodeProc, e + 2);
+      return true;
+    };
     this.decodeProc = this.seq(
       () => {
         if (this.rxTrain?.dormant) return;
+        const tt = this.tokTrain;
+        if (tt !== null && tt.recv.tokvAt >= 0) this.retractTokV(this.cycleRef.cycle);
         pulsed = 0;
         decode();
         // The reference mode runs every process every cycle.
         if (pulsed === 1 && this.wakeSink!.mode === 'activity' && !DsRxDecoder.noClearWake) this.clearPulses(this.cycleRef.cycle + 1);
+        if (tt !== null && tt.recv.tokvDue >= 0) {
+          const e = tt.recv.tokvDue;
+          tt.recv.tokvDue = -1;
+          if (!tokvAhead(e)) this.wakeAt(this.decodeProc, e);
+        }
       },
       { name: 'decode', reads },
     );
+  }
+
+  /**
+   * A run at edge t with tokV writes pending (woken for a poke, the enable,
+   * or at their own edge by a fallback): they are dropped (at their own edge
+   * the applied values taken back) and, if still ahead, the run at their
+   * edge restored; the runs compute the same values from their inputs.
+   */
+  private retractTokV(t: number): void {
+    const r = this.tokTrain!.recv;
+    const e = r.tokvAt;
+    r.tokvAt = -1;
+    if (e < t || DsRxDecoder.noRetract) return; // applied at an earlier edge: nothing pending
+    for (const g of this.tokvRegs) this.cancelWrites(g);
+    if (e > t) this.wakeAt(this.decodeProc, e);
+  }
+
+  /**
+   * The token train's cursor stops covering edges from `from` on (a thaw, a
+   * handover to the NULL train, the train ending): tokV writes pending
+   * there are dropped and the decoder runs at their edge instead, as it did
+   * before stop 24 (its inputs are then the deserialiser's, or the NULL
+   * train's, not the cursor's).
+   */
+  dropTokV(from: number): void {
+    const r = this.tokTrain?.recv;
+    if (r === undefined || r.tokvAt < from || DsRxDecoder.noDrop) return;
+    const e = r.tokvAt;
+    r.tokvAt = -1;
+    for (const g of this.tokvRegs) this.cancelWrites(g);
+    this.wakeAt(this.decodeProc, e);
   }
 
   /**

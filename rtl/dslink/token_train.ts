@@ -202,6 +202,7 @@ export class DsTokenTrain implements OnDemand {
     // clears of its pulses go too (none stands here in the tests: the
     // decoder has not pulsed at a handover edge before the serialiser).
     this.rx.dec.cancelPulseClears();
+    this.rx.dec.dropTokV(c + 1);
     this.active = false;
     this.recv.rxUntil = c;
     this.recv.rxEnding = false;
@@ -377,6 +378,7 @@ export class DsTokenTrain implements OnDemand {
     this.active = false;
     this.stats.thawed++;
     if (rxCycle > txCycle) {
+      this.rx.dec.dropTokV(rxCycle);
       this.recv.rxUntil = rxCycle + 1;
       this.recv.rxEnding = true;
       const d = this.rx.deser;

@@ -28,6 +28,7 @@ export interface RxCursorState {
   heldF: number;
   rxEnding: boolean;
   x0: number;
+  tokvAt?: number;
 }
 
 export class DsTokenTrainRx {
@@ -61,6 +62,14 @@ export class DsTokenTrainRx {
   rxEnding = false;
   /** D xor S in the cycle before rxFrom (the receiver's xPrev there). */
   x0 = 0;
+  /**
+   * The edge of the decoder's pending tokV writes (rx_decoder.ts tokvAhead;
+   * docs/kernel.md "Stop 24: token layer"), or -1. Kept here, in the
+   * snapshot with the cursor, as the kernel keeps the writes.
+   */
+  tokvAt = -1;
+  /** Set by onDecode at a hdrV, read and cleared by the decoder's same run: the edge of that token's tokV. */
+  tokvDue = -1;
   /** The deserialiser's output slots (current, next), set in bind(): a hot path reads them from here (docs/kernel.md "Stop 19"). */
   private readonly outI = new Int32Array(7);
   private readonly outN = new Int32Array(7);
@@ -156,7 +165,23 @@ export class DsTokenTrainRx {
     // j 0: tokV of the previous token now, the next token's hdrV at curF + 2; j 2: hdrV now, tokV when the token has ended.
     const late = DsTokenTrainRx.pulseLate;
     if (j === 0) dec.wakeAt(dec.decodeProc, this.curF + 2 + late);
-    else if (j === 2) dec.wakeAt(dec.decodeProc, this.curF + late + (this.pfOf(this.curF) >>> 1 === 1 ? 4 : 10));
+    else if (j === 2) {
+      const e = this.curF + late + (this.pfOf(this.curF) >>> 1 === 1 ? 4 : 10);
+      // The decoder, after its run, writes the token's registers at e ahead or runs there (rx_decoder.ts tokvAhead).
+      if (late === 0) this.tokvDue = e;
+      else dec.wakeAt(dec.decodeProc, e);
+    }
+  }
+
+  /**
+   * The token the receiver frames (curF), as the deserialiser shows it at
+   * its tokV: its flag (tokCtl) in bit 0, its data bits or control code
+   * (tokPay) above. Its bits are on the line: posted at its load edge.
+   */
+  heldToken(): number {
+    const f = this.curF;
+    const fl = this.pfOf(f) >>> 1;
+    return fl | (this.bits(f + 2, fl === 1 ? 2 : 8) << 1);
   }
 
   /** The first two bits (parity, flag) of the token starting at f, cached for the token the receiver frames. */
@@ -270,6 +295,7 @@ export class DsTokenTrainRx {
 
   /** Write the receiver's values of cycle t back for good; the deserialiser goes on bit by bit from edge t. */
   thawRx(t: number): void {
+    this.dec.dropTokV(t);
     const s = this.s;
     this.writeRx(t, s);
     if (t > this.rxFrom) this.writePulses(t, s);
@@ -280,7 +306,7 @@ export class DsTokenTrainRx {
   }
 
   save(): RxCursorState {
-    return { rxFrom: this.rxFrom, rxUntil: this.rxUntil, curF: this.curF, prevP: this.prevP, prevFl: this.prevFl, prevPay: this.prevPay, heldP: this.heldP, heldF: this.heldF, rxEnding: this.rxEnding, x0: this.x0 };
+    return { rxFrom: this.rxFrom, rxUntil: this.rxUntil, curF: this.curF, prevP: this.prevP, prevFl: this.prevFl, prevPay: this.prevPay, heldP: this.heldP, heldF: this.heldF, rxEnding: this.rxEnding, x0: this.x0, tokvAt: this.tokvAt };
   }
 
   restore(st: RxCursorState): void {
@@ -295,9 +321,13 @@ export class DsTokenTrainRx {
     this.rxEnding = st.rxEnding;
     this.pfAt = -1;
     this.x0 = st.x0;
+    this.tokvAt = st.tokvAt ?? -1;
+    this.tokvDue = -1;
   }
 
   reset(): void {
+    this.tokvAt = -1;
+    this.tokvDue = -1;
     this.rxEnding = false;
     this.pfAt = -1;
     this.rxFrom = Infinity;

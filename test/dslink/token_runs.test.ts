@@ -14,7 +14,8 @@
  * DsCredit.countOnFall: the behaviour before stop 21), the serialiser and
  * the decoder run where the timed writes are (DsTokenTrain.moreByRun,
  * DsRxDecoder.clearByRun: before stop 22) and the credit flags computed by
- * the comb status (DsCredit.flagsComb: before stop 23) exceed the bounds.
+ * the comb status (DsCredit.flagsComb: before stop 23) and the decoder's
+ * run at tokV (DsRxDecoder.tokvByRun: before stop 24) exceed the bounds.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { Module, Simulator } from '../../rtl/kernel/index.ts';
@@ -75,14 +76,16 @@ afterEach(() => {
   DsTokenTrain.moreByRun = false;
   DsRxDecoder.clearByRun = false;
   DsCredit.flagsComb = false;
+  DsRxDecoder.tokvByRun = false;
 });
 
 /**
- * All DS-link and FIFO runs per character: 24.21 at stop 23 (25.28 before
- * it with s22-fifo's FIFO; 29.28 at stop 22, 32.04 at stop 21;
- * docs/kernel.md "Stop 23: token layer").
+ * All DS-link and FIFO runs per character: 21.83 at stop 24 (23.21 before
+ * it, with s23-fifo's FIFO; 24.21 at stop 23, 25.28 before it with
+ * s22-fifo's FIFO; 29.28 at stop 22, 32.04 at stop 21; docs/kernel.md
+ * "Stop 24: token layer").
  */
-const TOTAL_BOUND = 24.5;
+const TOTAL_BOUND = 22.1;
 const total = (perChar: Map<string, number>): number => [...perChar.values()].reduce((x, y) => x + y, 0);
 
 describe('token layer: runs per token on a loaded token train', () => {
@@ -111,7 +114,18 @@ describe('token layer: runs per token on a loaded token train', () => {
     expect(at('b DsRxDecoder.decode')).toBeLessThanOrEqual(2.05);
     // Stop 23: the credit flags registered with the counters, so the sender's status does not run per character sent.
     expect(at('a DsCredit.status')).toBeLessThanOrEqual(0.05);
+    // Stop 24: the decoder's tokV registers by timed writes from its hdrV run, so it runs once a token (b: data; a: b's FCTs and NULLs).
+    expect(at('b DsRxDecoder.decode')).toBeLessThanOrEqual(1.05);
+    expect(at('a DsRxDecoder.decode')).toBeLessThanOrEqual(1.1);
     expect(total(perChar)).toBeLessThanOrEqual(TOTAL_BOUND);
+  });
+
+  it('control: the run at tokV (before stop 24) exceeds the decoder bounds and the total', () => {
+    DsRxDecoder.tokvByRun = true;
+    const { perChar } = runsPerChar();
+    expect(perChar.get('b DsRxDecoder.decode')!).toBeGreaterThan(1.5);
+    expect(perChar.get('a DsRxDecoder.decode')!).toBeGreaterThan(1.2);
+    expect(total(perChar)).toBeGreaterThan(TOTAL_BOUND);
   });
 
   it('control: woken by the falls too (before stop 21), runs instead of timed writes (before stop 22), the comb credit flags (before stop 23): each exceeds its bound', () => {
@@ -120,6 +134,7 @@ describe('token layer: runs per token on a loaded token train', () => {
     DsTokenTrain.moreByRun = true;
     DsRxDecoder.clearByRun = true;
     DsCredit.flagsComb = true;
+    DsRxDecoder.tokvByRun = true;
     const { perChar } = runsPerChar();
     expect(perChar.get('a DsCredit.status')!).toBeGreaterThan(1);
     expect(perChar.get('a DsTxSerialiser.shift')!).toBeGreaterThan(2.5);

@@ -14,44 +14,15 @@
  * seeds: test/dslink/take_hold.test.ts places that case.)
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { Module, Simulator } from '../../rtl/kernel/index.ts';
-import { DsLinkPair } from '../../rtl/dslink/pair.ts';
 import { DsTokenTrain } from '../../rtl/dslink/token_train.ts';
 import { DsRxDecoder } from '../../rtl/dslink/rx_decoder.ts';
 import type { RunIdle } from '../../rtl/dslink/config.ts';
-import { CharSink, CharSource } from '../dslink/bench.ts';
-import { chaosLockstep, warmCopies } from '../lib/chaos_lockstep.ts';
+import { burstSeedsDiffering } from '../dslink/loaded_stream.ts';
 
-const START = 2700; // the link is in Run from about 2,600
 const POKED = /ser\.(more|take)$|dec\.(got|err|null)/;
 
-class Bench extends Module {
-  constructor(runIdle: RunIdle) {
-    super(null, 'top');
-    const pair = new DsLinkPair(this, 'link', { a: { runIdle }, b: { runIdle } });
-    // Bursts of 25 characters with gaps: token trains start, hand over to NULLs and start again.
-    new CharSource(this, 'srcA', pair.a, Array.from({ length: 400 }, (_, k) => (k * 37) & 255), [true], Array.from({ length: 400 }, (_, k) => START + (k % 50 < 25 ? 0 : 30 * k)));
-    new CharSource(this, 'srcB', pair.b, Array.from({ length: 60 }, (_, k) => k), [true], Array.from({ length: 60 }, (_, k) => START + 40 * k));
-    new CharSink(this, 'sinkA', pair.a);
-    new CharSink(this, 'sinkB', pair.b, [...Array<boolean>(30).fill(false), ...Array<boolean>(50).fill(true)]);
-  }
-}
-
-const warm = new Map<RunIdle, () => { ref: Simulator; fast: Simulator }>();
-function copies(runIdle: RunIdle): { ref: Simulator; fast: Simulator } {
-  if (!warm.has(runIdle)) warm.set(runIdle, warmCopies((mode) => new Simulator(new Bench(runIdle), { mode }), 3000));
-  return warm.get(runIdle)!();
-}
-
-/** Seeds whose run differs, of `n`. */
-function differing(runIdle: RunIdle, n: number, poked: RegExp): number {
-  let bad = 0;
-  for (let seed = 1; seed <= n; seed++) {
-    const { ref, fast } = copies(runIdle);
-    if (chaosLockstep(ref, fast, seed, { cycles: 600, rate: 0.08, pokeable: (s) => poked.test(s.path) }).diff) bad++;
-  }
-  return bad;
-}
+/** Seeds whose run differs, of `n` (the bench: loaded_stream.ts BurstBench). */
+const differing = (runIdle: RunIdle, n: number, poked: RegExp): number => burstSeedsDiffering(runIdle, n, poked);
 
 afterEach(() => {
   DsTokenTrain.moreLate = false;
