@@ -61,10 +61,15 @@ invert(net.combGuardStart, net.combGuardProc, nComb, net.combGuardSlot).forEach(
 invert(net.seqGuardStart, net.seqGuardProc, nSeq, net.seqGuardSlot).forEach((xs, p) => seqReads[p]!.push(...xs));
 const combMems: number[][] = Array.from({ length: nComb }, () => []);
 const seqMems: number[][] = Array.from({ length: nSeq }, () => []);
+// Readers at one address (CombOptions.readsAt): per comb process, pairs (memory, address slot); they touch one word's line.
+const combAt: number[][] = Array.from({ length: nComb }, () => []);
 net.memories.forEach((_: unknown, m: number) => {
   for (const p of net.memCombReaders[m]) combMems[p]!.push(m);
   for (const p of net.memSeqReaders[m]) seqMems[p]!.push(m);
+  const at = net.memAtReaders[m];
+  for (let k = 0; k < at.length; k += 2) combAt[at[k]]!.push(m, at[k + 1]);
 });
+const memAtLines = new Set<number>();
 
 // Window sets. State: slots touched (and how often, for the lower bound).
 const touchedSlot = new Uint32Array(net.size);
@@ -86,6 +91,8 @@ S.runComb = (p: number): void => {
   for (let k = a; k < b; k++) slot(net.combWrites[k]);
   for (const x of combReads[p]!) slot(x);
   for (const m of combMems[p]!) memsTouched.add(m);
+  const at = combAt[p]!;
+  for (let k = 0; k < at.length; k += 2) memAtLines.add(at[k]! * 2 ** 24 + Math.floor((S.s[at[k + 1]!] * 8) / 64));
   touch('comb dirty words', p >>> 5, 4);
   runComb(p);
 };
@@ -170,6 +177,7 @@ for (const [t, n] of rows) console.log(`  ${t.padEnd(52)} ${perNode(n)}`);
 const total = total0();
 console.log(`  ${'kernel tables'.padEnd(52)} ${perNode(kernel)}   x 1,024 nodes = ${((kernel / nodes) * 1024 * 64 / 2 ** 20).toFixed(1)} MB`);
 console.log(`  ${'memories read, whole arrays (upper bound; not in the total)'.padEnd(52)} ${perNode(Math.ceil(memBytes / 64))}`);
+console.log(`  ${'memories read at one address, their words (not in the total)'.padEnd(52)} ${perNode(memAtLines.size)}`);
 console.log(`  ${'total'.padEnd(52)} ${perNode(total)}   x 1,024 nodes = ${((total / nodes) * 1024 * 64 / 2 ** 20).toFixed(1)} MB (L3 32 MB)`);
 const byClass = new Map<string, [number, number]>();
 for (const m of memsTouched) {
