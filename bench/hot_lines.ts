@@ -87,7 +87,7 @@ const runComb = S.runComb;
 S.runComb = (p: number): void => {
   touch('comb records', 2 * p, 4);
   const a = net.combWriteStart[p], b = net.combWriteStart[p + 1];
-  if (b - a !== 1) for (let k = a; k < b; k++) touch('comb write lists (multi-slot)', k, 4), touch('comb old outputs (multi-slot)', k, 8);
+  if (b - a !== 1) for (let k = a; k < b; k++) touch('comb write lists (multi-slot)', k, 4), touch('comb old outputs (multi-slot)', k, S.oldOut.BYTES_PER_ELEMENT);
   for (let k = a; k < b; k++) slot(net.combWrites[k]);
   for (const x of combReads[p]!) slot(x);
   for (const m of combMems[p]!) memsTouched.add(m);

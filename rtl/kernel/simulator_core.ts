@@ -135,7 +135,9 @@ export abstract class SimulatorCore {
     this.wake = new ReaderWake(net, this.s, this.combDirty, this.seqDirty);
     this.commit = new Commit(net, this.s, this.wake, this.clock, this.checks);
     this.forcedProc = new Uint8Array(net.comb.length);
-    this.oldOut = new Float64Array(net.combWrites.length);
+    // As wide as a slot: with 4-byte slots every value a comb process leaves is a uint32 read back from the
+    // Uint32Array, so a Uint32Array keeps it unchanged, in half the lines (docs/kernel.md "Stop 24: kernel").
+    this.oldOut = slotBytes === 4 ? (new Uint32Array(net.combWrites.length) as unknown as Float64Array) : new Float64Array(net.combWrites.length);
     this.combRec = combRecords(net.combWriteStart, net.combWrites);
     this.memWake = memReaders(net, memoryWakeOf(opts.memoryWake));
     this.reset();

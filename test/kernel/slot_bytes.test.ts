@@ -75,6 +75,10 @@ describe('4-byte slots equal 8-byte slots', () => {
     expect(new Simulator(top(), { checks: true, slotBytes: 4 }).s).toBeInstanceOf(Uint32Array);
     expect(withSlots(8, () => new Simulator(top()).s)).toBeInstanceOf(Float64Array);
     expect(withSlots(4, () => new Simulator(top()).s)).toBeInstanceOf(Uint32Array);
+    // runComb's old outputs as wide as a slot (stop 24); the property below compares the two widths in lock-step
+    // (a Uint8Array there was caught: docs/kernel.md "Stop 24: kernel").
+    expect((new Simulator(top(), { checks: false }) as unknown as { oldOut: unknown }).oldOut).toBeInstanceOf(Uint32Array);
+    expect((new Simulator(top(), { checks: true }) as unknown as { oldOut: unknown }).oldOut).toBeInstanceOf(Float64Array);
     expect(new Simulator(top(), { checks: false }).peek('r')).toBe(0xffffffff);
     expect(new Simulator(top(), { checks: false }).values()).toBeInstanceOf(Float64Array);
     expect(() => new Simulator(top(), { slotBytes: 2 as 4 })).toThrow(SimError);
