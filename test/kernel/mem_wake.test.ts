@@ -17,9 +17,8 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ElaborationError, Module, type Memory, type Signal, SimError, Simulator } from '../../rtl/kernel/index.ts';
 import { memWakeFault } from '../../rtl/kernel/mem_readers.ts';
-import { chainNetwork, meshNetwork } from '../../rtl/c104/labelling.ts';
-import { makeC104System, type C104System } from '../../harness/rtl/c104_system.ts';
-import { firstStepDiff, pairChannels, pairMessages, postPairMessages } from '../c104/system_check.ts';
+import { firstStepDiff } from '../c104/system_check.ts';
+import { buildSmall, smallCaseArb, type SmallCase } from './small_c104.ts';
 
 const ENV = process.env.ICEMU_MEM_WAKE;
 afterEach(() => {
@@ -39,29 +38,9 @@ function withWake<T>(wake: 'address' | 'whole', build: () => T): T {
   }
 }
 
-interface Case {
-  net: 'chain-2' | 'mesh-2x2';
-  msgs: { src: number; dst: number; len: number; at: number }[];
-  addressing: 'virtual-link' | 'node';
-}
-
-function build(c: Case, mode: 'activity' | 'plain' = 'activity'): C104System {
-  const T = c.net === 'mesh-2x2' ? 4 : 2;
-  const { msgs, pairs, labels } = pairMessages(c.msgs, T);
-  const node = c.addressing === 'node';
-  const spec = c.net === 'chain-2' ? chainNetwork(2, node ? 1 : labels) : meshNetwork({ w: 2, h: 2, routing: 'x-first', labelsPerNode: node ? 1 : labels });
-  const channels = pairChannels(spec, pairs, T, node);
-  const sys = makeC104System(spec, channels, { mode, t9000: node ? { addressing: 'node' } : {} });
-  sys.driver.holdWhenFull = true;
-  postPairMessages(sys, channels, msgs);
-  return sys;
-}
-
-const caseArb = fc.record({
-  net: fc.constantFrom('chain-2' as const, 'mesh-2x2' as const),
-  msgs: fc.array(fc.record({ src: fc.nat(7), dst: fc.nat(7), len: fc.integer({ min: 0, max: 70 }), at: fc.nat(600) }), { minLength: 1, maxLength: 16 }),
-  addressing: fc.constantFrom('virtual-link' as const, 'node' as const),
-});
+type Case = SmallCase;
+const build = buildSmall;
+const caseArb = smallCaseArb;
 
 /** A memory of 16 bytes, two read ports at addresses a0, a1 (registers, poked from outside) and one write port. */
 class Ram extends Module {
@@ -99,22 +78,26 @@ class Ram extends Module {
 
 describe('memory readers at one address', () => {
   it('a write wakes the reader at its address only; an address change, a poke and a block poke wake it too', () => {
+    /** Readers at 3 and 7; 42 written at 3 through the write port: the evaluations of those cycles. */
+    const writeAt3 = (sim: Simulator): number => {
+      sim.poke('a0', 3);
+      sim.poke('a1', 7);
+      sim.step(1);
+      const ev0 = sim.evaluations;
+      sim.poke('we', 1);
+      sim.poke('wa', 3);
+      sim.poke('wd', 42);
+      sim.step(1); // the write lands at this edge
+      sim.poke('we', 0);
+      sim.step(1);
+      expect(sim.peek('d0')).toBe(42);
+      expect(sim.peek('d1')).toBe(0);
+      return sim.evaluations - ev0;
+    };
     const sim = new Simulator(new Ram());
     const r = sim.net.root as Ram;
-    sim.poke('a0', 3);
-    sim.poke('a1', 7);
-    sim.step(1);
-    const ev0 = sim.evaluations;
-    sim.poke('we', 1);
-    sim.poke('wa', 3);
-    sim.poke('wd', 42);
-    sim.step(1); // the write lands at this edge
-    sim.poke('we', 0);
-    sim.step(1);
-    expect(sim.peek('d0')).toBe(42);
-    expect(sim.peek('d1')).toBe(0);
     // Readers run: read0 for the write at 3; not read1 (address 7).
-    const readRuns = sim.evaluations - ev0;
+    const readRuns = writeAt3(sim);
     sim.pokeMem(r.mem, 7, 9);
     expect(sim.peek('d1')).toBe(9);
     sim.pokeMemBlock(r.mem, 2, [5, 6, 7]);
@@ -124,19 +107,7 @@ describe('memory readers at one address', () => {
     sim.poke('a1', 20); // outside the memory: reads 0, and no write wakes it
     expect(sim.peek('d1')).toBe(0);
     // The whole-memory wake runs both readers for the same write.
-    const whole = new Simulator(new Ram(), { memoryWake: 'whole' });
-    whole.poke('a0', 3);
-    whole.poke('a1', 7);
-    whole.step(1);
-    const ew0 = whole.evaluations;
-    whole.poke('we', 1);
-    whole.poke('wa', 3);
-    whole.poke('wd', 42);
-    whole.step(1);
-    whole.poke('we', 0);
-    whole.step(1);
-    expect(whole.peek('d0')).toBe(42);
-    expect(whole.evaluations - ew0).toBe(readRuns + 1);
+    expect(writeAt3(new Simulator(new Ram(), { memoryWake: 'whole' }))).toBe(readRuns + 1);
   });
 
   it('the option and ICEMU_MEM_WAKE choose; a bad value or a bad declaration is one error', () => {
