@@ -61,10 +61,15 @@ invert(net.combGuardStart, net.combGuardProc, nComb, net.combGuardSlot).forEach(
 invert(net.seqGuardStart, net.seqGuardProc, nSeq, net.seqGuardSlot).forEach((xs, p) => seqReads[p]!.push(...xs));
 const combMems: number[][] = Array.from({ length: nComb }, () => []);
 const seqMems: number[][] = Array.from({ length: nSeq }, () => []);
+// Readers at one address (CombOptions.readsAt): per comb process, pairs (memory, address slot); they touch one word's line.
+const combAt: number[][] = Array.from({ length: nComb }, () => []);
 net.memories.forEach((_: unknown, m: number) => {
   for (const p of net.memCombReaders[m]) combMems[p]!.push(m);
   for (const p of net.memSeqReaders[m]) seqMems[p]!.push(m);
+  const at = net.memAtReaders[m];
+  for (let k = 0; k < at.length; k += 2) combAt[at[k]]!.push(m, at[k + 1]);
 });
+const memAtLines = new Set<number>();
 
 // Window sets. State: slots touched (and how often, for the lower bound).
 const touchedSlot = new Uint32Array(net.size);
@@ -82,20 +87,29 @@ const runComb = S.runComb;
 S.runComb = (p: number): void => {
   touch('comb records', 2 * p, 4);
   const a = net.combWriteStart[p], b = net.combWriteStart[p + 1];
-  if (b - a !== 1) for (let k = a; k < b; k++) touch('comb write lists (multi-slot)', k, 4), touch('comb old outputs (multi-slot)', k, 8);
+  if (b - a !== 1) for (let k = a; k < b; k++) touch('comb write lists (multi-slot)', k, 4), touch('comb old outputs (multi-slot)', k, S.oldOut.BYTES_PER_ELEMENT);
   for (let k = a; k < b; k++) slot(net.combWrites[k]);
   for (const x of combReads[p]!) slot(x);
   for (const m of combMems[p]!) memsTouched.add(m);
+  const at = combAt[p]!;
+  for (let k = 0; k < at.length; k += 2) memAtLines.add(at[k]! * 2 ** 24 + Math.floor((S.s[at[k + 1]!] * 8) / 64));
   touch('comb dirty words', p >>> 5, 4);
   runComb(p);
 };
 const mark = wake.mark.bind(wake);
+let lone = 0;
 wake.mark = (x: number): void => {
-  touch('reader index starts', 2 * x, 4);
-  touch('reader index starts', 2 * x + 3, 4);
+  // The records of rtl/kernel/reader_index.ts (docs/kernel.md "Stop 24: kernel").
+  const i = x < net.regBase ? 2 * x : (x + net.regBase) & ~1;
+  touch('reader index records', i, 4);
   const idx = wake.idx;
-  for (let k = idx[2 * x]; k < idx[2 * x + 2]; k++) touch('reader lists', k, 4);
-  for (let k = idx[2 * x + 1]; k < idx[2 * x + 3]; k += 4) touch('guard entries', k, 4), slot(wake.guards[k]);
+  const w = idx[i + 1];
+  if (w === -1) lone++;
+  else if (w !== 0) {
+    const a = idx[i], e = a + (w & 0xffff);
+    for (let k = a; k < e; k++) touch('reader list (readers, guard entries)', k, 4);
+    for (let k = e; k < e + 4 * (w >>> 16); k += 4) for (let j = 0; j < 4; j++) touch('reader list (readers, guard entries)', k + j, 4), j === 0 && slot(wake.list[k]);
+  }
   slot(x);
   marked.add(x);
   mark(x);
@@ -170,6 +184,7 @@ for (const [t, n] of rows) console.log(`  ${t.padEnd(52)} ${perNode(n)}`);
 const total = total0();
 console.log(`  ${'kernel tables'.padEnd(52)} ${perNode(kernel)}   x 1,024 nodes = ${((kernel / nodes) * 1024 * 64 / 2 ** 20).toFixed(1)} MB`);
 console.log(`  ${'memories read, whole arrays (upper bound; not in the total)'.padEnd(52)} ${perNode(Math.ceil(memBytes / 64))}`);
+console.log(`  ${'memories read at one address, their words (not in the total)'.padEnd(52)} ${perNode(memAtLines.size)}`);
 console.log(`  ${'total'.padEnd(52)} ${perNode(total)}   x 1,024 nodes = ${((total / nodes) * 1024 * 64 / 2 ** 20).toFixed(1)} MB (L3 32 MB)`);
 const byClass = new Map<string, [number, number]>();
 for (const m of memsTouched) {
@@ -185,17 +200,4 @@ console.log(`  ${'slots touched'.padEnd(52)} ${perNode(touchedSlots)}`);
 console.log(`  ${`each module in one stretch (${bytes}-byte slots)`.padEnd(52)} ${perNode(stateLines((x) => perModule[x]!, bytes))}`);
 console.log(`  ${`as laid out, ${12 - bytes}-byte slots`.padEnd(52)} ${perNode(stateLines((x) => x, 12 - bytes))}`);
 console.log(`  ${'lower bound: touched slots packed (8 / 4 bytes)'.padEnd(52)} ${perNode(Math.ceil(touchedSlots / 8))} ${perNode(Math.ceil(touchedSlots / 16))}`);
-console.log('reader index alternatives, per node:');
-const starts = (pos: (x: number) => number): number => new Set([...marked].flatMap((x) => [Math.floor((8 * pos(x)) / 64), Math.floor((8 * pos(x) + 15) / 64)])).size;
-const rb = net.regBase;
-console.log(`  ${'starts without next-value slots'.padEnd(52)} ${perNode(starts((x) => (x < rb ? x : rb + ((x - rb) >> 1))))}`);
-const single = new Set<number>();
-for (const x of marked) {
-  const i = wake.idx;
-  const plain = i[2 * x + 2] - i[2 * x], guarded = i[2 * x + 3] - i[2 * x + 1];
-  if (plain > 1 || guarded > 0) for (let k = i[2 * x]; k < i[2 * x + 2]; k++) single.add(Math.floor((4 * k) / 64));
-}
-console.log(`  ${'reader lists, a lone plain reader kept in the starts'.padEnd(52)} ${perNode(single.size)}`);
-let lone = 0;
-for (const x of marked) if (wake.idx[2 * x + 2] - wake.idx[2 * x] === 1 && wake.idx[2 * x + 3] === wake.idx[2 * x + 1]) lone++;
-console.log(`  ${'slots marked (of which a lone plain reader)'.padEnd(52)} ${perNode(marked.size)} ${perNode(lone)}`);
+console.log(`  ${'slots marked; marks of a slot with a lone plain reader'.padEnd(52)} ${perNode(marked.size)} ${perNode(lone)}`);

@@ -29,7 +29,7 @@ const net = S.net;
 const wake = S.wake;
 
 // Per table, the lines touched this cycle (element index * bytes >> 6).
-const tables = ['combWriteStart', 'combWrites', 'oldOut', 'combRec', 'combWritesMulti', 'oldOutMulti', 'seqGroup', 'seqWriteStart', 'seqSweep', 'commitRec', 'groupStamp', 'seqWriteList', 'readerIdx', 'readers', 'guards'] as const;
+const tables = ['combWriteStart', 'combWrites', 'oldOut', 'combRec', 'combWritesMulti', 'oldOutMulti', 'seqGroup', 'seqWriteStart', 'seqSweep', 'commitRec', 'groupStamp', 'seqWriteList', 'readerIdx', 'readerList'] as const;
 const BEFORE: T[] = ['combWriteStart', 'combWrites', 'oldOut', 'seqGroup', 'seqWriteStart', 'seqSweep', 'groupStamp', 'seqWriteList'];
 const AFTER: T[] = ['combRec', 'combWritesMulti', 'oldOutMulti', 'commitRec', 'seqWriteList'];
 type T = (typeof tables)[number];
@@ -55,10 +55,12 @@ S.runComb = (p: number): void => {
 const mark = wake.mark.bind(wake);
 wake.mark = (x: number): void => {
   marks++;
-  for (let j = 0; j < 4; j++) touch('readerIdx', 2 * x + j, 4);
+  // The records of rtl/kernel/reader_index.ts (docs/kernel.md "Stop 24: kernel").
+  const i = x < net.regBase ? 2 * x : (x + net.regBase) & ~1;
+  touch('readerIdx', i, 4);
   const idx = wake.idx;
-  for (let k = idx[2 * x]; k < idx[2 * x + 2]; k++) touch('readers', k, 4);
-  for (let k = idx[2 * x + 1]; k < idx[2 * x + 3]; k++) touch('guards', k, 4);
+  const w = idx[i + 1];
+  if (w !== 0 && w !== -1) for (let k = idx[i], e = k + (w & 0xffff) + 4 * (w >>> 16); k < e; k++) touch('readerList', k, 4);
   mark(x);
 };
 const leader = new Int32Array(net.nSeqGroups).fill(-1);
@@ -100,5 +102,5 @@ for (const t of tables) console.log(`  ${t.padEnd(15)} ${per(t).toFixed(1).padSt
 const sum = (ts: T[]): number => ts.reduce((a, t) => a + per(t), 0);
 console.log(`  per-process tables, parallel arrays (before stop 22): ${sum(BEFORE).toFixed(1)} lines per cycle, ${(sum(BEFORE) / evals).toFixed(2)} per evaluation`);
 console.log(`  per-process tables, packed records (stop 22): ${sum(AFTER).toFixed(1)} lines per cycle, ${(sum(AFTER) / evals).toFixed(2)} per evaluation`);
-const wakeT: T[] = ['readerIdx', 'readers', 'guards'];
+const wakeT: T[] = ['readerIdx', 'readerList'];
 console.log(`  reader index: ${sum(wakeT).toFixed(1)} lines per cycle, ${(sum(wakeT) / evals).toFixed(2)} per evaluation`);

@@ -98,6 +98,11 @@ export interface Netlist {
   /** Per memory: comb and seq readers. */
   memCombReaders: Int32Array[];
   memSeqReaders: Int32Array[];
+  /**
+   * Per memory: its comb readers at one address (CombOptions.readsAt), as
+   * pairs (comb process, address slot); not in memCombReaders.
+   */
+  memAtReaders: Int32Array[];
   /** Every signal and memory by hierarchical name; built on first use. */
   readonly byName: Map<string, Signal | Memory>;
   modulesByPath: Map<string, Module>;
@@ -316,6 +321,12 @@ export function elaborate(root: Module): Netlist {
       if (r instanceof Memory) mems.push(r);
       else slots.push(r.i);
     }
+    for (const { mem, addr } of p.readsAt ?? []) {
+      // The address is a plain read (its change wakes the reader); the memory is not (its writes wake it by address).
+      if (mem.module !== m || addr.module !== m || !slots.includes(addr.i) || mems.includes(mem)) {
+        throw new ElaborationError('bad-process', `${m.path}.${p.name}: readsAt ${mem.path} at ${addr.path} needs a memory of its module that is not in its reads, and an address signal that is`);
+      }
+    }
     return { slots: [...new Set(slots)], mems };
   };
   const combReadSets = comb.map(readSlots);
@@ -458,6 +469,11 @@ export function elaborate(root: Module): Netlist {
   };
   const memCombReaders = memReaders(combReadsOrdered);
   const memSeqReaders = memReaders(seqReadSets);
+  const atLists: number[][] = memories.map(() => []);
+  combOrdered.forEach((p, k) => {
+    for (const { mem, addr } of p.readsAt ?? []) atLists[mem.id]!.push(k, addr.i);
+  });
+  const memAtReaders = atLists.map((l) => Int32Array.from(l));
 
   const net: Netlist = {
     root,
@@ -504,6 +520,7 @@ export function elaborate(root: Module): Netlist {
     seqGuardBits: sg.bits,
     memCombReaders,
     memSeqReaders,
+    memAtReaders,
     byName: new Map(),
     modulesByPath,
   };

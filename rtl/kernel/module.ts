@@ -179,8 +179,22 @@ export interface CombOptions {
   reads?: readonly (Signal | Memory)[];
   /** Reads that matter only in some states (see GuardedReads); only with `reads`. */
   readsWhen?: readonly GuardedReads[];
+  /**
+   * Memories this process reads at one address only, the value of `addr`
+   * (a signal in `reads`): a write to `mem` wakes it only when it changed the
+   * word at that address, not a write anywhere in `mem` (docs/kernel.md
+   * "Stop 24: kernel"). `mem` itself is then not in `reads`. An address
+   * outside the memory reads no word (no write wakes it).
+   */
+  readsAt?: readonly AddressedRead[];
   /** Name used in loop reports and profiles. */
   name?: string;
+}
+
+/** A memory read at the address a signal holds (CombOptions.readsAt). */
+export interface AddressedRead {
+  mem: Memory;
+  addr: Signal;
 }
 
 export interface SeqOptions {
@@ -206,6 +220,8 @@ export interface ProcessDecl {
   writes: readonly Signal[];
   reads: readonly (Signal | Memory)[] | undefined;
   readsWhen: readonly GuardedReads[];
+  /** Comb processes: memories read at one address (CombOptions.readsAt). */
+  readsAt?: readonly AddressedRead[];
   /** Seq processes: index in the simulator's seq list (after elaboration), for timed wake-ups. */
   index?: number;
   /** Seq processes that write through Module.put (SeqOptions.writes 'tracked'). */
@@ -370,7 +386,7 @@ export class Module {
 
   comb(fn: () => void, opts: CombOptions): void {
     this.checkOpen('comb');
-    this.processes.push({ kind: 'comb', module: this, fn, name: opts.name ?? `comb${this.processes.length}`, writes: opts.writes, reads: opts.reads, readsWhen: opts.readsWhen ?? [] });
+    this.processes.push({ kind: 'comb', module: this, fn, name: opts.name ?? `comb${this.processes.length}`, writes: opts.writes, reads: opts.reads, readsWhen: opts.readsWhen ?? [], readsAt: opts.readsAt });
   }
   /** Declare a seq process; the handle is what `wakeAt` takes. */
   seq(fn: () => void, opts: SeqOptions = {}): ProcessDecl {

@@ -112,7 +112,10 @@ export abstract class SimulatorAccess extends SimulatorCore {
 
   pokeMem(name: string | Memory, addr: number, value: number): void {
     const m = typeof name === 'string' ? this.memory(name) : name;
-    if (this.pokeWord(m, addr, value)) this.markMemory(m);
+    if (this.pokeWord(m, addr, value)) {
+      this.markMemory(m);
+      this.markAt(this.memWake.at[m.id]!, addr);
+    }
     this.poked = true;
   }
 
@@ -128,7 +131,13 @@ export abstract class SimulatorAccess extends SimulatorCore {
     let changed = false;
     let j = 0;
     try {
-      for (; j < values.length; j++) if (this.pokeWord(m, addr + j, values[j]!)) changed = true;
+      const at = this.memWake.at[m.id]!;
+      for (; j < values.length; j++) {
+        if (this.pokeWord(m, addr + j, values[j]!)) {
+          changed = true;
+          if (at.length !== 0) this.markAt(at, addr + j);
+        }
+      }
     } finally {
       if (changed) this.markMemory(m);
       if (j > 0) this.poked = true; // as the word pokes: only once one word went in

@@ -4,46 +4,69 @@ import { LateGuards } from './late_guards.ts';
 
 /**
  * Who wakes when a slot changes, laid out for the hot marking loop
- * (docs/kernel.md "Stop 20: reader index"). The netlist keeps the readers as
- * four CSR tables (comb and seq readers, comb and seq guarded readers) and
- * the guard entries as five parallel arrays; marking one changed slot then
- * touched up to eight arrays at scattered places, each a likely cache miss
- * in a large design. Here the same lists, merged:
+ * (docs/kernel.md "Stop 20: reader index", "Stop 24: kernel"). The netlist
+ * keeps the readers as four CSR tables (comb and seq readers, comb and seq
+ * guarded readers) and the guard entries as five parallel arrays; here the
+ * same lists, merged, one record per slot that can change:
  *
- *  - `idx[2x]`, `idx[2x + 2]`: slot x's plain readers in `readers`; an entry
- *    p >= 0 is comb process p, an entry < 0 is seq process ~p.
- *  - `idx[2x + 1]`, `idx[2x + 3]`: slot x's guarded readers in `guards`,
- *    GUARD_STRIDE numbers each: the guard's slot, its mask, the process (p
- *    or ~p, as above), and 1 for a `bits` guard, 0 for an `is` list, 2
- *    for a late `bits` guard (its process queued: late_guards.ts).
+ *  - Records only for current-value slots: wire x at record x, register r
+ *    (slot regBase + 2r) at record regBase + r. A register's next-value slot
+ *    never wakes anyone, and a record for it was 8 bytes of every start
+ *    pair's line carrying nothing (stop 23: 13 % of their lines).
+ *  - `idx[2d]`, `idx[2d + 1]`: record d, both numbers in one aligned 8-byte
+ *    pair (one cache line, and no look at the next record's start). Usually
+ *    the start of the slot's entries in `list` and its counts, plain readers
+ *    (low 16 bits) and guard entries (the bits above); 0 when nobody reads
+ *    the slot. A slot whose one reader is plain, with no guard entries (a
+ *    third of the slots marked at the Table 3.1 load), keeps that reader in
+ *    `idx[2d]` with `idx[2d + 1]` = LONE: no `list` line for it.
+ *  - `list`: per slot its plain readers, one number each (p >= 0 comb
+ *    process p, < 0 seq process ~p), then its guard entries, GUARD_STRIDE
+ *    numbers each: the guard's slot, its mask, the process (p or ~p, as
+ *    above), and 1 for a `bits` guard, 0 for an `is` list, 2 for a late
+ *    `bits` guard (its process queued: late_guards.ts). A slot's readers and
+ *    guards side by side: often one line for both.
  *
- * Both starts of a slot sit side by side (one cache line), and a guard
- * entry's four numbers too. The sets of processes are the netlist's, only
- * the order within a slot differs (comb and seq interleaved as listed), and
- * marking adds to sets, so nothing observable changes.
+ * The sets of processes are the netlist's, only the order within a slot
+ * differs (comb and seq interleaved as listed), and marking adds to sets, so
+ * nothing observable changes (test/kernel/reader_index.test.ts compares the
+ * records with the netlist's tables, slot by slot).
  */
 export interface ReaderIndex {
   idx: Int32Array;
-  readers: Int32Array;
+  list: Int32Array;
+  /** The guard entries alone (GUARD_STRIDE numbers each), for LateGuards' set-up; not kept hot. */
   guards: Int32Array;
 }
 
 export const GUARD_STRIDE = 4;
+/** idx[2d + 1] of a slot whose one reader, plain, is idx[2d]. */
+export const LONE = -1;
+const MAX_PLAIN = 0xffff;
+/** Negative control only (tests): a slot's lone reader is dropped (its record says nobody reads it). */
+export const readerIndexFault = { dropLone: false };
+const MAX_GUARDS = 0x7fff;
+
+/** Record of current-value slot x (its pair at idx[2 * record]); a next-value slot maps to its register's record. */
+export function recordOf(x: number, regBase: number): number {
+  return x < regBase ? x : (x + regBase) >> 1;
+}
 
 export function buildReaderIndex(net: Netlist): ReaderIndex {
-  // Every slot, next-value slots with empty lists (a register's next value is
-  // beside its current one: docs/kernel.md "Stop 20: state layout").
-  const n = net.size;
-  const idx = new Int32Array(2 * (n + 1));
-  const readers = new Int32Array(net.combReaders.length + net.seqReaders.length);
+  const rb = net.regBase;
+  const nRec = net.nWires + net.nRegs;
+  const idx = new Int32Array(2 * nRec);
+  const list = new Int32Array(net.combReaders.length + net.seqReaders.length + GUARD_STRIDE * (net.combGuardProc.length + net.seqGuardProc.length));
   const guards = new Int32Array(GUARD_STRIDE * (net.combGuardProc.length + net.seqGuardProc.length));
   let r = 0;
   let g = 0;
-  for (let x = 0; x < n; x++) {
-    idx[2 * x] = r;
-    idx[2 * x + 1] = g;
-    for (let k = net.combReaderStart[x]!, e = net.combReaderStart[x + 1]!; k < e; k++) readers[r++] = net.combReaders[k]!;
-    for (let k = net.seqReaderStart[x]!, e = net.seqReaderStart[x + 1]!; k < e; k++) readers[r++] = ~net.seqReaders[k]!;
+  for (let d = 0; d < nRec; d++) {
+    const x = d < rb ? d : rb + 2 * (d - rb);
+    const a = r;
+    for (let k = net.combReaderStart[x]!, e = net.combReaderStart[x + 1]!; k < e; k++) list[r++] = net.combReaders[k]!;
+    for (let k = net.seqReaderStart[x]!, e = net.seqReaderStart[x + 1]!; k < e; k++) list[r++] = ~net.seqReaders[k]!;
+    const nPlain = r - a;
+    const g0 = g;
     for (let k = net.combGuardStart[x]!, e = net.combGuardStart[x + 1]!; k < e; k++) {
       guards[g++] = net.combGuardSlot[k]!;
       guards[g++] = net.combGuardMask[k]!;
@@ -56,10 +79,19 @@ export function buildReaderIndex(net: Netlist): ReaderIndex {
       guards[g++] = ~net.seqGuardProc[k]!;
       guards[g++] = net.seqGuardBits[k]!;
     }
+    const nGuards = (g - g0) / GUARD_STRIDE;
+    if (nPlain > MAX_PLAIN || nGuards > MAX_GUARDS) throw new Error(`internal: slot ${x} has ${nPlain} readers and ${nGuards} guard entries, beyond the reader index's ${MAX_PLAIN} and ${MAX_GUARDS}`);
+    if (nPlain === 1 && nGuards === 0) {
+      idx[2 * d] = list[a]!;
+      idx[2 * d + 1] = readerIndexFault.dropLone ? 0 : LONE;
+      r = a; // not in the list
+      continue;
+    }
+    for (let k = g0; k < g; k++) list[r++] = guards[k]!;
+    idx[2 * d] = a;
+    idx[2 * d + 1] = nPlain === 0 && nGuards === 0 ? 0 : nPlain | (nGuards << 16);
   }
-  idx[2 * n] = r;
-  idx[2 * n + 1] = g;
-  return { idx, readers, guards };
+  return { idx, list: list.slice(0, r), guards };
 }
 
 /**
@@ -70,8 +102,8 @@ export function buildReaderIndex(net: Netlist): ReaderIndex {
  */
 export class ReaderWake {
   readonly idx: Int32Array;
-  readonly readers: Int32Array;
-  readonly guards: Int32Array;
+  readonly list: Int32Array;
+  private readonly regBase: number;
   /** Late guard entries queued until the values have settled. */
   readonly late: LateGuards;
   constructor(
@@ -82,25 +114,32 @@ export class ReaderWake {
   ) {
     const ri = buildReaderIndex(net);
     this.idx = ri.idx;
-    this.readers = ri.readers;
-    this.guards = ri.guards;
+    this.list = ri.list;
+    this.regBase = net.regBase;
     this.late = new LateGuards(ri.guards, GUARD_STRIDE, net.seq.length, s, seq);
   }
 
-  /** Slot `slot` changed: its readers wake, and its guarded readers whose guard is in a reading state. */
+  /** Slot `slot` (a current value) changed: its readers wake, and its guarded readers whose guard is in a reading state. */
   mark(slot: number): void {
+    const rb = this.regBase;
+    // recordOf, inlined, times 2: a wire x at 2x, a register's current slot x at x + regBase.
+    const i = slot < rb ? slot << 1 : (slot + rb) & ~1;
     const idx = this.idx;
-    const i = slot << 1;
+    const w = idx[i + 1]!;
+    if (w === 0) return;
     const a = idx[i]!;
-    const b = idx[i + 2]!;
-    if (a !== b) addReaders(this.comb, this.seq, this.readers, a, b);
-    const ga = idx[i + 1]!;
-    const gb = idx[i + 3]!;
-    if (ga !== gb) this.markGuarded(ga, gb);
+    if (w === LONE) {
+      addReaders(this.comb, this.seq, idx, i, i + 1);
+      return;
+    }
+    const e = a + (w & MAX_PLAIN);
+    if (e !== a) addReaders(this.comb, this.seq, this.list, a, e);
+    const ng = w >>> 16;
+    if (ng !== 0) this.markGuarded(e, e + GUARD_STRIDE * ng);
   }
 
   /**
-   * Guarded readers of a slot (entries ga..gb of the guard list): only while
+   * Guarded readers of a slot (entries ga..gb of the list): only while
    * their guard (a register or a comb signal) is in one of the states where
    * they read it. A guard about to change in this commit or settle wakes
    * them itself, so its value here may be the old one (docs/kernel.md
@@ -108,7 +147,7 @@ export class ReaderWake {
    */
   private markGuarded(ga: number, gb: number): void {
     const s = this.s;
-    const g = this.guards;
+    const g = this.list;
     // An `is` guard tests bit v of its mask, a `bits` guard v & mask: as one test, (1 << v or v) & mask.
     for (let k = ga; k < gb; k += GUARD_STRIDE) {
       const form = g[k + 3]!;

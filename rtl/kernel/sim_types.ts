@@ -28,6 +28,15 @@ export interface SimOptions {
    * wide) as the unit wrote it, before a Uint32Array would wrap it.
    */
   slotBytes?: 4 | 8;
+  /**
+   * What a changed memory word wakes of the comb processes that read their
+   * memory at one address (CombOptions.readsAt): 'address' (default) only
+   * those whose address signal holds the word's address; 'whole' (the
+   * reference) all of them, as any other reader of the memory. Default: the
+   * environment variable ICEMU_MEM_WAKE if set, else 'address'
+   * (docs/kernel.md "Stop 24: kernel").
+   */
+  memoryWake?: 'address' | 'whole';
 }
 
 export interface Observer {

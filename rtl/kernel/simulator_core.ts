@@ -16,6 +16,7 @@ import { generatedDispatch } from './dispatch.ts';
 import { ReaderWake } from './reader_index.ts';
 import { Commit, tooWide } from './commit.ts';
 import { combRecords } from './tables.ts';
+import { memReaders, memoryWakeOf, type MemReaders } from './mem_readers.ts';
 import { elaborate, type Netlist } from './elaborate.ts';
 import { ElaborationError, SimError } from './errors.ts';
 import { Memory, Module, PendingMemories, type ProcessDecl, Signal } from './module.ts';
@@ -74,6 +75,8 @@ export abstract class SimulatorCore {
    */
   protected readonly combRec: Int32Array;
   protected readonly pendingMems = new PendingMemories();
+  /** Who wakes when a memory word changes (mem_readers.ts). */
+  protected readonly memWake: MemReaders;
   protected forces: Force[] = [];
   protected readonly forcedProc: Uint8Array;
   protected stimuli: Stimulus[] = [];
@@ -132,8 +135,11 @@ export abstract class SimulatorCore {
     this.wake = new ReaderWake(net, this.s, this.combDirty, this.seqDirty);
     this.commit = new Commit(net, this.s, this.wake, this.clock, this.checks);
     this.forcedProc = new Uint8Array(net.comb.length);
-    this.oldOut = new Float64Array(net.combWrites.length);
+    // As wide as a slot: with 4-byte slots every value a comb process leaves is a uint32 read back from the
+    // Uint32Array, so a Uint32Array keeps it unchanged, in half the lines (docs/kernel.md "Stop 24: kernel").
+    this.oldOut = slotBytes === 4 ? (new Uint32Array(net.combWrites.length) as unknown as Float64Array) : new Float64Array(net.combWrites.length);
     this.combRec = combRecords(net.combWriteStart, net.combWrites);
+    this.memWake = memReaders(net, memoryWakeOf(opts.memoryWake));
     this.reset();
   }
 
@@ -571,6 +577,7 @@ export abstract class SimulatorCore {
     const list = pending.list;
     for (let k = 0; k < pending.n; k++) {
       const m = list[k]!;
+      const at = this.memWake.at[m.id]!;
       let changed = false;
       for (let j = 0; j < m.pendCount; j++) {
         const a = m.pendAddr[j]!;
@@ -578,6 +585,7 @@ export abstract class SimulatorCore {
         if (m.data[a] !== v) {
           m.data[a] = v;
           changed = true;
+          if (mark && at.length !== 0) this.markAt(at, a);
         }
       }
       m.pendCount = 0;
@@ -591,10 +599,23 @@ export abstract class SimulatorCore {
     this.wake.mark(slot);
   }
 
+  /** A word of memory m changed: its whole-memory readers wake (its readers at one address: markAt). */
   protected markMemory(m: Memory): void {
-    for (const p of this.net.memCombReaders[m.id]!) this.combDirty.add(p);
+    const comb = this.memWake.comb[m.id]!;
+    for (const p of comb) this.combDirty.add(p);
     for (const q of this.net.memSeqReaders[m.id]!) this.seqDirty.add(q);
-    this.needSettle = this.needSettle || this.net.memCombReaders[m.id]!.length > 0;
+    this.needSettle = this.needSettle || comb.length > 0;
+  }
+
+  /** Word `addr` of a memory changed: of its readers at one address (pairs in `at`: process, address slot), those at `addr` wake (mem_readers.ts). */
+  protected markAt(at: Int32Array, addr: number): void {
+    const s = this.s;
+    for (let k = 0; k < at.length; k += 2) {
+      if (s[at[k + 1]!] === addr) {
+        this.combDirty.add(at[k]!);
+        this.needSettle = true;
+      }
+    }
   }
 
   protected tooWide(slot: number, v: number): never {

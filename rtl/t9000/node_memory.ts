@@ -39,7 +39,8 @@ export class NodeMemory extends Module {
           const x = this.s[a.i]!;
           this.s[d.i] = x < bytes ? mem.data[x]! : 0;
         },
-        { writes: [d], reads: [a, mem], name: `read${k}` },
+        // The port reads one byte: a write elsewhere in the memory does not wake it (docs/kernel.md "Stop 24: kernel").
+        { writes: [d], reads: [a], readsAt: [{ mem, addr: a }], name: `read${k}` },
       );
     }
     this.seq(

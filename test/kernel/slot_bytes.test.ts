@@ -13,9 +13,8 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Module, type Signal, SimError, Simulator } from '../../rtl/kernel/index.ts';
-import { chainNetwork, meshNetwork } from '../../rtl/c104/labelling.ts';
-import { makeC104System, type C104System } from '../../harness/rtl/c104_system.ts';
-import { firstStepDiff, pairChannels, pairMessages, postPairMessages } from '../c104/system_check.ts';
+import { firstStepDiff } from '../c104/system_check.ts';
+import { buildSmall, smallCaseArb, type SmallCase } from './small_c104.ts';
 
 const ENV = { debug: process.env.ICEMU_DEBUG, bytes: process.env.ICEMU_SLOT_BYTES };
 afterEach(() => {
@@ -38,29 +37,9 @@ function withSlots<T>(bytes: 4 | 8, build: () => T): T {
   }
 }
 
-interface Case {
-  net: 'chain-2' | 'mesh-2x2';
-  msgs: { src: number; dst: number; len: number; at: number }[];
-  addressing: 'virtual-link' | 'node';
-}
-
-function build(c: Case): C104System {
-  const T = c.net === 'mesh-2x2' ? 4 : 2;
-  const { msgs, pairs, labels } = pairMessages(c.msgs, T);
-  const node = c.addressing === 'node';
-  const spec = c.net === 'chain-2' ? chainNetwork(2, node ? 1 : labels) : meshNetwork({ w: 2, h: 2, routing: 'x-first', labelsPerNode: node ? 1 : labels });
-  const channels = pairChannels(spec, pairs, T, node);
-  const sys = makeC104System(spec, channels, { mode: 'activity', t9000: node ? { addressing: 'node' } : {} });
-  sys.driver.holdWhenFull = true;
-  postPairMessages(sys, channels, msgs);
-  return sys;
-}
-
-const caseArb = fc.record({
-  net: fc.constantFrom('chain-2' as const, 'mesh-2x2' as const),
-  msgs: fc.array(fc.record({ src: fc.nat(7), dst: fc.nat(7), len: fc.integer({ min: 0, max: 70 }), at: fc.nat(600) }), { minLength: 1, maxLength: 16 }),
-  addressing: fc.constantFrom('virtual-link' as const, 'node' as const),
-});
+type Case = SmallCase;
+const build = buildSmall;
+const caseArb = smallCaseArb;
 
 describe('4-byte slots equal 8-byte slots', () => {
   it('the default: 8 bytes with the debug checks, 4 without; ICEMU_SLOT_BYTES and the option choose', () => {
@@ -75,6 +54,10 @@ describe('4-byte slots equal 8-byte slots', () => {
     expect(new Simulator(top(), { checks: true, slotBytes: 4 }).s).toBeInstanceOf(Uint32Array);
     expect(withSlots(8, () => new Simulator(top()).s)).toBeInstanceOf(Float64Array);
     expect(withSlots(4, () => new Simulator(top()).s)).toBeInstanceOf(Uint32Array);
+    // runComb's old outputs as wide as a slot (stop 24); the property below compares the two widths in lock-step
+    // (a Uint8Array there was caught: docs/kernel.md "Stop 24: kernel").
+    expect((new Simulator(top(), { checks: false }) as unknown as { oldOut: unknown }).oldOut).toBeInstanceOf(Uint32Array);
+    expect((new Simulator(top(), { checks: true }) as unknown as { oldOut: unknown }).oldOut).toBeInstanceOf(Float64Array);
     expect(new Simulator(top(), { checks: false }).peek('r')).toBe(0xffffffff);
     expect(new Simulator(top(), { checks: false }).values()).toBeInstanceOf(Float64Array);
     expect(() => new Simulator(top(), { slotBytes: 2 as 4 })).toThrow(SimError);
