@@ -32,8 +32,8 @@ import type { Module, Signal } from '../kernel/module.ts';
 import { SimError } from '../kernel/errors.ts';
 import { ReceiverEnd, SenderEnd, type LinkSet, type LinkTap } from './link_lines.ts';
 import {
-  IN_DEST, IN_LATCH, IN_LOAD, IN_PRE, IN_PSYNC, IN_REF, IN_REFD, IN_SBIT, IN_START, IN_SYNC, IN_WAIT, IN_WORD, OUT_IDLE,
-  T_HEAD, T_PY0, T_PY1, T_S0, T_S1, T_WORD, T_Y0, T_Y1, lineBit,
+  IN_DEST, IN_LATCH, IN_LOAD, IN_PRE, IN_PSYNC, IN_REF, IN_REFD, IN_SBIT, IN_START, IN_SYNC, IN_WAIT, IN_WORD, OUT_FETCH, OUT_IDLE,
+  T_HEAD, T_PY0, T_PY1, T_S0, T_S1, T_WORD, T_Y0, T_Y1, WRONG_ARRIVAL, lineBit,
 } from './pbu_kit.ts';
 
 export interface PbuInRegs {
@@ -183,6 +183,7 @@ export class PbuOutputEnd extends SenderEnd {
   private outLenI = 0;
   private outLenN = 0;
   private outStateI = 0;
+  private outStateN = 0;
   private rpendI = 0;
   private rpendN = 0;
   private txBitI = 0;
@@ -204,14 +205,24 @@ export class PbuOutputEnd extends SenderEnd {
     private readonly taps: readonly LinkTap[],
     r: PbuOutRegs,
     private readonly k: PbuFraming,
+    /**
+     * The timed word arrival (docs/kernel.md "Stop 24: Buzzard"): the
+     * controller does not read outState, outLen, outAddr, outData,
+     * outDataValid or rpend (its own registers, which change at the read
+     * grant and the word's arrival, where it has nothing else to do); this
+     * end asks for the edges where a change of them makes it act.
+     */
+    private selfWakes = false,
   ) {
     super(m, name, links);
+    if (WRONG_ARRIVAL.mode === 'noSelfWakes') this.selfWakes = false; // negative control only
     m.whenSlots(() => {
       this.outDataValidI = r.outDataValid.i;
       this.outDataValidN = r.outDataValid.n;
       this.outLenI = r.outLen.i;
       this.outLenN = r.outLen.n;
       this.outStateI = r.outState.i;
+      this.outStateN = r.outState.n;
       this.rpendI = r.rpend.i;
       this.rpendN = r.rpend.n;
       this.txBitI = r.txBit.i;
@@ -231,6 +242,11 @@ export class PbuOutputEnd extends SenderEnd {
   shifting(): boolean {
     const ph = this.m.s[this.txPhaseI]!;
     return ph === T_HEAD || ph === T_WORD;
+  }
+
+  /** The fast mode (the controller posts timed writes only there). */
+  get fast(): boolean {
+    return this.links.fast;
   }
 
   catchUp(now: number): void {
@@ -257,8 +273,12 @@ export class PbuOutputEnd extends SenderEnd {
     return s[len] === 0 && s[odv] === 0 && s[rp] === 0;
   }
 
-  /** After the output step of cycle `now`: connection, posts, silence of the line bit, the next output event. */
-  after(now: number): void {
+  /**
+   * After the output step of cycle `now`: connection, posts, silence of the
+   * line bit, the next output event. `arrivalNext`: the word read at this
+   * edge arrives at the next one by timed writes (no run there).
+   */
+  after(now: number, arrivalNext = false): void {
     const s = this.m.s;
     const k = this.k;
     const from = now + 1;
@@ -294,5 +314,15 @@ export class PbuOutputEnd extends SenderEnd {
     // the next word latched: changes of hold, outState and outDataValid
     // wake it while it stays).
     else if (nph === T_S0 || nph === T_PY0 || nph === T_Y0 || (nph !== ph && (nph === T_S1 || nph === T_PY1 || nph === T_Y1))) this.waker.at(from);
+    if (!this.selfWakes) return;
+    // What the reads of its own registers woke it for (selfWakes): step 4
+    // with nothing left to read (to step 6 at the next edge), and a Y1
+    // stretched until the word is there: the word came at this edge (the
+    // framing latches it at the next), or comes at the next by timed writes.
+    if (s[this.outStateN] === OUT_FETCH && s[this.outLenN] === 0) this.waker.at(from);
+    else if (nph === T_Y1 && ph === T_Y1) {
+      if (s[this.outDataValidN] === 1 && s[this.outDataValidI] === 0) this.waker.at(from);
+      else if (arrivalNext) this.waker.at(from + 1);
+    }
   }
 }
