@@ -451,7 +451,13 @@ export abstract class ReceiverEnd implements LineUnit, LineReceiver {
     // run (done past this edge) is looked at here as before.
     const now = this.links.cycle;
     if (this.waker.state === now && (this.done <= now || WRONG_LOOKAHEAD.afterRun)) return;
-    this.waker.at(this.src!.nextWith(Math.max(from, this.done), this.awaiting));
+    const at = Math.max(from, this.done);
+    this.waker.at(this.wakeFor(this.src!.nextWith(at, this.awaiting), this.done));
+  }
+
+  /** The edge to wake at when the awaited bit comes at `z` (`from`: the first edge not applied; `cnt`: the bit counter there, else the current one); a subclass may put its event later. */
+  protected wakeFor(z: number, _from: number, _cnt?: number): number {
+    return z;
   }
 
   resetLines(now: number): void {

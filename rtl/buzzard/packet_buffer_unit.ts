@@ -433,7 +433,7 @@ export class PacketBufferUnit extends Module {
     // registers and line bit move between the controllers' events without a
     // process run, so they are not among their reads.
     const framing = { preBits, headLen, strict };
-    const inLine = (this.inLine = links && taps ? new PbuInputEnd(this, links, { inBit, inState, inCnt, inShift, wpend, wgnt }, framing) : null);
+    const inLine = (this.inLine = links && taps ? new PbuInputEnd(this, links, { inBit, inState, inCnt, inShift, wpend, wgnt }, framing, timedArrival) : null);
     const outLine = (this.outLine =
       links && taps ? new PbuOutputEnd(this, `${name}.line`, links, taps, { txPhase, txCnt, txShift, txBit, xrelease, outState, xgnt, xgidx, outLen, outDataValid, rpend }, framing, timedArrival) : null);
 

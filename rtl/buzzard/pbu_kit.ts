@@ -187,9 +187,11 @@ export interface PbuArrival {
  * outData a cycle after the RAM delivered it); 'noSelfWakes' leaves out the
  * wake-ups that stand in for the output controller's reads of its own
  * registers (pbu_line.ts PbuOutputEnd.after); 'noWriteGrant': the input
- * controller is not woken by the RAM write grant.
+ * controller is not woken by the RAM write grant; 'syncLate': the input
+ * end, folding a sync's 0 into its catch-up, wakes one edge after the
+ * word's last bit.
  */
-export const WRONG_ARRIVAL: { mode: 'none' | 'late' | 'noSelfWakes' | 'noWriteGrant' } = { mode: 'none' };
+export const WRONG_ARRIVAL: { mode: 'none' | 'late' | 'noSelfWakes' | 'noWriteGrant' | 'syncLate' } = { mode: 'none' };
 
 /**
  * Negative controls only (test/buzzard/word_folds.test.ts): a deliberately

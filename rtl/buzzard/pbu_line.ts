@@ -89,6 +89,8 @@ export class PbuInputEnd extends ReceiverEnd {
     links: LinkSet,
     r: PbuInRegs,
     private readonly k: PbuFraming,
+    /** Stop 24 (docs/kernel.md "Stop 24: Buzzard"): the sync's 0 before a word is applied by the catch-up, not a run. */
+    private readonly foldSync = false,
   ) {
     super(m, links, r.inBit);
     this.headMod = 2 ** k.headLen;
@@ -131,8 +133,21 @@ export class PbuInputEnd extends ReceiverEnd {
     } else if (ist === IN_SYNC || ist === IN_PSYNC) {
       let cnt = s[this.inCntI]!;
       for (let c = from; c < now; c++) {
-        if (this.src!.bitAt(c) === 0) this.missed(now, c);
-        cnt = 1;
+        if (this.src!.bitAt(c) === 1) {
+          cnt = 1;
+          continue;
+        }
+        if (ist === IN_PSYNC || cnt === 0 || !this.foldSync) this.missed(now, c);
+        // The sync's 0 before a word (foldSync): the edge only enters the
+        // word (inState := word, inCnt := 0); the word's bits from c+1 on
+        // shift as in a word, up to its last bit (the event).
+        const n = now - (c + 1);
+        if (n >= 16) this.missed(now, c + 16);
+        s[this.inStateI] = s[this.inStateN] = IN_WORD;
+        this.awaiting = -1;
+        s[this.inCntI] = s[this.inCntN] = n;
+        if (n > 0) s[this.inShiftI] = s[this.inShiftN] = (s[this.inShiftI]! * 2 ** n + this.src!.bits(c + 1, now)) % 65536;
+        return;
       }
       s[this.inCntI] = s[this.inCntN] = cnt;
     } else {
@@ -142,6 +157,18 @@ export class PbuInputEnd extends ReceiverEnd {
 
   protected missed(now: number, c: number): never {
     return missed(this.m, now, c, 'input');
+  }
+
+  /**
+   * foldSync: in a sync before a word the edge of its 0 is no event (the
+   * catch-up enters the word): the next event is the word's last bit, 16
+   * edges after the 0; unless the 0 comes at once with no 1 before it (a
+   * framing error, which the step reports there).
+   */
+  protected override wakeFor(z: number, from: number, cnt?: number): number {
+    const s = this.m.s;
+    if (!this.foldSync || z === Infinity || s[this.inStateN] !== IN_SYNC || (z === from && (cnt ?? s[this.inCntI]) === 0)) return z;
+    return z + (WRONG_ARRIVAL.mode === 'syncLate' ? 17 : 16);
   }
 
   /** After the input step of cycle `now`: the next input event. */
@@ -160,7 +187,7 @@ export class PbuInputEnd extends ReceiverEnd {
     else if (nist === IN_DEST || nist === IN_WORD) t = from + 15 - ncnt;
     else {
       this.awaiting = nist === IN_WAIT ? 1 : nist === IN_SBIT || nist === IN_REFD || nist === IN_SYNC || nist === IN_PSYNC ? 0 : -1;
-      if (this.awaiting >= 0) t = this.src!.nextWith(from, this.awaiting);
+      if (this.awaiting >= 0) t = this.wakeFor(this.src!.nextWith(from, this.awaiting), from, ncnt);
     }
     // The controller does not read its own state registers (a change of
     // them would wake it at every field's first bit, a pure shift): it asks
