@@ -395,6 +395,9 @@ export abstract class SenderEnd implements LineUnit {
  * for, and its wake-ups; a post or connection on the tap that may show the
  * awaited bit asks for a wake-up there (lineChanged).
  */
+/** Negative control only (test/buzzard/word_arrival.test.ts): ReceiverEnd.lineChanged also skips the lookahead after this edge's run. */
+export const WRONG_LOOKAHEAD = { afterRun: false };
+
 export abstract class ReceiverEnd implements LineUnit, LineReceiver {
   readonly waker: Waker;
   /** The tap of the crossbar output that feeds this end (set by the node or cube). */
@@ -439,7 +442,22 @@ export abstract class ReceiverEnd implements LineUnit, LineReceiver {
 
   lineChanged(from: number): void {
     if (this.awaiting < 0 || !this.links.fast) return;
-    this.waker.at(this.src!.nextWith(Math.max(from, this.done), this.awaiting));
+    // A run of this end at this edge that has not happened yet (woken for
+    // it, not caught up past it) looks ahead itself after its step, from
+    // its new state and every post made so far: a lookahead now, from the
+    // state before that step, would find the awaited bit among the next
+    // field's bits (a 0 in the word after the sync's 0) and wake it there
+    // for nothing (docs/kernel.md "Stop 24: Buzzard"). A post after that
+    // run (done past this edge) is looked at here as before.
+    const now = this.links.cycle;
+    if (this.waker.state === now && (this.done <= now || WRONG_LOOKAHEAD.afterRun)) return;
+    const at = Math.max(from, this.done);
+    this.waker.at(this.wakeFor(this.src!.nextWith(at, this.awaiting), this.done));
+  }
+
+  /** The edge to wake at when the awaited bit comes at `z` (`from`: the first edge not applied; `cnt`: the bit counter there, else the current one); a subclass may put its event later. */
+  protected wakeFor(z: number, _from: number, _cnt?: number): number {
+    return z;
   }
 
   resetLines(now: number): void {

@@ -52,6 +52,14 @@ export interface BuzzardNodeOptions {
    * the folds are compared with at every cycle (test/buzzard/word_folds.test.ts).
    */
   wordFolds?: boolean;
+  /**
+   * Stop 24's timed word arrival (docs/kernel.md "Stop 24: Buzzard"; default
+   * true; serial lines only): a PBU's output controller takes the word at
+   * the RAM read grant and writes it into its data register at the next
+   * edge by timed writes. `false` keeps stop 23's run at the arrival
+   * (test/buzzard/word_arrival.test.ts compares them).
+   */
+  timedArrival?: boolean;
 }
 
 export class BuzzardNode extends Module {
@@ -109,7 +117,7 @@ export class BuzzardNode extends Module {
     const x = this.xbar;
     const ram = this.ram;
     for (let i = 1; i <= n; i++) {
-      const pbu = new PacketBufferUnit(this, `pbu${i}`, cfg, i, address, links, taps, options.wordFolds ?? true);
+      const pbu = new PacketBufferUnit(this, `pbu${i}`, cfg, i, address, links, taps, options.wordFolds ?? true, options.timedArrival ?? true);
       const fcu = new FlowControlUnit(this, `fcu${i}`);
       this.pbus.push(pbu);
       this.fcus.push(fcu);
@@ -189,6 +197,7 @@ export function wirePbu(parent: Module, pbu: PacketBufferUnit, x: Crossbar, ram:
   c(ram.rdata, pbu.rdata);
   c(ram.rvalid, pbu.rvalid);
   c(ram.rsrc, pbu.rsrc);
+  if (pbu.arrival) pbu.arrival.mem = ram.mem;
 }
 
 /**

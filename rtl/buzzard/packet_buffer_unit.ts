@@ -102,7 +102,7 @@ import { pbuInputController } from './pbu_input_controller.ts';
 import { pbuOutputController } from './pbu_output_controller.ts';
 import {
   FREE_PORT, IN_START, NO_PORT, OUT_BC, OUT_FETCH, OUT_FIN, OUT_IDLE, PBU_IN_STATES, SEL_BC, SEL_FIN, SEL_IDLE, SEL_WORD, PBU_OUT_STATES, PBU_TX_PHASES, T_IDLE,
-  type PbuKit, type PbuRamPortRegs,
+  WRONG_ARRIVAL, type PbuArrival, type PbuKit, type PbuRamPortRegs,
 } from './pbu_kit.ts';
 
 export { FREE_PORT, PBU_IN_STATES, PBU_OUT_STATES, PBU_TX_PHASES } from './pbu_kit.ts';
@@ -148,14 +148,19 @@ export class PacketBufferUnit extends Module {
   /** The link ends on a cube's serial lines, one per controller (absent for the unit alone; docs/kernel.md "Buzzard links on serial lines"). */
   readonly inLine: PbuInputEnd | null;
   readonly outLine: PbuOutputEnd | null;
+  /** The timed word arrival's RAM array (null without serial lines or with `timedArrival: false`); the node sets `mem`. */
+  readonly arrival: PbuArrival | null;
 
   /**
    * `links`/`taps`: a cube's serial lines and this node's crossbar output
    * taps (O_0..O_n). `wordFolds` (default true): the RAM client ports as
    * registers of the controllers; false keeps the ramPorts comb, the
    * reference structure (docs/kernel.md "Stop 23: Buzzard per word").
+   * `timedArrival` (default true, on serial lines only): the word read at a
+   * grant reaches outData by timed writes (`arrival`, set by the node);
+   * false keeps stop 23's run at its arrival (docs/kernel.md "Stop 24: Buzzard").
    */
-  constructor(parent: Module | null, name: string, config: Partial<BuzzardConfig>, index: number, node: number, links?: LinkSet, taps?: readonly LinkTap[], wordFolds = true) {
+  constructor(parent: Module | null, name: string, config: Partial<BuzzardConfig>, index: number, node: number, links?: LinkSet, taps?: readonly LinkTap[], wordFolds = true, timedArrival = true) {
     super(parent, name);
     const cfg = (this.cfg = checkConfig(config));
     const g = geometry(cfg);
@@ -422,14 +427,15 @@ export class PacketBufferUnit extends Module {
       blk, inState, inCnt, inShift, inLen, inSlot, inAddr, inData, wpend, camLoadR, freeRows, reqReg,
       rrPtr, rrWait, outState, outSel, outRow, outCamRow, outPort, outNext, outAddr, outLen, outData, outDataValid, rpend, freeFlag,
       txPhase, txCnt, txShift, txBit, txRel, ports,
+      arrival: (this.arrival = links && taps && timedArrival ? { mem: null } : null),
     };
     // On a cube's serial lines (pbu_line.ts) the bit counters, shift
     // registers and line bit move between the controllers' events without a
     // process run, so they are not among their reads.
     const framing = { preBits, headLen, strict };
-    const inLine = (this.inLine = links && taps ? new PbuInputEnd(this, links, { inBit, inState, inCnt, inShift, wpend, wgnt }, framing) : null);
+    const inLine = (this.inLine = links && taps ? new PbuInputEnd(this, links, { inBit, inState, inCnt, inShift, wpend, wgnt }, framing, timedArrival) : null);
     const outLine = (this.outLine =
-      links && taps ? new PbuOutputEnd(this, `${name}.line`, links, taps, { txPhase, txCnt, txShift, txBit, xrelease, outState, xgnt, xgidx, outLen, outDataValid, rpend }, framing) : null);
+      links && taps ? new PbuOutputEnd(this, `${name}.line`, links, taps, { txPhase, txCnt, txShift, txBit, xrelease, outState, xgnt, xgidx, outLen, outDataValid, rpend }, framing, timedArrival) : null);
 
     // Exact reads (docs/kernel.md "Exact sensitivity"): each controller reads
     // its own registers and, guarded by its state, what the step list uses
@@ -438,7 +444,19 @@ export class PacketBufferUnit extends Module {
     const inProc = this.seq(pbuInputController(kit, inLine), {
       name: 'inputController',
       writes: [inAddr, inSlot, blk, inCnt, inShift, inLen, inData, wpend, inState, camLoadR, freeRows, reqReg, ...(ports ? [ports.waddr, ports.rreq] : [])],
-      ...(inLine
+      ...(inLine && timedArrival
+        ? {
+            // Stop 24 (docs/kernel.md "Stop 24: Buzzard"): the RAM write
+            // grant on its rise only, not wpend (its own register: its fall
+            // at the grant and its rise at a word's last bit woke it at the
+            // next edge for nothing). The grant is a one-cycle pulse (wreq
+            // is wpend, which falls at the grant's edge); a grant held over
+            // an edge (the next word latched at the grant's edge) is asked
+            // for by the link end (pbu_line.ts PbuInputEnd.after).
+            reads: [freeRows, camFreeCount],
+            readsWhen: WRONG_ARRIVAL.mode === 'noWriteGrant' ? [] : [{ when: wgnt, bits: 1, reads: [], rise: true }],
+          }
+        : inLine
         ? {
             reads: [wpend, freeRows, camFreeCount],
             readsWhen: [{ when: wpend, is: [1], reads: [wgnt] }],
@@ -448,7 +466,25 @@ export class PacketBufferUnit extends Module {
     const outProc = this.seq(pbuOutputController(kit, outLine), {
       name: 'outputController',
       writes: [txPhase, txCnt, txShift, txBit, txRel, outState, outSel, outData, outDataValid, rpend, rrPtr, rrWait, outRow, outCamRow, outPort, outNext, outAddr, outLen, freeFlag, freeRows, reqReg, ...(ports ? [ports.rreq] : [])],
-      ...(outLine
+      ...(outLine && timedArrival
+        ? {
+            // The timed word arrival (docs/kernel.md "Stop 24: Buzzard"):
+            // not its registers that change at a read grant and a word's
+            // arrival (outState, outLen, outAddr, rpend, outData,
+            // outDataValid; its link end asks for the edges they act at);
+            // the states as outSel, which fetch and lowWater share; the RAM
+            // read grant on its rise only (a one-cycle pulse while fetching:
+            // the grant is taken at its edge); not the RAM's read bus (the
+            // word comes by timed writes).
+            reads: [txShift, xrelease, xgnt, rrWait, rrPtr, outNext, freeFlag, outRow, outPort, hold],
+            readsWhen: [
+              { when: outSel, is: [SEL_IDLE], reads: [xgidx, xreq, camHit, camHitData, camHitRow] },
+              { when: outSel, is: [SEL_BC], reads: [camOp] },
+              { when: rgnt, bits: 1, reads: [], rise: true },
+              { when: outSel, is: [SEL_FIN], reads: [camMatch, inState] },
+            ],
+          }
+        : outLine
         ? {
             reads: [outState, outDataValid, outData, txShift, xrelease, rpend, xgnt, rrWait, rrPtr, outNext, outLen, outAddr, freeFlag, outRow, outPort, hold],
             readsWhen: [

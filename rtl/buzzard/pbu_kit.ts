@@ -6,7 +6,7 @@
  * processes (pbu_input_controller.ts, pbu_output_controller.ts) are built
  * from.
  */
-import type { Module, Signal } from '../kernel/module.ts';
+import type { Memory, Module, Signal } from '../kernel/module.ts';
 import type { BuzzardConfig } from './config.ts';
 import type { RamGeometry } from './buffer_ram.ts';
 
@@ -167,7 +167,31 @@ export interface PbuKit {
    * structure, `wordFolds: false`).
    */
   ports: PbuRamPortRegs | null;
+  /**
+   * The timed word arrival (the default on a cube's serial lines;
+   * docs/kernel.md "Stop 24: Buzzard"): the buffer RAM's array, set by the
+   * node (wirePbu), from which the output controller takes the word at the
+   * read grant's edge; null without it (the unit alone, `timedArrival: false`).
+   */
+  arrival: PbuArrival | null;
 }
+
+/** The RAM array the timed word arrival reads at the grant's edge (set when the node wires the PBU to its RAM). */
+export interface PbuArrival {
+  mem: Memory | null;
+}
+
+/**
+ * Negative control only (test/buzzard/word_arrival.test.ts), read when a PBU
+ * is built: 'late' posts the timed arrival one edge late (the word reaches
+ * outData a cycle after the RAM delivered it); 'noSelfWakes' leaves out the
+ * wake-ups that stand in for the output controller's reads of its own
+ * registers (pbu_line.ts PbuOutputEnd.after); 'noWriteGrant': the input
+ * controller is not woken by the RAM write grant; 'syncLate': the input
+ * end, folding a sync's 0 into its catch-up, wakes one edge after the
+ * word's last bit.
+ */
+export const WRONG_ARRIVAL: { mode: 'none' | 'late' | 'noSelfWakes' | 'noWriteGrant' | 'syncLate' } = { mode: 'none' };
 
 /**
  * Negative controls only (test/buzzard/word_folds.test.ts): a deliberately

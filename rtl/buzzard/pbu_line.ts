@@ -32,8 +32,8 @@ import type { Module, Signal } from '../kernel/module.ts';
 import { SimError } from '../kernel/errors.ts';
 import { ReceiverEnd, SenderEnd, type LinkSet, type LinkTap } from './link_lines.ts';
 import {
-  IN_DEST, IN_LATCH, IN_LOAD, IN_PRE, IN_PSYNC, IN_REF, IN_REFD, IN_SBIT, IN_START, IN_SYNC, IN_WAIT, IN_WORD, OUT_IDLE,
-  T_HEAD, T_PY0, T_PY1, T_S0, T_S1, T_WORD, T_Y0, T_Y1, lineBit,
+  IN_DEST, IN_LATCH, IN_LOAD, IN_PRE, IN_PSYNC, IN_REF, IN_REFD, IN_SBIT, IN_START, IN_SYNC, IN_WAIT, IN_WORD, OUT_FETCH, OUT_IDLE,
+  T_HEAD, T_PY0, T_PY1, T_S0, T_S1, T_WORD, T_Y0, T_Y1, WRONG_ARRIVAL, lineBit,
 } from './pbu_kit.ts';
 
 export interface PbuInRegs {
@@ -89,6 +89,8 @@ export class PbuInputEnd extends ReceiverEnd {
     links: LinkSet,
     r: PbuInRegs,
     private readonly k: PbuFraming,
+    /** Stop 24 (docs/kernel.md "Stop 24: Buzzard"): the sync's 0 before a word is applied by the catch-up, not a run. */
+    private readonly foldSync = false,
   ) {
     super(m, links, r.inBit);
     this.headMod = 2 ** k.headLen;
@@ -131,8 +133,21 @@ export class PbuInputEnd extends ReceiverEnd {
     } else if (ist === IN_SYNC || ist === IN_PSYNC) {
       let cnt = s[this.inCntI]!;
       for (let c = from; c < now; c++) {
-        if (this.src!.bitAt(c) === 0) this.missed(now, c);
-        cnt = 1;
+        if (this.src!.bitAt(c) === 1) {
+          cnt = 1;
+          continue;
+        }
+        if (ist === IN_PSYNC || cnt === 0 || !this.foldSync) this.missed(now, c);
+        // The sync's 0 before a word (foldSync): the edge only enters the
+        // word (inState := word, inCnt := 0); the word's bits from c+1 on
+        // shift as in a word, up to its last bit (the event).
+        const n = now - (c + 1);
+        if (n >= 16) this.missed(now, c + 16);
+        s[this.inStateI] = s[this.inStateN] = IN_WORD;
+        this.awaiting = -1;
+        s[this.inCntI] = s[this.inCntN] = n;
+        if (n > 0) s[this.inShiftI] = s[this.inShiftN] = (s[this.inShiftI]! * 2 ** n + this.src!.bits(c + 1, now)) % 65536;
+        return;
       }
       s[this.inCntI] = s[this.inCntN] = cnt;
     } else {
@@ -142,6 +157,18 @@ export class PbuInputEnd extends ReceiverEnd {
 
   protected missed(now: number, c: number): never {
     return missed(this.m, now, c, 'input');
+  }
+
+  /**
+   * foldSync: in a sync before a word the edge of its 0 is no event (the
+   * catch-up enters the word): the next event is the word's last bit, 16
+   * edges after the 0; unless the 0 comes at once with no 1 before it (a
+   * framing error, which the step reports there).
+   */
+  protected override wakeFor(z: number, from: number, cnt?: number): number {
+    const s = this.m.s;
+    if (!this.foldSync || z === Infinity || s[this.inStateN] !== IN_SYNC || (z === from && (cnt ?? s[this.inCntI]) === 0)) return z;
+    return z + (WRONG_ARRIVAL.mode === 'syncLate' ? 17 : 16);
   }
 
   /** After the input step of cycle `now`: the next input event. */
@@ -160,7 +187,7 @@ export class PbuInputEnd extends ReceiverEnd {
     else if (nist === IN_DEST || nist === IN_WORD) t = from + 15 - ncnt;
     else {
       this.awaiting = nist === IN_WAIT ? 1 : nist === IN_SBIT || nist === IN_REFD || nist === IN_SYNC || nist === IN_PSYNC ? 0 : -1;
-      if (this.awaiting >= 0) t = this.src!.nextWith(from, this.awaiting);
+      if (this.awaiting >= 0) t = this.wakeFor(this.src!.nextWith(from, this.awaiting), from, ncnt);
     }
     // The controller does not read its own state registers (a change of
     // them would wake it at every field's first bit, a pure shift): it asks
@@ -183,6 +210,7 @@ export class PbuOutputEnd extends SenderEnd {
   private outLenI = 0;
   private outLenN = 0;
   private outStateI = 0;
+  private outStateN = 0;
   private rpendI = 0;
   private rpendN = 0;
   private txBitI = 0;
@@ -204,14 +232,24 @@ export class PbuOutputEnd extends SenderEnd {
     private readonly taps: readonly LinkTap[],
     r: PbuOutRegs,
     private readonly k: PbuFraming,
+    /**
+     * The timed word arrival (docs/kernel.md "Stop 24: Buzzard"): the
+     * controller does not read outState, outLen, outAddr, outData,
+     * outDataValid or rpend (its own registers, which change at the read
+     * grant and the word's arrival, where it has nothing else to do); this
+     * end asks for the edges where a change of them makes it act.
+     */
+    private selfWakes = false,
   ) {
     super(m, name, links);
+    if (WRONG_ARRIVAL.mode === 'noSelfWakes') this.selfWakes = false; // negative control only
     m.whenSlots(() => {
       this.outDataValidI = r.outDataValid.i;
       this.outDataValidN = r.outDataValid.n;
       this.outLenI = r.outLen.i;
       this.outLenN = r.outLen.n;
       this.outStateI = r.outState.i;
+      this.outStateN = r.outState.n;
       this.rpendI = r.rpend.i;
       this.rpendN = r.rpend.n;
       this.txBitI = r.txBit.i;
@@ -231,6 +269,11 @@ export class PbuOutputEnd extends SenderEnd {
   shifting(): boolean {
     const ph = this.m.s[this.txPhaseI]!;
     return ph === T_HEAD || ph === T_WORD;
+  }
+
+  /** The fast mode (the controller posts timed writes only there). */
+  get fast(): boolean {
+    return this.links.fast;
   }
 
   catchUp(now: number): void {
@@ -257,8 +300,12 @@ export class PbuOutputEnd extends SenderEnd {
     return s[len] === 0 && s[odv] === 0 && s[rp] === 0;
   }
 
-  /** After the output step of cycle `now`: connection, posts, silence of the line bit, the next output event. */
-  after(now: number): void {
+  /**
+   * After the output step of cycle `now`: connection, posts, silence of the
+   * line bit, the next output event. `arrivalNext`: the word read at this
+   * edge arrives at the next one by timed writes (no run there).
+   */
+  after(now: number, arrivalNext = false): void {
     const s = this.m.s;
     const k = this.k;
     const from = now + 1;
@@ -294,5 +341,15 @@ export class PbuOutputEnd extends SenderEnd {
     // the next word latched: changes of hold, outState and outDataValid
     // wake it while it stays).
     else if (nph === T_S0 || nph === T_PY0 || nph === T_Y0 || (nph !== ph && (nph === T_S1 || nph === T_PY1 || nph === T_Y1))) this.waker.at(from);
+    if (!this.selfWakes) return;
+    // What the reads of its own registers woke it for (selfWakes): step 4
+    // with nothing left to read (to step 6 at the next edge), and a Y1
+    // stretched until the word is there: the word came at this edge (the
+    // framing latches it at the next), or comes at the next by timed writes.
+    if (s[this.outStateN] === OUT_FETCH && s[this.outLenN] === 0) this.waker.at(from);
+    else if (nph === T_Y1 && ph === T_Y1) {
+      if (s[this.outDataValidN] === 1 && s[this.outDataValidI] === 0) this.waker.at(from);
+      else if (arrivalNext) this.waker.at(from + 1);
+    }
   }
 }

@@ -22,7 +22,7 @@ import { nextBroadcastPort, nextPort } from './routing.ts';
 import type { PbuOutputEnd } from './pbu_line.ts';
 import {
   IN_LOAD, NO_PORT, OUT_ADJ, OUT_BC, OUT_FETCH, OUT_FIN, OUT_IDLE, OUT_LOW, OUT_SEL,
-  T_HEAD, T_IDLE, T_PY0, T_PY1, T_S0, T_S1, T_WORD, T_Y0, T_Y1, lineBit, ramPortLoader, type PbuKit,
+  T_HEAD, T_IDLE, T_PY0, T_PY1, T_S0, T_S1, T_WORD, T_Y0, T_Y1, WRONG_ARRIVAL, lineBit, ramPortLoader, type PbuKit,
 } from './pbu_kit.ts';
 
 /** The output controller's clocked step (with its link end's catch-up, posts and wake-up on a cube's serial lines). */
@@ -38,9 +38,19 @@ export function pbuOutputController(k: PbuKit, line: PbuOutputEnd | null): () =>
     [camHitI, camHitDataI, camHitRowI, camMatchI, camOpI, freeFlagI, freeFlagN, freeRowsN, holdI, inStateI, outAddrI, outAddrN, outCamRowN, outDataI, outDataN, outDataValidI, outDataValidN, outLenI, outLenN, outNextI, outNextN, outPortI, outPortN, outRowI, outRowN, outSelN, outStateI, outStateN, rdataI, reqRegN, rgntI, rpendI, rpendN, rrPtrN, rrWaitI, rrWaitN, rsrcI, rvalidI, txBitN, txCntI, txCntN, txPhaseI, txPhaseN, txRelN, txShiftN, xgidxI, xgntI, xreleaseI, xreqI] = [camHit.i, camHitData.i, camHitRow.i, camMatch.i, camOp.i, freeFlag.i, freeFlag.n, freeRows.n, hold.i, inState.i, outAddr.i, outAddr.n, outCamRow.n, outData.i, outData.n, outDataValid.i, outDataValid.n, outLen.i, outLen.n, outNext.i, outNext.n, outPort.i, outPort.n, outRow.i, outRow.n, outSel.n, outState.i, outState.n, rdata.i, reqReg.n, rgnt.i, rpend.i, rpend.n, rrPtr.n, rrWait.i, rrWait.n, rsrc.i, rvalid.i, txBit.n, txCnt.i, txCnt.n, txPhase.i, txPhase.n, txRel.n, txShift.n, xgidx.i, xgnt.i, xrelease.i, xreq.i];
   });
   const loadPorts = ramPortLoader(k, 'out');
+  // The timed word arrival (docs/kernel.md "Stop 24: Buzzard"): at the read
+  // grant's edge the word the RAM reads there (mem.data holds the words
+  // before this edge's write, as the RAM's access reads them) is written
+  // into outData, outDataValid and rpend at the next edge by timed register
+  // writes, the values this step computes there from the RAM's read bus
+  // (which it then need not read). `due`: the edge they are posted for.
+  const arrival = line ? k.arrival : null;
+  const lag = WRONG_ARRIVAL.mode === 'late' ? 2 : 1; // read at construction (negative control only)
+  let due = -1;
   return () => {
     const s = m.s;
-    if (line) line.before(m.cycleRef.cycle);
+    const now = m.cycleRef.cycle;
+    if (line) line.before(now);
     let reqSet = 0;
     let reqClr = 0;
 
@@ -100,6 +110,13 @@ export function pbuOutputController(k: PbuKit, line: PbuOutputEnd | null): () =>
 
     // ================= output controller (§5.4.2 output steps 1–6)
     let rp = s[rpendI]!;
+    // A run at the posted edge computes the arrival itself (below, or not
+    // at all after a poke of rpend): the posted outData is taken back
+    // (outDataValid and rpend are written by every run).
+    if (arrival && (due === now || rp === 1)) {
+      m.cancelWrites(outData);
+      due = -1;
+    }
     if (s[xgntI] === 1 && ost !== OUT_IDLE) m.fail(`grant while the output controller is busy (A9: requests are withdrawn while forwarding)`);
     // the RAM data register takes the word read at the previous edge
     if (rp === 1 && s[rvalidI] === 1 && s[rsrcI] === me) {
@@ -177,6 +194,13 @@ export function pbuOutputController(k: PbuKit, line: PbuOutputEnd | null): () =>
           s[outLenN] = len - 1;
           rp = 1;
           nost = OUT_LOW;
+          if (arrival && line!.fast) {
+            const at = now + lag;
+            m.writeAt(outData, at, arrival.mem!.data[s[outAddrI]!]!);
+            m.writeAt(outDataValid, at, 1);
+            m.writeAt(rpend, at, 0);
+            due = at;
+          }
         }
         break;
       }
@@ -210,6 +234,6 @@ export function pbuOutputController(k: PbuKit, line: PbuOutputEnd | null): () =>
     s[txRelN] = nph === T_WORD && nc === 1 && s[outLenN] === 0 && s[outDataValidN] === 0 && s[rpendN] === 0 ? 1 : 0;
     // the RAM client ports from the next values (pbu_kit.ts ramPortLoader)
     if (loadPorts) loadPorts(s);
-    if (line) line.after(m.cycleRef.cycle);
+    if (line) line.after(now, due === now + 1);
   };
 }

@@ -23,6 +23,8 @@ export interface DriverPacket {
   dest: number;
   /** Words after the destination word (source word, data). */
   words: number[];
+  /** Earliest cycle each chunk (index 1.. after the head) may be loaded, where given: a source that stalls mid-packet (the slot stretches a Y1, §8.9). */
+  chunkRelease?: number[];
 }
 
 interface Chunk {
@@ -39,6 +41,7 @@ class FabricDriver extends Module {
     const cyc = this.reg('cyc', 32, 0);
     const slotChunks: Chunk[][][] = [];
     const slotRelease: number[][] = [];
+    const chunkRelease: number[][][] = [];
     for (let j = 1; j <= n; j++) {
       const pkts = program[j - 1] ?? [];
       slotChunks.push(
@@ -52,6 +55,7 @@ class FabricDriver extends Module {
         }),
       );
       slotRelease.push(pkts.map((p) => p.release));
+      chunkRelease.push(pkts.map((p) => p.chunkRelease ?? []));
     }
     const pfLoad: Signal[] = [];
     const pfData: Signal[] = [];
@@ -106,7 +110,7 @@ class FabricDriver extends Module {
         const chunks = slotChunks[k]!;
         if (p >= chunks.length) continue;
         const x = s[ch[k]!.i]!;
-        const ready = x === 0 ? now >= slotRelease[k]![p]! && (s[refill[k]!.i] === 1 || (s[idle[k]!.i] === 1 && s[pfAvail[k]!.i] === 0)) : s[refill[k]!.i] === 1;
+        const ready = x === 0 ? now >= slotRelease[k]![p]! && (s[refill[k]!.i] === 1 || (s[idle[k]!.i] === 1 && s[pfAvail[k]!.i] === 0)) : s[refill[k]!.i] === 1 && now >= (chunkRelease[k]![p]![x] ?? 0);
         if (!ready) continue;
         const chunk = chunks[p]![x]!;
         s[pfLoad[k]!.n] = 1;

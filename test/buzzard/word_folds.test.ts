@@ -17,46 +17,14 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Simulator, type SimMode, type Signal } from '../../rtl/kernel/index.ts';
-import { BuzzardCube } from '../../rtl/buzzard/network.ts';
+import type { Simulator, SimMode, Signal } from '../../rtl/kernel/index.ts';
 import { WRONG_FOLD } from '../../rtl/buzzard/pbu_kit.ts';
 import { DualPortRam } from '../../rtl/lib/dual_port_ram.ts';
-import { CubeDriver } from '../../harness/rtl/cube_driver.ts';
-import { attachEvents } from '../../harness/rtl/events.ts';
-import { messagePattern, scheduleWorkload } from '../../harness/rtl/run_workload.ts';
-import { buzzardCh5Workload } from '../../harness/workloads/index.ts';
+import { buildCube, cubeParams, stepOrError as step, LOADED, type CubeParams } from './random_cube.ts';
 
-interface Params {
-  n: number;
-  strict: boolean;
-  routing: 'quasi-adaptive' | 'e-cube';
-  meanBytes: number;
-  gapTicks: number;
-  seed: number;
-  broadcasts: { src: number; bytes: number; cycle: number }[];
-  cycles: number;
-  camHeight?: number;
-  fifoDepth?: number;
-}
+type Params = CubeParams;
 
-function build(p: Params, mode: SimMode, wordFolds: boolean) {
-  const cube = new BuzzardCube(
-    { n: p.n, strictFraming: p.strict, routing: p.routing, ...(p.camHeight ? { camHeight: p.camHeight } : {}), ...(p.fifoDepth ? { fifoDepth: p.fifoDepth } : {}) },
-    'cube',
-    { wordFolds },
-  );
-  const sim = new Simulator(cube, { mode });
-  const driver = new CubeDriver(sim, cube);
-  scheduleWorkload(driver, buzzardCh5Workload({ cubeDegree: p.n, meanBytes: p.meanBytes, meanGapTicks: p.gapTicks, durationTicks: (p.cycles * 0.6) / 4.5, seed: p.seed }));
-  const N = 1 << p.n;
-  p.broadcasts.forEach((b, k) => {
-    const type = 0x7000 + k;
-    for (let a = 0; a < N; a++) if (a !== b.src) driver.receive(a, b.src, b.bytes, 0, type);
-    driver.broadcast(b.src, messagePattern(5000 + k, b.bytes), b.cycle, type);
-  });
-  const rec = attachEvents(sim, cube, driver);
-  return { sim, rec, driver };
-}
+const build = (p: Params, mode: SimMode, wordFolds: boolean) => buildCube(p, mode, { wordFolds });
 
 /** The folded design's registers that the reference structure does not have (the PBU's RAM ports' drivers; the RAM's inline pointers, mapped below). */
 const FOLD_ONLY = /\.pbu\d+\.(waddrR|rreqR)$|\.ram\.[wr]ptr$/;
@@ -94,14 +62,6 @@ function compare(p: Params): string | null {
   if (extra.length) return `the folded structure has signals the reference has not: ${extra.slice(0, 3).join(', ')}`;
   const wgnt = ref.sim.net.signals.filter((s) => /\.ram\.wgnt\d+$/.test(s.path)).map((s) => s.i);
   wordsSeen = 0;
-  const step = (sim: Simulator): string => {
-    try {
-      sim.step(1);
-      return '';
-    } catch (e) {
-      return String(e);
-    }
-  };
   for (let c = 0; c <= p.cycles; c++) {
     if (c > 0) {
       const ea = step(fold.sim);
@@ -125,26 +85,7 @@ function compare(p: Params): string | null {
   return null;
 }
 
-const params: fc.Arbitrary<Params> = fc
-  .record({
-    n: fc.integer({ min: 2, max: 4 }),
-    strict: fc.boolean(),
-    routing: fc.constantFrom('quasi-adaptive' as const, 'e-cube' as const),
-    meanBytes: fc.integer({ min: 8, max: 160 }),
-    gapTicks: fc.integer({ min: 30, max: 200 }),
-    seed: fc.integer({ min: 1, max: 1_000_000 }),
-    nb: fc.array(fc.record({ src: fc.nat(15), bytes: fc.integer({ min: 1, max: 90 }), cycle: fc.integer({ min: 0, max: 1500 }) }), { maxLength: 2 }),
-    cycles: fc.integer({ min: 1500, max: 3000 }),
-    small: fc.boolean(),
-  })
-  .map(({ nb, small, ...r }) => ({
-    ...r,
-    broadcasts: nb.map((b) => ({ ...b, src: b.src % (1 << r.n) })),
-    ...(small ? { camHeight: 2, fifoDepth: 2 } : {}),
-  }));
-
-/** A loaded 3-cube: cut-through reads on the heels of the writes at many PBUs. */
-const LOADED: Params = { n: 3, strict: false, routing: 'quasi-adaptive', meanBytes: 60, gapTicks: 40, seed: 7, broadcasts: [], cycles: 2500 };
+const params = cubeParams;
 
 type Wrong = typeof WRONG_FOLD.mode | 'ramPtr';
 
