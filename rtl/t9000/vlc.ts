@@ -361,9 +361,7 @@ export class VirtualLinkControl extends Module {
     // The fault: every VL counted as on link 0 (a wrong bucket, for the controls).
     const picker = new VlcPick(V, L, vlLink, cfg.fault === 'pick-one-link');
     const { bestAck, bestData } = picker;
-    const rrAckSlot = Int32Array.from(rrAck, (r) => r.i);
-    const rrDataSlot = Int32Array.from(rrData, (r) => r.i);
-    const pickAll = (): void => picker.pick(this.pickRule, this.s, rrAckSlot, rrDataSlot, work, nWork, ackWant, candKind);
+    const pickAll = (): void => picker.pick(this.pickRule, this.s, rrAck, rrData, work, nWork, ackWant, candKind);
     const memories = fields.map((f) => f.mem);
     const ACK_ENTRY = packEntry({ ack: true, last: false, len: 0, addr: 0 });
 

@@ -16,6 +16,11 @@
 /** What a VL wants this cycle, as the VLC's view computed it: candKind 0 = no data packet. */
 export const NO_CANDIDATE = 0;
 
+/** A register as the pick reads it: its slot in the state vector, known only once the design is elaborated (read at each pick, never cached at construction). */
+interface Slotted {
+  readonly i: number;
+}
+
 export class VlcPick {
   /** Per link, the VL picked for an ack (data packet), or −1: valid after `pick` until its next call. */
   readonly bestAck: Int32Array;
@@ -44,32 +49,31 @@ export class VlcPick {
 
   /**
    * This cycle's picks into bestAck/bestData. `s` is the state vector,
-   * rrAckSlot/rrDataSlot the slots of the links' pointers, work[0..nWork) the
+   * rrAck/rrData the links' pointer registers, work[0..nWork) the
    * work list, ackWant[v] ≠ 0 and candKind[v] ≠ NO_CANDIDATE what v wants.
    */
   pick(
     rule: 'pass' | 'scan',
     s: ArrayLike<number>,
-    rrAckSlot: Int32Array,
-    rrDataSlot: Int32Array,
+    rrAck: readonly Slotted[],
+    rrData: readonly Slotted[],
     work: Int32Array,
     nWork: number,
     ackWant: Uint8Array,
     candKind: Uint8Array,
   ): void {
     const { V, L, fromAck, fromData, bestAck, bestData, bestAckD, bestDataD, linkOf, oneLink } = this;
-    for (let k = 0; k < L; k++) {
-      fromAck[k] = s[rrAckSlot[k]!]!;
-      fromData[k] = s[rrDataSlot[k]!]!;
-    }
     if (rule === 'scan') {
+      // The reference reads the pointers on its own, so that the lock-step compares two derivations.
       for (let k = 0; k < L; k++) {
-        bestAck[k] = this.scan(k, fromAck[k]!, work, nWork, ackWant, 0);
-        bestData[k] = this.scan(k, fromData[k]!, work, nWork, candKind, NO_CANDIDATE);
+        bestAck[k] = this.scan(k, s[rrAck[k]!.i]!, work, nWork, ackWant, 0);
+        bestData[k] = this.scan(k, s[rrData[k]!.i]!, work, nWork, candKind, NO_CANDIDATE);
       }
       return;
     }
     for (let k = 0; k < L; k++) {
+      fromAck[k] = s[rrAck[k]!.i]!;
+      fromData[k] = s[rrData[k]!.i]!;
       bestAck[k] = bestData[k] = -1;
       bestAckD[k] = bestDataD[k] = V;
     }

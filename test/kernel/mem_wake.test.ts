@@ -141,7 +141,8 @@ describe('memory readers at one address', () => {
     memWakeFault.dropAddressed = true;
     const wrong = withWake('address', () => build(c));
     memWakeFault.dropAddressed = false;
-    expect(firstStepDiff(whole, wrong, 3200)).toBe('cycle 2801: slot 5368 (t0.mem.rdData0) reference 31 fast 0');
+    // (the slot number follows the netlist's layout, which other units' options change: not part of the check)
+    expect(firstStepDiff(whole, wrong, 3200)).toMatch(/^cycle 2801: slot \d+ \(t0\.mem\.rdData0\) reference 31 fast 0$/);
     // The same case without the fault: equal.
     expect(firstStepDiff(withWake('whole', () => build(c)), withWake('address', () => build(c)), 3200)).toBeUndefined();
   });
