@@ -17,7 +17,7 @@
  * the comb status (DsCredit.flagsComb: before stop 23) and the decoder's
  * run at tokV (DsRxDecoder.tokvByRun: before stop 24) exceed the bounds.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Module, Simulator } from '../../rtl/kernel/index.ts';
 import { DsCredit } from '../../rtl/dslink/credit.ts';
 import { DsLinkPair } from '../../rtl/dslink/pair.ts';
@@ -70,13 +70,18 @@ function runsPerChar(): { perChar: Map<string, number>; chars: number } {
   return { perChar, chars };
 }
 
+// These tests measure stop 24's timed writes at tokV (an option: DsRxDecoder.tokvByRun = false).
+beforeEach(() => {
+  DsRxDecoder.tokvByRun = false;
+});
+
 afterEach(() => {
   DsTxTokens.advanceOnFall = false;
   DsCredit.countOnFall = false;
   DsTokenTrain.moreByRun = false;
   DsRxDecoder.clearByRun = false;
   DsCredit.flagsComb = false;
-  DsRxDecoder.tokvByRun = false;
+  DsRxDecoder.tokvByRun = true; // the default (stop 24: the timed writes are an option)
 });
 
 /**

@@ -24,7 +24,7 @@
  * poked esc) or by a thaw (DsRxDecoder.noDrop: a poked deserialiser count)
  * fail it at some phases and in some seeds.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Signal } from '../../rtl/kernel/index.ts';
 import type { DsLinkEnd } from '../../rtl/dslink/end.ts';
 import type { RunIdle } from '../../rtl/dslink/config.ts';
@@ -54,6 +54,11 @@ const pokes: [string, (u: WriteBench) => Signal, number][] = [
   ['b deser tokPay 7', (u) => B(u).deser.out.tokPay, 7],
   ['b deser tokCtl 1', (u) => B(u).deser.out.tokCtl, 1],
 ];
+
+// These tests measure stop 24's timed writes at tokV (an option: DsRxDecoder.tokvByRun = false).
+beforeEach(() => {
+  DsRxDecoder.tokvByRun = false;
+});
 
 afterEach(() => {
   DsRxDecoder.tokvLate = false;
