@@ -15,9 +15,10 @@
  * wake on every write to their memory, as before stop 24.
  */
 import type { Netlist } from './elaborate.ts';
-import { SimError } from './errors.ts';
 
-export type MemoryWake = 'address' | 'whole';
+import type { MemoryWake } from './sim_options.ts';
+
+export type { MemoryWake };
 
 /** Negative control only (tests): the addressed readers are dropped, so no write wakes them. */
 export const memWakeFault = { dropAddressed: false };
@@ -27,14 +28,6 @@ export interface MemReaders {
   comb: Int32Array[];
   /** Per memory: pairs (comb process, address slot) a changed word wakes while s[slot] is its address. */
   at: Int32Array[];
-}
-
-/** The option, or ICEMU_MEM_WAKE, or 'address'. */
-export function memoryWakeOf(opt: MemoryWake | undefined): MemoryWake {
-  const env = typeof process !== 'undefined' ? process.env?.ICEMU_MEM_WAKE : undefined;
-  const w = opt ?? (env || 'address');
-  if (w !== 'address' && w !== 'whole') throw new SimError('bad-argument', `memoryWake (or ICEMU_MEM_WAKE) must be 'address' or 'whole', not ${String(w)}`);
-  return w;
 }
 
 export function memReaders(net: Netlist, wake: MemoryWake): MemReaders {

@@ -2,12 +2,12 @@
  * Names, peek, poke and forces: the simulator seen from outside the design
  * (testbench, REPL, VCD). A poke's wake-ups follow docs/kernel.md#poke.
  */
-import { SimulatorCore } from './simulator_core.ts';
+import { SimulatorStepping } from './stepping.ts';
 import { SimError } from './errors.ts';
 import { Memory, Module, Signal } from './module.ts';
 import { globToRegExp, isGlob, nearestNames } from './names.ts';
 
-export abstract class SimulatorAccess extends SimulatorCore {
+export abstract class SimulatorAccess extends SimulatorStepping {
   /** Every name, for the near-name hint of an unknown one (built on the first miss). */
   private names: string[] | undefined;
 

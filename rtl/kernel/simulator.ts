@@ -25,7 +25,7 @@ export type { SimMode, SimOptions, Observer } from './simulator_core.ts';
 export type { Snapshot, StateProvider } from './snapshots.ts';
 
 /**
- * The simulator: the core's clock loop (simulator_core.ts), names and
+ * The simulator: the core's clock loop (simulator_core.ts), stepping (stepping.ts), names and
  * peek/poke/force (peek_poke.ts), snapshots (snapshots.ts), one class.
  */
 export class Simulator extends SimulatorSnapshots {}

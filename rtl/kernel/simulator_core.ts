@@ -1,11 +1,13 @@
 /**
- * The simulator's core: state, stepping, settle, commit and the dirty sets
- * (the clock's loop; docs/kernel.md). Names, peek/poke and forces are in
+ * The simulator's core: state, the clock's loop (one cycle: stimuli, the
+ * dirty seq processes, commit, settle), the dirty sets and the units' wake-up
+ * and timed-write sink (docs/kernel.md). The options are resolved in
+ * sim_options.ts; the public stepping API (step with fast-forward, runUntil,
+ * stimuli, observers) is in stepping.ts; names, peek/poke and forces in
  * peek_poke.ts, snapshots in snapshots.ts, the commit's register loops in
  * commit.ts, the marking of readers in reader_index.ts, the per-process
  * records the hot loops read in tables.ts, the option and observer shapes in
- * sim_types.ts; `Simulator`
- * (simulator.ts) is the one concrete class.
+ * sim_types.ts; `Simulator` (simulator.ts) is the one concrete class.
  */
 import { CounterSet, type CounterState } from './counters.ts';
 import { DirtySet } from './dirty_set.ts';
@@ -16,7 +18,8 @@ import { generatedDispatch } from './dispatch.ts';
 import { ReaderWake } from './reader_index.ts';
 import { Commit, tooWide } from './commit.ts';
 import { combRecords } from './tables.ts';
-import { memReaders, memoryWakeOf, type MemReaders } from './mem_readers.ts';
+import { memReaders, type MemReaders } from './mem_readers.ts';
+import { resolveSimOptions } from './sim_options.ts';
 import { elaborate, type Netlist } from './elaborate.ts';
 import { ElaborationError, SimError } from './errors.ts';
 import { Memory, Module, PendingMemories, type ProcessDecl, Signal } from './module.ts';
@@ -84,15 +87,14 @@ export abstract class SimulatorCore {
   protected readonly observers: Observer[] = [];
 
   constructor(root: Module, opts: SimOptions = {}) {
-    this._mode = opts.mode ?? 'activity';
-    this.wantFastForward = opts.fastForward ?? true;
-    this.checks = opts.checks ?? (typeof process !== 'undefined' && process.env?.ICEMU_DEBUG === '1');
+    const o = resolveSimOptions(opts);
+    this._mode = o.mode;
+    this.wantFastForward = o.fastForward;
+    this.checks = o.checks;
     this._fastForward = this._mode === 'activity' && this.wantFastForward;
     this.net = elaborate(root);
     const net = this.net;
-    const envBytes = typeof process !== 'undefined' ? process.env?.ICEMU_SLOT_BYTES : undefined;
-    const slotBytes = opts.slotBytes ?? (envBytes ? +envBytes : this.checks ? 8 : 4);
-    if (slotBytes !== 4 && slotBytes !== 8) throw new SimError('bad-argument', `slotBytes (or ICEMU_SLOT_BYTES) must be 4 or 8, not ${String(opts.slotBytes ?? envBytes)}`);
+    const slotBytes = o.slotBytes;
     // 4-byte slots halve the state's cache lines (docs/kernel.md "Stop 23:
     // 4-byte slots"). The type stays Float64Array, which the units' code is
     // written against: both arrays index and read back the same numbers for
@@ -139,7 +141,7 @@ export abstract class SimulatorCore {
     // Uint32Array, so a Uint32Array keeps it unchanged, in half the lines (docs/kernel.md "Stop 24: kernel").
     this.oldOut = slotBytes === 4 ? (new Uint32Array(net.combWrites.length) as unknown as Float64Array) : new Float64Array(net.combWrites.length);
     this.combRec = combRecords(net.combWriteStart, net.combWrites);
-    this.memWake = memReaders(net, memoryWakeOf(opts.memoryWake));
+    this.memWake = memReaders(net, o.memoryWake);
     this.reset();
   }
 
@@ -221,68 +223,6 @@ export abstract class SimulatorCore {
     for (const o of this.observers) o.onCycle?.(this.self);
   }
 
-  // ---------------------------------------------------------------- stepping
-
-  /** Advance `n` cycles. */
-  step(n = 1): void {
-    if (!(Number.isInteger(n) && n >= 0)) throw new SimError('bad-argument', `step: cycle count ${n} is not a whole number >= 0`);
-    let left = n;
-    while (left > 0) {
-      if (this.fastForward && this.noPendingWork()) {
-        const next = Math.min(this.stimuli.length ? this.stimuli[0]!.cycle : Infinity, Math.min(this.wakes.next, this.timedWrites.next), this.nextOnDemandChange());
-        const target = Math.min(this.clock.cycle + left, next);
-        const skip = target - this.clock.cycle;
-        if (skip > 0) {
-          const from = this.clock.cycle;
-          this.clock.cycle = target;
-          this.onDemand.stale(); // the on-demand values moved on
-          this.skipped += skip;
-          left -= skip;
-          this.notifySkip(from, target);
-          continue;
-        }
-      }
-      this.stepOnce();
-      left--;
-    }
-  }
-
-  /**
-   * Step until `pred` holds (checked after each cycle, and once before the
-   * first), at most `maxCycles` cycles. Returns whether it held and how many
-   * cycles ran. Fast-forward is not used: the predicate sees every cycle.
-   */
-  runUntil(pred: (sim: Simulator) => boolean, maxCycles: number): { reached: boolean; cycles: number } {
-    if (!(Number.isInteger(maxCycles) && maxCycles >= 0)) throw new SimError('bad-argument', `runUntil: maxCycles ${maxCycles} is not a whole number >= 0`);
-    this.settleIfNeeded();
-    if (pred(this.self)) return { reached: true, cycles: 0 };
-    for (let k = 1; k <= maxCycles; k++) {
-      this.stepOnce();
-      if (pred(this.self)) return { reached: true, cycles: k };
-    }
-    return { reached: false, cycles: maxCycles };
-  }
-
-  /**
-   * True when nothing will change until the next stimulus (activity mode
-   * only). An on-demand value that still changes (a still NULL train's wires
-   * schedule nothing but move every cycle) is a change: the REPL must not
-   * call such a design idle nor step over its watches.
-   */
-  get quiescent(): boolean {
-    return this._mode === 'activity' && this.noPendingWork() && this.wakes.size === 0 && this.timedWrites.size === 0 && this.nextOnDemandChange() === Infinity;
-  }
-
-  /** The first cycle after this one at which an on-demand value may change (Infinity: none will). */
-  private nextOnDemandChange(): number {
-    return this.onDemand.size ? this.onDemand.nextChange(this.clock.cycle) : Infinity;
-  }
-
-  /** No process dirty, no settle, poke, force or running counter pending (timed wake-ups and stimuli not considered). */
-  protected noPendingWork(): boolean {
-    return this.seqDirty.count === 0 && this.wake.late.n === 0 && !this.needSettle && !this.poked && this.forces.length === 0 && !this.counters.anyActive;
-  }
-
   protected stepOnce(): void {
     if (this.stimuli.length && this.stimuli[0]!.cycle <= this.clock.cycle) this.runStimuli();
     if (this.needSettle) this.settle();
@@ -350,32 +290,6 @@ export abstract class SimulatorCore {
   /** Forget the tracked writes (after a commit that covered them). */
   protected clearTracked(): void {
     this.commit.clearTracked();
-  }
-
-  /**
-   * The current values in the order they had before next values moved beside
-   * them (wires, then registers by index): what the state hash and `values()`
-   * read, so hashes in users' checkpoint files stay valid (docs/kernel.md
-   * "Stop 20: state layout"). The caller materializes first.
-   */
-  protected currentValues(): Float64Array {
-    const net = this.net;
-    const out = new Float64Array(net.nWires + net.nRegs);
-    out.set(this.s.subarray(0, net.nWires));
-    for (let r = 0, x = net.regBase; r < net.nRegs; r++, x += 2) out[net.nWires + r] = this.s[x]!;
-    return out;
-  }
-
-  /** A copy of the state vector with the next-value slots 0: `values()`. */
-  protected slotValues(): Float64Array {
-    const out = Float64Array.from(this.s); // a Float64Array whatever the slots' width
-    for (let x = this.net.regBase + 1; x < out.length; x += 2) out[x] = 0;
-    return out;
-  }
-
-  /** Cycle of the next timed wake-up, or Infinity. */
-  get nextWake(): number {
-    return this.wakes.next;
   }
 
   /** A due wake-up: mark the process (the reference mode runs every process anyway). */
@@ -622,29 +536,6 @@ export abstract class SimulatorCore {
     return tooWide(this.net, slot, v, this.clock.cycle);
   }
 
-  // ---------------------------------------------------------------- stimulus
-
-  /** Run `fn` at the start of cycle `cycle` (before that cycle's clock edge). */
-  schedule(cycle: number, fn: (sim: Simulator) => void): void {
-    if (!(Number.isInteger(cycle) && cycle >= this.clock.cycle)) {
-      throw new SimError('bad-argument', `schedule: cycle ${cycle} is in the past (now ${this.clock.cycle})`);
-    }
-    const st: Stimulus = { cycle, order: this.stimulusOrder++, fn };
-    let lo = 0;
-    let hi = this.stimuli.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.stimuli[mid]!.cycle <= cycle) lo = mid + 1;
-      else hi = mid;
-    }
-    this.stimuli.splice(lo, 0, st);
-  }
-
-  /** Cycle of the next scheduled stimulus, or Infinity. */
-  get nextStimulus(): number {
-    return this.stimuli.length ? this.stimuli[0]!.cycle : Infinity;
-  }
-
   protected runStimuli(): void {
     while (this.stimuli.length && this.stimuli[0]!.cycle <= this.clock.cycle) {
       const st = this.stimuli.shift()!;
@@ -666,33 +557,6 @@ export abstract class SimulatorCore {
     }
     this.forces = [];
   }
-
-  // ---------------------------------------------------------------- observers
-
-  observe(o: Observer): () => void {
-    this.observers.push(o);
-    this.observersNeedOwned = this.observers.some((x) => !x.skipsOwnedOnDemand);
-    return () => {
-      const k = this.observers.indexOf(o);
-      if (k >= 0) this.observers.splice(k, 1);
-      this.observersNeedOwned = this.observers.some((x) => !x.skipsOwnedOnDemand);
-    };
-  }
-
-  protected notifySkip(from: number, to: number): void {
-    for (const o of this.observers) {
-      if (o.onSkip) o.onSkip(this.self, from, to);
-      else if (o.onCycle) {
-        const saved = this.clock.cycle;
-        for (let c = from + 1; c <= to; c++) {
-          this.clock.cycle = c;
-          o.onCycle(this.self);
-        }
-        this.clock.cycle = saved;
-      }
-    }
-  }
-
 
   /** This core as the Simulator it always is (the class is abstract; Simulator is its one concrete subclass), for observers and stimuli. */
   protected get self(): Simulator {
