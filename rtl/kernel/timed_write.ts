@@ -24,54 +24,153 @@
  *    what they still know.
  *  - Snapshots carry them; reset drops them; fast-forward stops at them.
  *
- * The entries are a WakeQueue's (wake_queue.ts): cycle, next-value slot,
- * value.
+ *  - Writes due at one edge apply in the order they were pushed (so two
+ *    writes of one register at one edge leave the later one).
+ *
+ * The entries are a binary min-heap ordered by (cycle, push order), in
+ * typed arrays. A cancel is O(1): it bumps the register's generation, and an
+ * entry whose generation is older is skipped when it comes to the top
+ * (docs/kernel.md "Stop 25: cancels"). Until stop 25 a cancel rebuilt the
+ * whole queue, which at 32x32 (thousands of entries, a cancel per token
+ * handover with the decoder's tokV writes) cost O(entries) a cancel.
  */
-import { WakeQueue } from './wake_queue.ts';
-
 export interface TimedWriteState {
   cycle: number[];
   proc: number[];
   value?: number[];
 }
 
+/** Pending timed writes: a min-heap on (cycle, push order) with lazy cancels by generation. */
+class WriteHeap {
+  cyc: Float64Array = new Float64Array(64);
+  ord: Float64Array = new Float64Array(64);
+  slot: Int32Array = new Int32Array(64);
+  val: Float64Array = new Float64Array(64);
+  tag: Int32Array = new Int32Array(64);
+  n = 0;
+  private seq = 0;
+
+  private less(a: number, b: number): boolean {
+    return this.cyc[a]! < this.cyc[b]! || (this.cyc[a] === this.cyc[b] && this.ord[a]! < this.ord[b]!);
+  }
+
+  private move(to: number, from: number): void {
+    this.cyc[to] = this.cyc[from]!;
+    this.ord[to] = this.ord[from]!;
+    this.slot[to] = this.slot[from]!;
+    this.val[to] = this.val[from]!;
+    this.tag[to] = this.tag[from]!;
+  }
+
+  push(cycle: number, slot: number, value: number, tag: number): void {
+    if (this.n === this.cyc.length) this.grow();
+    // The new entry goes in at n (a scratch place while it sifts up).
+    let k = this.n++;
+    this.cyc[k] = cycle;
+    this.ord[k] = this.seq++;
+    this.slot[k] = slot;
+    this.val[k] = value;
+    this.tag[k] = tag;
+    if (k === 0) return;
+    const c = cycle;
+    const o = this.ord[k]!;
+    const sl = slot;
+    const v = value;
+    const tg = tag;
+    while (k > 0) {
+      const up = (k - 1) >> 1;
+      if (this.cyc[up]! < c || (this.cyc[up] === c && this.ord[up]! < o)) break;
+      this.move(k, up);
+      k = up;
+    }
+    this.cyc[k] = c;
+    this.ord[k] = o;
+    this.slot[k] = sl;
+    this.val[k] = v;
+    this.tag[k] = tg;
+  }
+
+  /** Remove the top entry. */
+  pop(): void {
+    const x = --this.n;
+    if (x === 0) return;
+    // Sift the last entry (now at x, just outside the heap) down from the root.
+    let k = 0;
+    for (;;) {
+      const l = 2 * k + 1;
+      if (l >= x) break;
+      const r = l + 1;
+      const m = r < x && this.less(r, l) ? r : l;
+      if (!this.less(m, x)) break;
+      this.move(k, m);
+      k = m;
+    }
+    this.move(k, x);
+  }
+
+  private grow(): void {
+    const n = this.cyc.length * 2;
+    const f = (a: Float64Array): Float64Array => {
+      const b = new Float64Array(n);
+      b.set(a);
+      return b;
+    };
+    const i = (a: Int32Array): Int32Array => {
+      const b = new Int32Array(n);
+      b.set(a);
+      return b;
+    };
+    this.cyc = f(this.cyc);
+    this.ord = f(this.ord);
+    this.val = f(this.val);
+    this.slot = i(this.slot);
+    this.tag = i(this.tag);
+  }
+
+  clear(): void {
+    this.n = 0;
+    this.seq = 0;
+  }
+}
+
 export class TimedWrites {
-  private readonly q = new WakeQueue();
+  private readonly h = new WriteHeap();
   /** The edge of the last applyDue and the slots it wrote (a cancel at that edge takes them back; the commit takes them first). */
   private appliedAt = -1;
   /** applied[0 .. nApplied): reset by a count, not `length = 0`, which drops the backing store (docs/kernel.md "Stop 21: allocation and layout"). */
   readonly applied: number[] = [];
   nApplied = 0;
-  private s: Float64Array | null = null;
   /**
-   * Pending writes per next-value slot: a cancel of a register with none
-   * (the usual case: a DS-link token train drops its decoder's pulse clears
-   * at every handover, docs/kernel.md "Stop 23: token layer") is one load,
-   * not a scan of the whole queue (at 32x32 it holds thousands of entries).
+   * Pending (live) writes per next-value slot: a cancel of a register with
+   * none (the usual case: a DS-link token train drops its decoder's pulse
+   * clears at every handover, docs/kernel.md "Stop 23: token layer") is one
+   * load.
    */
   private pend = new Int32Array(64);
+  /** Per next-value slot: its generation; an entry pushed under an older one was cancelled. */
+  private gen = new Int32Array(64);
+  /** Live entries (the heap also holds cancelled ones until they reach its top). */
+  private live = 0;
   /** Negative control only (tests): a restore leaves the pending counts at 0 (its cancels then drop nothing). */
   static noRecount = false;
-  private readonly apply = (slot: number, value: number): void => {
-    this.s![slot] = value;
-    this.pend[slot]!--;
-    this.applied[this.nApplied++] = slot;
-  };
+  /** Negative control only (tests): a cancel zeroes the count but leaves the generation, so its entries still apply. */
+  static keepCancelled = false;
 
   get size(): number {
-    return this.q.size;
+    return this.live;
   }
 
-  /** Cycle of the next write, or Infinity. */
+  /** Cycle of the next write, or Infinity (the heap's top is always live: dropTop). */
   get next(): number {
-    return this.q.next;
+    return this.h.n ? this.h.cyc[0]! : Infinity;
   }
 
   /** Register whose next-value slot is `slot` takes `value` at the edge of `cycle`. */
   push(cycle: number, slot: number, value: number): void {
     if (slot >= this.pend.length) this.grow(slot);
     this.pend[slot]!++;
-    this.q.push(cycle, slot, value);
+    this.live++;
+    this.h.push(cycle, slot, value, this.gen[slot]!);
   }
 
   private grow(slot: number): void {
@@ -80,11 +179,20 @@ export class TimedWrites {
     const p = new Int32Array(n);
     p.set(this.pend);
     this.pend = p;
+    const g = new Int32Array(n);
+    g.set(this.gen);
+    this.gen = g;
   }
 
   /** Pending writes of the register whose next-value slot is `slot`. */
   pendingOf(slot: number): number {
     return slot < this.pend.length ? this.pend[slot]! : 0;
+  }
+
+  /** Pop cancelled entries off the top, so that `next` is a live write's cycle. */
+  private dropTop(): void {
+    const h = this.h;
+    while (h.n !== 0 && h.tag[0] !== this.gen[h.slot[0]!]) h.pop();
   }
 
   /** Write every entry due at or before `now` into `s` (its next-value slot); `applied` lists the slots. */
@@ -93,8 +201,18 @@ export class TimedWrites {
       this.appliedAt = now;
       this.nApplied = 0;
     }
-    this.s = s;
-    this.q.popDue(now, this.apply);
+    const h = this.h;
+    while (h.n !== 0 && h.cyc[0]! <= now) {
+      const slot = h.slot[0]!;
+      if (h.tag[0] === this.gen[slot]) {
+        s[slot] = h.val[0]!;
+        this.pend[slot]!--;
+        this.live--;
+        this.applied[this.nApplied++] = slot;
+      }
+      h.pop();
+    }
+    this.dropTop();
   }
 
   /**
@@ -115,29 +233,35 @@ export class TimedWrites {
       }
     }
     if (this.pendingOf(slot) === 0) return;
+    this.live -= this.pend[slot]!;
     this.pend[slot] = 0;
-    this.q.drop(slot);
+    if (!TimedWrites.keepCancelled) this.gen[slot] = (this.gen[slot]! + 1) | 0;
+    this.dropTop();
   }
 
   clear(): void {
     this.appliedAt = -1;
     this.pend.fill(0);
-    this.q.clear();
+    this.gen.fill(0);
+    this.live = 0;
+    this.h.clear();
   }
 
+  /** The live entries in the order they apply (cycle, then push order). */
   save(): TimedWriteState {
-    return this.q.save();
+    const h = this.h;
+    const idx: number[] = [];
+    for (let k = 0; k < h.n; k++) if (h.tag[k] === this.gen[h.slot[k]!]) idx.push(k);
+    idx.sort((a, b) => h.cyc[a]! - h.cyc[b]! || h.ord[a]! - h.ord[b]!);
+    const st: TimedWriteState = { cycle: idx.map((k) => h.cyc[k]!), proc: idx.map((k) => h.slot[k]!) };
+    if (idx.some((k) => h.val[k] !== 0)) st.value = idx.map((k) => h.val[k]!);
+    return st;
   }
 
   restore(st: TimedWriteState | undefined): void {
-    this.appliedAt = -1;
+    this.clear();
     const q = st ?? { cycle: [], proc: [] };
-    this.q.restore(q);
-    this.pend.fill(0);
-    if (TimedWrites.noRecount) return;
-    for (const slot of q.proc) {
-      if (slot >= this.pend.length) this.grow(slot);
-      this.pend[slot]!++;
-    }
+    for (let k = 0; k < q.cycle.length; k++) this.push(q.cycle[k]!, q.proc[k]!, q.value ? q.value[k]! : 0);
+    if (TimedWrites.noRecount) this.pend.fill(0);
   }
 }
