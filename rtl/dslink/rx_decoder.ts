@@ -127,13 +127,14 @@ export class DsRxDecoder extends Module {
   static clearLate = false;
   /**
    * The held token's registers at tokV by a run at that edge also in a token
-   * train (stop 23's way), the default: the timed writes of stop 24 (false)
-   * remove a run per token but measured slower where it matters (16x16 Table
-   * 3.1 mesh 0.71x, 32x32 about 0.5x with the other stop-24 changes), so they
-   * are an option until their cost is understood (docs/kernel.md "Stop 24:
-   * token layer"); tests run both.
+   * train (stop 23's way; the reference). The default, false, writes them by
+   * timed writes scheduled at the token's flag bit (stop 24), one run a token
+   * fewer. Stop 24 measured it slower at scale (16x16 0.71x, 32x32 about
+   * 0.5x) and kept it an option; the cause was the kernel's timed-write
+   * cancel, which rebuilt its whole queue, fixed at stop 25 (docs/kernel.md
+   * "Stop 24: token layer", "Stop 25: kernel"); tests run both.
    */
-  static tokvByRun = true;
+  static tokvByRun = false;
   /** Negative control only (tests): in a token train, the tokV registers' timed writes one edge late. */
   static tokvLate = false;
   /** Negative controls only (tests): a run between hdrV and tokV leaves the tokV writes standing (retractTokV); a thaw or handover does (dropTokV). */

@@ -70,7 +70,7 @@ function runsPerChar(): { perChar: Map<string, number>; chars: number } {
   return { perChar, chars };
 }
 
-// These tests measure stop 24's timed writes at tokV (an option: DsRxDecoder.tokvByRun = false).
+// These tests measure stop 24's timed writes at tokV (DsRxDecoder.tokvByRun = false, the default since stop 25).
 beforeEach(() => {
   DsRxDecoder.tokvByRun = false;
 });
@@ -81,7 +81,7 @@ afterEach(() => {
   DsTokenTrain.moreByRun = false;
   DsRxDecoder.clearByRun = false;
   DsCredit.flagsComb = false;
-  DsRxDecoder.tokvByRun = true; // the default (stop 24: the timed writes are an option)
+  DsRxDecoder.tokvByRun = false; // the default (since stop 25)
 });
 
 /**

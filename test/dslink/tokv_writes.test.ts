@@ -55,7 +55,7 @@ const pokes: [string, (u: WriteBench) => Signal, number][] = [
   ['b deser tokCtl 1', (u) => B(u).deser.out.tokCtl, 1],
 ];
 
-// These tests measure stop 24's timed writes at tokV (an option: DsRxDecoder.tokvByRun = false).
+// These tests measure stop 24's timed writes at tokV (DsRxDecoder.tokvByRun = false, the default since stop 25).
 beforeEach(() => {
   DsRxDecoder.tokvByRun = false;
 });
