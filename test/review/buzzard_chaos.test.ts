@@ -10,7 +10,11 @@
  * the ATUs'; snapshots restored in the same and the other mode, setMode
  * both ways); every slot and memory word equal at every cycle. Not poked:
  * link bits and moving registers (a documented limit of the links on serial
- * lines, docs/kernel.md "Buzzard links on serial lines"). Negative control:
+ * lines, docs/kernel.md "Buzzard links on serial lines"), and the RAM's read
+ * bus and its registers (rdq/rvq/rsq behind rdata/rvalid/rsrc): a word is
+ * taken at the read grant in the fast mode, so a poke there in the cycle a
+ * word arrives reaches only the reference (README's poke paragraph,
+ * docs/kernel.md "Stop 24: Buzzard"; seed 214502983 found it). Negative control:
  * a poke in the fast copy only is caught (the harness can see a flip).
  */
 import fc from 'fast-check';
@@ -19,6 +23,8 @@ import { chaosLockstep, warmCopies } from '../lib/chaos_lockstep.ts';
 import { reviewCube2 } from './systems.ts';
 
 const POKED = /\.(cu|ram|atu)\.|\.fcu[0-9]+\.(?![a-zA-Z]*[bB]it$)/;
+const READ_BUS = /\.ram\.(rdq|rvq|rsq|rdata|rvalid|rsrc)$/;
+const pokeable = (s: { path: string }): boolean => POKED.test(s.path) && !READ_BUS.test(s.path);
 
 const copies = warmCopies(reviewCube2, 300);
 
@@ -27,7 +33,7 @@ describe('review: Buzzard 2-cube under random pokes, snapshots and mode switches
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), (seed) => {
         const { ref, fast } = copies();
-        expect(chaosLockstep(ref, fast, seed, { cycles: 500, rate: 0.04, pokeable: (s) => POKED.test(s.path) }).diff).toBeUndefined();
+        expect(chaosLockstep(ref, fast, seed, { cycles: 500, rate: 0.04, pokeable }).diff).toBeUndefined();
       }),
       { numRuns: Number(process.env.ICEMU_FULL) ? 200 : 25 },
     );
