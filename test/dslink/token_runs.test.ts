@@ -15,7 +15,9 @@
  * the decoder run where the timed writes are (DsTokenTrain.moreByRun,
  * DsRxDecoder.clearByRun: before stop 22) and the credit flags computed by
  * the comb status (DsCredit.flagsComb: before stop 23) and the decoder's
- * run at tokV (DsRxDecoder.tokvByRun: before stop 24) exceed the bounds.
+ * run at tokV (DsRxDecoder.tokvByRun: before stop 24) and b's status woken
+ * by every change of its counters (DsCredit.statusPlain: before stop 25)
+ * exceed the bounds.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Module, Simulator } from '../../rtl/kernel/index.ts';
@@ -81,16 +83,18 @@ afterEach(() => {
   DsTokenTrain.moreByRun = false;
   DsRxDecoder.clearByRun = false;
   DsCredit.flagsComb = false;
+  DsCredit.statusPlain = false;
   DsRxDecoder.tokvByRun = true; // the default (stop 24: the timed writes are an option)
 });
 
 /**
- * All DS-link and FIFO runs per character: 21.83 at stop 24 (23.21 before
+ * All DS-link and FIFO runs per character: 20.08 at stop 25 (b's status
+ * guarded), 21.83 at stop 24 (23.21 before
  * it, with s23-fifo's FIFO; 24.21 at stop 23, 25.28 before it with
  * s22-fifo's FIFO; 29.28 at stop 22, 32.04 at stop 21; docs/kernel.md
  * "Stop 24: token layer").
  */
-const TOTAL_BOUND = 22.1;
+const TOTAL_BOUND = 20.3;
 const total = (perChar: Map<string, number>): number => [...perChar.values()].reduce((x, y) => x + y, 0);
 
 describe('token layer: runs per token on a loaded token train', () => {
@@ -122,6 +126,8 @@ describe('token layer: runs per token on a loaded token train', () => {
     // Stop 24: the decoder's tokV registers by timed writes from its hdrV run, so it runs once a token (b: data; a: b's FCTs and NULLs).
     expect(at('b DsRxDecoder.decode')).toBeLessThanOrEqual(1.05);
     expect(at('a DsRxDecoder.decode')).toBeLessThanOrEqual(1.1);
+    // Stop 25: b's status reads its counters only while rxOut <= rxDepth - 8 (2.12 before).
+    expect(at('b DsCredit.status')).toBeLessThanOrEqual(0.45);
     expect(total(perChar)).toBeLessThanOrEqual(TOTAL_BOUND);
   });
 
@@ -130,6 +136,13 @@ describe('token layer: runs per token on a loaded token train', () => {
     const { perChar } = runsPerChar();
     expect(perChar.get('b DsRxDecoder.decode')!).toBeGreaterThan(1.5);
     expect(perChar.get('a DsRxDecoder.decode')!).toBeGreaterThan(1.2);
+    expect(total(perChar)).toBeGreaterThan(TOTAL_BOUND);
+  });
+
+  it('control: the status woken by every change of its counters (before stop 25) exceeds its bound and the total', () => {
+    DsCredit.statusPlain = true;
+    const { perChar } = runsPerChar();
+    expect(perChar.get('b DsCredit.status')!).toBeGreaterThan(1.5);
     expect(total(perChar)).toBeGreaterThan(TOTAL_BOUND);
   });
 
