@@ -24,7 +24,7 @@ import type { DsLinkEnd } from '../../rtl/dslink/end.ts';
 import { S_ERROR_RESET } from '../../rtl/dslink/link_fsm.ts';
 import type { RxHandover } from '../../rtl/dslink/rx_decoder.ts';
 import { type Lockstep, runLockstep } from '../lib/lockstep_sim.ts';
-import { WriteBench } from './loaded_stream.ts';
+import { runChecked, WriteBench } from './loaded_stream.ts';
 
 const T0 = 3150;
 const PHASES = 10;
@@ -57,18 +57,7 @@ function owedErrors(ls: Lockstep<WriteBench>, seen: Set<string>): string[] {
   return errs;
 }
 
-function run(h: RxHandover, act: (ls: Lockstep<WriteBench>, c: number) => void, seen = new Set<string>()): string[] {
-  const errs: string[] = [];
-  runLockstep(
-    () => new WriteBench(h),
-    END,
-    (ls, c) => {
-      errs.push(...owedErrors(ls, seen));
-      act(ls, c);
-    },
-  );
-  return errs;
-}
+const run = (h: RxHandover, act: (ls: Lockstep<WriteBench>, c: number) => void, seen = new Set<string>()): string[] => runChecked(h, END, owedErrors, act, seen);
 
 /** A control seen either way: the reading broken, or the fast copy off the reference. */
 function controlSeen(): boolean {

@@ -17,55 +17,22 @@
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Module, Simulator } from '../../rtl/kernel/index.ts';
-import { Fifo, FIFO_FAULT, FIFO_OPTIONS } from '../../rtl/lib/fifo.ts';
-import { Lockstep, firstSlotDiff } from './lockstep_sim.ts';
-import { Drive } from './fifo_drive.ts';
+import { Simulator } from '../../rtl/kernel/index.ts';
+import { FIFO_FAULT, FIFO_OPTIONS } from '../../rtl/lib/fifo.ts';
+import { firstSlotDiff } from './lockstep_sim.ts';
+import { driven, fifoRuns, GlueFifo, lockstep, type Op, stimOf } from './fifo_drive.ts';
 
 afterEach(() => {
   FIFO_OPTIONS.pushAtRise = false;
   FIFO_FAULT.andPop = false;
 });
 
-class One extends Module {
-  readonly d = new Drive(this, 'd');
-  readonly f: Fifo;
-  constructor(depth: number, regOut: boolean) {
-    super(null, 'top');
-    const f = (this.f = new Fifo(this, 'f', { width: 8, depth, onOverflow: 'drop', onUnderflow: 'drop', registeredOut: regOut, pushEnable: true, popOr: true, valid: true }));
-    this.connect(this.d.din, f.din);
-    this.connect(this.d.push, f.push);
-    this.connect(this.d.pop, f.pop);
-    this.connect(this.d.pushEn, f.pushEn!);
-    this.connect(this.d.pop2, f.pop2!);
-  }
-}
-
-interface Op {
-  hold: number;
-  key: 'push' | 'pushEn' | 'pop' | 'pop2' | 'din' | 'head' | 'count';
-  v: number;
-}
-const driven = ['push', 'pushEn', 'pop', 'pop2', 'din'] as const;
-const stimOf = (k: readonly Op['key'][]): fc.Arbitrary<Op[]> =>
-  fc.array(fc.record({ hold: fc.integer({ min: 1, max: 6 }), key: fc.constantFrom(...k), v: fc.nat(255) }), { minLength: 10, maxLength: 120 });
-
-function lockstep(ops: readonly Op[], depth: number, regOut: boolean): void {
-  const ls = new Lockstep(() => new One(depth, regOut));
-  for (const o of ops) {
-    if (o.key === 'head') ls.poke((u) => u.f.head, o.v % depth);
-    else if (o.key === 'count') ls.poke((u) => u.f.count, o.v % (depth + 1));
-    else ls.poke((u) => u.d[o.key as 'din'], o.key === 'din' ? o.v : o.v & 1);
-    for (let c = 0; c < o.hold; c++) ls.step();
-  }
-}
-
 /** This form and the reference option (pushAtRise), both fast, side by side: the first slot that differs, or null. */
 function againstRise(ops: readonly Op[], depth: number, regOut: boolean): string | null {
-  const a = new One(depth, regOut);
+  const a = new GlueFifo(depth, regOut);
   const simA = new Simulator(a, { mode: 'activity' });
   FIFO_OPTIONS.pushAtRise = true;
-  const r = new One(depth, regOut);
+  const r = new GlueFifo(depth, regOut);
   const simR = new Simulator(r, { mode: 'activity' });
   FIFO_OPTIONS.pushAtRise = false;
   let c = 0;
@@ -83,16 +50,7 @@ function againstRise(ops: readonly Op[], depth: number, regOut: boolean): string
   return null;
 }
 
-function runs(ops: readonly Op[]): number {
-  const top = new One(4, true);
-  const sim = new Simulator(top, { mode: 'activity' });
-  const before = sim.evaluations;
-  for (const o of ops) {
-    sim.poke(top.d[o.key as 'din'], o.v);
-    sim.step(o.hold);
-  }
-  return sim.evaluations - before;
-}
+const runs = (ops: readonly Op[]): number => fifoRuns(ops, 4);
 
 describe('Fifo push on a late guard with its enable', () => {
   it('equal to the reference option (push woken at its rise) at every cycle, every slot', () => {
