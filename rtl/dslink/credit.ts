@@ -27,7 +27,9 @@
  *           until the next edge: docs/dslink.md#credit-flags)
  *           errCredit, errOverrun (registers, one-cycle pulses; errOverrun:
  *           the credit error was a character without credit, which was dropped)
- *  registers txCredit, rxOut
+ *  registers txCredit, rxOut; rxOutHigh (rxOut > rxDepth − 8: no FCT can be
+ *           owed, whatever the buffer holds), written with rxOut, the guard
+ *           of `status` (docs/dslink.md#owed-guard)
  */
 import { bitsToHold } from '../lib/check.ts';
 import { Module, type ProcessDecl, type Signal } from '../kernel/module.ts';
@@ -46,6 +48,8 @@ export class DsCredit extends Module {
   readonly errOverrun: Signal;
   readonly txCredit: Signal;
   readonly rxOut: Signal;
+  /** rxOut > rxDepth − 8, a register the count writes with rxOut (null with `statusPlain` or `flagsComb`). */
+  readonly rxOutHigh: Signal | null;
   private readonly bindSlots: () => void;
   /** The count process (woken on its pulses' rises; the serialiser wakes it while `take` stays 1). */
   readonly countProc: ProcessDecl;
@@ -58,6 +62,16 @@ export class DsCredit extends Module {
   static flagsComb = false;
   /** Negative control only (tests): the count writes creditOk and rxAccept from the counters before this edge's update. */
   static flagsStale = false;
+  /**
+   * `status` woken by every change of rxOut and rxCount, as before stop 25
+   * (the reference; docs/kernel.md "Stop 25: token layer"). Default false:
+   * it reads them only while `rxOutHigh` is 0 (docs/dslink.md#owed-guard).
+   * Read when a unit is built.
+   */
+  static statusPlain = false;
+  /** Negative controls only (tests): rxOutHigh as rxOut >= rxDepth − 8 (one too low); `status` blind to rxCount under the guard. */
+  static highOffByOne = false;
+  static owedBlind = false;
 
   constructor(parent: Module | null, name: string, opts: { rxDepth: number; creditCap: number }) {
     super(parent, name);
@@ -80,28 +94,41 @@ export class DsCredit extends Module {
     const errOverrun = (this.errOverrun = this.reg('errOverrun'));
     const txCredit = (this.txCredit = this.reg('txCredit', bitsToHold(creditCap)));
     const rxOut = (this.rxOut = this.reg('rxOut', bitsToHold(creditCap)));
+    // The guard of `status` (docs/dslink.md#owed-guard): with rxOut > rxDepth − 8
+    // fewer than 8 places can be free, so fctOwed is 0 whatever rxCount is.
+    const guarded = !flagsComb && !DsCredit.statusPlain;
+    const rxOutHigh = (this.rxOutHigh = guarded ? this.reg('rxOutHigh') : null);
+    const highAbove = DsCredit.highOffByOne ? rxDepth - 9 : rxDepth - 8;
 
     // Slot indices, read from this closure rather than through the Signal
     // objects (docs/kernel.md "Stop 19: C104 at scale"). Set by onElaborated.
     let cl = 0, gf = 0, gc = 0, sf = 0, sn = 0, rc = 0, fo = 0, ok = 0, ra = 0;
-    let ecN = 0, eoN = 0, tcI = 0, tcN = 0, roI = 0, roN = 0;
+    let ecN = 0, eoN = 0, tcI = 0, tcN = 0, roI = 0, roN = 0, hiI = 0, hiN = 0;
     this.bindSlots = () => {
       // ok, ra: the flags' current slots (comb) or next-value slots (registers).
       [cl, gf, gc, sf, sn, rc, fo, ok, ra] = [clear.i, gotFct.i, gotChar.i, sendFct.i, sendNormal.i, rxCount.i, fctOwed.i, flagsComb ? creditOk.i : creditOk.n, flagsComb ? rxAccept.i : rxAccept.n];
       [ecN, eoN, tcI, tcN, roI, roN] = [errCredit.n, errOverrun.n, txCredit.i, txCredit.n, rxOut.i, rxOut.n];
+      [hiI, hiN] = [rxOutHigh?.i ?? 0, rxOutHigh?.n ?? 0];
     };
 
+    // fctOwed. Guarded (docs/dslink.md#owed-guard): 0 while rxOutHigh is 1,
+    // and rxOut and rxCount read only while it is 0, so a character received
+    // or popped with enough credit outstanding no longer runs it.
     this.comb(
       () => {
         const s = this.s;
         const ro = s[roI]!;
-        s[fo] = rxDepth - s[rc]! - ro >= 8 && ro + 8 <= creditCap ? 1 : 0;
+        s[fo] = (!guarded || s[hiI] === 0) && rxDepth - s[rc]! - ro >= 8 && ro + 8 <= creditCap ? 1 : 0;
         if (flagsComb) {
           s[ok] = s[tcI]! > 0 ? 1 : 0;
           s[ra] = ro > 0 ? 1 : 0;
         }
       },
-      flagsComb ? { writes: [fctOwed, creditOk, rxAccept], reads: [rxOut, rxCount, txCredit], name: 'status' } : { writes: [fctOwed], reads: [rxOut, rxCount], name: 'status' },
+      flagsComb
+        ? { writes: [fctOwed, creditOk, rxAccept], reads: [rxOut, rxCount, txCredit], name: 'status' }
+        : guarded
+          ? { writes: [fctOwed], reads: [rxOutHigh!], readsWhen: [{ when: rxOutHigh!, is: [0], reads: DsCredit.owedBlind ? [rxOut] : [rxOut, rxCount] }], name: 'status' }
+          : { writes: [fctOwed], reads: [rxOut, rxCount], name: 'status' },
     );
 
     // The count acts only at an edge where a pulse (gotFct, gotChar,
@@ -141,6 +168,7 @@ export class DsCredit extends Module {
         }
         s[tcN] = 0;
         s[roN] = 0;
+        if (guarded) s[hiN] = 0 > highAbove ? 1 : 0;
         return;
       }
       let tc = s[tcI]!;
@@ -162,6 +190,7 @@ export class DsCredit extends Module {
       }
       if (s[sf] === 1) ro += 8;
       s[roN] = ro;
+      if (guarded) s[hiN] = ro > highAbove ? 1 : 0;
       if (!flagsComb) {
         s[ok] = (flagsStale ? s[tcI]! : tc) > 0 ? 1 : 0;
         s[ra] = (flagsStale ? s[roI]! : ro) > 0 ? 1 : 0;

@@ -297,6 +297,9 @@ export function elaborate(root: Module): Netlist {
         if ('bits' in g && g.late === true && p.kind !== 'seq') {
           throw new ElaborationError('bad-process', `${m.path}.${p.name}: readsWhen late is for seq processes only`);
         }
+        if ('bits' in g && g.and !== undefined && (g.late !== true || !g.reads.includes(g.and))) {
+          throw new ElaborationError('bad-process', `${m.path}.${p.name}: readsWhen and ${g.and.path} needs late: true and must be one of the guard's reads`);
+        }
         if ('is' in g && (g.is.length === 0 || g.is.some((v) => !(Number.isInteger(v) && v >= 0 && v <= g.when.mask)))) {
           throw new ElaborationError('bad-process', `${m.path}.${p.name}: readsWhen is [${g.is.join(', ')}] must name values of guard ${g.when.path} (0..${g.when.mask})`);
         }
@@ -445,7 +448,8 @@ export function elaborate(root: Module): Netlist {
         // The entry's form: 0 an `is` list, 1 `bits`, 2 `bits` looked at after the settle (late_guards.ts).
         for (const r of g.reads) entries.push([r.i, k, g.when.i, mask, 'bits' in g ? (g.late === true ? 2 : 1) : 0]);
         // Wake on rise: the guard guards itself; marking runs after the slot took its new value.
-        if (isRise(g)) entries.push([g.when.i, k, g.when.i, mask, 1]);
+        // With a conjunction (`and`) the rise is late too: looked at the edge with the other half.
+        if (isRise(g)) entries.push([g.when.i, k, g.when.i, mask, 'and' in g && g.and !== undefined ? 2 : 1]);
       }
     });
     entries.sort((a, b) => a[0] - b[0] || a[1] - b[1]);

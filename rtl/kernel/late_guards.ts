@@ -20,40 +20,59 @@
  * its own change. A queue not empty is pending work (no fast-forward over
  * it); a snapshot flushes it (every queued process wakes); reset and a mode
  * switch drop it (every process runs).
+ *
+ * A conjunction (`and`, docs/kernel.md "Stop 25: token layer"): the guard
+ * holds while `when & bits` is not 0 and `and` is not 0 at the edge. The
+ * `and` signal is one of the guard's reads (elaborate.ts checks it), so its
+ * change queues the process like any read; with `rise` the guard's own
+ * change queues it too (form 2, elaborate.ts) instead of waking it at once.
+ * The case: the transmit buffer's push rising while its enable (the buffer
+ * full) is 0, an edge that does nothing.
  */
 import type { DirtySet } from './dirty_set.ts';
+import type { ProcessDecl } from './module.ts';
+
+/** Negative control only (tests): a conjunction holds while `and` is 0 (inverted), so the edges where both stand are missed. */
+export const lateGuardFault = { andInverted: false };
 
 export class LateGuards {
   private list: Int32Array;
   /** Queued processes. */
   n = 0;
   private readonly queued: Uint8Array;
-  /** Per seq process p, its late guards: (slot, mask) pairs at start[p]..start[p+1] of `pairs`. */
+  /** Per seq process p, its late guards: (slot, mask, and slot or -1) triples at start[p]..start[p+1] of `pairs`. */
   private readonly start: Int32Array;
   private readonly pairs: Int32Array;
+  /** A conjunction holds while (its signal is not 0) is this (1; 0 under lateGuardFault.andInverted). */
+  private readonly andIs: number;
 
   /** `guards`: the reader index's guard entries, `stride` numbers each (reader_index.ts), late ones of form 2. */
   constructor(
     guards: Int32Array,
     stride: number,
-    nSeq: number,
+    decls: readonly ProcessDecl[],
     private readonly s: Float64Array,
     private readonly seq: DirtySet,
   ) {
-    const per: [number, number][][] = Array.from({ length: nSeq }, () => []);
+    const nSeq = decls.length;
+    const per: [number, number, number][][] = Array.from({ length: nSeq }, () => []);
     for (let k = 0; k < guards.length; k += stride) {
       if (guards[k + 3] !== 2) continue;
-      const list = per[~guards[k + 2]!]!;
+      const p = ~guards[k + 2]!;
+      const list = per[p]!;
       const slot = guards[k]!;
       const mask = guards[k + 1]!;
-      if (!list.some(([a, b]) => a === slot && b === mask)) list.push([slot, mask]);
+      // The conjunctions declared on this guard (none: -1).
+      const ands = decls[p]!.readsWhen.flatMap((g) => ('bits' in g && g.late === true && g.when.i === slot && g.bits === mask ? [g.and?.i ?? -1] : []));
+      for (const c of ands.length ? ands : [-1]) if (!list.some(([a, b, d]) => a === slot && b === mask && d === c)) list.push([slot, mask, c]);
     }
     this.start = new Int32Array(nSeq + 1);
     const flat: number[] = [];
     per.forEach((l, p) => {
-      for (const [a, b] of l) flat.push(a, b);
+      for (const [a, b, c] of l) flat.push(a, b, c);
       this.start[p + 1] = flat.length;
     });
+    this.andIs = lateGuardFault.andInverted ? 0 : 1;
     this.pairs = Int32Array.from(flat);
     this.queued = new Uint8Array(nSeq);
     this.list = new Int32Array(64);
@@ -80,8 +99,10 @@ export class LateGuards {
     for (let j = 0; j < this.n; j++) {
       const p = l[j]!;
       this.queued[p] = 0;
-      for (let k = st[p]!, e = st[p + 1]!; k < e; k += 2) {
+      for (let k = st[p]!, e = st[p + 1]!; k < e; k += 3) {
         if ((s[pr[k]!]! & pr[k + 1]!) !== 0) {
+          const a = pr[k + 2]!;
+          if (a >= 0 && (s[a]! !== 0 ? 1 : 0) !== this.andIs) continue;
           this.seq.add(p);
           break;
         }

@@ -169,10 +169,15 @@ export class Memory {
  *  - `bits` with `late: true` (seq processes only; rtl/kernel/late_guards.ts):
  *    a change of one of `reads` wakes the process if `when & bits` is not 0
  *    once the values of the coming edge have settled, not at the change.
+ *  - `late` with `and` (a signal among `reads`; docs/kernel.md "Stop 25:
+ *    token layer"): the guard holds while `when & bits` is not 0 and `and`
+ *    is not 0, both looked at the edge; with `rise`, `when`'s change queues
+ *    the process too (no wake at once). For a process that acts only while
+ *    both stand (a FIFO's push and its enable).
  */
 export type GuardedReads =
   | { when: Signal; is: readonly number[]; reads: readonly Signal[] }
-  | { when: Signal; bits: number; reads: readonly Signal[]; rise?: boolean; late?: boolean };
+  | { when: Signal; bits: number; reads: readonly Signal[]; rise?: boolean; late?: boolean; and?: Signal };
 
 export interface CombOptions {
   writes: readonly Signal[];

@@ -80,9 +80,20 @@ export interface FifoConfig {
  * the fast mode); `lateBlind` leaves head and count out of the folded
  * glue's late-guarded reads (test/lib/fifo_late.test.ts: a pulse held over
  * two edges is seen once); `oneBlind` drops the depth-1 push-and-pop
- * wake-up (the same test). False in every other use.
+ * wake-up (the same test); `andPop` gives the push's conjunction on `pop`
+ * instead of `pushEn` (test/lib/fifo_push_and.test.ts: a push with pop 0
+ * missed). False in every other use.
  */
-export const FIFO_FAULT = { enableBlind: false, memBlind: false, lateBlind: false, oneBlind: false };
+export const FIFO_FAULT = { enableBlind: false, memBlind: false, lateBlind: false, oneBlind: false, andPop: false };
+
+/**
+ * With `pushEnable`, the push's rise wakes the clock edge at once whatever
+ * `pushEn` is (before stop 25; the reference). Default false: the edge is
+ * queued and wakes only if push and pushEn both stand there (a late guard
+ * with a conjunction, docs/kernel.md "Stop 25: token layer"). Read when a
+ * unit is built.
+ */
+export const FIFO_OPTIONS = { pushAtRise: false };
 
 function checkPolicy(field: string, v: unknown): FifoViolationPolicy {
   if (v === undefined) return 'error';
@@ -164,6 +175,14 @@ export class Fifo extends Module {
     // What a standing pulse's edge must see change (FIFO_FAULT.lateBlind: nothing, a held pulse's second edge missed).
     const stateRead = FIFO_FAULT.lateBlind ? [] : [head, count];
     const lateWake = pushEnable || popOr;
+    // The push acts only with pushEn: a conjunction of the two, looked at the
+    // edge, so a push rising while pushEn is 0 (the transmit buffer full, the
+    // C104 stage loading into it) runs nothing ("Stop 25: token layer").
+    // FIFO_FAULT.andPop: the conjunction on the wrong signal (then a read too).
+    const pushEnRead: Signal[] = pushEn && !FIFO_FAULT.enableBlind ? [pushEn] : [];
+    const andWith = FIFO_FAULT.andPop ? pop : pushEn;
+    const pushAnd: { and?: Signal } = pushEnRead.length && andWith && !FIFO_OPTIONS.pushAtRise ? { and: andWith } : {};
+    if (FIFO_FAULT.andPop && pushAnd.and) pushEnRead.push(pop);
     const ops = this.seq(
       () => {
         const s = this.s;
@@ -216,7 +235,7 @@ export class Fifo extends Module {
         ? {
             reads: [],
             readsWhen: [
-              { when: push, bits: 1, rise: true, late: true, reads: [...stateRead, din, ...(pushEn && !FIFO_FAULT.enableBlind ? [pushEn] : [])] },
+              { when: push, bits: 1, rise: true, late: true, reads: [...stateRead, din, ...pushEnRead], ...pushAnd },
               { when: pop, bits: 1, rise: true, late: true, reads: stateRead },
               ...(pop2 ? [{ when: pop2, bits: 1, rise: true, late: true, reads: stateRead }] : []),
             ],

@@ -24,7 +24,7 @@ import type { DsLinkEnd } from '../../rtl/dslink/end.ts';
 import { S_ERROR_RESET } from '../../rtl/dslink/link_fsm.ts';
 import type { RxHandover } from '../../rtl/dslink/rx_decoder.ts';
 import { type Lockstep, runLockstep } from '../lib/lockstep_sim.ts';
-import { WriteBench } from './loaded_stream.ts';
+import { runChecked, WriteBench } from './loaded_stream.ts';
 
 const T0 = 3150;
 const PHASES = 10;
@@ -52,19 +52,7 @@ function flagErrors(ls: Lockstep<WriteBench>, seen: Set<string>): string[] {
   return errs;
 }
 
-/** The stream in lock-step with `act`, the flags checked at every cycle; returns the flag errors. */
-function run(h: RxHandover, act: (ls: Lockstep<WriteBench>, c: number) => void, seen = new Set<string>()): string[] {
-  const errs: string[] = [];
-  runLockstep(
-    () => new WriteBench(h),
-    END,
-    (ls, c) => {
-      errs.push(...flagErrors(ls, seen));
-      act(ls, c);
-    },
-  );
-  return errs;
-}
+const run = (h: RxHandover, act: (ls: Lockstep<WriteBench>, c: number) => void, seen = new Set<string>()): string[] => runChecked(h, END, flagErrors, act, seen);
 
 const A = (u: WriteBench): DsLinkEnd => u.pair.a;
 const B = (u: WriteBench): DsLinkEnd => u.pair.b;

@@ -14,6 +14,7 @@ import { chaosLockstep, warmCopies } from '../lib/chaos_lockstep.ts';
 import type { RxHandover } from '../../rtl/dslink/rx_decoder.ts';
 import { CHAR_EOM, CHAR_EOP } from '../../rtl/dslink/chars.ts';
 import { CharSink, CharSource } from './bench.ts';
+import { type Lockstep, runLockstep } from '../lib/lockstep_sim.ts';
 
 export const START = 2700; // the link is in Run from ≈ 2,600
 export const STALL = 2650;
@@ -49,6 +50,30 @@ export class BurstBench extends Module {
     new CharSink(this, 'sinkA', pair.a);
     new CharSink(this, 'sinkB', pair.b, [...Array<boolean>(30).fill(false), ...Array<boolean>(50).fill(true)]);
   }
+}
+
+/**
+ * The WriteBench in lock-step for `end` cycles (fast against the reference
+ * mode, test/lib/lockstep_sim.ts), `check` looked at before each cycle's
+ * `act` (pokes): the errors it found (credit_flags, credit_owed).
+ */
+export function runChecked(
+  h: RxHandover,
+  end: number,
+  check: (ls: Lockstep<WriteBench>, seen: Set<string>) => string[],
+  act: (ls: Lockstep<WriteBench>, c: number) => void,
+  seen = new Set<string>(),
+): string[] {
+  const errs: string[] = [];
+  runLockstep(
+    () => new WriteBench(h),
+    end,
+    (ls, c) => {
+      errs.push(...check(ls, seen));
+      act(ls, c);
+    },
+  );
+  return errs;
 }
 
 const warm = new Map<RunIdle, () => { ref: Simulator; fast: Simulator }>();

@@ -15,7 +15,10 @@
  * the decoder run where the timed writes are (DsTokenTrain.moreByRun,
  * DsRxDecoder.clearByRun: before stop 22) and the credit flags computed by
  * the comb status (DsCredit.flagsComb: before stop 23) and the decoder's
- * run at tokV (DsRxDecoder.tokvByRun: before stop 24) exceed the bounds.
+ * run at tokV (DsRxDecoder.tokvByRun: before stop 24) and b's status woken
+ * by every change of its counters (DsCredit.statusPlain: before stop 25)
+ * and the transmit buffer's push woken at its rise whatever its enable
+ * (FIFO_OPTIONS.pushAtRise: before stop 25) exceed the bounds.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Module, Simulator } from '../../rtl/kernel/index.ts';
@@ -24,6 +27,7 @@ import { DsLinkPair } from '../../rtl/dslink/pair.ts';
 import { DsTxTokens } from '../../rtl/dslink/tx_tokens.ts';
 import { DsRxDecoder } from '../../rtl/dslink/rx_decoder.ts';
 import { DsTokenTrain } from '../../rtl/dslink/token_train.ts';
+import { FIFO_OPTIONS } from '../../rtl/lib/fifo.ts';
 import { CharSink, CharSource } from './bench.ts';
 
 const CHARS = 600;
@@ -81,16 +85,19 @@ afterEach(() => {
   DsTokenTrain.moreByRun = false;
   DsRxDecoder.clearByRun = false;
   DsCredit.flagsComb = false;
+  DsCredit.statusPlain = false;
+  FIFO_OPTIONS.pushAtRise = false;
   DsRxDecoder.tokvByRun = false; // the default (since stop 25)
 });
 
 /**
- * All DS-link and FIFO runs per character: 21.83 at stop 24 (23.21 before
+ * All DS-link and FIFO runs per character: 19.08 at stop 25 (b's status
+ * guarded: 20.08; a's push with its enable: 19.08), 21.83 at stop 24 (23.21 before
  * it, with s23-fifo's FIFO; 24.21 at stop 23, 25.28 before it with
  * s22-fifo's FIFO; 29.28 at stop 22, 32.04 at stop 21; docs/kernel.md
  * "Stop 24: token layer").
  */
-const TOTAL_BOUND = 22.1;
+const TOTAL_BOUND = 19.3;
 const total = (perChar: Map<string, number>): number => [...perChar.values()].reduce((x, y) => x + y, 0);
 
 describe('token layer: runs per token on a loaded token train', () => {
@@ -122,6 +129,10 @@ describe('token layer: runs per token on a loaded token train', () => {
     // Stop 24: the decoder's tokV registers by timed writes from its hdrV run, so it runs once a token (b: data; a: b's FCTs and NULLs).
     expect(at('b DsRxDecoder.decode')).toBeLessThanOrEqual(1.05);
     expect(at('a DsRxDecoder.decode')).toBeLessThanOrEqual(1.1);
+    // Stop 25: b's status reads its counters only while rxOut <= rxDepth - 8 (2.12 before).
+    expect(at('b DsCredit.status')).toBeLessThanOrEqual(0.45);
+    // Stop 25: a's transmit buffer not woken by the push rising while full (3.00 before).
+    expect(at('a Fifo.ops')).toBeLessThanOrEqual(2.05);
     expect(total(perChar)).toBeLessThanOrEqual(TOTAL_BOUND);
   });
 
@@ -131,6 +142,19 @@ describe('token layer: runs per token on a loaded token train', () => {
     expect(perChar.get('b DsRxDecoder.decode')!).toBeGreaterThan(1.5);
     expect(perChar.get('a DsRxDecoder.decode')!).toBeGreaterThan(1.2);
     expect(total(perChar)).toBeGreaterThan(TOTAL_BOUND);
+  });
+
+  it('control: the status woken by every change of its counters (before stop 25) exceeds its bound and the total', () => {
+    DsCredit.statusPlain = true;
+    const { perChar } = runsPerChar();
+    expect(perChar.get('b DsCredit.status')!).toBeGreaterThan(1.5);
+    expect(total(perChar)).toBeGreaterThan(TOTAL_BOUND);
+  });
+
+  it('control: the push woken at its rise whatever its enable (before stop 25) exceeds its bound', () => {
+    FIFO_OPTIONS.pushAtRise = true;
+    const { perChar } = runsPerChar();
+    expect(perChar.get('a Fifo.ops')!).toBeGreaterThan(2.5);
   });
 
   it('control: woken by the falls too (before stop 21), runs instead of timed writes (before stop 22), the comb credit flags (before stop 23): each exceeds its bound', () => {

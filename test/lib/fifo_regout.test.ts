@@ -17,7 +17,7 @@ import { describe, expect, it } from 'vitest';
 import { Module, Simulator, type Signal } from '../../rtl/kernel/index.ts';
 import { Fifo, FIFO_FAULT } from '../../rtl/lib/fifo.ts';
 import { Lockstep } from './lockstep_sim.ts';
-import { Drive } from './fifo_drive.ts';
+import { Drive, joinDrive } from './fifo_drive.ts';
 
 /** A registered FIFO and a comb one behind the same drive. */
 class Pair extends Module {
@@ -29,15 +29,7 @@ class Pair extends Module {
     const opts = { width: 8, depth, onOverflow: 'drop' as const, onUnderflow: 'drop' as const, ...(glue ? { pushEnable: true, popOr: true, valid: true } : {}) };
     this.rf = new Fifo(this, 'reg', { ...opts, registeredOut: true });
     this.cf = new Fifo(this, 'comb', opts);
-    for (const f of [this.rf, this.cf]) {
-      this.connect(this.d.din, f.din);
-      this.connect(this.d.push, f.push);
-      this.connect(this.d.pop, f.pop);
-      if (glue) {
-        this.connect(this.d.pushEn, f.pushEn!);
-        this.connect(this.d.pop2, f.pop2!);
-      }
-    }
+    for (const f of [this.rf, this.cf]) joinDrive(this, this.d, f, glue);
   }
 }
 
