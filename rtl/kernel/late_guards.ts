@@ -39,15 +39,19 @@ export class LateGuards {
     nSeq: number,
     private readonly s: Float64Array,
     private readonly seq: DirtySet,
+    /** (seq process, guard slot, mask) triples of the late guards on memories (late_mems.ts). */
+    memGuards: Int32Array = new Int32Array(0),
   ) {
     const per: [number, number][][] = Array.from({ length: nSeq }, () => []);
+    const add = (p: number, slot: number, mask: number): void => {
+      const list = per[p]!;
+      if (!list.some(([a, b]) => a === slot && b === mask)) list.push([slot, mask]);
+    };
     for (let k = 0; k < guards.length; k += stride) {
       if (guards[k + 3] !== 2) continue;
-      const list = per[~guards[k + 2]!]!;
-      const slot = guards[k]!;
-      const mask = guards[k + 1]!;
-      if (!list.some(([a, b]) => a === slot && b === mask)) list.push([slot, mask]);
+      add(~guards[k + 2]!, guards[k]!, guards[k + 1]!);
     }
+    for (let k = 0; k < memGuards.length; k += 3) add(memGuards[k]!, memGuards[k + 1]!, memGuards[k + 2]!);
     this.start = new Int32Array(nSeq + 1);
     const flat: number[] = [];
     per.forEach((l, p) => {

@@ -169,10 +169,12 @@ export class Memory {
  *  - `bits` with `late: true` (seq processes only; rtl/kernel/late_guards.ts):
  *    a change of one of `reads` wakes the process if `when & bits` is not 0
  *    once the values of the coming edge have settled, not at the change.
+ *    `mems` (late only; rtl/kernel/late_mems.ts): memories of its module read
+ *    under the same test, not among its plain reads.
  */
 export type GuardedReads =
   | { when: Signal; is: readonly number[]; reads: readonly Signal[] }
-  | { when: Signal; bits: number; reads: readonly Signal[]; rise?: boolean; late?: boolean };
+  | { when: Signal; bits: number; reads: readonly Signal[]; rise?: boolean; late?: boolean; mems?: readonly Memory[] };
 
 export interface CombOptions {
   writes: readonly Signal[];
