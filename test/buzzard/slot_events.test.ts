@@ -31,53 +31,13 @@ import { Simulator, type SimMode } from '../../rtl/kernel/index.ts';
 import { BuzzardCube } from '../../rtl/buzzard/network.ts';
 import { SLOT_FAULT } from '../../rtl/buzzard/slot_line.ts';
 import { fastReferenceDiff } from '../lib/lockstep_sim.ts';
+import { compareWithSwitches, seqRuns, switchParams, type SwitchParams } from './switch_compare.ts';
 import { fabricDriver, type DriverPacket } from './fabric_driver.ts';
-import type { BuzzardNodeOptions } from '../../rtl/buzzard/node.ts';
-import { buildCube, cubeParams, stepOrError as step, LOADED as LOADED_CUBE, type CubeParams } from './random_cube.ts';
+import { LOADED as LOADED_CUBE } from './random_cube.ts';
 
-interface Params extends CubeParams {
-  /** The fast run: save here, step, restore the snapshot after a switch to the reference mode and back (-1: none). */
-  snapAt: number;
-  /** The fast run: this many cycles in the reference mode from snapAt + 40. */
-  plainFor: number;
-}
+const compare = (p: SwitchParams): string | null => compareWithSwitches(p, { slotEvents: true, ramLateReads: true });
 
-const build = (p: Params, mode: SimMode, slotEvents = true) => buildCube(p, mode, { slotEvents });
-
-/** The fast run (slot events) beside the reference run; the first difference as text, or null. */
-function compare(p: Params): string | null {
-  const fast = build(p, 'activity');
-  const ref = build(p, 'plain');
-  for (let c = 0; c <= p.cycles; c++) {
-    if (c > 0) {
-      if (c === p.snapAt) {
-        const snap = fast.sim.save();
-        fast.sim.setMode('plain');
-        fast.sim.restore(snap);
-        fast.sim.setMode('activity');
-        fast.sim.restore(snap);
-      }
-      if (c === p.snapAt + 40) fast.sim.setMode('plain');
-      if (c === p.snapAt + 40 + p.plainFor) fast.sim.setMode('activity');
-      const ea = step(fast.sim);
-      const eb = step(ref.sim);
-      if (ea !== eb) return `cycle ${c}: fast mode ${ea || 'ran'}, reference mode ${eb || 'ran'}`;
-      if (ea) return `cycle ${c}: both stopped: ${ea}`;
-    }
-    const d = fastReferenceDiff(fast.sim, ref.sim, c);
-    if (d) return d;
-  }
-  if (fast.sim.stateHash() !== ref.sim.stateHash()) return 'state hashes (memories) differ at the end';
-  if (!ref.rec.events.some((e) => e.kind === 'head-arrives')) return 'no packet moved: the workload did not exercise the links';
-  if (JSON.stringify(fast.rec.events) !== JSON.stringify(ref.rec.events)) return 'event traces differ';
-  return null;
-}
-
-const params: fc.Arbitrary<Params> = fc
-  .tuple(cubeParams, fc.integer({ min: 300, max: 1400 }), fc.integer({ min: 1, max: 3 }))
-  .map(([p, snapAt, plainFor]) => ({ ...p, snapAt, plainFor }));
-
-const LOADED: Params = { ...LOADED_CUBE, snapAt: 900, plainFor: 2 };
+const LOADED: SwitchParams = { ...LOADED_CUBE, snapAt: 900, plainFor: 2 };
 
 /**
  * Node 0 sends two packets to node 3 over node 1 (fabric_driver.ts): the
@@ -105,27 +65,10 @@ function stalledSource(stallTo: number): string | null {
   return null;
 }
 
-/** Runs of the seq processes named `name` over `cycles` in the fast mode (the kernel's process table: a test may look). */
-function runsOf(p: Params, name: RegExp, options: BuzzardNodeOptions): number {
-  const { sim } = buildCube({ ...p }, 'activity', options);
-  const inner = sim as unknown as { net: { seq: { name: string }[] }; seqFns: (() => void)[] };
-  let runs = 0;
-  inner.net.seq.forEach((d, k) => {
-    if (!name.test(d.name)) return;
-    const fn = inner.seqFns[k]!;
-    inner.seqFns[k] = () => {
-      runs++;
-      fn();
-    };
-  });
-  sim.step(p.cycles);
-  return runs;
-}
-
 describe('stop 25 slot events = reference mode (issue 8)', () => {
   it('property: every wire, link bit and register at every cycle, memories and events agree on random workloads (snapshots and mode switches in the fast run)', () => {
     fc.assert(
-      fc.property(params, (p) => {
+      fc.property(switchParams, (p) => {
         expect(compare(p)).toBeNull();
       }),
       { numRuns: 6 },
@@ -138,10 +81,10 @@ describe('stop 25 slot events = reference mode (issue 8)', () => {
 
   it('a loaded 3-cube agrees, and its slots and RAM accesses run less often than with stop 24 reads', () => {
     expect(compare(LOADED)).toBeNull();
-    const events = runsOf(LOADED, /^slot\d+$/, { slotEvents: true });
-    const reads = runsOf(LOADED, /^slot\d+$/, { slotEvents: false });
-    const late = runsOf(LOADED, /^access$/, { ramLateReads: true });
-    const early = runsOf(LOADED, /^access$/, { ramLateReads: false });
+    const events = seqRuns(LOADED, /^slot\d+$/, { slotEvents: true });
+    const reads = seqRuns(LOADED, /^slot\d+$/, { slotEvents: false });
+    const late = seqRuns(LOADED, /^access$/, { ramLateReads: true });
+    const early = seqRuns(LOADED, /^access$/, { ramLateReads: false });
     console.log(`[loaded 3-cube, ${LOADED.cycles} cycles] slot runs: events ${events}, stop 24 reads ${reads}; RAM access runs: late reads ${late}, stop 24 reads ${early}`);
     expect(events).toBeLessThan(reads * 0.7);
     expect(late).toBeLessThan(early * 0.8);
