@@ -18,6 +18,7 @@ import { describe, expect, it } from 'vitest';
 import { Simulator, type SimMode } from '../../rtl/kernel/index.ts';
 import { DualPortRam } from '../../rtl/lib/dual_port_ram.ts';
 import { rng } from './lockstep_sim.ts';
+import { RamClients } from './ram_clients.ts';
 
 interface Run {
   D: number;
@@ -54,9 +55,8 @@ function run(r: Run): { diff: string | null; late: number; early: number } {
   const fast = build(r, true, 'activity');
   const early = build(r, false, 'activity');
   const rnd = rng(r.seed);
-  const span = Math.min(r.D, 3);
-  const w = Array.from({ length: r.C }, () => ({ on: 0, a: 0, d: 0 }));
-  const q = Array.from({ length: r.R }, () => ({ on: 0, a: 0 }));
+  const clients = new RamClients(r, rnd);
+  const span = Math.min(r.D, 3); // the words poked: those the clients use
   const ports = (x: ReturnType<typeof build>) => [...x.ram.wgnt, ...x.ram.rgnt, x.ram.rdata, x.ram.rvalid, x.ram.rsrc, ...(r.inline ? [x.ram.wptr!, x.ram.rptr!] : [])];
   const out = (diff: string | null) => ({ diff, late: fast.runs(), early: early.runs() });
   for (let t = 0; t < r.cycles; t++) {
@@ -70,15 +70,7 @@ function run(r: Run): { diff: string | null; late: number; early: number } {
     }
     const poke = rnd() < r.pPoke ? { a: Math.floor(rnd() * span), v: Math.floor(rnd() * 256) } : null;
     for (const c of [ref, fast, early]) {
-      w.forEach((v, k) => {
-        c.sim.poke(c.ram.wreq[k]!, v.on);
-        c.sim.poke(c.ram.waddr[k]!, v.a);
-        c.sim.poke(c.ram.wdata[k]!, v.d);
-      });
-      q.forEach((v, k) => {
-        c.sim.poke(c.ram.rreq[k]!, v.on);
-        c.sim.poke(c.ram.raddr[k]!, v.a);
-      });
+      clients.poke(c.sim, c.ram);
       if (poke) c.sim.pokeMem(c.ram.mem, poke.a, poke.v);
     }
     const want = ports(ref).map((s) => ref.sim.peek(s));
@@ -89,14 +81,7 @@ function run(r: Run): { diff: string | null; late: number; early: number } {
     const wg = ref.ram.wgnt.map((s) => ref.sim.peek(s));
     const rg = ref.ram.rgnt.map((s) => ref.sim.peek(s));
     for (const c of [ref, fast, early]) c.sim.step(1);
-    w.forEach((v, k) => {
-      if (wg[k] === 1 && rnd() >= r.pKeep) v.on = 0;
-      if (v.on === 0 && rnd() < r.pReq) Object.assign(v, { on: 1, a: Math.floor(rnd() * span), d: Math.floor(rnd() * 256) });
-    });
-    q.forEach((v, k) => {
-      if (rg[k] === 1 && rnd() >= r.pKeep) v.on = 0;
-      if (v.on === 0 && rnd() < r.pReq) Object.assign(v, { on: 1, a: Math.floor(rnd() * span) });
-    });
+    clients.next(wg, rg);
   }
   return out(null);
 }
