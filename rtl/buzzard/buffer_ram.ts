@@ -60,9 +60,10 @@ export class BufferRam extends DualPortRam {
    * `wordFolds` (default true): the two ports' round-robin decisions and
    * pointers inside the RAM (DualPortRam inlineRoundRobin; docs/kernel.md
    * "Stop 23: Buzzard per word"); false keeps the arbiter children, the
-   * reference structure.
+   * reference structure. `lateReads` (default true): the access process's
+   * late reads (DualPortRam lateReads; docs/kernel.md "Stop 25: Buzzard").
    */
-  constructor(parent: Module | null, name: string, cfg: Partial<BuzzardConfig>, wordFolds = true) {
+  constructor(parent: Module | null, name: string, cfg: Partial<BuzzardConfig>, wordFolds = true, lateReads = true) {
     const geom = ramGeometry(cfg);
     super(parent, name, {
       width: 16, // §5.4.1: 16-bit RAM data registers
@@ -72,6 +73,7 @@ export class BufferRam extends DualPortRam {
       policy: 'round-robin', // spec §8.1 [interp]
       latency: 0, // DESIGN.md: round-robin, latency 0
       inlineRoundRobin: wordFolds,
+      lateReads,
     });
     this.geom = geom;
   }

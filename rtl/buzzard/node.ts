@@ -60,6 +60,22 @@ export interface BuzzardNodeOptions {
    * (test/buzzard/word_arrival.test.ts compares them).
    */
   timedArrival?: boolean;
+  /**
+   * Stop 25's slot events (docs/kernel.md "Stop 25: Buzzard"; default true;
+   * serial lines only): a node output port slot runs at its step list's
+   * events only, not at every change of its own registers, and the edge of
+   * a sync's 0 is its catch-up's. `false` keeps stop 24's slot reads
+   * (test/buzzard/slot_events.test.ts compares them).
+   */
+  slotEvents?: boolean;
+  /**
+   * Stop 25's late RAM reads (docs/kernel.md "Stop 25: Buzzard"; default
+   * true): the buffer RAM's access process reads a port only while its grant
+   * is out at the edge and drops rvalid by a timed write (DualPortRam
+   * `lateReads`). `false` keeps stop 24's reads (test/buzzard/slot_events.test.ts
+   * compares them).
+   */
+  ramLateReads?: boolean;
 }
 
 export class BuzzardNode extends Module {
@@ -93,7 +109,7 @@ export class BuzzardNode extends Module {
     }
     this.address = address;
 
-    this.ram = new BufferRam(this, 'ram', cfg, options.wordFolds ?? true);
+    this.ram = new BufferRam(this, 'ram', cfg, options.wordFolds ?? true, options.ramLateReads ?? true);
     this.xbar = nodeCrossbar(this, cfg);
     const links = options.links;
     if (links) {
@@ -105,7 +121,7 @@ export class BuzzardNode extends Module {
       }
     }
     const taps = links ? this.taps : undefined;
-    this.nop = new NodeOutputPort(this, 'nop', cfg, links, taps);
+    this.nop = new NodeOutputPort(this, 'nop', cfg, links, taps, options.slotEvents ?? true);
     this.nip = new NodeInputPort(this, 'nip', cfg, links);
     if (this.nip.line) {
       this.nip.line.src = this.taps[0]!;

@@ -155,7 +155,14 @@ export class NodeOutputPort extends Module {
    * serial lines"): slot j posts its fields on a line carried by crossbar
    * output taps[j]; without them every bit is a process run (the unit alone).
    */
-  constructor(parent: Module | null, name: string, cfg: BuzzardConfig, links?: LinkSet, taps?: readonly LinkTap[]) {
+  /**
+   * `slotEvents` (default true; serial lines only; docs/kernel.md "Stop 25:
+   * Buzzard"): each slot runs at its step list's events only (slot_line.ts
+   * `events`): it reads hold, xgnt and, on its rise, pfLoad, not its own
+   * registers. `false` keeps stop 24's reads (test/buzzard/slot_events.test.ts
+   * compares them at every cycle).
+   */
+  constructor(parent: Module | null, name: string, cfg: BuzzardConfig, links?: LinkSet, taps?: readonly LinkTap[], slotEvents = true) {
     super(parent, name);
     this.cfg = cfg;
     const g = geometry(cfg);
@@ -325,7 +332,8 @@ export class NodeOutputPort extends Module {
       // On a cube's serial lines (slot_line.ts): the bit counter, the shift
       // register and the line bit move between the slot's events without a
       // process run, so they are not among its reads.
-      const line = links && taps ? new SlotLine(this, `${name}.slot${j}`, links, taps[j]!, { state, cnt, sr, xoutR, xrelease }, { ARB, S1, PY1, Y1, PRE, DEST, DATA }) : null;
+      const line = links && taps ? new SlotLine(this, `${name}.slot${j}`, links, taps[j]!, { state, cnt, sr, xoutR, xrelease, pfAvail, words, pktDone, refused }, { IDLE, ARB, S1, S0, PY1, PY0, Y1, Y0, PRE, DEST, DATA }, slotEvents) : null;
+      const events = line !== null && slotEvents;
       const proc = this.seq(
         () => {
           const s = this.s;
@@ -409,7 +417,12 @@ export class NodeOutputPort extends Module {
           if (line) line.after(this.cycleRef.cycle);
         },
         {
-          reads: line ? [state, hold, xgnt, pfLoad, pfData, pfCount, pfAvail, refill, pktDone, refused, pf, cntLoad, hdr, words] : [state, hold, xgnt, pfLoad, pfData, pfCount, pfAvail, refill, pktDone, refused, pf, cnt, cntLoad, sr, hdr, words],
+          reads: events ? [hold, xgnt] : line ? [state, hold, xgnt, pfLoad, pfData, pfCount, pfAvail, refill, pktDone, refused, pf, cntLoad, hdr, words] : [state, hold, xgnt, pfLoad, pfData, pfCount, pfAvail, refill, pktDone, refused, pf, cnt, cntLoad, sr, hdr, words],
+          // Events only: the control unit's load strobe on its rise (it loads only
+          // with pfLoad 0, cu_transmit.ts); a strobe held over an edge (a
+          // protocol error the step reports) is seen by the late guard on the
+          // prefetch flag, which every load changes.
+          readsWhen: events ? [{ when: pfLoad, bits: 1, reads: [pfData, pfCount, pfAvail], rise: true, late: true }] : [],
           // Its own slot's registers only: the commit visits these, not all n slots' (docs/kernel.md "Commit").
           writes: [pfAvail, refill, pktDone, refused, state, pf, cnt, cntLoad, sr, hdr, words, xreqR, xoutR, idleR, lastR, atRef],
           name: `slot${j}`,

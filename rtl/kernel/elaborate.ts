@@ -14,6 +14,7 @@
  * 5. Build reader lists (slot -> processes) for activity-driven evaluation.
  */
 import { combOrder, findCycle } from './comb_order.ts';
+import { lateMems, type LateMems } from './late_mems.ts';
 import { ElaborationError } from './errors.ts';
 import { type GuardedReads, Memory, Module, type ProcessDecl, Signal } from './module.ts';
 
@@ -103,6 +104,8 @@ export interface Netlist {
    * pairs (comb process, address slot); not in memCombReaders.
    */
   memAtReaders: Int32Array[];
+  /** Late memory reads of seq processes (readsWhen `mems`; late_mems.ts). */
+  lateMems: LateMems;
   /** Every signal and memory by hierarchical name; built on first use. */
   readonly byName: Map<string, Signal | Memory>;
   modulesByPath: Map<string, Module>;
@@ -525,6 +528,7 @@ export function elaborate(root: Module): Netlist {
     memCombReaders,
     memSeqReaders,
     memAtReaders,
+    lateMems: lateMems(seq, memories),
     byName: new Map(),
     modulesByPath,
   };

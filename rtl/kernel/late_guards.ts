@@ -53,19 +53,22 @@ export class LateGuards {
     decls: readonly ProcessDecl[],
     private readonly s: Float64Array,
     private readonly seq: DirtySet,
+    /** (seq process, guard slot, mask) triples of the late guards on memories (late_mems.ts). */
+    memGuards: Int32Array = new Int32Array(0),
   ) {
     const nSeq = decls.length;
     const per: [number, number, number][][] = Array.from({ length: nSeq }, () => []);
+    const add = (p: number, slot: number, mask: number): void => {
+      const list = per[p]!;
+      // The conjunctions declared on this guard (none: -1).
+      const ands = decls[p]!.readsWhen.flatMap((g) => ('bits' in g && g.late === true && g.when.i === slot && (g.bits | 0) === mask ? [g.and?.i ?? -1] : []));
+      for (const c of ands.length ? ands : [-1]) if (!list.some(([x, y, z]) => x === slot && y === mask && z === c)) list.push([slot, mask, c]);
+    };
     for (let k = 0; k < guards.length; k += stride) {
       if (guards[k + 3] !== 2) continue;
-      const p = ~guards[k + 2]!;
-      const list = per[p]!;
-      const slot = guards[k]!;
-      const mask = guards[k + 1]!;
-      // The conjunctions declared on this guard (none: -1).
-      const ands = decls[p]!.readsWhen.flatMap((g) => ('bits' in g && g.late === true && g.when.i === slot && g.bits === mask ? [g.and?.i ?? -1] : []));
-      for (const c of ands.length ? ands : [-1]) if (!list.some(([a, b, d]) => a === slot && b === mask && d === c)) list.push([slot, mask, c]);
+      add(~guards[k + 2]!, guards[k]!, guards[k + 1]!);
     }
+    for (let k = 0; k < memGuards.length; k += 3) add(memGuards[k]!, memGuards[k + 1]!, memGuards[k + 2]!);
     this.start = new Int32Array(nSeq + 1);
     const flat: number[] = [];
     per.forEach((l, p) => {

@@ -174,10 +174,12 @@ export class Memory {
  *    is not 0, both looked at the edge; with `rise`, `when`'s change queues
  *    the process too (no wake at once). For a process that acts only while
  *    both stand (a FIFO's push and its enable).
+ *  - `mems` (late only; rtl/kernel/late_mems.ts): memories of its module read
+ *    under the same test, not among its plain reads.
  */
 export type GuardedReads =
   | { when: Signal; is: readonly number[]; reads: readonly Signal[] }
-  | { when: Signal; bits: number; reads: readonly Signal[]; rise?: boolean; late?: boolean; and?: Signal };
+  | { when: Signal; bits: number; reads: readonly Signal[]; rise?: boolean; late?: boolean; and?: Signal; mems?: readonly Memory[] };
 
 export interface CombOptions {
   writes: readonly Signal[];

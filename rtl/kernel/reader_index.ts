@@ -116,7 +116,7 @@ export class ReaderWake {
     this.idx = ri.idx;
     this.list = ri.list;
     this.regBase = net.regBase;
-    this.late = new LateGuards(ri.guards, GUARD_STRIDE, net.seq, s, seq);
+    this.late = new LateGuards(ri.guards, GUARD_STRIDE, net.seq, s, seq, net.lateMems.guards);
   }
 
   /** Slot `slot` (a current value) changed: its readers wake, and its guarded readers whose guard is in a reading state. */

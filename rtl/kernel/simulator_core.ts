@@ -518,6 +518,8 @@ export abstract class SimulatorCore {
     const comb = this.memWake.comb[m.id]!;
     for (const p of comb) this.combDirty.add(p);
     for (const q of this.net.memSeqReaders[m.id]!) this.seqDirty.add(q);
+    const late = this.net.lateMems.readers[m.id]!;
+    for (let k = 0; k < late.length; k++) this.wake.late.push(late[k]!); // wakes at the edge if its guard holds (late_mems.ts)
     this.needSettle = this.needSettle || comb.length > 0;
   }
 

@@ -70,6 +70,15 @@ export interface DualPortRamConfig {
    * 'rarb.ptr'); default false.
    */
   inlineRoundRobin?: boolean;
+  /**
+   * The access process reads a port's index, addresses, data and the array
+   * only while that port's grant is out at the edge (late guards, the
+   * array's words by rtl/kernel/late_mems.ts), is woken by a grant's rise,
+   * not its fall, and drops rvalid after a read by a timed write
+   * (docs/kernel.md "Stop 25: Buzzard"); default false, the reads of
+   * stop 24 (every port signal and the array, any change).
+   */
+  lateReads?: boolean;
 }
 
 export class DualPortRam extends Module {
@@ -93,6 +102,13 @@ export class DualPortRam extends Module {
   readonly rptr: Signal | null;
   /** Negative control only: the inline commit leaves the write pointer at the client served (read at construction; test/buzzard/word_folds.test.ts). */
   static wrongInlinePtr = false;
+  /**
+   * Negative controls only (test/lib/dual_port_ram_late.test.ts), with
+   * lateReads: 'rvalid' keeps rvalid 1 (no timed fall) after a read that found it
+   * 0; 'mem' leaves the array out of the late reads (a word written or poked
+   * under a read grant held over edges is missed).
+   */
+  static lateFault: '' | 'rvalid' | 'mem' = '';
 
   constructor(parent: Module | null, name: string, config: DualPortRamConfig = {}) {
     super(parent, name);
@@ -107,8 +123,10 @@ export class DualPortRam extends Module {
     const init = checkInt('dual_port_ram', 'init', config.init ?? 0, 0, wmask);
     const inline = config.inlineRoundRobin ?? false;
     if (typeof inline !== 'boolean') throw new RangeError('dual_port_ram.inlineRoundRobin: must be true or false');
+    const lateReads = config.lateReads ?? false;
+    if (typeof lateReads !== 'boolean') throw new RangeError('dual_port_ram.lateReads: must be true or false');
     if (inline && (policy !== 'round-robin' || latency !== 0)) throw new RangeError(`dual_port_ram.inlineRoundRobin: needs policy 'round-robin' and latency 0 (got '${policy}', ${latency})`);
-    this.config = { width: W, depth: D, readClients: R, writeClients: C, policy, latency, init, inlineRoundRobin: inline };
+    this.config = { width: W, depth: D, readClients: R, writeClients: C, policy, latency, init, inlineRoundRobin: inline, lateReads };
     const A = bitsFor(D);
 
     const mem = (this.mem = this.memory('mem', W, D, { init, writePorts: 1 }));
@@ -164,7 +182,7 @@ export class DualPortRam extends Module {
     const waddrI = new Int32Array(C);
     const wdataI = new Int32Array(C);
     const raddrI = new Int32Array(R);
-    let wanyI = 0, widxI = 0, ranyI = 0, ridxI = 0, rdqN = 0, rvqN = 0, rsqN = 0, wptrN = -1, rptrN = -1;
+    let wanyI = 0, widxI = 0, ranyI = 0, ridxI = 0, rdqN = 0, rvqI = 0, rvqN = 0, rsqN = 0, wptrN = -1, rptrN = -1;
     const wStep = DualPortRam.wrongInlinePtr ? 0 : 1;
     this.whenSlots(() => {
       for (let k = 0; k < C; k++) {
@@ -172,11 +190,11 @@ export class DualPortRam extends Module {
         wdataI[k] = wdata[k]!.i;
       }
       for (let k = 0; k < R; k++) raddrI[k] = raddr[k]!.i;
-      [wanyI, widxI, ranyI, ridxI, rdqN, rvqN, rsqN] = [wany.i, widx.i, rany.i, ridx.i, rdq.n, rvq.n, rsq.n];
+      [wanyI, widxI, ranyI, ridxI, rdqN, rvqI, rvqN, rsqN] = [wany.i, widx.i, rany.i, ridx.i, rdq.n, rvq.i, rvq.n, rsq.n];
       if (wptr && rptr) [wptrN, rptrN] = [wptr.n, rptr.n];
     });
 
-    this.seq(
+    const access = this.seq(
       () => {
         const s = this.s;
         if (s[wanyI] === 1) {
@@ -196,6 +214,15 @@ export class DualPortRam extends Module {
           s[rvqN] = 1;
           s[rsqN] = k;
           if (rptrN >= 0) s[rptrN] = k + 1 === R ? 0 : k + 1;
+          if (lateReads && this.wakeSink!.mode === 'activity') {
+            // rvalid falls at the next edge unless a read is granted there. Its rise
+            // (0 -> 1 at this edge) wakes this process there if the grant is out (the
+            // read guard's late reads); a rvalid that stays 1 does not, so then a run.
+            const next = this.cycleRef.cycle + 1;
+            if (s[rvqI] === 0) {
+              if (DualPortRam.lateFault !== 'rvalid') this.writeAt(rvq, next, 0);
+            } else this.wakeAt(access, next);
+          }
         } else {
           s[rvqN] = 0;
         }
@@ -206,7 +233,22 @@ export class DualPortRam extends Module {
       // edge a grant is out (wany/rany/widx/ridx are among its reads) but a
       // grant held over edges to the same client with the same address and
       // data, which leaves the pointer where it is.
-      { reads: [wany, widx, ...waddr, ...wdata, rany, ridx, ...raddr, mem], ...(inline ? { writes: [rdq, rvq, rsq, wptr!, rptr!] } : {}), name: 'access' },
+      // lateReads: each port's signals and the array only while its grant is out
+      // at the edge; a grant wakes it on its rise (its fall changes nothing but
+      // rvalid, which the timed write drops). A grant held over edges to the
+      // same client with the same address (and data) and an unchanged array
+      // does again what it did: no run.
+      lateReads
+        ? {
+            reads: [],
+            readsWhen: [
+              { when: wany, bits: 1, rise: true, late: true, reads: [widx, ...waddr, ...wdata], mems: DualPortRam.lateFault === 'mem' ? [] : [mem] },
+              { when: rany, bits: 1, rise: true, late: true, reads: [ridx, ...raddr, rvq], mems: DualPortRam.lateFault === 'mem' ? [] : [mem] },
+            ],
+            writes: inline ? [rdq, rvq, rsq, wptr!, rptr!] : [rdq, rvq, rsq],
+            name: 'access',
+          }
+        : { reads: [wany, widx, ...waddr, ...wdata, rany, ridx, ...raddr, mem], ...(inline ? { writes: [rdq, rvq, rsq, wptr!, rptr!] } : {}), name: 'access' },
     );
   }
 }

@@ -25,60 +25,25 @@ import { WRONG_LOOKAHEAD } from '../../rtl/buzzard/link_lines.ts';
 import { PBU_OUT_STATES, PBU_TX_PHASES, WRONG_ARRIVAL } from '../../rtl/buzzard/pbu_kit.ts';
 import { fastReferenceDiff } from '../lib/lockstep_sim.ts';
 import { fabricDriver, type DriverPacket } from './fabric_driver.ts';
-import { buildCube, cubeParams, stepOrError as step, LOADED as LOADED_CUBE, type CubeParams } from './random_cube.ts';
-
-interface Params extends CubeParams {
-  /** The fast run: save here, step, restore the snapshot after a switch to the reference mode and back (-1: none). */
-  snapAt: number;
-  /** The fast run: this many cycles in the reference mode from snapAt + 40. */
-  plainFor: number;
-}
-
-const build = (p: Params, mode: SimMode, timedArrival = true) => buildCube(p, mode, { timedArrival });
+import { LOADED as LOADED_CUBE } from './random_cube.ts';
+import { compareWithSwitches, seqRuns, switchParams, type SwitchParams } from './switch_compare.ts';
 
 /** Words the buffer RAMs read (read grants) in the last compare, to show the runs did work. */
 let readsSeen = 0;
 
 /** The fast run (timed arrival) beside the reference run; the first difference as text, or null. */
-function compare(p: Params): string | null {
-  const fast = build(p, 'activity');
-  const ref = build(p, 'plain');
-  const rgnt = ref.sim.net.signals.filter((s) => /\.ram\.rgnt\d+$/.test(s.path)).map((s) => s.i);
+function compare(p: SwitchParams): string | null {
+  let rgnt: number[] | null = null;
   readsSeen = 0;
-  for (let c = 0; c <= p.cycles; c++) {
-    if (c > 0) {
-      if (c === p.snapAt) {
-        // a snapshot with timed writes pending, restored into the reference mode and back
-        const snap = fast.sim.save();
-        fast.sim.setMode('plain');
-        fast.sim.restore(snap);
-        fast.sim.setMode('activity');
-        fast.sim.restore(snap);
-      }
-      if (c === p.snapAt + 40) fast.sim.setMode('plain');
-      if (c === p.snapAt + 40 + p.plainFor) fast.sim.setMode('activity');
-      const ea = step(fast.sim);
-      const eb = step(ref.sim);
-      if (ea !== eb) return `cycle ${c}: fast mode ${ea || 'ran'}, reference mode ${eb || 'ran'}`;
-      if (ea) return `cycle ${c}: both stopped: ${ea}`;
-    }
-    const d = fastReferenceDiff(fast.sim, ref.sim, c);
-    if (d) return d;
-    const x = ref.sim.values();
+  return compareWithSwitches(p, { timedArrival: true }, (ref) => {
+    rgnt ??= ref.net.signals.filter((s) => /\.ram\.rgnt\d+$/.test(s.path)).map((s) => s.i);
+    const x = ref.values();
     for (const a of rgnt) readsSeen += x[a]!;
-  }
-  if (fast.sim.stateHash() !== ref.sim.stateHash()) return 'state hashes (memories) differ at the end';
-  if (!ref.rec.events.some((e) => e.kind === 'head-arrives')) return 'no packet moved: the workload did not exercise the links';
-  if (JSON.stringify(fast.rec.events) !== JSON.stringify(ref.rec.events)) return 'event traces differ';
-  return null;
+  });
 }
 
-const params: fc.Arbitrary<Params> = fc
-  .tuple(cubeParams, fc.integer({ min: 300, max: 1400 }), fc.integer({ min: 1, max: 3 }))
-  .map(([p, snapAt, plainFor]) => ({ ...p, snapAt, plainFor }));
-
 /** A loaded 3-cube: reads on the heels of writes. */
-const LOADED: Params = { ...LOADED_CUBE, snapAt: -1, plainFor: 0 };
+const LOADED: SwitchParams = { ...LOADED_CUBE, snapAt: -1, plainFor: 0 };
 
 /**
  * A source that stalls mid-packet: node 0 sends 14 words to node 3 over
@@ -116,27 +81,13 @@ function stalledSource(stallTo: number): { diff: string | null; waits: number } 
   return { diff: null, waits };
 }
 
-/** Runs of the PBUs' output controllers over `cycles` in the fast mode (the kernel's process table: a test may look). */
-function outputRuns(p: Params, timedArrival: boolean): number {
-  const { sim } = build(p, 'activity', timedArrival);
-  const inner = sim as unknown as { net: { seq: { name: string }[] }; seqFns: (() => void)[] };
-  let runs = 0;
-  inner.net.seq.forEach((d, k) => {
-    if (d.name !== 'outputController') return;
-    const fn = inner.seqFns[k]!;
-    inner.seqFns[k] = () => {
-      runs++;
-      fn();
-    };
-  });
-  sim.step(p.cycles);
-  return runs;
-}
+/** Runs of the PBUs' output controllers over `cycles` in the fast mode. */
+const outputRuns = (p: SwitchParams, timedArrival: boolean): number => seqRuns(p, /^outputController$/, { timedArrival });
 
 describe('stop 24 timed word arrival = reference mode (issue 8)', () => {
   it('property: every wire, link bit and register at every cycle, memories and events agree on random workloads (snapshots and mode switches in the fast run)', () => {
     fc.assert(
-      fc.property(params, (p) => {
+      fc.property(switchParams, (p) => {
         expect(compare(p)).toBeNull();
       }),
       { numRuns: 6 },

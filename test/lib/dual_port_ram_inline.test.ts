@@ -16,6 +16,7 @@ import { Simulator, type SimMode } from '../../rtl/kernel/index.ts';
 import { DualPortRam } from '../../rtl/lib/dual_port_ram.ts';
 import { RoundRobinArbiter } from '../../rtl/lib/arbiter.ts';
 import { rng } from './lockstep_sim.ts';
+import { RamClients } from './ram_clients.ts';
 
 interface Run {
   D: number;
@@ -38,21 +39,11 @@ function run(r: Run): string | null {
   const fast = build(r, true, 'activity');
   const slow = build(r, true, 'plain');
   const rnd = rng(r.seed);
-  const span = Math.min(r.D, 3);
-  const w = Array.from({ length: r.C }, () => ({ on: 0, a: 0, d: 0 }));
-  const q = Array.from({ length: r.R }, () => ({ on: 0, a: 0 }));
+  const clients = new RamClients(r, rnd);
   const ports = (x: ReturnType<typeof build>) => [...x.ram.wgnt, ...x.ram.rgnt, x.ram.rdata, x.ram.rvalid, x.ram.rsrc];
   for (let t = 0; t < r.cycles; t++) {
     for (const c of [ref, fast, slow]) {
-      w.forEach((v, k) => {
-        c.sim.poke(c.ram.wreq[k]!, v.on);
-        c.sim.poke(c.ram.waddr[k]!, v.a);
-        c.sim.poke(c.ram.wdata[k]!, v.d);
-      });
-      q.forEach((v, k) => {
-        c.sim.poke(c.ram.rreq[k]!, v.on);
-        c.sim.poke(c.ram.raddr[k]!, v.a);
-      });
+      clients.poke(c.sim, c.ram);
     }
     const want = ports(ref).map((s) => ref.sim.peek(s));
     for (const c of [fast, slow]) {
@@ -69,14 +60,7 @@ function run(r: Run): string | null {
     const wg = ref.ram.wgnt.map((s) => ref.sim.peek(s));
     const rg = ref.ram.rgnt.map((s) => ref.sim.peek(s));
     for (const c of [ref, fast, slow]) c.sim.step(1);
-    w.forEach((v, k) => {
-      if (wg[k] === 1 && rnd() >= r.pKeep) v.on = 0;
-      if (v.on === 0 && rnd() < r.pReq) Object.assign(v, { on: 1, a: Math.floor(rnd() * span), d: Math.floor(rnd() * 256) });
-    });
-    q.forEach((v, k) => {
-      if (rg[k] === 1 && rnd() >= r.pKeep) v.on = 0;
-      if (v.on === 0 && rnd() < r.pReq) Object.assign(v, { on: 1, a: Math.floor(rnd() * span) });
-    });
+    clients.next(wg, rg);
   }
   return null;
 }
