@@ -64,30 +64,20 @@ class WriteHeap {
 
   push(cycle: number, slot: number, value: number, tag: number): void {
     if (this.n === this.cyc.length) this.grow();
-    // The new entry goes in at n (a scratch place while it sifts up).
+    // The new entry is the latest pushed, so it goes below every entry of its
+    // cycle: it sifts up only past later cycles.
     let k = this.n++;
+    while (k > 0) {
+      const up = (k - 1) >> 1;
+      if (this.cyc[up]! <= cycle) break;
+      this.move(k, up);
+      k = up;
+    }
     this.cyc[k] = cycle;
     this.ord[k] = this.seq++;
     this.slot[k] = slot;
     this.val[k] = value;
     this.tag[k] = tag;
-    if (k === 0) return;
-    const c = cycle;
-    const o = this.ord[k]!;
-    const sl = slot;
-    const v = value;
-    const tg = tag;
-    while (k > 0) {
-      const up = (k - 1) >> 1;
-      if (this.cyc[up]! < c || (this.cyc[up] === c && this.ord[up]! < o)) break;
-      this.move(k, up);
-      k = up;
-    }
-    this.cyc[k] = c;
-    this.ord[k] = o;
-    this.slot[k] = sl;
-    this.val[k] = v;
-    this.tag[k] = tg;
   }
 
   /** Remove the top entry. */
