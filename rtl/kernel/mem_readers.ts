@@ -15,10 +15,7 @@
  * wake on every write to their memory, as before stop 24.
  */
 import type { Netlist } from './elaborate.ts';
-
 import type { MemoryWake } from './sim_options.ts';
-
-export type { MemoryWake };
 
 /** Negative control only (tests): the addressed readers are dropped, so no write wakes them. */
 export const memWakeFault = { dropAddressed: false };

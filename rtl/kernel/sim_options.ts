@@ -8,7 +8,7 @@
 import { SimError } from './errors.ts';
 import type { SimMode, SimOptions } from './sim_types.ts';
 
-export type MemoryWake = 'address' | 'whole';
+export type MemoryWake = NonNullable<SimOptions['memoryWake']>;
 
 export interface ResolvedOptions {
   mode: SimMode;

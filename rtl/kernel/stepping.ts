@@ -18,7 +18,7 @@ export abstract class SimulatorStepping extends SimulatorCore {
     let left = n;
     while (left > 0) {
       if (this.fastForward && this.noPendingWork()) {
-        const next = Math.min(this.stimuli.length ? this.stimuli[0]!.cycle : Infinity, Math.min(this.wakes.next, this.timedWrites.next), this.nextOnDemandChange());
+        const next = Math.min(this.nextStimulus, this.wakes.next, this.timedWrites.next, this.nextOnDemandChange());
         const target = Math.min(this.clock.cycle + left, next);
         const skip = target - this.clock.cycle;
         if (skip > 0) {
