@@ -194,6 +194,8 @@ export class DualPortRam extends Module {
       if (wptr && rptr) [wptrN, rptrN] = [wptr.n, rptr.n];
     });
 
+    // The array among the late reads (lateFault 'mem': left out).
+    const lateMem = DualPortRam.lateFault === 'mem' ? [] : [mem];
     const access = this.seq(
       () => {
         const s = this.s;
@@ -242,8 +244,8 @@ export class DualPortRam extends Module {
         ? {
             reads: [],
             readsWhen: [
-              { when: wany, bits: 1, rise: true, late: true, reads: [widx, ...waddr, ...wdata], mems: DualPortRam.lateFault === 'mem' ? [] : [mem] },
-              { when: rany, bits: 1, rise: true, late: true, reads: [ridx, ...raddr, rvq], mems: DualPortRam.lateFault === 'mem' ? [] : [mem] },
+              { when: wany, bits: 1, rise: true, late: true, reads: [widx, ...waddr, ...wdata], mems: lateMem },
+              { when: rany, bits: 1, rise: true, late: true, reads: [ridx, ...raddr, rvq], mems: lateMem },
             ],
             writes: inline ? [rdq, rvq, rsq, wptr!, rptr!] : [rdq, rvq, rsq],
             name: 'access',
